@@ -1,0 +1,1 @@
+from setuptools import setup; setup(cffi_modules=["core_c/build_core.py:ffibuilder"])

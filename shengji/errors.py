@@ -1,0 +1,38 @@
+"""Typed errors. Every error the library raises on bad input derives from ShengjiError.
+
+Each carries a message that names the offending card, key or file and the rule broken,
+so a CLI can print it as it is and a caller can catch one type.
+"""
+
+from __future__ import annotations
+
+
+class ShengjiError(Exception):
+    """Base class of every error shengji raises on purpose."""
+
+
+class CardError(ShengjiError, ValueError):
+    """A card token or card group could not be read (malformed token, unknown suit/rank)."""
+
+
+class HandError(ShengjiError, ValueError):
+    """A group of cards is impossible: more copies than the decks hold, a play not in the
+    hand, an empty lead, cards of several suits where one suit is required, ..."""
+
+
+class RulesError(ShengjiError, ValueError):
+    """A rule setting is invalid (bad deck count, unknown policy, malformed ladder, ...)."""
+
+
+class IllegalPlay(ShengjiError):
+    """A play breaks a rule of the game. ``reason`` is a machine-readable code
+    (see ``shengji.core.FollowReason``), ``rule`` a human sentence naming the rule."""
+
+    def __init__(self, message: str, reason: str = "illegal", rule: str = ""):
+        super().__init__(message)
+        self.reason = reason
+        self.rule = rule
+
+
+class VariantError(ShengjiError):
+    """A variant file or plugin is broken. The message names the file, line and key path."""

@@ -1,0 +1,190 @@
+"""Every hook a variant plugin can implement, in one place (the model is pytest's
+``hookspec.py``). Each hook is prefixed ``shengji_`` and takes the ``variant`` it serves
+(a ``shengji.variants.Variant``: its resolved settings are ``variant.settings``).
+
+How results combine is stated on each hook. Most hooks *decide one rule*: they are
+``firstresult`` — the first non-None answer wins, and the built-in behaviour is registered
+as a ``trylast`` plugin (``shengji.builtin_rules``) so any variant plugin overrides it.
+
+Hot paths stay in C: these hooks run once per variant, per deal or per decision, and the
+data they return (PlayRules, ladders) is handed to the core. No hook runs per card.
+"""
+
+from __future__ import annotations
+
+import pluggy
+
+PROJECT = "shengji"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+__all__ = [
+    "hookspec",
+    "hookimpl",
+    "shengji_play_rules",
+    "shengji_following_priorities",
+    "shengji_declaration_strength",
+    "shengji_may_overturn",
+    "shengji_no_declaration",
+    "shengji_failed_throw",
+    "shengji_kitty_multiplier",
+    "shengji_score_deal",
+    "shengji_next_dealer",
+    "shengji_first_dealer",
+    "shengji_start_level",
+    "shengji_match_winner",
+]
+
+# --- rules handed to the C core (once per variant) ----------------------------------
+
+
+@hookspec(firstresult=True)
+def shengji_play_rules(variant):
+    """Build the play-phase rules of the variant.
+
+    :param variant: the Variant being assembled.
+    :return: a ``shengji.rules.PlayRules``. First non-None result wins; the built-in
+        implementation reads the ``play:`` settings and asks
+        ``shengji_following_priorities`` for the ladders.
+    """
+
+
+@hookspec(firstresult=True)
+def shengji_following_priorities(variant):
+    """Following priorities (跟牌优先级) as data.
+
+    :param variant: the Variant.
+    :return: a mapping ``{led shape: ladder}`` (shapes and patterns as in
+        ``shengji.rules``); shapes not listed use the generated default ladder.
+        First non-None result wins.
+    """
+
+
+# --- declaring trump while dealing (per declaration) --------------------------------
+
+
+@hookspec(firstresult=True)
+def shengji_declaration_strength(variant, cards, level):
+    """Strength of a declaration, or whether these cards can declare at all.
+
+    :param variant: the Variant.
+    :param cards: tuple of kind ids shown together (all of one declaration).
+    :param level: the level rank (0..12) of the deal.
+    :return: a tuple of ints (compared lexicographically, higher overturns lower), or
+        ``()`` when the cards cannot declare (wrong rank, single joker, too few cards).
+        First non-None result wins.
+    """
+
+
+@hookspec(firstresult=True)
+def shengji_may_overturn(variant, current, new):
+    """May ``new`` replace the standing declaration ``current``?
+
+    :param variant: the Variant.
+    :param current: the standing ``shengji.model.Bid`` or None if nobody declared yet.
+    :param new: the proposed ``Bid`` (its strength already computed).
+    :return: True to accept, False to refuse. Covers overturning (反主), reinforcing
+        (自保, same seat and suit), overturning oneself (自反) and joker no-trump.
+        First non-None result wins.
+    """
+
+
+@hookspec(firstresult=True)
+def shengji_no_declaration(variant, deal_number, kitty, level):
+    """What happens when the deal ends with no declaration.
+
+    :param variant: the Variant.
+    :param deal_number: 0 for the first deal of the match.
+    :param kitty: the kitty's cards as kind ids, in the order they were set aside.
+    :param level: the level rank of the deal.
+    :return: a ``shengji.model.NoBidOutcome`` (play no trump; a suit; or redeal).
+        First non-None result wins.
+    """
+
+
+# --- playing (per decision) -----------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def shengji_failed_throw(variant, result, leader, players):
+    """Resolve a failed throw (甩牌失败).
+
+    :param variant: the Variant.
+    :param result: the core's ``ThrowResult`` (``forced``, ``forced_options``, ``blocker``).
+    :param leader: seat of the thrower.
+    :param players: number of seats.
+    :return: a ``shengji.model.FailedThrow``: the options, who chooses among several
+        (a seat, or None when there is one option) and the penalty in points the other
+        side gains. First non-None result wins.
+    """
+
+
+@hookspec(firstresult=True)
+def shengji_kitty_multiplier(variant, context, play, lead):
+    """Kitty multiplier (抠底倍数) when the attackers win the last trick.
+
+    :param variant: the Variant.
+    :param context: the deal's ``shengji.core.Context``.
+    :param play: the winning play (``Hand``); ``lead``: the trick's lead (``Hand``).
+    :return: an int ≥ 1. First non-None result wins; the built-in asks the core.
+    """
+
+
+# --- after the deal / the match ---------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def shengji_score_deal(variant, attacker_points):
+    """The scoring table: attackers' points → who deals next and how many levels rise.
+
+    :param variant: the Variant (``variant.decks`` gives the deck count).
+    :param attacker_points: the attackers' points including the kitty bonus and penalties.
+    :return: a ``shengji.model.ScoreOutcome``. First non-None result wins.
+    """
+
+
+@hookspec(firstresult=True)
+def shengji_next_dealer(variant, dealer, outcome, players):
+    """Dealer of the next deal.
+
+    :param variant: the Variant.
+    :param dealer: this deal's dealer seat.
+    :param outcome: this deal's ``ScoreOutcome``.
+    :param players: number of seats.
+    :return: a seat. First non-None result wins (built-in: dealers hold → the dealer's
+        partner; attackers take over → the seat after the dealer).
+    """
+
+
+@hookspec(firstresult=True)
+def shengji_first_dealer(variant, bids, players):
+    """Dealer of the first deal, decided by the declarations (抢庄).
+
+    :param variant: the Variant.
+    :param bids: the accepted ``Bid`` records of the first deal, in order.
+    :param players: number of seats.
+    :return: a seat, or None to keep the engine's default (seat 0 when nobody declared).
+        First non-None result wins (built-in: the first declarer; seed 003 allows later
+        overturns to change trump but not the dealer).
+    """
+
+
+@hookspec(firstresult=True)
+def shengji_start_level(variant):
+    """Level rank every side starts at (0 = '2'; constant-two variants start at '3').
+
+    :return: an int 0..12. First non-None result wins.
+    """
+
+
+@hookspec(firstresult=True)
+def shengji_match_winner(variant, levels, outcome, dealer_team):
+    """Has the match ended, and who won?
+
+    :param variant: the Variant.
+    :param levels: ``{team: level}`` after this deal's rises (may exceed 12: passed A).
+    :param outcome: the deal's ``ScoreOutcome``.
+    :param dealer_team: the team that dealt this deal.
+    :return: the winning team, or None to play on. First non-None result wins
+        (built-in: the first side to pass A).
+    """

@@ -1,0 +1,237 @@
+"""Play rules as plain data: the settings the C core needs to judge plays.
+
+``PlayRules`` holds every play-phase knob of RULES.md (tuple sizes, tractors, throws,
+following priorities, ruff comparison, failed-throw policy, kitty multiplier). It is
+frozen and hashable, so the core can cache the prepared C struct per (rules, level, trump).
+Variants (YAML + plugins) produce a PlayRules; the core never sees a variant's name.
+
+Shapes and patterns
+-------------------
+A *shape* is ``(width, length)``: ``(1, 1)`` single, ``(2, 1)`` pair, ``(3, 1)`` triple,
+``(4, 1)`` quad, ``(2, 2)`` a tractor of two pairs, ``(3, 2)`` a Titanic (two triples).
+A *pattern* is a tuple of shapes a follower must supply together (singles are implied
+filler and never listed): ``((3, 1), (2, 1))`` is "triple + pair + single" when following
+a 6-card Titanic. A *ladder* is the ordered list of patterns for one led shape, best first;
+the empty pattern ``()`` means "any cards of the suit".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .errors import RulesError
+
+Shape = tuple[int, int]
+Pattern = tuple[Shape, ...]
+Ladder = tuple[Pattern, ...]
+
+RUFF_COMPARE = ("strongest", "all_components", "highest_card")
+FAILED_THROW = ("smallest", "next_player_chooses")
+KITTY_POLICIES = ("exponential", "power", "table", "twice_size")
+#: keys of the ``table`` kitty policy, and the shape each names
+KITTY_TABLE_KEYS = ("single", "pair", "triple", "quad", "tractor", "titanic")
+
+SHAPE_NAMES = {
+    "single": (1, 1),
+    "pair": (2, 1),
+    "triple": (3, 1),
+    "quad": (4, 1),
+    "tractor": (2, 2),
+    "titanic": (3, 2),
+}
+_NAME_OF_SHAPE = {v: k for k, v in SHAPE_NAMES.items()}
+
+
+def parse_shape(text: str | Shape) -> Shape:
+    """``"pair"``, ``"titanic"``, ``"2x3"`` (width x length) or a (w, l) pair → Shape."""
+    if isinstance(text, (tuple, list)) and len(text) == 2:
+        w, ln = int(text[0]), int(text[1])
+    else:
+        t = str(text).strip().lower()
+        if t in SHAPE_NAMES:
+            return SHAPE_NAMES[t]
+        try:
+            w_text, l_text = t.split("x")
+            w, ln = int(w_text), int(l_text)
+        except ValueError:
+            raise RulesError(
+                f"unknown shape {text!r}: expected one of {', '.join(SHAPE_NAMES)} "
+                "or WIDTHxLENGTH such as 2x3 (three consecutive pairs)"
+            ) from None
+    if not (1 <= w <= 4 and 1 <= ln <= 24):
+        raise RulesError(f"shape {text!r} out of range: width 1..4, length 1..24")
+    if w == 1 and ln != 1:
+        raise RulesError(f"shape {text!r}: runs of singles are not a structure")
+    return (w, ln)
+
+
+def shape_str(shape: Shape) -> str:
+    """(2, 1) → 'pair', (2, 3) → '2x3'."""
+    return _NAME_OF_SHAPE.get(tuple(shape), f"{shape[0]}x{shape[1]}")
+
+
+def parse_pattern(text: str | Iterable) -> Pattern:
+    """``"triple + pair + single"`` or a list of shape names → Pattern (singles dropped,
+    largest structure first). ``"singles"``, ``"any"`` or ``""`` is the empty pattern."""
+    if isinstance(text, str):
+        parts = [p.strip() for p in text.replace(",", "+").split("+")]
+    else:
+        parts = list(text)
+    shapes = []
+    for p in parts:
+        if isinstance(p, str) and p.strip().lower() in ("", "single", "singles", "any"):
+            continue
+        s = parse_shape(p)
+        if s != (1, 1):
+            shapes.append(s)
+    return tuple(sorted(shapes, key=lambda s: (s[0] * s[1], s[0]), reverse=True))
+
+
+def pattern_str(pattern: Pattern) -> str:
+    return " + ".join(shape_str(s) for s in pattern) if pattern else "singles"
+
+
+def pattern_cards(pattern: Pattern) -> int:
+    return sum(w * ln for w, ln in pattern)
+
+
+def default_ladder(lead: Shape, max_tuple: int) -> Ladder:
+    """The generated following ladder for a led shape with no explicit list.
+
+    First the led structure itself; then every multiset of plain tuples (widths 2..width
+    of the lead, at most ``max_tuple``) that fits in the led card count, ordered by the
+    widths sorted high to low, compared lexicographically, largest first (more wide
+    tuples first, then more of the next width, ...); the empty pattern last.
+    For a tractor of pairs this is "tractor > L pairs > ... > one pair > singles" (seed 000);
+    for a Titanic "Titanic > two triples > triple + pair > triple > three pairs > ...".
+    """
+    w, ln = lead
+    n = w * ln
+    top = min(w, max_tuple)
+    found: list[tuple[int, ...]] = []
+
+    def rec(widths: tuple[int, ...], max_w: int, budget: int) -> None:
+        found.append(widths)
+        for v in range(min(max_w, budget), 1, -1):
+            rec(widths + (v,), v, budget - v)
+
+    rec((), top, n)
+    found.sort(reverse=True)
+    ladder: list[Pattern] = []
+    if lead != (1, 1) and w <= max_tuple:
+        ladder.append((lead,))
+    for widths in found:
+        pat = tuple((v, 1) for v in widths)
+        if pat not in ladder:
+            ladder.append(pat)
+    return tuple(ladder)
+
+
+def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise RulesError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    """Every play-phase rule setting, as data. Defaults follow the two-deck seeds (000)."""
+
+    decks: int = 2
+    #: widest tuple that exists; None → one deck 1 (singles only), else min(decks, 4)
+    max_tuple: int | None = None
+    tractors: bool = True
+    throws: bool = True
+    tractor_min_width: int = 2
+    tractor_min_length: int = 2
+    #: with level 10, is JJ99 a tractor (the 10s are gone from the suit)?
+    tractor_bridges_level_gap: bool = True
+    #: permanent trump ranks below the level cards (constant 2: (0,)); rank indices 0..12
+    constant_ranks: tuple[int, ...] = ()
+    #: must a held longer tuple be broken to supply a shorter one (seed 003: no)?
+    must_break_tuples: bool = True
+    #: explicit ladders: ((led shape, (pattern, ...)), ...); other shapes use default_ladder
+    following: tuple[tuple[Shape, Ladder], ...] = ()
+    ruff_compare: str = "strongest"
+    failed_throw: str = "smallest"
+    kitty: str = "exponential"
+    kitty_cap: int = 64
+    #: for kitty == "table": (single, pair, triple, quad, tractor, titanic) multipliers
+    kitty_table: tuple[int, ...] = (2, 4, 6, 8, 8, 16)
+    extra: tuple = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.decks, int) or not 1 <= self.decks <= 4:
+            raise RulesError(f"decks: {self.decks!r} is not 1, 2, 3 or 4")
+        if self.max_tuple is None:
+            object.__setattr__(self, "max_tuple", 1 if self.decks == 1 else min(self.decks, 4))
+        if not 1 <= self.max_tuple <= self.decks:
+            raise RulesError(
+                f"max_tuple: {self.max_tuple} is impossible with {self.decks} deck(s) "
+                f"(allowed 1..{self.decks})"
+            )
+        if not 2 <= self.tractor_min_width <= 4:
+            raise RulesError(f"tractor_min_width: {self.tractor_min_width} (allowed 2..4)")
+        if not 2 <= self.tractor_min_length <= 24:
+            raise RulesError(f"tractor_min_length: {self.tractor_min_length} (allowed 2..24)")
+        for r in self.constant_ranks:
+            if not isinstance(r, int) or not 0 <= r <= 12:
+                raise RulesError(f"constant_ranks: {r!r} is not a rank index 0..12")
+        object.__setattr__(self, "constant_ranks", tuple(sorted(set(self.constant_ranks))))
+        _check_choice("ruff_compare", self.ruff_compare, RUFF_COMPARE)
+        _check_choice("failed_throw", self.failed_throw, FAILED_THROW)
+        _check_choice("kitty", self.kitty, KITTY_POLICIES)
+        if len(self.kitty_table) != len(KITTY_TABLE_KEYS):
+            raise RulesError(f"kitty_table: needs {len(KITTY_TABLE_KEYS)} values {KITTY_TABLE_KEYS}")
+        if self.kitty_cap < 1:
+            raise RulesError(f"kitty_cap: {self.kitty_cap} must be at least 1")
+        seen = set()
+        norm = []
+        for lead, ladder in self.following:
+            lead = parse_shape(lead)
+            if lead in seen:
+                raise RulesError(f"following: two ladders for led shape {shape_str(lead)}")
+            seen.add(lead)
+            pats = tuple(parse_pattern(p) if not _is_pattern(p) else tuple(p) for p in ladder)
+            if not pats:
+                raise RulesError(f"following: empty ladder for led shape {shape_str(lead)}")
+            norm.append((lead, pats))
+        object.__setattr__(self, "following", tuple(norm))
+
+    def ladder_for(self, lead: Shape) -> Ladder:
+        """The following ladder for a led shape: the explicit one, else the default."""
+        for shape, ladder in self.following:
+            if shape == tuple(lead):
+                return ladder
+        return default_ladder(tuple(lead), self.max_tuple)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping) -> PlayRules:
+        """Build from plain data (as in a variant file's ``play:`` section): shapes and
+        patterns may be written as names (``following: {titanic: ["titanic", ...]}``)."""
+        data = dict(data)
+        following = data.pop("following", {}) or {}
+        if isinstance(following, Mapping):
+            following = list(following.items())
+        data["following"] = tuple(
+            (parse_shape(lead), tuple(parse_pattern(p) for p in ladder)) for lead, ladder in following
+        )
+        if "constant_ranks" in data:
+            from .cards import parse_rank
+
+            data["constant_ranks"] = tuple(parse_rank(r) for r in data["constant_ranks"])
+        if isinstance(data.get("kitty_table"), Mapping):
+            table = data["kitty_table"]
+            defaults = dict(zip(KITTY_TABLE_KEYS, cls.kitty_table))
+            unknown = set(table) - set(KITTY_TABLE_KEYS)
+            if unknown:
+                raise RulesError(f"kitty_table: unknown keys {sorted(unknown)}; allowed {KITTY_TABLE_KEYS}")
+            data["kitty_table"] = tuple(int(table.get(k, defaults[k])) for k in KITTY_TABLE_KEYS)
+        try:
+            return cls(**data)
+        except TypeError as e:
+            raise RulesError(f"play rules: {e}") from None
+
+
+def _is_pattern(p) -> bool:
+    return isinstance(p, tuple) and all(isinstance(s, tuple) and len(s) == 2 for s in p)
