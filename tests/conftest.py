@@ -1,0 +1,8 @@
+"""Shared test setup: make ``tests/`` importable (``import oracle``, ``import strategies``)."""
+
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)

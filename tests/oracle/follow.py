@@ -1,0 +1,90 @@
+"""Following (§4) by trying every way the play can supply each required pattern, and
+legal follows (§5) by filtering every sub-multiset of the hand."""
+
+from __future__ import annotations
+
+from .structures import structure_counts, structures, sub, total
+
+
+def supplies(ctx, counts, pattern, suit, exact_from=None):
+    """Every distinct multiset of cards with which ``counts`` supplies ``pattern``
+    (disjoint structures, one per shape of the pattern)."""
+    if not pattern:
+        return {tuple([0] * len(counts))}
+    (w, ln), rest = pattern[0], pattern[1:]
+    out = set()
+    for st in structures(ctx, counts, w, ln, suit=suit, exact_from=exact_from):
+        used = structure_counts(st)
+        for more in supplies(ctx, sub(counts, used), rest, suit, exact_from):
+            out.add(tuple(a + b for a, b in zip(used, more, strict=False)))
+    return out
+
+
+def can_supply(ctx, counts, pattern, suit, unbroken: bool) -> bool:
+    return bool(supplies(ctx, counts, pattern, suit, exact_from=counts if unbroken else None))
+
+
+def in_suit(ctx, counts, suit):
+    return tuple(c if ctx.suit[k] == suit else 0 for k, c in enumerate(counts))
+
+
+def check_follow(ctx, lead, hand, play):
+    suit, comps = ctx.lead_components(lead)
+    n = total(lead)
+    if any(p > h for p, h in zip(play, hand, strict=False)):
+        return False, "not_in_hand"
+    if total(play) != n:
+        return False, "wrong_count"
+    h = total(in_suit(ctx, hand, suit))
+    p = total(in_suit(ctx, play, suit))
+    if p != min(h, n):
+        return False, "must_follow_suit"
+    if h <= n:
+        return True, "ok"
+    unbroken = not ctx.rules.must_break_tuples
+
+    def walk(i, r, q):
+        # r: the hand's cards of the suit not yet used, q: the play's
+        if i == len(comps):
+            return True
+        w, ln, _ = comps[i]
+        ladder = ctx.rules.ladder_for((w, ln))
+        pattern = next((pt for pt in ladder if can_supply(ctx, r, pt, suit, unbroken)), ())
+        return any(
+            walk(i + 1, sub(r, used), sub(q, used)) for used in supplies(ctx, q, pattern, suit)
+        )
+
+    ok = walk(0, in_suit(ctx, hand, suit), play)
+    return (True, "ok") if ok else (False, "must_follow_shape")
+
+
+def sub_multisets(counts, n):
+    """Every sub-multiset of ``counts`` with n cards."""
+    kinds = [k for k, c in enumerate(counts) if c]
+
+    def rec(i, left):
+        if left == 0:
+            yield ()
+            return
+        if i == len(kinds):
+            return
+        room = sum(counts[k] for k in kinds[i:])
+        if room < left:
+            return
+        for m in range(min(counts[kinds[i]], left), -1, -1):
+            for rest in rec(i + 1, left - m):
+                yield ((kinds[i], m),) + rest
+
+    for choice in rec(0, n):
+        c = [0] * len(counts)
+        for k, m in choice:
+            c[k] = m
+        yield tuple(c)
+
+
+def legal_follows(ctx, lead, hand):
+    n = total(lead)
+    return {p for p in sub_multisets(hand, n) if check_follow(ctx, lead, hand, p)[0]}
+
+
+__all__ = ["check_follow", "legal_follows", "supplies", "can_supply"]

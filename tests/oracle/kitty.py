@@ -1,0 +1,23 @@
+"""Kitty multiplier (§8): the largest value over the winning play's components."""
+
+from __future__ import annotations
+
+
+def component_value(rules, w: int, ln: int) -> int:
+    policy = rules.kitty
+    if policy == "exponential":
+        return min(2 ** (w * ln), rules.kitty_cap)
+    if policy == "power":
+        return 2 * w**ln
+    if policy == "twice_size":
+        return 2 * w * ln
+    # table: single, pair, triple, quad, tractor of pairs, tractor of triples
+    single, pair, triple, quad, tractor, titanic = rules.kitty_table
+    if ln == 1:
+        return {1: single, 2: pair, 3: triple, 4: quad}[w]
+    return {2: tractor, 3: titanic}[w]
+
+
+def kitty_multiplier(ctx, play, lead=None):
+    _, comps = ctx.lead_components(lead if lead is not None else play)
+    return max(component_value(ctx.rules, w, ln) for w, ln, _ in comps)

@@ -1,0 +1,68 @@
+"""Trick winner (§7): every way to cut each play into the lead's shapes is tried and
+the best value kept."""
+
+from __future__ import annotations
+
+from .order import TRUMP
+from .structures import key, structure_counts, structures, sub, total
+
+
+def match_value(ctx, play, shapes, suit):
+    """Best value vector of ``play`` cut into ``shapes`` (all cards in ``suit``), or None
+    when it cannot be cut so. Equal shapes take their structures in descending order, so
+    each group is enumerated as non-increasing keys (no permutations)."""
+    if any(c and ctx.suit[k] != suit for k, c in enumerate(play)):
+        return None
+    best = None
+
+    def rec(i, rest, prev_key, tops):
+        nonlocal best
+        if i == len(shapes):
+            if total(rest) == 0 and (best is None or tops > best):
+                best = tops
+            return
+        w, ln = shapes[i]
+        same_as_prev = i > 0 and shapes[i - 1] == shapes[i]
+        for st in structures(ctx, rest, w, ln, suit=suit):
+            k = key(ctx, st)
+            if same_as_prev and k > prev_key:
+                continue
+            rec(i + 1, sub(rest, structure_counts(st)), k, tops + (ctx.strengths[st[2][0]],))
+
+    rec(0, play, None, ())
+    return best
+
+
+def trick_winner(ctx, plays):
+    suit, comps = ctx.lead_components(plays[0])
+    n = total(plays[0])
+    for p in plays[1:]:
+        if total(p) != n:
+            ctx.hand_error(f"plays of different sizes: {total(p)} cards against a lead of {n}")
+    shapes = [c[:2] for c in comps]
+    throw = len(comps) > 1
+
+    def highest(p):
+        return max(ctx.strengths[k] for k, c in enumerate(p) if c)
+
+    def ruff_beats(new_val, new_high, cur_val, cur_high):
+        policy = ctx.rules.ruff_compare
+        if policy == "strongest":  # the first (largest) component decides
+            return new_val[0] > cur_val[0]
+        if policy == "all_components":
+            return all(a > b for a, b in zip(new_val, cur_val, strict=False))
+        return new_high > cur_high  # highest_card
+
+    win, win_ruff = 0, False
+    win_val = match_value(ctx, plays[0], shapes, suit)
+    win_high = highest(plays[0])
+    for i in range(1, len(plays)):
+        p = plays[i]
+        fm = match_value(ctx, p, shapes, suit)
+        ruff = match_value(ctx, p, shapes, TRUMP) if suit != TRUMP else None
+        if ruff is not None:
+            if not win_ruff or ruff_beats(ruff, highest(p), win_val, win_high):
+                win, win_ruff, win_val, win_high = i, True, ruff, highest(p)
+        elif fm is not None and not throw and not win_ruff and fm[0] > win_val[0]:
+            win, win_val, win_high = i, fm, highest(p)
+    return win
