@@ -1,0 +1,380 @@
+"""Reading rule-case files (``*.cases.yaml``, format in ../shared/CONFORMANCE.md).
+
+This module only checks the *form* of a file: the keys, the case kinds and the shape of
+each ``expect``. Whether the cards are well formed is the engine's business (a malformed
+token is an input error the engine must report, and ``expect: error`` tests exactly that),
+so card strings pass through untouched. Every form error is a ``CaseFileError`` naming the
+file, the case id and the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..cards import parse_rank, parse_suit
+from ..errors import ShengjiError
+
+SUFFIX = ".cases.yaml"
+
+#: every case kind and what its value must look like (see CONFORMANCE.md "Case kinds")
+KINDS = (
+    "compare",
+    "tractor",
+    "decompose",
+    "follow",
+    "winner",
+    "throw",
+    "kitty_multiplier",
+    "score",
+    "declare",
+)
+#: kinds that are judged in a deal's context and so need ``level`` and ``trump``
+CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier")
+FILE_KEYS = ("variant", "defaults", "cases")
+DEFAULT_KEYS = ("variant", "level", "trump")
+CASE_KEYS = ("id", "source", "expect", "variant", "level", "trump", *KINDS)
+ERROR = "error"
+
+
+class CaseFileError(ShengjiError):
+    """A case file is malformed. The message names the file, the case and the key."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One rule case, with the file defaults already merged in."""
+
+    file: Path
+    index: int
+    id: str
+    kind: str
+    value: Any
+    expect: Any
+    variant: str | None
+    level: int | None
+    #: trump suit 0..3, None for no trump; ``has_trump`` tells whether it was given
+    trump: int | None
+    has_trump: bool
+    source: str = ""
+    #: a form error found while reading this case; the runner reports it as the result
+    problem: str | None = field(default=None, compare=False)
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}::{self.id}"
+
+
+@dataclass
+class CaseFile:
+    path: Path
+    cases: list[Case]
+
+
+def is_case_file(path: Path) -> bool:
+    return path.name.endswith(SUFFIX)
+
+
+def find_case_files(paths) -> list[Path]:
+    """Files given directly (any name) and every ``*.cases.yaml`` under given folders."""
+    out: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out.extend(sorted(q for q in p.rglob(f"*{SUFFIX}") if q.is_file()))
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise CaseFileError(f"{p}: no such file or folder")
+    return out
+
+
+def load_case_file(path) -> CaseFile:
+    """Read one case file. File-level problems raise CaseFileError; a malformed case
+    becomes a Case whose ``problem`` says what is wrong, so the other cases still run."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise CaseFileError(f"{path}: cannot read: {e.strerror or e}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(e, "problem", None) or str(e)
+        raise CaseFileError(f"{path}:{at}: not valid YAML: {problem}") from None
+    if not isinstance(data, Mapping):
+        raise CaseFileError(f"{path}: expected a mapping with keys {', '.join(FILE_KEYS)}")
+    unknown = sorted(set(map(str, data)) - set(FILE_KEYS))
+    if unknown:
+        raise CaseFileError(
+            f"{path}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(FILE_KEYS)})"
+        )
+    defaults = data.get("defaults") or {}
+    if not isinstance(defaults, Mapping):
+        raise CaseFileError(f"{path}: defaults: expected a mapping of {', '.join(DEFAULT_KEYS)}")
+    unknown = sorted(set(map(str, defaults)) - set(DEFAULT_KEYS))
+    if unknown:
+        raise CaseFileError(
+            f"{path}: defaults: unknown key(s) {', '.join(unknown)} "
+            f"(allowed: {', '.join(DEFAULT_KEYS)})"
+        )
+    base = {k: defaults[k] for k in DEFAULT_KEYS if k in defaults}
+    if "variant" in data:
+        base.setdefault("variant", data["variant"])
+    raw_cases = data.get("cases")
+    if not isinstance(raw_cases, list) or not raw_cases:
+        raise CaseFileError(f"{path}: cases: expected a non-empty list of cases")
+    cases: list[Case] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(raw_cases):
+        case = _read_case(path, i, raw, base)
+        if case.id in seen:
+            case = _with_problem(case, f"id: {case.id!r} is used twice in this file")
+        seen.add(case.id)
+        cases.append(case)
+    return CaseFile(path, cases)
+
+
+def _with_problem(case: Case, problem: str) -> Case:
+    return Case(**{**case.__dict__, "problem": problem})
+
+
+def _read_case(path: Path, index: int, raw: Any, base: Mapping) -> Case:
+    cid = f"#{index + 1}"
+    if isinstance(raw, Mapping) and isinstance(raw.get("id"), (str, int)):
+        cid = str(raw["id"])
+    blank = Case(path, index, cid, "", None, None, None, None, None, False)
+    if not isinstance(raw, Mapping):
+        return _with_problem(blank, "a case must be a mapping with id, a case kind and expect")
+    try:
+        return _parse_case(path, index, cid, raw, base)
+    except _Problem as p:
+        return _with_problem(blank, str(p))
+
+
+class _Problem(Exception):
+    pass
+
+
+def _parse_case(path: Path, index: int, cid: str, raw: Mapping, base: Mapping) -> Case:
+    if "id" not in raw:
+        raise _Problem("id: missing (every case needs an id unique within the file)")
+    unknown = sorted(set(map(str, raw)) - set(CASE_KEYS))
+    if unknown:
+        raise _Problem(
+            f"unknown key(s) {', '.join(unknown)} (a case has id, source, expect, variant, "
+            f"level, trump and one of: {', '.join(KINDS)})"
+        )
+    kinds = [k for k in KINDS if k in raw]
+    if len(kinds) != 1:
+        got = ", ".join(kinds) if kinds else "none"
+        raise _Problem(f"exactly one case kind is needed (one of {', '.join(KINDS)}); got {got}")
+    kind = kinds[0]
+    if "expect" not in raw:
+        raise _Problem("expect: missing")
+    merged = {**base, **{k: raw[k] for k in DEFAULT_KEYS if k in raw}}
+    variant = merged.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        raise _Problem(f"variant: {variant!r} is not a variant name or a path")
+    level = _level(merged.get("level"))
+    has_trump = "trump" in merged
+    trump = _trump(merged.get("trump")) if has_trump else None
+    if variant is None:
+        raise _Problem("variant: missing (give it at the top of the file or in the case)")
+    if kind in CONTEXT_KINDS and (level is None or not has_trump):
+        missing = " and ".join(
+            k for k, ok in (("level", level is not None), ("trump", has_trump)) if not ok
+        )
+        raise _Problem(f"{missing}: needed by a {kind} case (give it in defaults or the case)")
+    if kind == "declare" and level is None:
+        raise _Problem("level: needed by a declare case (give it in defaults or the case)")
+    value = raw[kind]
+    _check_value(kind, value)
+    expect = raw["expect"]
+    if expect != ERROR:
+        _check_expect(kind, expect)
+    source = raw.get("source", "")
+    return Case(
+        path,
+        index,
+        cid,
+        kind,
+        value,
+        expect,
+        variant,
+        level,
+        trump,
+        has_trump,
+        "" if source is None else str(source),
+    )
+
+
+def _level(value) -> int | None:
+    if value is None:
+        return None
+    try:
+        return parse_rank(value)
+    except ShengjiError as e:
+        raise _Problem(f"level: {e}") from None
+
+
+def _trump(value) -> int | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "no", "nt")):
+        return None
+    if value is False:  # YAML 1.1 reads a bare `no` as false
+        return None
+    try:
+        return parse_suit(value)
+    except ShengjiError as e:
+        raise _Problem(f"trump: {e} (or none for no trump)") from None
+
+
+# --- the form of each kind's value and expect ------------------------------------------
+
+
+def _cards_like(x) -> bool:
+    return isinstance(x, str) or (isinstance(x, list) and all(isinstance(t, str) for t in x))
+
+
+def _need(cond: bool, msg: str) -> None:
+    if not cond:
+        raise _Problem(msg)
+
+
+def _check_value(kind: str, v) -> None:
+    if kind == "compare":
+        _need(
+            isinstance(v, list) and len(v) == 2 and all(isinstance(c, str) for c in v),
+            "compare: expected a list of two single cards, e.g. [HA, S2]",
+        )
+    elif kind in ("tractor", "decompose"):
+        _need(_cards_like(v), f'{kind}: expected a card string such as "HA HA HK"')
+    elif kind == "follow":
+        _need(
+            isinstance(v, Mapping) and set(v) == {"lead", "hand", "play"},
+            "follow: expected a mapping with exactly lead, hand and play",
+        )
+        for k in ("lead", "hand", "play"):
+            _need(_cards_like(v[k]), f"follow.{k}: expected a card string")
+    elif kind == "winner":
+        _need(isinstance(v, Mapping) and set(v) == {"plays"}, "winner: expected {plays: [...]}")
+        plays = v["plays"]
+        _need(
+            isinstance(plays, list) and len(plays) >= 2 and all(map(_cards_like, plays)),
+            "winner.plays: expected a list of at least two card strings, lead first",
+        )
+    elif kind == "throw":
+        _need(
+            isinstance(v, Mapping) and set(v) == {"lead", "others"},
+            "throw: expected a mapping with exactly lead and others",
+        )
+        _need(_cards_like(v["lead"]), "throw.lead: expected a card string")
+        others = v["others"]
+        _need(
+            isinstance(others, list) and others and all(map(_cards_like, others)),
+            "throw.others: expected a list of card strings (the other players' holdings)",
+        )
+    elif kind == "kitty_multiplier":
+        _need(
+            isinstance(v, Mapping) and "play" in v and set(v) <= {"play", "lead"},
+            "kitty_multiplier: expected {play: CARDS} or {play: CARDS, lead: CARDS}",
+        )
+        for k in v:
+            _need(_cards_like(v[k]), f"kitty_multiplier.{k}: expected a card string")
+    elif kind == "score":
+        _need(
+            isinstance(v, Mapping) and set(v) == {"attacker_points"},
+            "score: expected {attacker_points: P}",
+        )
+        p = v["attacker_points"]
+        _need(
+            isinstance(p, int) and not isinstance(p, bool),
+            "score.attacker_points: expected an integer",
+        )
+    elif kind == "declare":
+        _need(isinstance(v, Mapping) and set(v) == {"steps"}, "declare: expected {steps: [...]}")
+        steps = v["steps"]
+        _need(isinstance(steps, list), "declare.steps: expected a list of {seat, cards}")
+        for i, s in enumerate(steps):
+            _need(
+                isinstance(s, Mapping) and set(s) == {"seat", "cards"},
+                f"declare.steps[{i}]: expected a mapping with exactly seat and cards",
+            )
+            _need(
+                isinstance(s["seat"], int) and not isinstance(s["seat"], bool),
+                f"declare.steps[{i}].seat: expected a seat number",
+            )
+            _need(_cards_like(s["cards"]), f"declare.steps[{i}].cards: expected a card string")
+
+
+def _check_expect(kind: str, e) -> None:
+    if kind == "compare":
+        _need(
+            e in ("higher", "lower", "equal", "unrelated"),
+            f"expect: {e!r} is not one of higher, lower, equal, unrelated, error",
+        )
+    elif kind == "tractor":
+        _need(isinstance(e, bool), f"expect: {e!r} is not true, false or error")
+    elif kind == "decompose":
+        _need(
+            isinstance(e, list) and e and all(map(_cards_like, e)),
+            'expect: expected a list of components, each a card string, e.g. ["HA HA", "HK"]',
+        )
+    elif kind == "follow":
+        _need(e in ("legal", "illegal"), f"expect: {e!r} is not legal, illegal or error")
+    elif kind in ("winner", "kitty_multiplier"):
+        _need(isinstance(e, int) and not isinstance(e, bool), f"expect: {e!r} is not an integer")
+    elif kind == "throw":
+        _need(
+            isinstance(e, Mapping) and isinstance(e.get("valid"), bool),
+            "expect: expected {valid: true} or {valid: false, forced: CARDS}",
+        )
+        allowed = {"valid"} if e["valid"] else {"valid", "forced", "forced_options"}
+        extra = sorted(set(e) - allowed)
+        _need(not extra, f"expect: unexpected key(s) {', '.join(extra)} for valid: {e['valid']}")
+        if "forced" in e:
+            _need(_cards_like(e["forced"]), "expect.forced: expected a card string")
+        if "forced_options" in e:
+            fo = e["forced_options"]
+            _need(
+                isinstance(fo, list) and fo and all(map(_cards_like, fo)),
+                "expect.forced_options: expected a list of card strings",
+            )
+    elif kind == "score":
+        _need(
+            isinstance(e, Mapping) and set(e) == {"next", "rise"},
+            "expect: expected {next: dealers|attackers, rise: N}",
+        )
+        _need(
+            e["next"] in ("dealers", "attackers"),
+            f"expect.next: {e['next']!r} is not dealers or attackers",
+        )
+        _need(
+            isinstance(e["rise"], int) and not isinstance(e["rise"], bool),
+            f"expect.rise: {e['rise']!r} is not an integer",
+        )
+    elif kind == "declare":
+        _need(
+            isinstance(e, Mapping) and e and set(e) <= {"accepted", "trump", "declarer"},
+            "expect: expected a mapping of accepted, trump and declarer",
+        )
+        if "accepted" in e:
+            acc = e["accepted"]
+            _need(
+                isinstance(acc, list) and all(isinstance(a, bool) for a in acc),
+                "expect.accepted: expected a list of true/false, one per step",
+            )
+        if "trump" in e:
+            _trump(e["trump"])
+        if "declarer" in e:
+            d = e["declarer"]
+            _need(
+                d is None or (isinstance(d, int) and not isinstance(d, bool)),
+                f"expect.declarer: {d!r} is not a seat number or null",
+            )

@@ -1,0 +1,217 @@
+"""What each case kind asks the engine, and how an answer is compared with ``expect``.
+
+Each judge takes the case's variant and the case and returns the engine's answer as plain
+data in the notation of the case files, so that expected and got print the same way.
+The meaning of every kind is fixed by ../shared/CONFORMANCE.md; the play kinds ask the
+deal's core context (``variant.context``), ``kitty_multiplier``, ``score`` and ``declare``
+go through the variant's hooks so a plugin's rule is what gets tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..cards import SUITS as SUIT_LETTERS
+from ..cards import counts_of, format_counts, parse_cards, parse_suit, suit_of
+from ..errors import CardError, HandError
+from .casefile import Case
+
+INPUT_ERRORS = (CardError, HandError)
+
+
+def canonical(cards) -> str:
+    """A card string in canonical order (order never matters in a group of cards)."""
+    return format_counts(counts_of(parse_cards(cards)))
+
+
+def _ctx(variant, case: Case):
+    return variant.context(case.level, case.trump)
+
+
+def _hand(variant, cards):
+    from ..core import Hand
+
+    return Hand(cards, decks=variant.decks)
+
+
+# --- judges: (variant, case) -> answer in case-file notation ---------------------------
+
+
+def judge_compare(variant, case: Case):
+    a, b = case.value
+    ctx = _ctx(variant, case)
+    # each side must be exactly one card; anything else is the engine's input error
+    ca, cb = (_single(variant, x) for x in (a, b))
+    return ctx.compare(ca, cb)
+
+
+def _single(variant, text: str) -> int:
+    cards = _hand(variant, text).cards()
+    if len(cards) != 1:
+        raise CardError(f"compare: {text!r} is not one card")
+    return cards[0]
+
+
+def judge_tractor(variant, case: Case):
+    return bool(_ctx(variant, case).is_tractor(_hand(variant, case.value)))
+
+
+def judge_decompose(variant, case: Case):
+    comps = _ctx(variant, case).decompose(_hand(variant, case.value))
+    return [str(c.cards) for c in comps]
+
+
+def judge_follow(variant, case: Case):
+    v = case.value
+    lead, hand, play = (_hand(variant, v[k]) for k in ("lead", "hand", "play"))
+    hand - play  # a play not in the hand is an input error (HandError), not "illegal"
+    result = _ctx(variant, case).check_follow(lead, hand, play)
+    return "legal" if result.ok else "illegal"
+
+
+def judge_winner(variant, case: Case):
+    plays = [_hand(variant, p) for p in case.value["plays"]]
+    return int(_ctx(variant, case).trick_winner(plays))
+
+
+def judge_throw(variant, case: Case):
+    ctx = _ctx(variant, case)
+    lead = _hand(variant, case.value["lead"])
+    others = [_hand(variant, h) for h in case.value["others"]]
+    result = ctx.check_throw(lead, others)
+    if result.valid:
+        return {"valid": True}
+    # the variant decides how a failed throw resolves (hook shengji_failed_throw)
+    options = [str(o) for o in (result.forced_options or [])]
+    if hasattr(variant, "failed_throw"):
+        ft = variant.failed_throw(result, 0)
+        options = [format_counts(counts_of(list(o))) for o in ft.options]
+    forced = options[0] if options else (str(result.forced) if result.forced is not None else None)
+    return {"valid": False, "forced": forced, "forced_options": options}
+
+
+def judge_kitty(variant, case: Case):
+    ctx = _ctx(variant, case)
+    play = _hand(variant, case.value["play"])
+    lead = _hand(variant, case.value["lead"]) if "lead" in case.value else None
+    return int(variant.kitty_multiplier(ctx, play, lead))
+
+
+def judge_score(variant, case: Case):
+    out = variant.score_deal(case.value["attacker_points"])
+    return {"next": out.next, "rise": out.rise}
+
+
+def judge_declare(variant, case: Case):
+    from ..model import Bid
+
+    standing = None
+    accepted: list[bool] = []
+    for step in case.value["steps"]:
+        cards = tuple(_hand(variant, step["cards"]).cards())
+        ok = False
+        trump = _named_suit(cards)
+        if trump is not _MIXED:
+            strength = tuple(variant.declaration_strength(cards, case.level) or ())
+            if strength:
+                bid = Bid(seat=step["seat"], cards=cards, trump=trump, strength=strength)
+                ok = bool(variant.may_overturn(standing, bid))
+                if ok:
+                    standing = bid
+        accepted.append(ok)
+    return {
+        "accepted": accepted,
+        "trump": "none"
+        if standing is None or standing.trump is None
+        else SUIT_LETTERS[standing.trump],
+        "declarer": None if standing is None else standing.seat,
+    }
+
+
+_MIXED = object()
+
+
+def _named_suit(cards: tuple[int, ...]):
+    """The suit a declaration names: None for jokers only, the suit of its suited cards,
+    or _MIXED when it shows several suits (or jokers with suited cards): such a step
+    names no single trump and is rejected."""
+    suits = {suit_of(c) for c in cards}
+    if not cards:
+        return _MIXED
+    if suits == {None}:
+        return None
+    if len(suits) == 1:
+        return suits.pop()
+    return _MIXED
+
+
+JUDGES: dict[str, Callable[[Any, Case], Any]] = {
+    "compare": judge_compare,
+    "tractor": judge_tractor,
+    "decompose": judge_decompose,
+    "follow": judge_follow,
+    "winner": judge_winner,
+    "throw": judge_throw,
+    "kitty_multiplier": judge_kitty,
+    "score": judge_score,
+    "declare": judge_declare,
+}
+
+
+# --- expected values in comparable form -------------------------------------------------
+
+
+def expected_form(case: Case):
+    """``expect`` as the judges answer it (card strings canonical, trump letters upper)."""
+    e = case.expect
+    if case.kind == "decompose":
+        return [canonical(c) for c in e]
+    if case.kind == "throw":
+        out = dict(e)
+        if "forced" in out:
+            out["forced"] = canonical(out["forced"])
+        if "forced_options" in out:
+            out["forced_options"] = [canonical(c) for c in out["forced_options"]]
+        return out
+    if case.kind == "declare":
+        out = dict(e)
+        if "trump" in out:
+            t = out["trump"]
+            none = t in (None, False) or str(t).strip().lower() in ("none", "no", "nt")
+            out["trump"] = "none" if none else SUIT_LETTERS[parse_suit(t)]
+        return out
+    return e
+
+
+def matches(case: Case, expected, got) -> bool:
+    kind = case.kind
+    if kind == "decompose":
+        # a multiset of multisets: component order does not matter
+        return sorted(expected) == sorted(got)
+    if kind == "throw":
+        if expected["valid"] != got["valid"]:
+            return False
+        if "forced" in expected and expected["forced"] != got.get("forced"):
+            return False
+        if "forced_options" in expected and sorted(expected["forced_options"]) != sorted(
+            got.get("forced_options") or []
+        ):
+            return False
+        return True
+    if kind == "declare":
+        return all(expected[k] == got[k] for k in expected)
+    if kind == "tractor":
+        return expected is got or expected == got
+    return expected == got
+
+
+def shown(case: Case, expected, got) -> tuple[Any, Any]:
+    """Trim ``got`` to the keys the case asked about, for a readable failure line."""
+    if case.kind == "throw" and isinstance(got, dict) and isinstance(expected, dict):
+        if not got.get("valid"):
+            keys = [k for k in ("valid", "forced", "forced_options") if k in expected] or ["valid"]
+            if "forced" not in keys and "forced_options" not in keys:
+                keys.append("forced")
+            return expected, {k: got.get(k) for k in keys}
+    return expected, got

@@ -1,0 +1,179 @@
+"""Running rule cases: one ``CaseResult`` per case, never an exception.
+
+A case passes when the engine's answer equals ``expect``, or, for ``expect: error``, when
+the engine rejects the input with its input-error type (CardError / HandError). Anything
+else — a wrong answer, another error, a crash of the engine, a malformed case — is a
+failure whose ``got`` says what happened.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import ShengjiError
+from .casefile import ERROR, Case, CaseFileError, find_case_files, load_case_file
+from .kinds import INPUT_ERRORS, JUDGES, expected_form, matches, shown
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    case: Case
+    passed: bool
+    expected: Any
+    got: Any
+    #: a one-line explanation when the case could not be judged (malformed, bad variant)
+    problem: str | None = None
+
+    def line(self) -> str:
+        """The failure line: file, id, expected, got."""
+        if self.problem:
+            return f"{self.case.where}: {self.problem}"
+        src = f"  [{self.case.source}]" if self.case.source else ""
+        return f"{self.case.where}: expected {flow(self.expected)}, got {flow(self.got)}{src}"
+
+
+def flow(value) -> str:
+    """A value on one line, in the YAML notation of the case files."""
+    if isinstance(value, _Raised):
+        return str(value)
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10**6)
+    return text.strip().removesuffix("...").strip()
+
+
+class _Raised:
+    """An error the engine raised, as a 'got' value."""
+
+    def __init__(self, exc: BaseException, crash: bool = False):
+        self.exc = exc
+        self.crash = crash
+
+    def __str__(self) -> str:
+        name = type(self.exc).__name__
+        if self.crash:
+            where = traceback.extract_tb(self.exc.__traceback__)[-1:]
+            at = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
+            return f"crash {name}{at}: {self.exc}"
+        return f"error {name}: {self.exc}"
+
+
+class VariantCache:
+    """Variants by reference, resolved relative to the case file; loaded once."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, Any] = {}
+
+    def get(self, ref: str, case_file: Path):
+        from ..variants import load_variant
+
+        local = case_file.parent / ref
+        key = str(local.resolve()) if _looks_like_path(ref) else ref
+        if key not in self._cache:
+            try:
+                self._cache[key] = load_variant(key)
+            except Exception as e:  # noqa: BLE001 - reported as the case's problem
+                self._cache[key] = e
+        found = self._cache[key]
+        if isinstance(found, Exception):
+            raise _VariantProblem(f"variant {ref!r}: {found}") from None
+        return found
+
+
+class _VariantProblem(Exception):
+    pass
+
+
+def _looks_like_path(ref: str) -> bool:
+    return "/" in ref or "\\" in ref or ref.endswith((".yaml", ".yml"))
+
+
+def run_case(case: Case, variants: VariantCache | None = None) -> CaseResult:
+    if case.problem:
+        return CaseResult(case, False, case.expect, None, problem=case.problem)
+    variants = variants or VariantCache()
+    try:
+        variant = variants.get(case.variant, case.file)
+    except _VariantProblem as e:
+        return CaseResult(case, False, case.expect, None, problem=str(e))
+    if case.expect == ERROR:
+        expected: Any = ERROR
+    else:
+        try:
+            expected = expected_form(case)
+        except ShengjiError as e:
+            return CaseResult(case, False, case.expect, None, problem=f"expect: {e}")
+    try:
+        got = JUDGES[case.kind](variant, case)
+    except INPUT_ERRORS as e:
+        if expected == ERROR:
+            return CaseResult(case, True, ERROR, ERROR)
+        return CaseResult(case, False, expected, _Raised(e))
+    except ShengjiError as e:
+        return CaseResult(case, False, expected, _Raised(e))
+    except Exception as e:  # noqa: BLE001 - an engine crash is a failing case, not a crash here
+        return CaseResult(case, False, expected, _Raised(e, crash=True))
+    if expected == ERROR:
+        return CaseResult(case, False, ERROR, got)
+    if (
+        case.kind == "declare"
+        and "accepted" in expected
+        and len(expected["accepted"]) != len(got["accepted"])
+    ):
+        return CaseResult(
+            case,
+            False,
+            expected,
+            got,
+            problem=f"expect.accepted: {len(expected['accepted'])} values for "
+            f"{len(got['accepted'])} steps",
+        )
+    exp, shown_got = shown(case, expected, got)
+    return CaseResult(case, matches(case, expected, got), exp, shown_got)
+
+
+@dataclass(frozen=True)
+class FileProblem:
+    """A case file that could not be read at all (counted as one failure)."""
+
+    path: Path
+    message: str
+
+    passed = False
+
+    def line(self) -> str:
+        return self.message
+
+
+def iter_results(paths: Iterable, variants: VariantCache | None = None) -> Iterator:
+    """Results of every case in the files / folders given, in file order; unreadable
+    files give one FileProblem each."""
+    variants = variants or VariantCache()
+    for path in find_case_files(paths):
+        try:
+            cf = load_case_file(path)
+        except CaseFileError as e:
+            yield FileProblem(path, str(e))
+            continue
+        for case in cf.cases:
+            yield run_case(case, variants)
+
+
+def summary(passed: int, failed: int) -> str:
+    return f"{passed} passed, {failed} failed"
+
+
+__all__ = [
+    "CaseResult",
+    "FileProblem",
+    "VariantCache",
+    "run_case",
+    "iter_results",
+    "summary",
+    "flow",
+    "CaseFileError",
+]
