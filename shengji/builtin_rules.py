@@ -1,0 +1,216 @@
+"""The built-in rules: every hook of ``shengji.hookspecs`` implemented from the variant's
+settings (its YAML data), registered ``trylast`` so any variant plugin overrides it.
+
+There is no second code path: the engine always asks the hooks, and these are simply the
+last answers. Each implementation reads the data sections documented in docs/variants.md
+(``declare``, ``scoring``, ``penalties``, ``next_dealer``, ``match_end``, ``play``);
+``DEFAULTS`` fills what a variant file leaves out.
+"""
+
+from __future__ import annotations
+
+from .cards import BIG_JOKER, LITTLE_JOKER, parse_rank, rank_of, suit_of
+from .hookspecs import hookimpl
+from .model import FailedThrow, NoBidOutcome, ScoreOutcome
+from .rules import PlayRules
+
+#: Settings every variant has unless its files say otherwise (seed 000's two-deck rules;
+#: ``scoring`` without a table gets seed 000's pattern with ``step`` = 20 points per deck).
+DEFAULTS: dict = {
+    "players": 4,
+    "teams": [0, 1, 0, 1],
+    "start_level": "2",
+    "plugins": [],
+    "play": {},
+    "declare": {
+        "min_level_cards": 1,
+        "jokers": {"allowed": True, "min": 2, "big_beats_little": True},
+        "overturn": True,
+        "overturn_same_suit": False,
+        "reinforce": True,
+        "self_overturn": True,
+        "when_nobody": "no_trump",
+        "first_deal_redeal": False,
+        "first_dealer": "first_declarer",
+    },
+    "penalties": {"failed_throw": 0},
+    "scoring": {},
+    "next_dealer": {"hold": "partner"},
+    "match_end": {"last_level": "A", "as_dealer": False},
+}
+
+
+def standard_table(step: int) -> list[dict]:
+    """Seed 000's scoring pattern for a step of ``step`` points (two decks: 40):
+    0 → dealers +3; < 1 step +2; < 2 steps +1; < 3 steps attackers take over;
+    then attackers +1, +2 per further step (and +1 per step beyond, see ``score``)."""
+    return [
+        {"below": 1, "next": "dealers", "rise": 3},
+        {"below": step, "next": "dealers", "rise": 2},
+        {"below": 2 * step, "next": "dealers", "rise": 1},
+        {"below": 3 * step, "next": "attackers", "rise": 0},
+        {"below": 4 * step, "next": "attackers", "rise": 1},
+        {"below": 5 * step, "next": "attackers", "rise": 2},
+    ]
+
+
+def scoring_table(settings: dict, decks: int) -> tuple[int, list[dict]]:
+    """(step, rows) of a variant: its own table, or the standard one for its step."""
+    scoring = settings.get("scoring") or {}
+    step = scoring.get("step", 20 * decks)
+    return step, list(scoring.get("table") or standard_table(step))
+
+
+def score(table: list[dict], step: int, points: int) -> ScoreOutcome:
+    """Look ``points`` up in a table of ``{below, next, rise}`` rows (ascending
+    ``below``). Past the last row, its side rises one more level per further ``step``
+    points (seed 000: "以後以 40 分為一個等級")."""
+    for row in table:
+        if points < row["below"]:
+            return ScoreOutcome(next=row["next"], rise=row["rise"])
+    last = table[-1]
+    return ScoreOutcome(next=last["next"], rise=last["rise"] + 1 + (points - last["below"]) // step)
+
+
+# --- play rules ----------------------------------------------------------------------
+
+
+@hookimpl(trylast=True)
+def shengji_following_priorities(variant):
+    return dict(variant.settings["play"].get("following") or {})
+
+
+@hookimpl(trylast=True)
+def shengji_play_rules(variant):
+    play = dict(variant.settings["play"])
+    play["following"] = variant.hook.shengji_following_priorities(variant=variant) or {}
+    play["decks"] = variant.decks
+    return PlayRules.from_mapping(play)
+
+
+# --- declarations ------------------------------------------------------------------------
+
+
+@hookimpl(trylast=True)
+def shengji_declaration_strength(variant, cards, level):
+    """(n, class): n identical cards; class 0 level cards, 1 little jokers, 2 big jokers
+    (jokers share class 1 when the big joker does not beat the little one)."""
+    rules = variant.settings["declare"]
+    if not cards or len(set(cards)) != 1:
+        return ()
+    card, n = cards[0], len(cards)
+    if card in (LITTLE_JOKER, BIG_JOKER):
+        jokers = rules["jokers"]
+        if not jokers["allowed"] or n < jokers["min"]:
+            return ()
+        return (n, 2 if card == BIG_JOKER and jokers["big_beats_little"] else 1)
+    if rank_of(card) != level or n < rules["min_level_cards"]:
+        return ()
+    return (n, 0)
+
+
+@hookimpl(trylast=True)
+def shengji_may_overturn(variant, current, new):
+    """Accept a strictly stronger bid; by the same seat only as reinforcement (same
+    card: 自保) or self-overturn (自反), by another seat only as an overturn (反主), of
+    another suit unless ``overturn_same_suit``."""
+    rules = variant.settings["declare"]
+    if not new.strength:
+        return False
+    if current is None:
+        return True
+    if new.strength <= current.strength:
+        return False
+    same_card = new.cards[0] == current.cards[0]
+    if new.seat == current.seat:
+        return rules["reinforce"] if same_card else rules["self_overturn"]
+    return rules["overturn"] and (not same_card or rules["overturn_same_suit"])
+
+
+@hookimpl(trylast=True)
+def shengji_no_declaration(variant, deal_number, kitty, level):
+    rules = variant.settings["declare"]
+    if deal_number == 0 and rules["first_deal_redeal"]:
+        return NoBidOutcome(trump=None, redeal=True)
+    if rules["when_nobody"] == "turn_kitty" and kitty:
+        # seed 002: the kitty's first card names the suit; a joker leaves no trump
+        card = kitty[0]
+        return NoBidOutcome(trump=suit_of(card), turned_card=card)
+    return NoBidOutcome(trump=None)
+
+
+@hookimpl(trylast=True)
+def shengji_first_dealer(variant, bids, players):
+    if not bids:
+        return None
+    rule = variant.settings["declare"]["first_dealer"]
+    return (bids[0] if rule == "first_declarer" else bids[-1]).seat
+
+
+# --- playing -------------------------------------------------------------------------------
+
+
+def _card_ids(hand) -> tuple[int, ...]:
+    return tuple(hand.cards()) if hasattr(hand, "cards") else tuple(hand)
+
+
+@hookimpl(trylast=True)
+def shengji_failed_throw(variant, result, leader, players):
+    options = list(result.forced_options or []) or [result.forced]
+    return FailedThrow(
+        options=tuple(_card_ids(h) for h in options),
+        # seed 002: with several beaten components the next player picks the forced one
+        chooser=(leader + 1) % players if len(options) > 1 else None,
+        penalty=variant.settings["penalties"]["failed_throw"],
+    )
+
+
+@hookimpl(trylast=True)
+def shengji_kitty_multiplier(variant, context, play, lead):
+    # the policy is PlayRules data, so the core computes it
+    return context.kitty_multiplier(play, lead)
+
+
+# --- after the deal, the match ---------------------------------------------------------------
+
+
+@hookimpl(trylast=True)
+def shengji_score_deal(variant, attacker_points):
+    step, table = scoring_table(variant.settings, variant.decks)
+    return score(table, step, attacker_points)
+
+
+def _next_seat_where(start: int, teams: list[int], want) -> int:
+    n = len(teams)
+    for i in range(1, n + 1):
+        seat = (start + i) % n
+        if want(teams[seat]):
+            return seat
+    return start
+
+
+@hookimpl(trylast=True)
+def shengji_next_dealer(variant, dealer, outcome, players):
+    teams = variant.teams
+    mine = teams[dealer]
+    if outcome.next == "dealers":
+        if variant.settings["next_dealer"]["hold"] == "dealer":
+            return dealer
+        return _next_seat_where(dealer, teams, lambda t: t == mine)  # the partner
+    return _next_seat_where(dealer, teams, lambda t: t != mine)  # the seat after the dealer
+
+
+@hookimpl(trylast=True)
+def shengji_start_level(variant):
+    return parse_rank(variant.settings["start_level"])
+
+
+@hookimpl(trylast=True)
+def shengji_match_winner(variant, levels, outcome, dealer_team):
+    end = variant.settings["match_end"]
+    last = parse_rank(end["last_level"])
+    passed = [t for t, lv in levels.items() if lv > last]
+    if end["as_dealer"]:
+        # house rule: the last level must be won while defending it as dealers
+        passed = [t for t in passed if t == dealer_team and outcome.next == "dealers"]
+    return max(passed, key=lambda t: levels[t]) if passed else None

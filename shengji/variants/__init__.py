@@ -1,0 +1,47 @@
+"""Variants: YAML data (``variants/*.yaml``), ``extends`` for house rules, and plugin
+modules only where data cannot say it. See docs/variants.md.
+
+    from shengji.variants import load_variant, list_variants
+    v = load_variant("two-deck-80")          # a name, or a path to a YAML file
+    v.score_deal(130)                        # ScoreOutcome(next='attackers', rise=1)
+
+Modules: ``files`` (YAML + line numbers + schema), ``loading`` (extends, merge, checks),
+``registry`` (built-in files and entry points), ``variant`` (the Variant object).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+
+from .loading import resolve
+from .registry import VARIANT_GROUP, all_sources, builtin_dir
+from .variant import Variant
+
+__all__ = ["Variant", "load_variant", "list_variants", "builtin_dir", "VARIANT_GROUP"]
+
+
+def load_variant(
+    ref: str | os.PathLike | Mapping | Variant,
+    plugins: Iterable = (),
+    name: str | None = None,
+) -> Variant:
+    """Load a variant by built-in or registered name, YAML path, or settings mapping.
+
+    :param plugins: extra plugin objects (modules or instances with hookimpls) to
+        register after the variant's own, e.g. a test plugin.
+    :param name: the name to give a variant built from a mapping.
+    :raises VariantError: with file, line, key path and allowed values.
+    """
+    if isinstance(ref, Variant):
+        if not plugins:
+            return ref
+        ref = ref.path or ref.settings
+    return Variant(resolve(ref, name=name), extra_plugins=plugins)
+
+
+def list_variants(include_house: bool = False) -> list[str]:
+    """Names of the built-in variants (fixed order), then entry-point variants; with
+    ``include_house`` also the house-rule examples shipped in ``variants/house/``
+    (named ``house/<file stem>``)."""
+    return [s.name for s in all_sources() if include_house or s.kind != "house"]

@@ -1,0 +1,211 @@
+"""Reading one variant file: YAML with line numbers, then the shipped JSON schema.
+
+Errors name the file, the line, the key path and what is allowed, e.g.
+``variants/foo.yaml:12: play.ruff_compare: 'biggest' is not one of strongest, ...``.
+PyYAML's node marks give the lines: the file is composed to nodes once, and a map from
+key path to line is built beside the plain data.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from ..errors import VariantError
+
+KeyPath = tuple  # of str keys and int list indices
+
+
+def format_path(path: KeyPath) -> str:
+    """('play', 'following', 'titanic', 2) → 'play.following.titanic[2]'."""
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(top level)"
+
+
+def display_path(path: str | os.PathLike | None) -> str:
+    """A file name as users should read it: relative to the working directory when inside it."""
+    if path is None:
+        return "<settings>"
+    p = os.fspath(path)
+    try:
+        rel = os.path.relpath(p)
+    except ValueError:  # another drive on Windows
+        return p
+    return p if rel.startswith("..") else rel
+
+
+@dataclass
+class VariantFile:
+    """One parsed, schema-checked file (or mapping): its data and where each key sits."""
+
+    data: dict
+    path: Path | None
+    #: key path → 1-based line of the key (for mapping entries) or the item (for lists)
+    lines: dict = field(default_factory=dict)
+
+    def where(self, path: KeyPath = ()) -> str:
+        """'file:line: key.path' for messages; the line of the nearest known ancestor."""
+        probe = tuple(path)
+        while probe and probe not in self.lines:
+            probe = probe[:-1]
+        line = self.lines.get(probe)
+        loc = display_path(self.path) + (f":{line}" if line else "")
+        return f"{loc}: {format_path(path)}" if path else loc
+
+    def error(self, path: KeyPath, message: str) -> VariantError:
+        return VariantError(f"{self.where(path)}: {message}")
+
+
+def _record_lines(node: yaml.Node, path: KeyPath, lines: dict, file: str) -> None:
+    """Walk the composed node tree, recording the line of every key path; reject
+    duplicate keys (PyYAML would silently keep the last one)."""
+    if isinstance(node, yaml.MappingNode):
+        seen: dict = {}
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                raise VariantError(
+                    f"{file}:{line}: {format_path(path + (key,))}: duplicate key "
+                    f"(first given on line {seen[key]})"
+                )
+            seen[key] = line
+            lines[path + (key,)] = line
+            _record_lines(value_node, path + (key,), lines, file)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            lines[path + (i,)] = item.start_mark.line + 1
+            _record_lines(item, path + (i,), lines, file)
+
+
+def read_file(path: str | os.PathLike) -> VariantFile:
+    """Parse and schema-check one variant file. Raises VariantError."""
+    path = Path(path)
+    shown = display_path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise VariantError(f"{shown}: no such variant file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise VariantError(f"{shown}: cannot read variant file: {e}") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        where = f"{shown}:{mark.line + 1}" if mark else shown
+        problem = getattr(e, "problem", None) or str(e)
+        raise VariantError(f"{where}: not valid YAML: {problem}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise VariantError(
+            f"{shown}:1: a variant file must be a mapping of keys (decks, play, ...), "
+            f"not a {type(data).__name__}"
+        )
+    lines: dict = {}
+    if node is not None:
+        _record_lines(node, (), lines, shown)
+    vf = VariantFile(data=data, path=path, lines=lines)
+    validate(vf)
+    return vf
+
+
+def from_mapping(data: Mapping, origin: str | os.PathLike | None = None) -> VariantFile:
+    """A variant given as a mapping (an entry point, a test): same checks, no lines."""
+    if not isinstance(data, Mapping):
+        raise VariantError(f"{display_path(origin)}: variant settings must be a mapping")
+    vf = VariantFile(data=dict(data), path=Path(origin) if origin else None)
+    validate(vf)
+    return vf
+
+
+# --- the schema ------------------------------------------------------------------------
+
+
+@cache
+def schema() -> dict:
+    """The JSON schema shipped with the package (shengji/schema/variant.schema.json)."""
+    text = resources.files("shengji").joinpath("schema/variant.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(schema())
+    cls.check_schema(schema())
+    return cls(schema())
+
+
+_TYPE_NAMES = {
+    "integer": "an integer",
+    "boolean": "true or false",
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+    "number": "a number",
+}
+
+
+def _choices(values) -> str:
+    out: list[str] = []
+    for v in values:
+        s = str(v).lower() if isinstance(v, bool) else str(v)
+        if s not in out:
+            out.append(s)
+    return ", ".join(out)
+
+
+def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
+    """One schema error → [(key path, message)] in words a rule-writer understands."""
+    path = tuple(err.absolute_path)
+    kind, sch, inst = err.validator, err.schema, err.instance
+    if kind == "additionalProperties":
+        known = list(sch.get("properties", {}))
+        extra = [k for k in inst if k not in known]
+        allowed = ", ".join(known) if known else "none"
+        return [(path + (k,), f"unknown key (allowed here: {allowed})") for k in extra]
+    if kind == "enum":
+        return [(path, f"{inst!r} is not one of {_choices(err.validator_value)}")]
+    if kind == "type":
+        want = err.validator_value
+        want = [want] if isinstance(want, str) else want
+        words = " or ".join(_TYPE_NAMES.get(w, w) for w in want)
+        return [(path, f"{inst!r} is not {words}")]
+    if kind in ("minimum", "maximum"):
+        lo, hi = sch.get("minimum"), sch.get("maximum")
+        rng = f"{lo}..{hi}" if lo is not None and hi is not None else (
+            f"at least {lo}" if lo is not None else f"at most {hi}"
+        )
+        return [(path, f"{inst!r} is out of range (allowed {rng})")]
+    if kind == "required":
+        missing = [k for k in err.validator_value if k not in inst]
+        return [(path, f"missing key {', '.join(map(repr, missing))}")]
+    if kind in ("minItems", "minLength"):
+        return [(path, f"{inst!r} is empty (at least {err.validator_value} needed)")]
+    return [(path, err.message)]
+
+
+def validate(vf: VariantFile) -> None:
+    """Check a file against the schema; raise one VariantError listing every problem
+    (sorted by line), each as 'file:line: key.path: message'."""
+    problems = []
+    for err in _validator().iter_errors(vf.data):
+        for path, msg in _describe(err):
+            problems.append((vf.lines.get(path, 0), format_path(path), f"{vf.where(path)}: {msg}"))
+    if problems:
+        problems.sort()
+        lines = [p[2] for p in problems]
+        exc = VariantError("\n".join(lines))
+        exc.problems = lines
+        raise exc

@@ -1,0 +1,173 @@
+"""Resolving a variant reference: ``extends`` chains, merging, checks beyond the schema.
+
+A reference is a built-in / house / entry-point name, or a path to a YAML file (an
+``extends`` path is relative to the file that names it). Files are merged root first:
+mappings merge key by key, any other value (lists included) is replaced, except
+``plugins``, which accumulate. Checks that need the values (shapes in ``following``,
+table order, deal sizes) report the file, line and key like the schema does.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..builtin_rules import DEFAULTS
+from ..cards import NUM_KINDS
+from ..errors import RulesError, VariantError
+from ..rules import parse_pattern, parse_shape
+from . import registry
+from .files import VariantFile, display_path, from_mapping, read_file
+
+ROOT_KEYS = ("decks", "hand_size", "kitty_size")
+
+
+@dataclass
+class Resolved:
+    """A merged variant: its name, its files (root first), settings and plugin names."""
+
+    name: str
+    files: list[VariantFile]
+    settings: dict
+    #: (plugin name, where it was named: "file:line: plugins[i]")
+    plugins: list[tuple[str, str]]
+
+    @property
+    def path(self) -> Path | None:
+        return self.files[-1].path
+
+
+def _identity(vf: VariantFile, src: registry.Source | None) -> str:
+    if vf.path is not None:
+        return str(vf.path.resolve())
+    return f"<entry point {src.name}>" if src else f"<mapping {id(vf.data)}>"
+
+
+def _open(ref: str, base: Path | None, where: str) -> tuple[VariantFile, str | None]:
+    """One reference → (its file, the registry name it was found under, if any)."""
+    prefix = f"{where}: " if where else ""
+    if ref.endswith((".yaml", ".yml")):
+        path = Path(ref)
+        if base is not None and not path.is_absolute():
+            path = base / path
+        if not path.is_file():
+            raise VariantError(f"{prefix}no such variant file {display_path(path)}")
+        return read_file(path), None
+    src = registry.find(ref)
+    if src is not None:
+        if src.mapping is not None:
+            return from_mapping(src.mapping, origin=f"<entry point {src.name}>"), src.name
+        return read_file(src.path), src.name
+    path = Path(ref) if base is None else base / ref
+    if path.is_file():
+        return read_file(path), None
+    names = ", ".join(s.name for s in registry.all_sources())
+    raise VariantError(f"{prefix}no variant named {ref!r} (known: {names}; or give a .yaml path)")
+
+
+def _check_file(vf: VariantFile) -> None:
+    """Value checks the schema cannot state, each with the file and line."""
+    d = vf.data
+    if "extends" not in d:
+        missing = [k for k in ROOT_KEYS if k not in d]
+        if missing:
+            raise vf.error(
+                (), f"missing key(s) {', '.join(missing)}: a variant that does not "
+                "`extends` another must set decks, hand_size and kitty_size"
+            )
+    following = (d.get("play") or {}).get("following") or {}
+    for shape, ladder in following.items():
+        try:
+            parse_shape(shape)
+        except RulesError as e:
+            raise vf.error(("play", "following", shape), f"bad led shape: {e}") from None
+        for i, pattern in enumerate(ladder):
+            try:
+                parse_pattern(pattern)
+            except RulesError as e:
+                raise vf.error(("play", "following", shape, i), f"bad pattern: {e}") from None
+    table = (d.get("scoring") or {}).get("table") or []
+    for i in range(1, len(table)):
+        if table[i]["below"] <= table[i - 1]["below"]:
+            raise vf.error(
+                ("scoring", "table", i, "below"),
+                f"{table[i]['below']} must be greater than the row before it "
+                f"({table[i - 1]['below']}): rows go from low points to high",
+            )
+
+
+def merge(base: dict, over: Mapping) -> dict:
+    """Deep merge: mappings key by key, everything else replaced."""
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def resolve(ref: str | Path | Mapping, name: str | None = None) -> Resolved:
+    """Follow ``extends`` from a reference (name, path or settings mapping) to its root."""
+    chain: list[VariantFile] = []
+    seen: list[str] = []
+    first_name: str | None = None
+    if isinstance(ref, Mapping):
+        vf, src_name = from_mapping(ref), None
+    else:
+        vf, src_name = _open(str(ref), None, "")
+    first_name = name or src_name
+    while True:
+        ident = _identity(vf, None)
+        if ident in seen:
+            cycle = " → ".join(display_path(f.path) for f in chain) + f" → {display_path(vf.path)}"
+            raise chain[-1].error(("extends",), f"extends cycle: {cycle}")
+        seen.append(ident)
+        _check_file(vf)
+        chain.append(vf)
+        parent = vf.data.get("extends")
+        if parent is None:
+            break
+        base = vf.path.parent if vf.path is not None else None
+        vf, _ = _open(parent, base, vf.where(("extends",)))
+    chain.reverse()
+
+    top = chain[-1]
+    settings = copy.deepcopy(DEFAULTS)
+    plugins: list[tuple[str, str]] = []
+    for vf in chain:
+        data = dict(vf.data)
+        data.pop("extends", None)
+        for i, plugin in enumerate(data.pop("plugins", None) or []):
+            if plugin not in [p for p, _ in plugins]:
+                plugins.append((plugin, vf.where(("plugins", i))))
+        data.pop("name", None)
+        data.pop("description", None)
+        settings = merge(settings, data)
+    settings["plugins"] = [p for p, _ in plugins]
+    resolved_name = (
+        top.data.get("name") or first_name or (top.path.stem if top.path else "custom")
+    )
+    settings["name"] = resolved_name
+    settings["description"] = top.data.get("description", "")
+    _check_merged(settings, top)
+    return Resolved(name=resolved_name, files=chain, settings=settings, plugins=plugins)
+
+
+def _check_merged(s: dict, top: VariantFile) -> None:
+    """Whole-variant consistency: teams per seat, and the deal adds up to the decks."""
+    where = top.where()
+    if len(s["teams"]) != s["players"]:
+        raise VariantError(
+            f"{where}: teams: {len(s['teams'])} entries for {s['players']} players "
+            "(one team id per seat)"
+        )
+    dealt = s["players"] * s["hand_size"] + s["kitty_size"]
+    if dealt != NUM_KINDS * s["decks"]:
+        raise VariantError(
+            f"{where}: hand_size/kitty_size: {s['players']} players × {s['hand_size']} + "
+            f"{s['kitty_size']} kitty = {dealt} cards, but {s['decks']} deck(s) hold "
+            f"{NUM_KINDS * s['decks']}"
+        )

@@ -1,0 +1,179 @@
+"""The Variant object: resolved settings, its own plugin manager, and one convenience
+method per hook (what the engine and the conformance runner call).
+
+Each method asks the hook relay and checks the answer's type, so a plugin returning
+nonsense is a VariantError naming the hook rather than a crash deep in the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
+
+from .. import plugins as plugin_mod
+from ..cards import BIG_JOKER, LITTLE_JOKER, counts_of, parse_cards, parse_rank, suit_of
+from ..errors import RulesError, ShengjiError, VariantError
+from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
+from ..rules import PlayRules
+from .files import display_path
+from .loading import Resolved
+
+
+def _level(level: int | str) -> int:
+    if isinstance(level, int) and not isinstance(level, bool) and 0 <= level <= 12:
+        return level
+    return parse_rank(level)
+
+
+class Variant:
+    """One ruleset. Build it with ``shengji.variants.load_variant``."""
+
+    def __init__(self, resolved: Resolved, extra_plugins: Iterable = ()):
+        self.name: str = resolved.name
+        self.path: Path | None = resolved.path
+        self.files = [f.path for f in resolved.files]
+        self.settings: dict = resolved.settings
+        s = self.settings
+        self.decks: int = s["decks"]
+        self.players: int = s["players"]
+        self.hand_size: int = s["hand_size"]
+        self.kitty_size: int = s["kitty_size"]
+        self.teams: tuple[int, ...] = tuple(s["teams"])
+        self._contexts: dict = {}
+        self.pm = plugin_mod.new_manager()
+        self.plugins = []  # loaded plugin objects, in registration order
+        for name, where in resolved.plugins:
+            obj = plugin_mod.resolve_plugin(name, where)
+            plugin_mod.register(self.pm, obj, f"{where}: plugin {name!r}", name=name)
+            self.plugins.append(obj)
+        for obj in extra_plugins:
+            label = f"plugin {getattr(obj, '__name__', type(obj).__name__)!r}"
+            plugin_mod.register(self.pm, obj, f"variant {self.name}: {label}")
+            self.plugins.append(obj)
+        self.hook = self.pm.hook
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.name} ({display_path(self.path)})>"
+
+    # --- calling hooks -----------------------------------------------------------------
+
+    def _call(self, hook: str, expect: type | tuple, **kwargs):
+        """Call a hook; wrap a plugin's own crash and check the result's type."""
+        try:
+            result = getattr(self.hook, hook)(variant=self, **kwargs)
+        except ShengjiError:
+            raise
+        except Exception as e:
+            raise VariantError(
+                f"variant {self.name}: hook {hook} raised {type(e).__name__}: {e}"
+            ) from e
+        if not isinstance(result, expect) or isinstance(result, bool) and expect is int:
+            raise VariantError(
+                f"variant {self.name}: hook {hook} returned {result!r}; expected "
+                f"{getattr(expect, '__name__', expect)}"
+            )
+        return result
+
+    @cached_property
+    def play_rules(self) -> PlayRules:
+        try:
+            return self._call("shengji_play_rules", PlayRules)
+        except RulesError as e:
+            raise VariantError(f"{display_path(self.path)}: play: {e}") from None
+
+    def context(self, level: int | str, trump: int | str | None):
+        """The core's Context for one deal (cached per level and trump)."""
+        from ..core import Context  # imported late: the variant system works without C
+
+        key = (level, trump)
+        if key not in self._contexts:
+            self._contexts[key] = Context(self.play_rules, level, trump)
+        return self._contexts[key]
+
+    # --- declaring ---------------------------------------------------------------------
+
+    def _cards(self, cards, what: str = "declaration") -> tuple[int, ...]:
+        ids = parse_cards(cards)
+        counts_of(ids, self.decks, what=what)
+        return tuple(sorted(ids))
+
+    def declaration_strength(self, cards, level: int | str) -> tuple:
+        """Strength of showing ``cards`` at this level; ``()`` = they cannot declare."""
+        result = self._call(
+            "shengji_declaration_strength",
+            tuple,
+            cards=self._cards(cards),
+            level=_level(level),
+        )
+        return tuple(result)
+
+    def bid(self, seat: int, cards, level: int | str) -> Bid:
+        """A Bid record for ``cards`` shown by ``seat`` (strength ``()`` if they cannot
+        declare). Jokers name no trump; level cards name their suit."""
+        ids = self._cards(cards)
+        strength = self.declaration_strength(ids, level)
+        trump = None if not ids or ids[0] in (LITTLE_JOKER, BIG_JOKER) else suit_of(ids[0])
+        return Bid(seat=seat, cards=ids, trump=trump, strength=strength)
+
+    def may_overturn(self, current_bid: Bid | None, new_bid: Bid) -> bool:
+        return self._call("shengji_may_overturn", bool, current=current_bid, new=new_bid)
+
+    def declare(self, steps: Sequence, level: int | str) -> tuple[list[bool], Bid | None]:
+        """Judge declarations shown in order: ``steps`` are ``(seat, cards)`` pairs or
+        ``{seat, cards}`` mappings. Returns (accepted per step, the standing bid)."""
+        accepted, standing = [], None
+        for step in steps:
+            seat, cards = (step["seat"], step["cards"]) if isinstance(step, Mapping) else step
+            new = self.bid(seat, cards, level)
+            ok = bool(new.strength) and self.may_overturn(standing, new)
+            accepted.append(ok)
+            if ok:
+                standing = new
+        return accepted, standing
+
+    def no_declaration(self, deal_number: int, kitty, level: int | str) -> NoBidOutcome:
+        return self._call(
+            "shengji_no_declaration",
+            NoBidOutcome,
+            deal_number=deal_number,
+            kitty=tuple(parse_cards(kitty)),
+            level=_level(level),
+        )
+
+    def first_dealer(self, bids: Sequence[Bid]) -> int | None:
+        return self._call(
+            "shengji_first_dealer", (int, type(None)), bids=list(bids), players=self.players
+        )
+
+    # --- playing -------------------------------------------------------------------------
+
+    def failed_throw(self, result, leader: int) -> FailedThrow:
+        return self._call(
+            "shengji_failed_throw", FailedThrow, result=result, leader=leader, players=self.players
+        )
+
+    def kitty_multiplier(self, context, play, lead=None) -> int:
+        return self._call("shengji_kitty_multiplier", int, context=context, play=play, lead=lead)
+
+    # --- after the deal --------------------------------------------------------------------
+
+    def score_deal(self, attacker_points: int) -> ScoreOutcome:
+        return self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points)
+
+    def next_dealer(self, dealer: int, outcome: ScoreOutcome) -> int:
+        return self._call(
+            "shengji_next_dealer", int, dealer=dealer, outcome=outcome, players=self.players
+        )
+
+    def start_level(self) -> int:
+        return self._call("shengji_start_level", int)
+
+    def match_winner(self, levels: Mapping, outcome: ScoreOutcome, dealer_team: int):
+        return self._call(
+            "shengji_match_winner",
+            (int, type(None)),
+            levels=dict(levels),
+            outcome=outcome,
+            dealer_team=dealer_team,
+        )
