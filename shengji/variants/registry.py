@@ -27,7 +27,7 @@ BUILTIN_ORDER = ("one-deck-40", "two-deck-80", "three-deck-titanic", "four-deck"
 def builtin_dir() -> Path:
     """The installed copy of the repository's ``variants/`` folder. In a checkout
     ``shengji/variants/builtin`` is a symlink to it; a wheel holds a real copy."""
-    return Path(os.fspath(resources.files("shengji.variants").joinpath("builtin")))
+    return Path(os.fspath(resources.files("shengji.variants").joinpath("builtin"))).resolve()
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,180 @@
+"""``shengji variants``: list the variants, show one's resolved rules, check files.
+
+    shengji variants                  # names, decks and descriptions
+    shengji variants show NAME|PATH   # the resolved rules (after extends and plugins)
+    shengji variants check PATH...    # validate files or folders; exit 1 on any error
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import yaml
+
+from ..cards import RANKS
+from ..errors import ShengjiError
+from ..rules import pattern_str, shape_str
+from ..variants import load_variant
+from ..variants.files import display_path
+from ..variants.registry import all_sources
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "variants",
+        help="list, show and check variants",
+        description="List the variants, show one's resolved rules, or validate variant files.",
+    )
+    p.set_defaults(func=run, action="list")
+    sub = p.add_subparsers(dest="action", metavar="ACTION")
+    ls = sub.add_parser("list", help="list the variants (the default)")
+    ls.add_argument("--house", action="store_true", help="also list the house-rule examples")
+    show = sub.add_parser("show", help="show a variant's resolved rules as YAML")
+    show.add_argument("variant", metavar="NAME|PATH")
+    check = sub.add_parser("check", help="validate variant files; exit 1 on any error")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="YAML files or folders")
+
+
+def run(args) -> int:
+    if args.action == "show":
+        return _show(args.variant)
+    if args.action == "check":
+        return _check(args.paths)
+    return _list(getattr(args, "house", False))
+
+
+def _list(house: bool) -> int:
+    rows = []
+    for src in all_sources():
+        if src.kind == "house" and not house:
+            continue
+        try:
+            v = load_variant(src.path or src.mapping, name=src.name)
+            rows.append((src.name, f"{v.decks}", v.settings["description"]))
+        except ShengjiError as e:
+            rows.append((src.name, "?", f"BROKEN: {str(e).splitlines()[0]}"))
+    width = max(len(r[0]) for r in rows) if rows else 0
+    print(f"{'NAME':<{width}}  DECKS  DESCRIPTION")
+    for name, decks, desc in rows:
+        print(f"{name:<{width}}  {decks:>5}  {desc}")
+    if not house:
+        print("\n(--house also lists the house-rule examples; `variants show NAME` for details)")
+    return 0
+
+
+def resolved_rules(v) -> dict:
+    """The resolved rules of a variant as plain data (what `show` prints)."""
+    s = dict(v.settings)
+    pr = v.play_rules
+    play = {
+        "max_tuple": pr.max_tuple,
+        "tractors": pr.tractors,
+        "throws": pr.throws,
+        "tractor_min_width": pr.tractor_min_width,
+        "tractor_min_length": pr.tractor_min_length,
+        "tractor_bridges_level_gap": pr.tractor_bridges_level_gap,
+        "constant_ranks": [RANKS[r] for r in pr.constant_ranks],
+        "must_break_tuples": pr.must_break_tuples,
+        "following": {
+            shape_str(shape): [pattern_str(p) for p in pr.ladder_for(shape)]
+            for shape in _shown_shapes(pr)
+        },
+        "ruff_compare": pr.ruff_compare,
+        "failed_throw": pr.failed_throw,
+        "kitty": pr.kitty,
+    }
+    if pr.kitty == "exponential":
+        play["kitty_cap"] = pr.kitty_cap
+    if pr.kitty == "table":
+        play["kitty_table"] = dict(
+            zip(("single", "pair", "triple", "quad", "tractor", "titanic"), pr.kitty_table)
+        )
+    from ..builtin_rules import scoring_table
+
+    step, table = scoring_table(s, v.decks)
+    out = {
+        "name": v.name,
+        "description": s["description"],
+        "files": [display_path(p) for p in v.files],
+        "plugins": s["plugins"],
+        "decks": v.decks,
+        "players": v.players,
+        "teams": list(v.teams),
+        "hand_size": v.hand_size,
+        "kitty_size": v.kitty_size,
+        "start_level": RANKS[v.start_level()],
+        "play": play,
+        "declare": s["declare"],
+        "penalties": s["penalties"],
+        "scoring": {"step": step, "table": table},
+        "next_dealer": s["next_dealer"],
+        "match_end": s["match_end"],
+    }
+    return out
+
+
+def _shown_shapes(pr) -> list:
+    """Led shapes whose ladder is worth printing: the explicit ones, and the tuples
+    and tractors this variant has."""
+    shapes = [s for s, _ in pr.following]
+    for w in range(2, pr.max_tuple + 1):
+        for shape in [(w, 1)] + ([(w, 2)] if pr.tractors and w >= pr.tractor_min_width else []):
+            if shape not in shapes:
+                shapes.append(shape)
+    return shapes
+
+
+class _Dumper(yaml.SafeDumper):
+    """Short lists and table rows on one line, so the output reads like the YAML files."""
+
+
+def _represent_list(dumper, data):
+    flow = all(isinstance(x, (str, int, float, bool)) for x in data) and len(data) <= 8
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+def _represent_dict(dumper, data):
+    flow = all(isinstance(x, (str, int, float, bool)) for x in data.values()) and len(data) <= 3
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=flow)
+
+
+_Dumper.add_representer(list, _represent_list)
+_Dumper.add_representer(dict, _represent_dict)
+
+
+def _show(ref: str) -> int:
+    v = load_variant(ref)
+    text = yaml.dump(
+        resolved_rules(v), Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100
+    )
+    sys.stdout.write(text)
+    if v.plugins:
+        print("# plugins may override any rule above; their hooks decide at play time")
+    return 0
+
+
+def _files(paths: list[str]) -> list[Path]:
+    out = []
+    for p in map(Path, paths):
+        out += sorted(p.rglob("*.yaml")) + sorted(p.rglob("*.yml")) if p.is_dir() else [p]
+    return out
+
+
+def _check(paths: list[str]) -> int:
+    """Load each file fully (extends, plugins, play rules, a few hook calls)."""
+    failed = 0
+    files = _files(paths)
+    for f in files:
+        try:
+            v = load_variant(f)
+            resolved_rules(v)  # builds PlayRules and asks start_level
+            for points in range(0, 100 * v.decks + 1, 5):
+                v.score_deal(points)
+        except ShengjiError as e:
+            failed += 1
+            print(str(e), file=sys.stderr)
+        else:
+            print(f"{display_path(f)}: ok ({v.name})")
+    print(f"{len(files) - failed} ok, {failed} with errors")
+    return 1 if failed else 0
