@@ -1,0 +1,202 @@
+"""Hypothesis strategies for the rules core: play rules with every knob, contexts, and
+*interesting* card groups (leads of one effective suit built from tuples and runs, hands
+biased toward the led suit), kept small so the brute-force oracle stays fast.
+
+Groups are 54-count tuples. Every group is drawn from what is left of the decks, so a
+lead, a hand and the other holdings never hold more copies of a card than exist.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from oracle import OracleContext
+
+from shengji.cards import NUM_KINDS, RANKS
+from shengji.rules import PlayRules
+
+# explicit ladders from the seeds (RULES.md §5), and a few odd ones
+TITANIC_LADDERS = {
+    "000": ("titanic", "tractor", "triple + triple", "triple + pair", "triple",
+            "pair + pair", "pair", "singles"),
+    "001": ("titanic", "triple + triple", "tractor", "triple + pair", "triple",
+            "pair + pair", "pair", "singles"),
+    "002": ("titanic", "triple + triple", "triple + pair", "triple", "tractor",
+            "pair + pair", "pair", "singles"),
+}  # fmt: skip
+QUAD_003 = ("quad", "triple", "pair + pair", "singles")
+TRIPLE_003 = ("triple", "pair", "singles")
+ODD_LADDERS = [
+    ("tractor", ("pair", "tractor", "singles")),  # pairs before the tractor
+    ("pair", ("singles",)),  # shape never required
+    ("2x3", ("2x3", "tractor", "pair + pair + pair", "pair", "singles")),
+]
+
+
+@st.composite
+def play_rules(draw, decks=None):
+    decks = decks or draw(st.integers(1, 4))
+    kw: dict = {"decks": decks}
+    if decks == 4:
+        # seed 003: four decks have no tractors and no throws; others may want them
+        kw["tractors"] = kw["throws"] = draw(st.booleans())
+    if decks >= 2 and draw(st.integers(0, 4)) == 0:
+        kw["max_tuple"] = draw(st.integers(1, decks))
+    if draw(st.integers(0, 4)) == 0:
+        kw["tractor_min_length"] = 3
+    if draw(st.integers(0, 4)) == 0 and decks >= 3:
+        kw["tractor_min_width"] = 3
+    kw["tractor_bridges_level_gap"] = draw(st.booleans())
+    constant = draw(
+        st.sampled_from([(), (), (0,), (0,), (12,), (0, 1)]) | st.tuples(st.integers(0, 12))
+    )
+    kw["constant_ranks"] = [RANKS[r] for r in constant]  # from_mapping reads printed ranks
+    kw["must_break_tuples"] = draw(st.booleans())
+    kw["ruff_compare"] = draw(st.sampled_from(["strongest", "all_components", "highest_card"]))
+    kw["failed_throw"] = draw(st.sampled_from(["smallest", "next_player_chooses"]))
+    kw["kitty"] = draw(st.sampled_from(["exponential", "power", "table", "twice_size"]))
+    if draw(st.booleans()):
+        kw["kitty_cap"] = draw(st.sampled_from([8, 16, 64]))
+    following = {}
+    if decks >= 3 and draw(st.booleans()):
+        following["titanic"] = TITANIC_LADDERS[draw(st.sampled_from(sorted(TITANIC_LADDERS)))]
+    if decks == 4 and draw(st.booleans()):
+        following["quad"] = QUAD_003
+        following["triple"] = TRIPLE_003
+    if decks >= 2 and draw(st.integers(0, 3)) == 0:
+        shape, ladder = draw(st.sampled_from(ODD_LADDERS))
+        following[shape] = ladder
+    kw["following"] = following
+    return PlayRules.from_mapping(kw)
+
+
+@st.composite
+def contexts(draw, decks=None):
+    """(PlayRules, level, trump) drawn together, plus the oracle for them."""
+    rules = draw(play_rules(decks))
+    level = draw(st.integers(0, 12))
+    trump = draw(st.none() | st.integers(0, 3))
+    return rules, level, trump, OracleContext(rules, level, trump)
+
+
+def kinds_by_strength(octx, suit):
+    """Kinds of one effective suit, lowest first."""
+    return sorted((k for k in range(NUM_KINDS) if octx.suit[k] == suit), key=octx.pos)
+
+
+def full(octx):
+    return (octx.rules.decks,) * NUM_KINDS
+
+
+def minus(a, b):
+    return tuple(x - y for x, y in zip(a, b, strict=True))
+
+
+@st.composite
+def suited_group(draw, octx, suit, size, avail):
+    """Exactly ``size`` cards of effective suit ``suit`` out of ``avail`` (fewer if the
+    suit runs out), built from runs of tuples so pairs, tractors and Titanics are
+    common."""
+    kinds = [k for k in kinds_by_strength(octx, suit) if avail[k]]
+    counts = [0] * NUM_KINDS
+    left = size
+    while left > 0 and kinds:
+        free = [k for k in kinds if avail[k] - counts[k] > 0]
+        if not free:
+            break
+        width = draw(st.integers(1, max(1, min(octx.rules.decks, left))))
+        run = draw(st.integers(1, max(1, min(3, left // width))))
+        start = draw(st.integers(0, len(kinds) - 1))
+        for k in kinds[start : start + run]:
+            take = min(width, avail[k] - counts[k], left)
+            counts[k] += take
+            left -= take
+        if draw(st.integers(0, 3)) == 0 and left > 0:  # a stray single
+            k = draw(st.sampled_from(free))
+            if avail[k] - counts[k] > 0:
+                counts[k] += 1
+                left -= 1
+    return tuple(counts)
+
+
+@st.composite
+def any_group(draw, octx, size, avail):
+    """``size`` cards from anywhere in ``avail`` (fewer if it runs out)."""
+    counts = [0] * NUM_KINDS
+    pool = [k for k in range(NUM_KINDS) for _ in range(avail[k])]
+    if not pool:
+        return tuple(counts)
+    idx = draw(st.lists(st.integers(0, len(pool) - 1), max_size=size, unique=True))
+    for i in idx:
+        counts[pool[i]] += 1
+    return tuple(counts)
+
+
+def effective_suits(octx):
+    return sorted({octx.suit[k] for k in range(NUM_KINDS)})
+
+
+@st.composite
+def structure(draw, octx, suit, avail, max_cards):
+    """One structure (tuple or tractor) of ``suit`` from ``avail``, or nothing if the
+    drawn shape is not there. Consecutive strengths are looked up, not assumed."""
+    rules = octx.rules
+    w = draw(st.integers(1, rules.max_tuple))
+    longest = max(1, max_cards // w)
+    ln = 1
+    if w >= max(2, rules.tractor_min_width) and rules.tractors and longest >= 2:
+        ln = draw(st.integers(1, min(longest, 3)))
+        if ln > 1:
+            ln = max(ln, rules.tractor_min_length)
+    if w * ln > max_cards:
+        ln = 1
+    kinds = [k for k in kinds_by_strength(octx, suit) if avail[k] >= w]
+    if not kinds:
+        return tuple([0] * NUM_KINDS)
+    chain = [draw(st.sampled_from(kinds))]
+    for _ in range(ln - 1):
+        below = [k for k in kinds if octx.strengths[k] == octx.strengths[chain[-1]] - 1]
+        if not below:
+            break
+        chain.append(draw(st.sampled_from(below)))
+    return tuple(w if k in chain else 0 for k in range(NUM_KINDS))
+
+
+@st.composite
+def leads(draw, octx, max_size=6):
+    """A lead of one effective suit (non-empty): mostly one structure, sometimes a
+    throw of a few structures, sometimes loose cards of the suit."""
+    suit = draw(st.sampled_from(effective_suits(octx)))
+    avail = full(octx)
+    mode = draw(st.sampled_from(["one", "one", "throw", "loose"]))
+    if mode == "loose":
+        lead = draw(suited_group(octx, suit, draw(st.integers(1, max_size)), avail))
+    else:
+        lead = tuple([0] * NUM_KINDS)
+        for _ in range(1 if mode == "one" else draw(st.integers(2, 3))):
+            room = max_size - sum(lead)
+            if room <= 0:
+                break
+            part = draw(structure(octx, suit, minus(avail, lead), room))
+            lead = tuple(a + b for a, b in zip(lead, part, strict=True))
+    if sum(lead) == 0:  # the drawn shape was not there: lead the suit's top card
+        k = kinds_by_strength(octx, suit)[-1]
+        lead = tuple(1 if i == k else 0 for i in range(NUM_KINDS))
+    return suit, lead
+
+
+@st.composite
+def holdings(draw, octx, suit, avail, in_suit, extra):
+    """A holding: about ``in_suit`` cards of ``suit`` (often with pairs and tractors)
+    plus ``extra`` others; the trump part is sometimes structured too (for ruffs)."""
+    a = tuple([0] * NUM_KINDS)
+    while sum(a) < in_suit and draw(st.booleans()):
+        part = draw(structure(octx, suit, minus(avail, a), in_suit - sum(a)))
+        a = tuple(x + y for x, y in zip(a, part, strict=True))
+    more = draw(suited_group(octx, suit, in_suit - sum(a), minus(avail, a)))
+    a = tuple(x + y for x, y in zip(a, more, strict=True))
+    avail = minus(avail, a)
+    if suit != 4 and draw(st.booleans()):
+        b = draw(suited_group(octx, 4, extra, avail))
+    else:
+        b = draw(any_group(octx, extra, avail))
+    return tuple(x + y for x, y in zip(a, b, strict=True))
