@@ -1,0 +1,27 @@
+"""cffi builder of ``shengji._core`` (out-of-line API mode).
+
+The declarations cffi sees are ``shengji_core_cdef.h``; ``set_source`` includes the real
+``shengji_core.h`` so the C compiler checks every declaration (and cffi checks struct
+layouts) against it. Run by setuptools through ``setup.py``'s ``cffi_modules``; nothing
+is compiled at import time.
+"""
+
+from pathlib import Path
+
+from cffi import FFI
+
+HERE = Path(__file__).resolve().parent
+
+ffibuilder = FFI()
+ffibuilder.cdef((HERE / "shengji_core_cdef.h").read_text(encoding="utf-8"))
+ffibuilder.set_source(
+    "shengji._core",
+    '#include "shengji_core.h"',
+    # relative to the project root, where setuptools runs the build
+    sources=["core_c/shengji_core.c"],
+    include_dirs=["core_c"],
+    extra_compile_args=["-O2", "-Wall", "-Wextra"],
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)

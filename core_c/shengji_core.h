@@ -1,0 +1,172 @@
+/* shengji rules core: the play-phase semantics of docs/semantics.md §2-§9.
+ *
+ * Every variant choice arrives as plain data in sj_rules (filled by shengji/core.py,
+ * then checked and completed by sj_prepare). Card groups are 54 counts (uint8_t).
+ * Every entry point takes explicit buffer lengths, validates counts, kind ids and
+ * sizes, and returns SJ_OK / a reason code (>= 0) or an SJ_ERR_* code (< 0) with
+ * details in sj_err. Recursion depth is bounded by the number of cards (<= 216) and
+ * every search carries a node budget, so no input can blow the stack or run unbounded.
+ *
+ * Keep in sync with shengji_core_cdef.h (cffi checks the layout against this file).
+ */
+#ifndef SHENGJI_CORE_H
+#define SHENGJI_CORE_H
+
+#include <stdint.h>
+
+#define SJ_NK 54             /* card kinds */
+#define SJ_TRUMP 4           /* effective suit of every trump */
+#define SJ_MAXSTR 64         /* strengths are 0..63 */
+#define SJ_MAXCARDS 216      /* 4 decks x 54 */
+#define SJ_PAT_SHAPES 64     /* shapes per pattern (a default ladder may list 48 pairs) */
+#define SJ_LADDER_PATS 24    /* patterns per explicit ladder */
+#define SJ_MAX_LADDERS 16    /* explicit ladders per rules */
+#define SJ_MAX_OPTIONS 32    /* forced options of a failed throw */
+
+/* error codes (< 0) */
+#define SJ_OK 0
+#define SJ_ERR_LENGTH -1     /* a counts buffer is not 54 long (or m*54) */
+#define SJ_ERR_COPIES -2     /* more copies of a card than the decks hold */
+#define SJ_ERR_KIND -3       /* kind id outside 0..53 */
+#define SJ_ERR_EMPTY -4      /* empty lead */
+#define SJ_ERR_MIXED -5      /* cards of several effective suits in one lead */
+#define SJ_ERR_SIZE -6       /* plays of different sizes */
+#define SJ_ERR_NOT_IN_HAND -7
+#define SJ_ERR_RULES -8      /* a rules field is out of range */
+#define SJ_ERR_LIMIT -9      /* search budget exhausted */
+#define SJ_ERR_CAPACITY -10  /* output buffer too small */
+#define SJ_ERR_CONTEXT -11   /* rules not prepared, or a lead prepared by other rules */
+#define SJ_ERR_ARG -12       /* other bad argument (NULL, m < 2, ...) */
+#define SJ_ERR_MEMORY -13
+
+/* follow reasons (>= 0) */
+#define SJ_FOLLOW_OK 0
+#define SJ_NOT_IN_HAND 1
+#define SJ_WRONG_COUNT 2
+#define SJ_MUST_FOLLOW_SUIT 3
+#define SJ_MUST_FOLLOW_SHAPE 4
+
+/* compare results */
+#define SJ_HIGHER 1
+#define SJ_LOWER 2
+#define SJ_EQUAL 3
+#define SJ_UNRELATED 4
+
+/* policies */
+#define SJ_RUFF_STRONGEST 0
+#define SJ_RUFF_ALL_COMPONENTS 1
+#define SJ_RUFF_HIGHEST_CARD 2
+#define SJ_THROW_SMALLEST 0
+#define SJ_THROW_NEXT_PLAYER_CHOOSES 1
+#define SJ_KITTY_EXPONENTIAL 0
+#define SJ_KITTY_POWER 1
+#define SJ_KITTY_TABLE 2
+#define SJ_KITTY_TWICE_SIZE 3
+
+/* sj_err.which: the argument at fault */
+#define SJ_ARG_LEAD 0
+#define SJ_ARG_HAND 1
+#define SJ_ARG_PLAY 2
+#define SJ_ARG_OTHERS 3
+#define SJ_ARG_PLAYS 4
+#define SJ_ARG_RULES 5
+
+typedef struct {
+    int32_t code;   /* SJ_ERR_* */
+    int32_t which;  /* SJ_ARG_* */
+    int32_t index;  /* index of the group within a list (plays, others), else -1 */
+    int32_t card;   /* offending kind id, else -1 */
+    int32_t count;  /* offending count / size, else -1 */
+    int32_t a, b;   /* two effective suits (mixed lead), two sizes, or a rules field id */
+} sj_err;
+
+typedef struct {
+    uint8_t w, len;
+} sj_shape;
+
+typedef struct {
+    uint8_t n_shapes;
+    sj_shape shapes[SJ_PAT_SHAPES];
+} sj_pattern;
+
+typedef struct {
+    sj_shape lead;
+    uint8_t n_patterns;
+    sj_pattern patterns[SJ_LADDER_PATS];
+} sj_ladder;
+
+typedef struct {
+    /* settings, filled by the caller */
+    int32_t decks;            /* 1..4 */
+    int32_t level;            /* level rank 0..12 */
+    int32_t trump;            /* trump suit 0..3, -1 = no trump */
+    int32_t max_tuple;        /* 1..decks */
+    int32_t tractors;         /* 0/1 */
+    int32_t tractor_min_width;
+    int32_t tractor_min_length;
+    int32_t bridge;           /* tractor_bridges_level_gap */
+    int32_t must_break;       /* must_break_tuples */
+    uint32_t constant_mask;   /* bit r: rank r is a constant trump */
+    int32_t ruff_compare;
+    int32_t failed_throw;
+    int32_t kitty;
+    int32_t kitty_cap;
+    int32_t kitty_table[6];   /* single, pair, triple, quad, tractor, titanic */
+    int32_t n_ladders;
+    sj_ladder ladders[SJ_MAX_LADDERS];
+    /* derived by sj_prepare */
+    uint32_t magic;
+    uint64_t stamp;                /* unique per sj_prepare call: ties leads to rules */
+    uint8_t esuit[64];             /* per kind: 0..3, 4 = trump */
+    uint8_t strength[64];          /* per kind */
+    uint8_t lev_n[5][64];          /* per effective suit and strength: kinds there */
+    uint8_t lev_kinds[5][64][4];   /* those kinds, largest id first */
+    uint8_t str_hi[5];             /* highest strength + 1 of each effective suit */
+} sj_rules;
+
+typedef struct {
+    uint8_t w, len, top, first;    /* shape, top strength, offset into sj_lead.kinds */
+} sj_comp;
+
+/* A decomposed lead (sj_decompose): components best first (§3). */
+typedef struct {
+    uint64_t stamp;                /* identifies the rules that made it */
+    int32_t n;                     /* cards */
+    int32_t esuit;
+    int32_t ncomp;
+    sj_comp comps[SJ_MAXCARDS];
+    uint8_t kinds[SJ_MAXCARDS];    /* each component's kinds from the top strength down */
+    uint8_t counts[SJ_NK];
+} sj_lead;
+
+typedef struct {
+    int32_t reason;                /* SJ_FOLLOW_OK .. SJ_MUST_FOLLOW_SHAPE */
+    int32_t comp;                  /* shape failure: component index */
+    int32_t card;                  /* not in hand: the card */
+    int32_t count;                 /* wrong count: play size; must follow suit: suit cards held */
+    sj_pattern pattern;            /* shape failure: pattern required */
+} sj_follow_info;
+
+typedef struct {
+    int32_t valid;
+    int32_t blocker;               /* -1 when valid */
+    int32_t n_options;             /* forced options, smallest first; option 0 is forced */
+    uint8_t options[SJ_MAX_OPTIONS][SJ_NK];
+} sj_throw_result;
+
+int sj_prepare(sj_rules *r, sj_err *err);
+int sj_card(const sj_rules *r, int card, int32_t *esuit, int32_t *strength);
+int sj_compare(const sj_rules *r, int a, int b);
+int sj_decompose(const sj_rules *r, const uint8_t *cards, int ncards, sj_lead *out, sj_err *err);
+int sj_is_tractor(const sj_rules *r, const uint8_t *cards, int ncards, sj_err *err);
+int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
+                    const uint8_t *play, int nplay, sj_follow_info *info, sj_err *err);
+int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
+                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, sj_err *err);
+int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others, int nothers,
+                   int m, sj_throw_result *out, sj_err *err);
+int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, sj_err *err);
+int sj_kitty_multiplier(const sj_rules *r, const uint8_t *play, int nplay, const sj_lead *lead,
+                        sj_err *err);
+
+#endif

@@ -1,0 +1,149 @@
+/* cffi declarations of shengji_core.h (the compiler checks them against the header:
+ * out-of-line API mode). Array sizes are written out: SJ_NK 54, SJ_PAT_SHAPES 64,
+ * SJ_LADDER_PATS 24, SJ_MAX_LADDERS 16, SJ_MAXCARDS 216, SJ_MAX_OPTIONS 32. */
+
+#define SJ_NK 54
+#define SJ_TRUMP 4
+#define SJ_MAXCARDS 216
+#define SJ_PAT_SHAPES 64
+#define SJ_LADDER_PATS 24
+#define SJ_MAX_LADDERS 16
+#define SJ_MAX_OPTIONS 32
+
+#define SJ_OK 0
+#define SJ_ERR_LENGTH -1
+#define SJ_ERR_COPIES -2
+#define SJ_ERR_KIND -3
+#define SJ_ERR_EMPTY -4
+#define SJ_ERR_MIXED -5
+#define SJ_ERR_SIZE -6
+#define SJ_ERR_NOT_IN_HAND -7
+#define SJ_ERR_RULES -8
+#define SJ_ERR_LIMIT -9
+#define SJ_ERR_CAPACITY -10
+#define SJ_ERR_CONTEXT -11
+#define SJ_ERR_ARG -12
+#define SJ_ERR_MEMORY -13
+
+#define SJ_FOLLOW_OK 0
+#define SJ_NOT_IN_HAND 1
+#define SJ_WRONG_COUNT 2
+#define SJ_MUST_FOLLOW_SUIT 3
+#define SJ_MUST_FOLLOW_SHAPE 4
+
+#define SJ_HIGHER 1
+#define SJ_LOWER 2
+#define SJ_EQUAL 3
+#define SJ_UNRELATED 4
+
+#define SJ_RUFF_STRONGEST 0
+#define SJ_RUFF_ALL_COMPONENTS 1
+#define SJ_RUFF_HIGHEST_CARD 2
+#define SJ_THROW_SMALLEST 0
+#define SJ_THROW_NEXT_PLAYER_CHOOSES 1
+#define SJ_KITTY_EXPONENTIAL 0
+#define SJ_KITTY_POWER 1
+#define SJ_KITTY_TABLE 2
+#define SJ_KITTY_TWICE_SIZE 3
+
+#define SJ_ARG_LEAD 0
+#define SJ_ARG_HAND 1
+#define SJ_ARG_PLAY 2
+#define SJ_ARG_OTHERS 3
+#define SJ_ARG_PLAYS 4
+#define SJ_ARG_RULES 5
+
+typedef struct {
+    int32_t code;
+    int32_t which;
+    int32_t index;
+    int32_t card;
+    int32_t count;
+    int32_t a, b;
+} sj_err;
+
+typedef struct {
+    uint8_t w, len;
+} sj_shape;
+
+typedef struct {
+    uint8_t n_shapes;
+    sj_shape shapes[64];
+} sj_pattern;
+
+typedef struct {
+    sj_shape lead;
+    uint8_t n_patterns;
+    sj_pattern patterns[24];
+} sj_ladder;
+
+typedef struct {
+    int32_t decks;
+    int32_t level;
+    int32_t trump;
+    int32_t max_tuple;
+    int32_t tractors;
+    int32_t tractor_min_width;
+    int32_t tractor_min_length;
+    int32_t bridge;
+    int32_t must_break;
+    uint32_t constant_mask;
+    int32_t ruff_compare;
+    int32_t failed_throw;
+    int32_t kitty;
+    int32_t kitty_cap;
+    int32_t kitty_table[6];
+    int32_t n_ladders;
+    sj_ladder ladders[16];
+    uint32_t magic;
+    uint64_t stamp;
+    uint8_t esuit[64];
+    uint8_t strength[64];
+    uint8_t lev_n[5][64];
+    uint8_t lev_kinds[5][64][4];
+    uint8_t str_hi[5];
+} sj_rules;
+
+typedef struct {
+    uint8_t w, len, top, first;
+} sj_comp;
+
+typedef struct {
+    uint64_t stamp;
+    int32_t n;
+    int32_t esuit;
+    int32_t ncomp;
+    sj_comp comps[216];
+    uint8_t kinds[216];
+    uint8_t counts[54];
+} sj_lead;
+
+typedef struct {
+    int32_t reason;
+    int32_t comp;
+    int32_t card;
+    int32_t count;
+    sj_pattern pattern;
+} sj_follow_info;
+
+typedef struct {
+    int32_t valid;
+    int32_t blocker;
+    int32_t n_options;
+    uint8_t options[32][54];
+} sj_throw_result;
+
+int sj_prepare(sj_rules *r, sj_err *err);
+int sj_card(const sj_rules *r, int card, int32_t *esuit, int32_t *strength);
+int sj_compare(const sj_rules *r, int a, int b);
+int sj_decompose(const sj_rules *r, const uint8_t *cards, int ncards, sj_lead *out, sj_err *err);
+int sj_is_tractor(const sj_rules *r, const uint8_t *cards, int ncards, sj_err *err);
+int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
+                    const uint8_t *play, int nplay, sj_follow_info *info, sj_err *err);
+int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
+                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, sj_err *err);
+int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others, int nothers,
+                   int m, sj_throw_result *out, sj_err *err);
+int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, sj_err *err);
+int sj_kitty_multiplier(const sj_rules *r, const uint8_t *play, int nplay, const sj_lead *lead,
+                        sj_err *err);
