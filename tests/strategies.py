@@ -200,3 +200,47 @@ def holdings(draw, octx, suit, avail, in_suit, extra):
     else:
         b = draw(any_group(octx, extra, avail))
     return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+@st.composite
+def follow_case(draw, octx, decks):
+    """(lead, hand) with the hand drawn from what the lead left."""
+    suit, lead = draw(leads(octx, max_size=5 if decks >= 2 else 3))
+    n = sum(lead)
+    avail = minus(full(octx), lead)
+    # mostly more cards of the suit than led, so that the shape rules bite
+    in_suit = draw(st.integers(n + 1, n + 4) | st.integers(0, n + 1))
+    extra = draw(st.integers(max(0, n - in_suit), n + 2))
+    hand = draw(holdings(octx, suit, avail, in_suit, extra))
+    return lead, hand
+
+
+@st.composite
+def trick(draw, octx, decks):
+    """[lead, follower plays...] of equal size: follows of the led suit, trump plays
+    (ruffs when the lead is not trump) and discards, all from one set of decks."""
+    suit, lead = draw(leads(octx, max_size=6 if decks >= 2 else 4))
+    n = sum(lead)
+    avail = minus(full(octx), lead)
+    plays = [lead]
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(["follow", "ruff", "ruff", "any"]))
+        target = {"follow": suit, "ruff": 4}.get(kind)
+        if target is not None:
+            p = draw(suited_group(octx, target, n, avail))
+        else:
+            p = tuple([0] * NUM_KINDS)
+        # fill up to n cards from anywhere (a discard, or a short suit)
+        rest = minus(avail, p)
+        pool = [k for k in range(NUM_KINDS) for _ in range(rest[k])]
+        need = n - sum(p)
+        pick = draw(
+            st.lists(st.integers(0, len(pool) - 1), min_size=need, max_size=need, unique=True)
+        )
+        p = list(p)
+        for i in pick:
+            p[pool[i]] += 1
+        p = tuple(p)
+        avail = minus(avail, p)
+        plays.append(p)
+    return plays

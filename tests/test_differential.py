@@ -12,10 +12,19 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
-from shengji.core import Context, Hand
-from strategies import contexts, full, holdings, leads, minus, suited_group
+from strategies import (
+    contexts,
+    follow_case,
+    full,
+    holdings,
+    leads,
+    minus,
+    suited_group,
+    trick,
+)
 
 from shengji.cards import NUM_KINDS, format_counts
+from shengji.core import Context, Hand
 from shengji.errors import HandError
 
 DECKS = [1, 2, 3, 4]
@@ -112,18 +121,6 @@ def test_bad_leads_raise(decks, data):
 # -- §4/§5 following ---------------------------------------------------------------------
 
 
-@st.composite
-def follow_case(draw, octx, decks):
-    suit, lead = draw(leads(octx, max_size=5 if decks >= 2 else 3))
-    n = sum(lead)
-    avail = minus(full(octx), lead)
-    # mostly more cards of the suit than led, so that the shape rules bite
-    in_suit = draw(st.integers(n + 1, n + 4) | st.integers(0, n + 1))
-    extra = draw(st.integers(max(0, n - in_suit), n + 2))
-    hand = draw(holdings(octx, suit, avail, in_suit, extra))
-    return lead, hand
-
-
 @pytest.mark.parametrize("decks", DECKS)
 @given(data=st.data())
 @FAST
@@ -205,35 +202,6 @@ def test_throw(decks, data):
 
 
 # -- §7 trick winner, §8 kitty -----------------------------------------------------------
-
-
-@st.composite
-def trick(draw, octx, decks):
-    suit, lead = draw(leads(octx, max_size=6 if decks >= 2 else 4))
-    n = sum(lead)
-    avail = minus(full(octx), lead)
-    plays = [lead]
-    for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(["follow", "ruff", "ruff", "any"]))
-        target = {"follow": suit, "ruff": 4}.get(kind)
-        if target is not None:
-            p = draw(suited_group(octx, target, n, avail))
-        else:
-            p = tuple([0] * NUM_KINDS)
-        # fill up to n cards from anywhere (a discard, or a short suit)
-        rest = minus(avail, p)
-        pool = [k for k in range(NUM_KINDS) for _ in range(rest[k])]
-        need = n - sum(p)
-        pick = draw(
-            st.lists(st.integers(0, len(pool) - 1), min_size=need, max_size=need, unique=True)
-        )
-        p = list(p)
-        for i in pick:
-            p[pool[i]] += 1
-        p = tuple(p)
-        avail = minus(avail, p)
-        plays.append(p)
-    return plays
 
 
 @pytest.mark.parametrize("decks", DECKS)

@@ -542,3 +542,56 @@ def test_kitty_table_seed_003_first_text(play, decks, expect):
 
 def test_kitty_twice_size():
     assert ctx("2", "S", kitty="twice_size").kitty_multiplier("H4 H4 H5 H5 HA") == 8
+
+
+# -- properties of the oracle itself -----------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from oracle.order import TRUMP  # noqa: E402
+from oracle.structures import all_shapes, key, structure_counts, structures, sub  # noqa: E402
+from oracle.trick import match_value  # noqa: E402
+from strategies import contexts, follow_case, leads, trick  # noqa: E402
+
+PROPS = settings(max_examples=60, deadline=None)
+
+
+@given(data=st.data())
+@PROPS
+def test_decomposition_is_reached_greedily(data):
+    """semantics §3: the lexicographic maximum (found by exhaustive search) equals taking
+    the best available component again and again."""
+    _, _, _, c = data.draw(contexts())
+    _, lead = data.draw(leads(c, max_size=8))
+    rest, greedy = lead, []
+    while sum(rest):
+        cands = [s for w, ln in all_shapes(c.rules, sum(rest)) for s in structures(c, rest, w, ln)]
+        best = max(cands, key=lambda s: key(c, s))
+        greedy.append((best[0], best[1], structure_counts(best)))
+        rest = sub(rest, structure_counts(best))
+    assert c.decompose(lead) == greedy
+
+
+@given(data=st.data())
+@PROPS
+def test_some_follow_is_always_legal(data):
+    """semantics §4: a follower can always play (the ladders end in 'any cards')."""
+    rules, _, _, c = data.draw(contexts())
+    lead, hand = data.draw(follow_case(c, rules.decks))
+    if sum(hand) >= sum(lead):
+        assert c.legal_follows(lead, hand)
+
+
+@given(data=st.data())
+@PROPS
+def test_winner_is_a_matching_play(data):
+    """semantics §7: the winner is the lead, a follow-match or a ruff, and the lead still
+    wins when every other play is removed."""
+    rules, _, _, c = data.draw(contexts())
+    plays = data.draw(trick(c, rules.decks))
+    w = c.trick_winner(plays)
+    if w:
+        assert c.trick_winner(plays[: w + 1]) == w
+        suit, comps = c.lead_components(plays[0])
+        shapes = [x[:2] for x in comps]
+        assert match_value(c, plays[w], shapes, suit) or match_value(c, plays[w], shapes, TRUMP)
