@@ -1,0 +1,13 @@
+"""Bots: one interface (``Bot.act(view, legal) -> action``), made by name.
+
+    from shengji.bots import make_bot
+    bot = make_bot("heuristic", variant, seed=1)
+
+Built in: ``random`` (uniform over the listed legal actions, declares sometimes) and
+``heuristic`` (rule-based). Bots see exactly what a frontend sees: a ``SeatView`` and the
+``Legal`` actions of ``shengji.engine``.
+"""
+
+from .base import BOTS, Bot, make_bot, register
+
+__all__ = ["BOTS", "Bot", "make_bot", "register"]

@@ -1,0 +1,45 @@
+"""The game engine: a match state machine with verified actions, frozen events, per-seat
+views, JSON round trips and replay from (variant, seed, actions).
+
+    from shengji.engine import Game, Play
+    g = Game("two-deck-80", seed=1)
+    seat = g.to_act
+    legal = g.legal_actions(seat)      # see shengji.engine.legal
+    events = g.apply(legal[0])
+    view = g.view(seat)                # what that seat may know
+"""
+
+from .actions import Action, Bury, ChooseForced, Declare, Pass, Play, action_from_dict
+from .errors import IllegalAction, IllegalPlayAction
+from .events import (
+    Buried,
+    CardDealt,
+    DealScored,
+    DealStarted,
+    Declared,
+    Event,
+    ForcedChosen,
+    KittyTaken,
+    MatchOver,
+    Passed,
+    Played,
+    Redealt,
+    ThrowFailed,
+    TrickWon,
+    TrumpSet,
+    event_from_dict,
+)
+from .game import BURYING, CHOOSING, DEALING, OVER, PLAYING, Game
+from .legal import Legal
+from .runner import play
+from .view import SeatView
+
+__all__ = [
+    "Action", "Bury", "ChooseForced", "Declare", "Pass", "Play", "action_from_dict",
+    "IllegalAction", "IllegalPlayAction",
+    "Event", "DealStarted", "CardDealt", "Declared", "Passed", "Redealt", "TrumpSet",
+    "KittyTaken", "Buried", "ThrowFailed", "ForcedChosen", "Played", "TrickWon",
+    "DealScored", "MatchOver", "event_from_dict",
+    "Game", "Legal", "SeatView", "play",
+    "DEALING", "BURYING", "PLAYING", "CHOOSING", "OVER",
+]

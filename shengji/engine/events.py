@@ -1,0 +1,202 @@
+"""Events: frozen records of what happened. The list of events is the history of a game.
+
+Some events are private to one seat (the cards it was dealt, the kitty it took, the
+cards it buried): ``private_to`` names that seat, and ``redacted()`` gives the copy every
+other seat sees (cards hidden). ``to_dict`` gives the JSON form (cards in CONFORMANCE.md
+notation); ``event_from_dict`` reads it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from ..cards import parse_cards
+from .actions import cards_text
+
+#: fields that hold a group of cards (tuple of kind ids) / several groups
+_CARD_FIELDS = {"cards", "attempted", "kitty"}
+_CARD_LIST_FIELDS = {"options"}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    #: seat that alone may see this event's cards; None = public
+    private_to = None
+
+    def redacted(self) -> Event:
+        """The event as seen by a seat other than ``private_to``."""
+        return self
+
+    def to_dict(self) -> dict:
+        d = {"type": type(self).__name__}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name in _CARD_FIELDS and v is not None:
+                v = cards_text(v)
+            elif f.name in _CARD_LIST_FIELDS:
+                v = [cards_text(o) for o in v]
+            elif f.name == "card" and v is not None:
+                v = cards_text((v,))
+            elif f.name == "levels":
+                v = [list(p) for p in v]
+            elif isinstance(v, tuple):
+                v = list(v)
+            d[f.name] = v
+        return d
+
+
+def _private(cls):
+    """Mark an event class whose ``seat`` alone sees its cards."""
+    cls.private_to = property(lambda self: self.seat)
+    return cls
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted(Event):
+    deal: int
+    attempt: int          # 0, or the number of redeals before this shuffle
+    dealer: int | None    # None in a first deal: the declarations decide
+    level: int            # level rank of the deal (0..12)
+    levels: tuple         # ((team, level), ...)
+    first_seat: int       # seat that receives the first card
+
+
+@_private
+@dataclass(frozen=True, slots=True)
+class CardDealt(Event):
+    seat: int
+    card: int | None      # None when redacted
+
+    def redacted(self):
+        return replace(self, card=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Event):
+    seat: int
+    cards: tuple
+    trump: int | None
+    strength: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Redealt(Event):
+    deal: int
+    attempt: int
+    kitty: tuple          # the kitty that was turned (public when redealing)
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpSet(Event):
+    trump: int | None
+    declarer: int | None
+    dealer: int
+    level: int
+    turned_card: int | None
+
+
+@_private
+@dataclass(frozen=True, slots=True)
+class KittyTaken(Event):
+    seat: int
+    cards: tuple | None
+
+    def redacted(self):
+        return replace(self, cards=None)
+
+
+@_private
+@dataclass(frozen=True, slots=True)
+class Buried(Event):
+    seat: int
+    cards: tuple | None
+
+    def redacted(self):
+        return replace(self, cards=None)
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowFailed(Event):
+    seat: int
+    attempted: tuple
+    options: tuple        # forced plays the leader may have to make
+    chooser: int | None   # seat that picks among several options, else None
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedChosen(Event):
+    seat: int
+    option: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    seat: int
+    cards: tuple
+    trick: int
+    lead: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    trick: int
+    seat: int
+    points: int
+    attacker_points: int  # attackers' trick points so far this deal
+
+
+@dataclass(frozen=True, slots=True)
+class DealScored(Event):
+    deal: int
+    dealer: int
+    trick_points: int
+    kitty: tuple          # the buried kitty, turned face up after the deal
+    kitty_points: int
+    multiplier: int       # 0 when the dealers won the last trick
+    kitty_bonus: int
+    penalty: int          # net points the attackers gained from failed throws
+    attacker_points: int  # what the scoring table saw
+    next_side: str        # "dealers" or "attackers"
+    rise: int
+    rising_team: object
+    levels: tuple         # ((team, level), ...) after the rise
+    next_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver(Event):
+    winner: object
+    levels: tuple
+    deals: int
+
+
+EVENT_TYPES = {
+    cls.__name__: cls
+    for cls in (DealStarted, CardDealt, Declared, Passed, Redealt, TrumpSet, KittyTaken,
+                Buried, ThrowFailed, ForcedChosen, Played, TrickWon, DealScored, MatchOver)
+}
+
+
+def event_from_dict(d: dict) -> Event:
+    cls = EVENT_TYPES[d["type"]]
+    kw = {}
+    for f in fields(cls):
+        v = d[f.name]
+        if f.name in _CARD_FIELDS and v is not None:
+            v = tuple(parse_cards(v))
+        elif f.name in _CARD_LIST_FIELDS:
+            v = tuple(tuple(parse_cards(o)) for o in v)
+        elif f.name == "card" and v is not None:
+            v = parse_cards(v)[0]
+        elif f.name == "levels":
+            v = tuple(tuple(p) for p in v)
+        elif isinstance(v, list):
+            v = tuple(v)
+        kw[f.name] = v
+    return cls(**kw)

@@ -1,0 +1,594 @@
+"""The match state machine: deal (with declarations) → kitty → tricks → score → next deal.
+
+One ``Game`` is a whole match of one variant from one seed. It advances on its own
+through everything that needs no decision (shuffling, dealing cards, resolving tricks,
+scoring) and stops whenever a seat must act; ``to_act`` names that seat and
+``legal_actions(seat)`` lists what it may do. Every action is checked first
+(``verify`` raises, ``can`` answers yes/no) and only then applied; ``apply`` returns the
+frozen events it caused, and ``events`` is the whole history.
+
+Rules come only from the variant (its settings and hooks) and the core; the engine has
+no knowledge of any variant by name. Seats are 0..players-1 in play order.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterable
+
+from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, point_value
+from ..errors import HandError, ShengjiError, VariantError
+from ..model import Bid
+from .actions import Action, Bury, ChooseForced, Declare, Pass, Play, cards_text, norm_cards
+from .errors import IllegalAction, IllegalPlayAction
+from .events import (
+    Buried,
+    CardDealt,
+    DealScored,
+    DealStarted,
+    Declared,
+    ForcedChosen,
+    KittyTaken,
+    MatchOver,
+    Passed,
+    Played,
+    Redealt,
+    ThrowFailed,
+    TrickWon,
+    TrumpSet,
+)
+from .legal import Legal, lead_structures
+
+#: phases of the state machine
+DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
+
+#: a first deal that nobody declares may be redealt (seed 002); past this many redeals in
+#: a row the variant cannot be played (its declaration hooks accept nothing)
+MAX_REDEALS = 200
+
+RULE_DECLARE = "RULES.md §7 (declaring trump while dealing, seed 000 亮牌規則)"
+RULE_BURY = "RULES.md §8 (the dealer buries as many cards as the kitty held)"
+RULE_LEAD = "RULES.md §4 (leading and throws, seed 000 出牌規則)"
+RULE_FOLLOW = "RULES.md §5 (following suit and shape, seed 000 出牌規則)"
+RULE_TURN = "RULES.md §4 (play order: the trick's leader, then each next seat)"
+RULE_CHOOSE = "RULES.md §4 (failed throw: the next player chooses the forced play, seed 002)"
+
+
+def _ids(cards) -> tuple[int, ...]:
+    """Kind ids of whatever a hook returned (a core Hand, ids or tokens)."""
+    if hasattr(cards, "cards") and callable(cards.cards):
+        cards = cards.cards()
+    return norm_cards(tuple(cards) if not isinstance(cards, str) else cards)
+
+
+def _count(cards: Iterable[int]) -> list[int]:
+    counts = [0] * NUM_KINDS
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
+class Game:
+    """A match of one variant, from one seed.
+
+    ``Game(variant, seed)``: ``variant`` is a loaded ``Variant`` or a name/path for
+    ``shengji.variants.load_variant``; ``seed`` an int or str. ``max_deals`` stops the
+    match (phase ``over``, ``winner`` None) after that many deals have been scored.
+    """
+
+    def __init__(self, variant, seed: int | str = 0, *, max_deals: int | None = None):
+        from ..variants import load_variant  # imported late: variants import the core
+
+        if isinstance(variant, (str, os.PathLike)):
+            self.variant_ref = str(variant)
+            variant = load_variant(variant)
+        else:
+            self.variant_ref = getattr(variant, "name", None) or str(variant.path)
+        self.variant = v = variant
+        self.seed = seed
+        self.max_deals = max_deals
+        self.players = v.players
+        self.teams = tuple(v.teams)
+        if len(self.teams) != self.players:
+            raise VariantError(f"variant {v.name}: teams lists {len(self.teams)} seats "
+                               f"but the variant has {self.players} players")
+        self.decks = v.decks
+        self.hand_size = v.hand_size
+        self.kitty_size = v.kitty_size
+        if self.hand_size * self.players + self.kitty_size != self.decks * NUM_KINDS:
+            raise VariantError(
+                f"variant {v.name}: {self.players} hands of {self.hand_size} plus a kitty of "
+                f"{self.kitty_size} is not the {self.decks * NUM_KINDS} cards of {self.decks} deck(s)"
+            )
+        self.rules = v.play_rules
+        self.team_ids = tuple(dict.fromkeys(self.teams))
+        start = v.start_level()
+        self.levels = {t: start for t in self.team_ids}
+        self.actions: list[Action] = []
+        self.events: list = []
+        self.deal_number = 0
+        self.deals_played = 0
+        self.dealer: int | None = None  # decided by the declarations in the first deal
+        self.winner = None
+        self.phase = DEALING
+        self.to_act: int | None = None
+        self._start_deal(self.events, attempt=0)
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self, seat: int | None = None) -> Legal:
+        """What ``seat`` (default: the seat to act) may do now. See ``engine.legal``."""
+        if seat is None:
+            seat = self.to_act
+        if seat != self.to_act or self.phase == OVER:
+            return Legal("none", seat, ())
+        if self.phase == DEALING:
+            return Legal("declare", seat, (Pass(seat), *self._offer))
+        if self.phase == BURYING:
+            return Legal("bury", seat, (), count=self.kitty_size)
+        if self.phase == CHOOSING:
+            n = len(self._choice[1])
+            return Legal("choose", seat, tuple(ChooseForced(seat, i) for i in range(n)))
+        if not self._trick:
+            return Legal("lead", seat, lead_structures(self, seat))
+        lead = self._trick[0][1]
+        res = self.ctx.legal_follows(self._hand_obj(lead), self._hand_of(seat), limit=FOLLOW_LIMIT)
+        return Legal("follow", seat, res.plays, total=res.total, count=len(lead))
+
+    def can(self, action: Action) -> bool:
+        try:
+            self.verify(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def verify(self, action: Action) -> None:
+        """Raise ``IllegalAction`` (``IllegalPlayAction`` for plays) naming the rule if
+        ``action`` is not allowed now. Never changes the state."""
+        self._check(action)
+
+    def apply(self, action: Action) -> list:
+        """Verify, then perform ``action``; return the events it caused (also appended to
+        ``events``). The game then runs on to the next decision."""
+        plan = self._check(action)
+        ev: list = []
+        self.actions.append(action)
+        if isinstance(action, Pass):
+            self._declined[action.seat] = (self._bid_version, frozenset(self._offer))
+            ev.append(Passed(action.seat))
+            self._run_dealing(ev)
+        elif isinstance(action, Declare):
+            bid = plan
+            self._bids.append(bid)
+            self._bid_version += 1
+            ev.append(Declared(bid.seat, bid.cards, bid.trump, bid.strength))
+            self._run_dealing(ev)
+        elif isinstance(action, Bury):
+            self._do_bury(action, ev)
+        elif isinstance(action, ChooseForced):
+            leader, options, _ = self._choice
+            self._choice = None
+            self.phase = PLAYING
+            ev.append(ForcedChosen(action.seat, action.option))
+            self._play_cards(leader, options[action.option], ev)
+        else:
+            self._do_play(action, plan, ev)
+        self.events.extend(ev)
+        return ev
+
+    # --------------------------------------------------------------- checking actions
+
+    def _refuse(self, msg: str, reason: str, rule: str, play: bool = False):
+        cls = IllegalPlayAction if play else IllegalAction
+        raise cls(msg, reason, rule)
+
+    def _check(self, action: Action):
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}", "not_an_action", "")
+        name = type(action).__name__
+        if self.phase == OVER:
+            self._refuse(f"{name} by seat {action.seat}: the match is over", "match_over", "")
+        if action.seat != self.to_act:
+            self._refuse(
+                f"{name} by seat {action.seat}: it is seat {self.to_act}'s turn "
+                f"({self.phase} phase)", "not_your_turn", RULE_TURN, isinstance(action, Play))
+        expected = {DEALING: (Declare, Pass), BURYING: (Bury,), PLAYING: (Play,),
+                    CHOOSING: (ChooseForced,)}[self.phase]
+        if not isinstance(action, expected):
+            self._refuse(
+                f"{name} by seat {action.seat}: in the {self.phase} phase only "
+                f"{' or '.join(c.__name__ for c in expected)} is possible", "wrong_phase",
+                RULE_TURN)
+        if isinstance(action, Declare):
+            return self._check_declare(action)
+        if isinstance(action, Bury):
+            self._check_in_hand(action, "bury", RULE_BURY)
+            if len(action.cards) != self.kitty_size:
+                self._refuse(f"seat {action.seat} must bury exactly {self.kitty_size} cards, "
+                             f"not {len(action.cards)}", "wrong_count", RULE_BURY)
+            return None
+        if isinstance(action, ChooseForced):
+            n = len(self._choice[1])
+            if not (isinstance(action.option, int) and 0 <= action.option < n):
+                self._refuse(f"seat {action.seat}: forced-play option {action.option!r} does "
+                             f"not exist (0..{n - 1})", "no_such_option", RULE_CHOOSE)
+            return None
+        if isinstance(action, Play):
+            return self._check_play(action)
+        return None
+
+    def _check_in_hand(self, action, what: str, rule: str, play: bool = False) -> None:
+        hand = self.hands[action.seat]
+        need = _count(action.cards)
+        for k, n in enumerate(need):
+            if n > hand[k]:
+                self._refuse(
+                    f"seat {action.seat} cannot {what} {cards_text(action.cards)}: it holds "
+                    f"{hand[k]} of {card_str(k)}, not {n}", "not_in_hand", rule, play)
+
+    def _check_declare(self, action: Declare) -> Bid:
+        seat = action.seat
+        if not action.cards:
+            self._refuse(f"seat {seat}: a declaration shows at least one card", "empty", RULE_DECLARE)
+        self._check_in_hand(action, "declare with", RULE_DECLARE)
+        suits = {c // 13 for c in action.cards if c < LITTLE_JOKER}
+        if len(suits) > 1 or (suits and any(c >= LITTLE_JOKER for c in action.cards)):
+            self._refuse(f"seat {seat}: {cards_text(action.cards)} mixes suits; a declaration "
+                         "shows one suit's level cards, or jokers only", "mixed", RULE_DECLARE)
+        bid = self._make_bid(seat, action.cards)
+        if bid is None:
+            self._refuse(f"seat {seat}: {cards_text(action.cards)} cannot declare at level "
+                         f"{card_str(kind(0, self.level))[1:]}", "cannot_declare", RULE_DECLARE)
+        if not self._may_overturn(bid):
+            cur = self._bids[-1]
+            self._refuse(f"seat {seat}: {cards_text(action.cards)} may not overturn seat "
+                         f"{cur.seat}'s {cards_text(cur.cards)}", "cannot_overturn", RULE_DECLARE)
+        return bid
+
+    def _check_play(self, action: Play):
+        seat, cards = action.seat, action.cards
+        if not cards:
+            self._refuse(f"seat {seat}: a play needs at least one card", "empty", RULE_LEAD, True)
+        self._check_in_hand(action, "play", RULE_FOLLOW if self._trick else RULE_LEAD, True)
+        if not self._trick:
+            try:
+                comps = self.ctx.decompose(self._hand_obj(cards))
+            except HandError as e:
+                self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: {e}",
+                             "several_suits", RULE_LEAD, True)
+            if len(comps) > 1 and not self.rules.throws:
+                self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: it is "
+                             f"{len(comps)} combinations and this variant has no throws (甩牌)",
+                             "no_throws", RULE_LEAD, True)
+            return comps
+        lead = self._trick[0][1]
+        res = self.ctx.check_follow(self._hand_obj(lead), self._hand_of(seat),
+                                    self._hand_obj(cards))
+        if not res.ok:
+            detail = f": {res.detail}" if res.detail else ""
+            self._refuse(f"seat {seat} cannot follow {cards_text(lead)} with "
+                         f"{cards_text(cards)} ({res.reason}{detail})", res.reason,
+                         RULE_FOLLOW, True)
+        return None
+
+    # --------------------------------------------------------------------- dealing
+
+    def _start_deal(self, ev: list, attempt: int) -> None:
+        self._attempt = attempt
+        self.phase = DEALING
+        first = self.dealer if self.dealer is not None else 0
+        self._first_seat = first
+        if self.dealer is not None:
+            self.level = min(self.levels[self.teams[self.dealer]], 12)
+        else:  # first deal: every side is at the start level
+            self.level = min(self.levels[self.team_ids[0]], 12)
+        rng = random.Random(f"{self.seed}:{self.deal_number}:{attempt}")
+        deck = [k for k in range(NUM_KINDS) for _ in range(self.decks)]
+        rng.shuffle(deck)
+        self._deck = deck
+        self._n_deal = self.hand_size * self.players
+        self._dealt = 0
+        self._final: list[int] | None = None
+        self.hands = [[0] * NUM_KINDS for _ in range(self.players)]
+        self.hand_len = [0] * self.players
+        self._bids: list[Bid] = []
+        self._bid_version = 0
+        self._seen_version = [-1] * self.players
+        self._declined: list = [None] * self.players
+        self._offer: tuple = ()
+        self._offer_cache: dict = {}
+        self._strength_cache: dict = {}
+        self._overturn_cache: dict = {}
+        self._bid_kinds = tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER)
+        self.trump = None
+        self.ctx = None
+        self.kitty: tuple = ()
+        self.buried = [0] * NUM_KINDS
+        self.played = [0] * NUM_KINDS
+        self._trick: list = []
+        self._tricks: tuple = ()
+        self.trick_number = 0
+        self.leader = None
+        self.trick_points = 0
+        self.penalty = 0
+        self._choice = None
+        ev.append(DealStarted(self.deal_number, attempt, self.dealer, self.level,
+                              self._levels_tuple(), first))
+        self._run_dealing(ev)
+
+    def _levels_tuple(self) -> tuple:
+        return tuple((t, self.levels[t]) for t in self.team_ids)
+
+    def _run_dealing(self, ev: list) -> None:
+        """Deal cards until a seat has a new declaration to consider, then stop; after the
+        last card give every seat one more chance in play order, then settle trump."""
+        players, first, deck = self.players, self._first_seat, self._deck
+        hands, hand_len, bid_kinds = self.hands, self.hand_len, self._bid_kinds
+        while self._dealt < self._n_deal:
+            i = self._dealt
+            card = deck[i]
+            seat = (first + i) % players
+            self._dealt = i + 1
+            hands[seat][card] += 1
+            hand_len[seat] += 1
+            ev.append(CardDealt(seat, card))
+            # a seat's options change only when it gets a declaring card or the standing
+            # declaration changes; otherwise it has nothing new to say
+            if card in bid_kinds or self._seen_version[seat] != self._bid_version:
+                self._seen_version[seat] = self._bid_version
+                if self._ask(seat, final=False):
+                    return
+        if self._final is None:
+            self._final = [(first + i) % players for i in range(players)]
+        while self._final:
+            seat = self._final.pop(0)
+            if self._ask(seat, final=True):
+                return
+        self._finish_dealing(ev)
+
+    def _ask(self, seat: int, final: bool) -> bool:
+        offer = self._offers(seat)
+        if not offer:
+            return False
+        declined = self._declined[seat]
+        if (not final and declined is not None and declined[0] == self._bid_version
+                and declined[1].issuperset(offer)):
+            return False
+        self._offer = offer
+        self.to_act = seat
+        return True
+
+    def _offers(self, seat: int) -> tuple:
+        hand = self.hands[seat]
+        key = (seat, self._bid_version, tuple(hand[k] for k in self._bid_kinds))
+        offer = self._offer_cache.get(key)
+        if offer is None:
+            found = []
+            for k in self._bid_kinds:
+                for n in range(1, hand[k] + 1):
+                    bid = self._make_bid(seat, (k,) * n)
+                    if bid is not None and self._may_overturn(bid):
+                        found.append(Declare(seat, bid.cards))
+            offer = self._offer_cache[key] = tuple(found)
+        return offer
+
+    def _make_bid(self, seat: int, cards: tuple) -> Bid | None:
+        strength = self._strength_cache.get(cards)
+        if strength is None:
+            strength = tuple(self.variant.declaration_strength(cards, self.level) or ())
+            self._strength_cache[cards] = strength
+        if not strength:
+            return None
+        trump = cards[-1] // 13 if cards[-1] < LITTLE_JOKER else None
+        return Bid(seat, tuple(sorted(cards)), trump, strength)
+
+    def _may_overturn(self, bid: Bid) -> bool:
+        current = self._bids[-1] if self._bids else None
+        key = (current, bid)
+        ok = self._overturn_cache.get(key)
+        if ok is None:
+            ok = self._overturn_cache[key] = bool(self.variant.may_overturn(current, bid))
+        return ok
+
+    def _finish_dealing(self, ev: list) -> None:
+        v = self.variant
+        kitty = tuple(self._deck[self._n_deal:])
+        turned = None
+        if self._bids:
+            standing = self._bids[-1]
+            trump, declarer = standing.trump, standing.seat
+        else:
+            out = v.no_declaration(self.deal_number, kitty, self.level)
+            if out.redeal:
+                if self._attempt + 1 >= MAX_REDEALS:
+                    raise ShengjiError(
+                        f"variant {v.name}: {MAX_REDEALS} deals in a row ended without a "
+                        "declaration and the variant redeals each time (shengji_no_declaration)")
+                ev.append(Redealt(self.deal_number, self._attempt, kitty))
+                self._start_deal(ev, self._attempt + 1)
+                return
+            trump, declarer, turned = out.trump, None, out.turned_card
+        if self.dealer is None:
+            dealer = v.first_dealer(tuple(self._bids))
+            if dealer is None:
+                dealer = self._bids[0].seat if self._bids else 0
+            self.dealer = dealer
+            self.level = min(self.levels[self.teams[dealer]], 12)
+        self.trump = trump
+        self.ctx = ctx = v.context(self.level, trump)
+        self._eff = [ctx.effective_suit(k) for k in range(NUM_KINDS)]
+        self._str = [ctx.strength(k) for k in range(NUM_KINDS)]
+        self.dealer_team = self.teams[self.dealer]
+        self.kitty = kitty
+        ev.append(TrumpSet(trump, declarer, self.dealer, self.level, turned))
+        ev.append(KittyTaken(self.dealer, tuple(sorted(kitty, reverse=True))))
+        hand = self.hands[self.dealer]
+        for c in kitty:
+            hand[c] += 1
+        self.hand_len[self.dealer] += len(kitty)
+        self.phase = BURYING
+        self.to_act = self.dealer
+
+    def _do_bury(self, action: Bury, ev: list) -> None:
+        hand = self.hands[action.seat]
+        for c in action.cards:
+            hand[c] -= 1
+            self.buried[c] += 1
+        self.hand_len[action.seat] -= len(action.cards)
+        ev.append(Buried(action.seat, action.cards))
+        self.phase = PLAYING
+        self.leader = self.to_act = self.dealer
+
+    # ---------------------------------------------------------------------- tricks
+
+    def _do_play(self, action: Play, comps, ev: list) -> None:
+        seat, cards = action.seat, action.cards
+        if comps is not None and len(comps) > 1:  # a throw: is every part unbeatable?
+            others = [self._hand_of((seat + i) % self.players) for i in range(1, self.players)]
+            res = self.ctx.check_throw(self._hand_obj(cards), others)
+            if not res.valid:
+                ft = self.variant.failed_throw(res, seat)
+                options = tuple(_ids(o) for o in ft.options)
+                chooser = ft.chooser if len(options) > 1 else None
+                ev.append(ThrowFailed(seat, cards, options, chooser, ft.penalty))
+                # the penalty goes to the side that did not throw
+                self.penalty += ft.penalty if self.teams[seat] == self.dealer_team else -ft.penalty
+                if chooser is not None:
+                    self.phase = CHOOSING
+                    self.to_act = chooser
+                    self._choice = (seat, options, ft.penalty)
+                    return
+                cards = options[0]
+        self._play_cards(seat, cards, ev)
+
+    def _play_cards(self, seat: int, cards: tuple, ev: list) -> None:
+        hand, played = self.hands[seat], self.played
+        for c in cards:
+            hand[c] -= 1
+            played[c] += 1
+        self.hand_len[seat] -= len(cards)
+        ev.append(Played(seat, cards, self.trick_number, not self._trick))
+        self._trick.append((seat, cards))
+        if len(self._trick) < self.players:
+            self.to_act = (seat + 1) % self.players
+            return
+        trick = self._trick
+        idx = self.ctx.trick_winner([self._hand_obj(c) for _, c in trick])
+        winner = trick[idx][0]
+        points = sum(point_value(c) for _, cs in trick for c in cs)
+        if self.teams[winner] != self.dealer_team:
+            self.trick_points += points
+        ev.append(TrickWon(self.trick_number, winner, points, self.trick_points))
+        self._tricks = self._tricks + (tuple(trick),)
+        self._trick = []
+        if self.hand_len[winner] == 0:
+            self._score(ev, winner, trick[idx][1], trick[0][1])
+            return
+        self.trick_number += 1
+        self.leader = self.to_act = winner
+
+    # --------------------------------------------------------------------- scoring
+
+    def _score(self, ev: list, last_winner: int, winning: tuple, lead: tuple) -> None:
+        v = self.variant
+        kitty_points = sum(point_value(k) * n for k, n in enumerate(self.buried) if n)
+        multiplier = bonus = 0
+        if self.teams[last_winner] != self.dealer_team:  # 抠底: the attackers took the kitty
+            multiplier = int(v.kitty_multiplier(self.ctx, self._hand_obj(winning),
+                                                 self._hand_obj(lead)))
+            bonus = kitty_points * multiplier
+        total = max(0, self.trick_points + bonus + self.penalty)
+        outcome = v.score_deal(total)
+        next_dealer = v.next_dealer(self.dealer, outcome)
+        if outcome.next == "dealers":
+            rising = self.dealer_team
+        elif self.teams[next_dealer] != self.dealer_team:
+            rising = self.teams[next_dealer]
+        else:  # the next dealer is a dealer-side seat: the first attacker after him rises
+            rising = next(self.teams[(self.dealer + i) % self.players]
+                          for i in range(1, self.players)
+                          if self.teams[(self.dealer + i) % self.players] != self.dealer_team)
+        self.levels[rising] += outcome.rise
+        self.deals_played += 1
+        ev.append(DealScored(
+            self.deal_number, self.dealer, self.trick_points,
+            tuple(k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(self.buried[k])),
+            kitty_points, multiplier, bonus, self.penalty, total, outcome.next,
+            outcome.rise, rising, self._levels_tuple(), next_dealer))
+        winner = v.match_winner(dict(self.levels), outcome, self.dealer_team)
+        if winner is not None:
+            self.winner = winner
+            ev.append(MatchOver(winner, self._levels_tuple(), self.deals_played))
+        if winner is not None or (self.max_deals is not None
+                                  and self.deals_played >= self.max_deals):
+            self.phase = OVER
+            self.to_act = None
+            return
+        self.dealer = next_dealer
+        self.deal_number += 1
+        self._start_deal(ev, attempt=0)
+
+    # --------------------------------------------------------------------- helpers
+
+    def _hand_obj(self, cards):
+        from ..core import Hand
+        return Hand(cards)
+
+    def _hand_of(self, seat: int):
+        from ..core import Hand
+        return Hand.from_counts(tuple(self.hands[seat]))
+
+    @property
+    def trick(self) -> tuple:
+        """The current trick: ((seat, cards), ...) in play order."""
+        return tuple(self._trick)
+
+    @property
+    def tricks(self) -> tuple:
+        """Completed tricks of this deal, each ((seat, cards), ...)."""
+        return self._tricks
+
+    @property
+    def bids(self) -> tuple:
+        return tuple(self._bids)
+
+    # views, serialisation and replay live in their own modules
+    def view(self, seat: int):
+        from .view import view_of
+        return view_of(self, seat)
+
+    def events_for(self, seat: int) -> list:
+        """The history as ``seat`` may see it: others' private cards are hidden."""
+        return [e if e.private_to is None or e.private_to == seat else e.redacted()
+                for e in self.events]
+
+    def snapshot(self) -> dict:
+        from .serial import snapshot
+        return snapshot(self)
+
+    def to_dict(self) -> dict:
+        from .serial import game_to_dict
+        return game_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict, variant=None) -> Game:
+        from .serial import game_from_dict
+        return game_from_dict(data, variant)
+
+    @classmethod
+    def replay(cls, variant, seed, actions, *, max_deals: int | None = None) -> Game:
+        """Rebuild a game from (variant, seed, actions); raises IllegalAction if an action
+        does not fit."""
+        g = cls(variant, seed, max_deals=max_deals)
+        for a in actions:
+            g.apply(a)
+        return g
+
+
+#: followers' legal plays are enumerated up to this many (the core reports the total)
+FOLLOW_LIMIT = 400

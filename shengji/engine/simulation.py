@@ -1,0 +1,323 @@
+"""Play many deals or matches with bots, in parallel processes, and summarise them.
+
+Work is cut into *units* whose seeds depend only on (seed, unit index), never on the
+number of processes, so ``--jobs`` changes the speed and nothing else. A deals-run unit
+plays ``UNIT_DEALS`` consecutive deals of matches (a new match starts when one ends); a
+matches-run unit plays one whole match.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+
+from ..errors import ShengjiError
+from .events import DealScored, DealStarted, MatchOver
+
+UNIT_DEALS = 20
+#: a match that has not ended after this many deals is abandoned (counted, reported)
+MATCH_DEAL_CAP = 2000
+
+
+@dataclass
+class Stats:
+    """Sums over scored deals; ``summary()`` turns them into rates."""
+
+    deals: int = 0
+    holds: int = 0
+    attacker_points: int = 0
+    kitty_bonus_deals: int = 0
+    kitty_bonus_points: int = 0
+    failed_throws: int = 0
+    rise_dealers: int = 0
+    rise_attackers: int = 0
+    takeovers: int = 0
+    matches: int = 0
+    matches_capped: int = 0
+    actions: int = 0
+    #: per team label ("heuristic", "random", ...): levels gained, deals won, match wins
+    team_levels: dict = field(default_factory=dict)
+    team_deals_won: dict = field(default_factory=dict)
+    team_deals: dict = field(default_factory=dict)
+    team_match_wins: dict = field(default_factory=dict)
+    #: per-deal level difference (first label minus the others) for intervals
+    diff_sum: float = 0.0
+    diff_sq: float = 0.0
+
+    def add(self, other: Stats) -> None:
+        for name, value in vars(other).items():
+            if isinstance(value, dict):
+                mine = getattr(self, name)
+                for k, n in value.items():
+                    mine[k] = mine.get(k, 0) + n
+            else:
+                setattr(self, name, getattr(self, name) + value)
+
+
+def team_labels(players: list[str], teams: tuple) -> dict:
+    """team id → label made of its seats' bot names ("heuristic", "random+heuristic")."""
+    labels: dict = {}
+    for seat, team in enumerate(teams):
+        labels.setdefault(team, [])
+        if players[seat] not in labels[team]:
+            labels[team].append(players[seat])
+    return {t: "+".join(names) for t, names in labels.items()}
+
+
+def _record(stats: Stats, ev: DealScored, labels: dict) -> None:
+    stats.deals += 1
+    held = ev.next_side == "dealers"
+    stats.holds += held
+    stats.attacker_points += ev.attacker_points
+    if ev.multiplier:
+        stats.kitty_bonus_deals += 1
+        stats.kitty_bonus_points += ev.kitty_bonus
+    if held:
+        stats.rise_dealers += ev.rise
+    else:
+        stats.rise_attackers += ev.rise
+        stats.takeovers += 1
+    for team, label in labels.items():
+        stats.team_deals[label] = stats.team_deals.get(label, 0) + 1
+        gained = ev.rise if team == ev.rising_team else 0
+        stats.team_levels[label] = stats.team_levels.get(label, 0) + gained
+        stats.team_deals_won[label] = stats.team_deals_won.get(label, 0) + (team == ev.rising_team)
+    if len(set(labels.values())) == 2:
+        # difference between the two sides' gains, signed from the alphabetically first
+        first = min(labels.values())
+        d = ev.rise if labels[ev.rising_team] == first else -ev.rise
+        stats.diff_sum += d
+        stats.diff_sq += d * d
+
+
+def run_unit(task: tuple):
+    """One unit of work (runs in a worker process). Returns (stats, log lines, deals)."""
+    variant_ref, players, seed, unit, n_deals, matches, want_log = task
+    from ..bots import make_bot
+    from .game import Game
+    from .runner import play
+
+    variant = _load(variant_ref)
+    stats = Stats()
+    lines: list[str] = []
+    match = 0
+    labels = team_labels(players, tuple(variant.teams))
+    while (matches and match < 1) or (not matches and stats.deals < n_deals):
+        game_seed = f"{seed}/{unit}/{match}"
+        max_deals = MATCH_DEAL_CAP if matches else n_deals - stats.deals
+        game = Game(variant, game_seed, max_deals=max_deals)
+        bots = [make_bot(name, variant, f"{game_seed}/{s}") for s, name in enumerate(players)]
+        play(game, bots)
+        stats.actions += len(game.actions)
+        start = 0
+        for i, ev in enumerate(game.events):
+            if isinstance(ev, DealStarted) and ev.attempt == 0:
+                start = i
+            elif isinstance(ev, DealScored):
+                _record(stats, ev, labels)
+                if want_log:
+                    lines.append(json.dumps({
+                        "seed": game_seed, "deal": ev.deal,
+                        "events": [e.to_dict() for e in game.events[start:i + 1]],
+                    }, ensure_ascii=False))
+            elif isinstance(ev, MatchOver):
+                stats.matches += 1
+                label = labels[ev.winner]
+                stats.team_match_wins[label] = stats.team_match_wins.get(label, 0) + 1
+        stats.failed_throws += sum(type(e).__name__ == "ThrowFailed" for e in game.events)
+        if matches and game.winner is None:
+            stats.matches_capped += 1
+        match += 1
+    return stats, lines
+
+
+_VARIANTS: dict = {}
+
+
+def _load(ref):
+    from ..variants import load_variant
+
+    if ref not in _VARIANTS:
+        _VARIANTS[ref] = load_variant(ref)
+    return _VARIANTS[ref]
+
+
+class Progress:
+    """A one-line progress bar on stderr (no dependency)."""
+
+    def __init__(self, total: int, what: str, stream=None, enabled: bool = True):
+        self.total, self.what = total, what
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.done = 0
+        self.start = time.perf_counter()
+        self._last = 0.0
+
+    def update(self, n: int) -> None:
+        self.done += n
+        now = time.perf_counter()
+        if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
+            self._last = now
+            frac = min(1.0, self.done / self.total) if self.total else 1.0
+            width = 30
+            bar = "#" * int(frac * width) + "." * (width - int(frac * width))
+            rate = self.done / max(now - self.start, 1e-9)
+            self.stream.write(f"\r[{bar}] {self.done}/{self.total} {self.what} "
+                              f"{rate:,.0f}/s")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def simulate(variant_ref, players: list[str], *, deals: int = 0, matches: int = 0,
+             seed=0, jobs: int = 1, log=None, progress: bool = True) -> dict:
+    """Run the simulation and return the summary (see ``summary``)."""
+    variant = _load(variant_ref)
+    if len(players) != variant.players:
+        raise ShengjiError(f"--players names {len(players)} bots but variant {variant.name} "
+                           f"has {variant.players} seats")
+    from ..bots import make_bot
+
+    for name in set(players):
+        make_bot(name, variant)  # unknown names fail here, before any process starts
+    if (deals > 0) == (matches > 0):
+        raise ShengjiError("give either a number of deals or a number of matches (> 0)")
+    if matches:
+        tasks = [(variant_ref, players, seed, u, 0, True, log is not None)
+                 for u in range(matches)]
+        total, what = matches, "matches"
+    else:
+        n_units = math.ceil(deals / UNIT_DEALS)
+        tasks = [(variant_ref, players, seed, u, min(UNIT_DEALS, deals - u * UNIT_DEALS),
+                  False, log is not None) for u in range(n_units)]
+        total, what = deals, "deals"
+    bar = Progress(total, what, enabled=progress)
+    stats = Stats()
+    t0 = time.perf_counter()
+    if jobs > 1:
+        import multiprocessing as mp
+
+        with mp.get_context("fork").Pool(jobs) as pool:
+            results = pool.imap(run_unit, tasks, chunksize=1)
+            _collect(results, stats, bar, log, matches)
+    else:
+        _collect(map(run_unit, tasks), stats, bar, log, matches)
+    bar.close()
+    seconds = time.perf_counter() - t0
+    return summary(stats, variant, players, seed, seconds, jobs)
+
+
+def _collect(results, stats, bar, log, matches) -> None:
+    for unit_stats, lines in results:
+        stats.add(unit_stats)
+        if log is not None:
+            for line in lines:
+                log.write(line + "\n")
+        bar.update(unit_stats.matches + unit_stats.matches_capped if matches else unit_stats.deals)
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson interval of a proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (c - h, c + h)
+
+
+def summary(stats: Stats, variant, players, seed, seconds: float, jobs: int) -> dict:
+    n = max(stats.deals, 1)
+    teams = {}
+    for label in sorted(stats.team_deals):
+        dn = stats.team_deals[label]
+        won = stats.team_deals_won.get(label, 0)
+        lo, hi = wilson(won, dn)
+        teams[label] = {
+            "levels_gained": stats.team_levels.get(label, 0),
+            "levels_per_deal": stats.team_levels.get(label, 0) / max(dn, 1),
+            "deals_won": won,
+            "deal_win_rate": won / max(dn, 1),
+            "deal_win_rate_95": [lo, hi],
+            "matches_won": stats.team_match_wins.get(label, 0),
+        }
+    out = {
+        "variant": variant.name,
+        "players": list(players),
+        "seed": seed,
+        "deals": stats.deals,
+        "matches": stats.matches,
+        "matches_capped": stats.matches_capped,
+        "dealer_hold_rate": stats.holds / n,
+        "dealer_hold_rate_95": list(wilson(stats.holds, stats.deals)),
+        "attacker_mean_points": stats.attacker_points / n,
+        "kitty_bonus_rate": stats.kitty_bonus_deals / n,
+        "kitty_bonus_mean_points": stats.kitty_bonus_points / max(stats.kitty_bonus_deals, 1),
+        "failed_throws_per_deal": stats.failed_throws / n,
+        "levels": {
+            "dealers_gained": stats.rise_dealers,
+            "attackers_gained": stats.rise_attackers,
+            "dealers_per_deal": stats.rise_dealers / n,
+            "attackers_per_deal": stats.rise_attackers / n,
+            "takeovers": stats.takeovers,
+        },
+        "teams": teams,
+        "seconds": seconds,
+        "jobs": jobs,
+        "deals_per_second": stats.deals / max(seconds, 1e-9),
+        "actions": stats.actions,
+    }
+    if len(teams) == 2 and stats.deals:
+        mean = stats.diff_sum / stats.deals
+        var = max(stats.diff_sq / stats.deals - mean * mean, 0.0)
+        half = 1.96 * math.sqrt(var / stats.deals)
+        first = min(teams)
+        out["level_difference"] = {"side": first, "per_deal": mean,
+                                   "per_deal_95": [mean - half, mean + half]}
+    return out
+
+
+def format_summary(s: dict) -> str:
+    """The summary as a plain table."""
+    rows = [
+        ("variant", s["variant"]),
+        ("players", ",".join(s["players"])),
+        ("seed", str(s["seed"])),
+        ("deals", f"{s['deals']}"),
+    ]
+    if s["matches"] or s["matches_capped"]:
+        rows.append(("matches", f"{s['matches']} finished, {s['matches_capped']} capped"))
+    lo, hi = s["dealer_hold_rate_95"]
+    lv = s["levels"]
+    rows += [
+        ("dealer-side hold rate", f"{s['dealer_hold_rate']:.3f}  (95% {lo:.3f}–{hi:.3f})"),
+        ("attackers' mean points", f"{s['attacker_mean_points']:.1f}"),
+        ("kitty-bonus rate", f"{s['kitty_bonus_rate']:.3f}  (mean bonus "
+                             f"{s['kitty_bonus_mean_points']:.1f} points)"),
+        ("failed throws per deal", f"{s['failed_throws_per_deal']:.3f}"),
+        ("levels gained, dealers", f"{lv['dealers_gained']}  ({lv['dealers_per_deal']:.3f}/deal)"),
+        ("levels gained, attackers",
+         f"{lv['attackers_gained']}  ({lv['attackers_per_deal']:.3f}/deal, "
+         f"{lv['takeovers']} takeovers)"),
+    ]
+    for label, t in s["teams"].items():
+        lo, hi = t["deal_win_rate_95"]
+        rows.append((f"side {label}",
+                     f"{t['levels_per_deal']:.3f} levels/deal, deals won {t['deal_win_rate']:.3f}"
+                     f" (95% {lo:.3f}–{hi:.3f}), matches won {t['matches_won']}"))
+    if "level_difference" in s:
+        d = s["level_difference"]
+        rows.append((f"level difference ({d['side']})",
+                     f"{d['per_deal']:+.3f}/deal (95% {d['per_deal_95'][0]:+.3f}–"
+                     f"{d['per_deal_95'][1]:+.3f})"))
+    rows.append(("deals per second", f"{s['deals_per_second']:.1f}  ({s['jobs']} job(s), "
+                                     f"{s['seconds']:.2f} s)"))
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows)

@@ -1,0 +1,87 @@
+"""Per-seat views: what one seat may know, and nothing more.
+
+A ``SeatView`` holds the seat's own hand and public facts (declarations, the trump, the
+cards played face up, trick history, points, levels). It never holds another seat's
+cards, nor the buried kitty — except the kitty cards the dealer holds while burying
+(then ``kitty`` is the kitty the dealer took). It is what bots and frontends receive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import format_counts
+from .actions import cards_text
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    players: int
+    teams: tuple
+    phase: str
+    to_act: int | None
+    deal_number: int
+    dealer: int | None
+    level: int
+    levels: tuple            # ((team, level), ...)
+    trump: int | None        # None: no trump yet (dealing) or no-trump deal
+    trump_set: bool          # False while dealing
+    to_deal: int             # cards still to be dealt (0 in the last declaration round)
+    bids: tuple              # accepted declarations (shengji.model.Bid), in order
+    hand: tuple              # 54 counts
+    hand_sizes: tuple        # cards held by each seat
+    kitty: tuple | None      # the kitty, only for the dealer while burying
+    kitty_size: int
+    leader: int | None
+    trick_number: int
+    trick: tuple             # ((seat, cards), ...) of the current trick
+    tricks: tuple            # completed tricks of this deal
+    played: tuple            # 54 counts: every card played face up this deal
+    trick_points: int        # attackers' points from tricks so far
+    forced_options: tuple    # after a failed throw, the options the chooser picks from
+
+    @property
+    def team(self):
+        return self.teams[self.seat]
+
+    def to_dict(self) -> dict:
+        return {
+            "seat": self.seat, "players": self.players, "teams": list(self.teams),
+            "phase": self.phase, "to_act": self.to_act, "deal": self.deal_number,
+            "dealer": self.dealer, "level": self.level,
+            "levels": [list(p) for p in self.levels], "trump": self.trump,
+            "trump_set": self.trump_set, "to_deal": self.to_deal,
+            "bids": [{"seat": b.seat, "cards": cards_text(b.cards), "trump": b.trump}
+                     for b in self.bids],
+            "hand": format_counts(self.hand), "hand_sizes": list(self.hand_sizes),
+            "kitty": cards_text(self.kitty) if self.kitty is not None else None,
+            "kitty_size": self.kitty_size, "leader": self.leader,
+            "trick_number": self.trick_number,
+            "trick": [[s, cards_text(c)] for s, c in self.trick],
+            "tricks": [[[s, cards_text(c)] for s, c in t] for t in self.tricks],
+            "played": format_counts(self.played), "trick_points": self.trick_points,
+            "forced_options": [cards_text(o) for o in self.forced_options],
+        }
+
+
+def view_of(game, seat: int) -> SeatView:
+    if not 0 <= seat < game.players:
+        from .errors import IllegalAction
+        raise IllegalAction(f"no seat {seat}: seats are 0..{game.players - 1}", "no_such_seat")
+    dealing = game.phase == "deal"
+    kitty = None
+    if game.phase == "bury" and seat == game.dealer:
+        kitty = tuple(sorted(game.kitty, reverse=True))
+    return SeatView(
+        seat=seat, players=game.players, teams=game.teams, phase=game.phase,
+        to_act=game.to_act, deal_number=game.deal_number, dealer=game.dealer,
+        level=game.level, levels=game._levels_tuple(),
+        trump=None if dealing else game.trump, trump_set=not dealing,
+        to_deal=game._n_deal - game._dealt if dealing else 0,
+        bids=tuple(game._bids), hand=tuple(game.hands[seat]),
+        hand_sizes=tuple(game.hand_len), kitty=kitty, kitty_size=game.kitty_size,
+        leader=game.leader, trick_number=game.trick_number, trick=tuple(game._trick),
+        tricks=game._tricks, played=tuple(game.played), trick_points=game.trick_points,
+        forced_options=game._choice[1] if game._choice else (),
+    )
