@@ -52,6 +52,7 @@ class Variant:
             plugin_mod.register(self.pm, obj, f"variant {self.name}: {label}")
             self.plugins.append(obj)
         self.hook = self.pm.hook
+        self.play_rules  # built now so that a bad `play:` section fails at load time
 
     def __repr__(self) -> str:
         return f"<Variant {self.name} ({display_path(self.path)})>"
