@@ -19,13 +19,16 @@ def build_order(rules, level: int, trump: int | None) -> tuple[list[int], list[i
 
     def plain_ranks(s: int, eff: int) -> int:
         # ranks 2..A upward; a level/constant rank is skipped and, without bridging,
-        # still occupies a slot so its neighbours are not adjacent
-        v = 0
+        # leaves a gap between the plain ranks around it (+2 instead of +1). A skipped
+        # rank at either end has no plain neighbour beyond it, so it leaves no gap
+        # (read of §2 "each next rank is +1", agreed with the C core).
+        v, gap, seen = 0, False, False
         for r in range(13):
             if r in special:
-                if not rules.tractor_bridges_level_gap:
-                    v += 1
+                gap = seen and not rules.tractor_bridges_level_gap
                 continue
+            v += 1 if gap else 0
+            gap, seen = False, True
             suit[kind(s, r)] = eff
             strength[kind(s, r)] = v
             v += 1
