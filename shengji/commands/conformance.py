@@ -44,9 +44,13 @@ def run(args) -> int:
     if not args.paths and not args.variant:
         args._parser.error("give case files/folders, or --variant NAME|PATH")
     out = sys.stdout
-    passed = failed = 0
+    passed = failed = xfailed = 0
     for r in iter_results(args.paths):
-        if r.passed:
+        if r.status == "xfailed":
+            xfailed += 1
+            if args.verbose:
+                print(f"xfail {r.case.where}: {r.case.xfail}", file=out)
+        elif r.passed:
             passed += 1
             if args.verbose:
                 print(f"ok   {r.case.where}", file=out)
@@ -67,5 +71,5 @@ def run(args) -> int:
             else:
                 failed += 1
                 print(check.line(), file=out)
-    print(summary(passed, failed), file=out)
+    print(summary(passed, failed, xfailed), file=out)
     return 1 if failed else 0

@@ -19,6 +19,15 @@ def pytest_collect_file(file_path, parent):
     return None
 
 
+def _shown_path(node) -> str:
+    # files are loaded by absolute path (relative variant paths resolve from them);
+    # failures show the path from the rootdir, as pytest does
+    try:
+        return str(node.path.relative_to(node.config.rootpath))
+    except ValueError:
+        return str(node.path)
+
+
 def _variants(config) -> VariantCache:
     # one cache per test session: every file that names a variant shares its load
     cache = getattr(config, "_shengji_variants", None)
@@ -53,12 +62,14 @@ class CaseItem(pytest.Item):
 
     def runtest(self):
         result = run_case(self.case, _variants(self.config))
+        if result.status == "xfailed":
+            pytest.xfail(self.case.xfail)
         if not result.passed:
             raise CaseFailed(result.line())
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, CaseFailed):
-            return excinfo.value.line
+            return excinfo.value.line.replace(str(self.path), _shown_path(self), 1)
         return super().repr_failure(excinfo)
 
     def reportinfo(self):

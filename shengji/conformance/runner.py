@@ -24,16 +24,33 @@ from .kinds import INPUT_ERRORS, JUDGES, expected_form, matches, shown
 @dataclass(frozen=True)
 class CaseResult:
     case: Case
-    passed: bool
+    #: did the engine's answer match ``expect``?
+    ok: bool
     expected: Any
     got: Any
     #: a one-line explanation when the case could not be judged (malformed, bad variant)
     problem: str | None = None
 
+    @property
+    def status(self) -> str:
+        """passed, failed, xfailed (a case marked ``xfail`` that fails) or xpassed (one
+        that passes now: a failure, so the stale note gets removed)."""
+        if self.problem or not self.case.xfail:
+            return "passed" if self.ok and not self.problem else "failed"
+        return "xpassed" if self.ok else "xfailed"
+
+    @property
+    def passed(self) -> bool:
+        """False only for what must be reported as a failure."""
+        return self.status in ("passed", "xfailed")
+
     def line(self) -> str:
         """The failure line: file, id, expected, got."""
         if self.problem:
             return f"{self.case.where}: {self.problem}"
+        if self.status == "xpassed":
+            note = self.case.xfail
+            return f"{self.case.where}: passes now but is marked xfail ({note}); remove the note"
         src = f"  [{self.case.source}]" if self.case.source else ""
         return f"{self.case.where}: expected {flow(self.expected)}, got {flow(self.got)}{src}"
 
@@ -42,7 +59,9 @@ def flow(value) -> str:
     """A value on one line, in the YAML notation of the case files."""
     if isinstance(value, _Raised):
         return str(value)
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10**6)
+    text = yaml.safe_dump(
+        value, default_flow_style=True, allow_unicode=True, sort_keys=False, width=10**6
+    )
     return text.strip().removesuffix("...").strip()
 
 
@@ -144,6 +163,7 @@ class FileProblem:
     message: str
 
     passed = False
+    status = "failed"
 
     def line(self) -> str:
         return self.message
@@ -163,8 +183,10 @@ def iter_results(paths: Iterable, variants: VariantCache | None = None) -> Itera
             yield run_case(case, variants)
 
 
-def summary(passed: int, failed: int) -> str:
-    return f"{passed} passed, {failed} failed"
+def summary(passed: int, failed: int, xfailed: int = 0) -> str:
+    """The closing line ``N passed, N failed`` (known failures, if any, appended)."""
+    tail = f", {xfailed} xfailed" if xfailed else ""
+    return f"{passed} passed, {failed} failed{tail}"
 
 
 __all__ = [
