@@ -173,6 +173,7 @@ def shengji_first_dealer(variant, bids, players):
 def shengji_start_level(variant):
     """Level rank every side starts at (0 = '2'; constant-two variants start at '3').
 
+    :param variant: the Variant.
     :return: an int 0..12. First non-None result wins.
     """
 
