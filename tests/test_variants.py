@@ -135,7 +135,10 @@ def test_three_deck_table_seed_000(points, expected):
 
 @pytest.mark.parametrize(
     "points, expected",
-    [(0, (D, 3)), (75, (D, 2)), (80, (D, 1)), (155, (D, 1)), (160, (A, 0)), (240, (A, 1)), (320, (A, 2)), (400, (A, 3))],
+    [
+        (0, (D, 3)), (75, (D, 2)), (80, (D, 1)), (155, (D, 1)), (160, (A, 0)),
+        (240, (A, 1)), (320, (A, 2)), (400, (A, 3)),
+    ],
 )
 def test_four_deck_table_extends_the_pattern_with_80_point_steps(points, expected):
     assert _score(load_variant("four-deck"), points) == expected

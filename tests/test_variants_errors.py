@@ -54,8 +54,10 @@ BASE = "extends: two-deck-80\n"
         # out of range
         (BASE + "decks: 5\n", ":2: decks: 5 is out of range (allowed 1..4)"),
         # a bad rank (a card value)
-        (BASE + "start_level: 1\n", ":2: start_level: 1 is not one of 2, 3, 4, 5, 6, 7, 8, 9, 10, J"),
-        (BASE + "play:\n  constant_ranks: [Z]\n", ":3: play.constant_ranks[0]: 'Z' is not one of 2,"),
+        (BASE + "start_level: 1\n",
+         ":2: start_level: 1 is not one of 2, 3, 4, 5, 6, 7, 8, 9, 10, J"),
+        (BASE + "play:\n  constant_ranks: [Z]\n",
+         ":3: play.constant_ranks[0]: 'Z' is not one of 2,"),
         # a bad shape or pattern in a ladder
         (BASE + "play:\n  following:\n    titanic: [titanic, triple + tripel]\n",
          ":4: play.following.titanic[1]: bad pattern: unknown shape 'tripel'"),
@@ -99,8 +101,7 @@ def test_bad_file_gives_precise_error(tmp_path, body, expected):
     path = write(tmp_path, "bad.yaml", body)
     message = error_of(path)
     assert expected in message
-    if "max_tuple" not in expected:  # every other message starts with the file
-        assert message.startswith(str(path)) or message.startswith("bad.yaml") or "bad.yaml" in message
+    assert "bad.yaml" in message  # every message names the file
 
 
 def test_every_schema_problem_is_listed_by_line(tmp_path):

@@ -14,7 +14,7 @@ import yaml
 
 from ..cards import RANKS
 from ..errors import ShengjiError
-from ..rules import pattern_str, shape_str
+from ..rules import KITTY_TABLE_KEYS, pattern_str, shape_str
 from ..variants import load_variant
 from ..variants.files import display_path
 from ..variants.registry import all_sources
@@ -87,9 +87,7 @@ def resolved_rules(v) -> dict:
     if pr.kitty == "exponential":
         play["kitty_cap"] = pr.kitty_cap
     if pr.kitty == "table":
-        play["kitty_table"] = dict(
-            zip(("single", "pair", "triple", "quad", "tractor", "titanic"), pr.kitty_table)
-        )
+        play["kitty_table"] = dict(zip(KITTY_TABLE_KEYS, pr.kitty_table, strict=True))
     from ..builtin_rules import scoring_table
 
     step, table = scoring_table(s, v.decks)

@@ -8,7 +8,6 @@ nonsense is a VariantError naming the hook rather than a crash deep in the engin
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cached_property
 from pathlib import Path
 
 from .. import plugins as plugin_mod
@@ -52,7 +51,8 @@ class Variant:
             plugin_mod.register(self.pm, obj, f"variant {self.name}: {label}")
             self.plugins.append(obj)
         self.hook = self.pm.hook
-        self.play_rules  # built now so that a bad `play:` section fails at load time
+        # built now, so that a bad `play:` section fails at load time
+        self.play_rules: PlayRules = self._build_play_rules()
 
     def __repr__(self) -> str:
         return f"<Variant {self.name} ({display_path(self.path)})>"
@@ -76,8 +76,7 @@ class Variant:
             )
         return result
 
-    @cached_property
-    def play_rules(self) -> PlayRules:
+    def _build_play_rules(self) -> PlayRules:
         try:
             return self._call("shengji_play_rules", PlayRules)
         except RulesError as e:

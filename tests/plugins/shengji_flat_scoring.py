@@ -12,5 +12,6 @@ from shengji.model import ScoreOutcome
 def shengji_score_deal(variant, attacker_points):
     half = 50 * variant.decks
     if attacker_points >= half:
-        return ScoreOutcome(next="attackers", rise=1 + (attacker_points - half) // (20 * variant.decks))
+        extra = (attacker_points - half) // (20 * variant.decks)
+        return ScoreOutcome(next="attackers", rise=1 + extra)
     return ScoreOutcome(next="dealers", rise=1)
