@@ -58,6 +58,15 @@ class _CardAction(Action):
             raise ShengjiError(f"{type(self).__name__}: seat must be an int, got {self.seat!r}")
         object.__setattr__(self, "cards", norm_cards(self.cards))
 
+    @classmethod
+    def trusted(cls, seat: int, cards: tuple[int, ...]):
+        """Build from card ids already checked and sorted by id, descending (the
+        engine's own listings); skips re-parsing on the hot path."""
+        self = object.__new__(cls)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", cards)
+        return self
+
 
 @dataclass(frozen=True, slots=True)
 class Declare(_CardAction):

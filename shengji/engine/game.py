@@ -38,7 +38,7 @@ from .events import (
     TrickWon,
     TrumpSet,
 )
-from .legal import Legal, lead_structures
+from .legal import FillerFollows, Legal, lead_structures
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
@@ -137,8 +137,25 @@ class Game:
         if not self._trick:
             return Legal("lead", seat, lead_structures(self, seat))
         lead = self._trick[0][1]
-        res = self.ctx.legal_follows(self._hand_obj(lead), self._hand_of(seat), limit=FOLLOW_LIMIT)
-        return Legal("follow", seat, res.plays, total=res.total, count=len(lead))
+        n = len(lead)
+        hand, eff = self.hands[seat], self._eff
+        suit = eff[lead[0]]
+        in_suit = [k for k in range(NUM_KINDS) if hand[k] and eff[k] == suit]
+        # shortcuts where semantics §4 leaves no shape to judge: a single led, or a
+        # hand with exactly as many cards of the suit as were led (checked by tests
+        # against the core's enumeration)
+        if n == 1:
+            kinds = in_suit or [k for k in range(NUM_KINDS) if hand[k]]
+            return Legal("follow", seat, [(k,) for k in kinds], count=1)
+        held = sum(hand[k] for k in in_suit)
+        if held <= n:
+            base = tuple(k for k in in_suit for _ in range(hand[k]))
+            if held == n:
+                return Legal("follow", seat, [base], count=n)
+            pool = [0 if eff[k] == suit else c for k, c in enumerate(hand)]
+            return Legal("follow", seat, FillerFollows(base, pool, n - held), count=n)
+        res = self.ctx.legal_follows(self._trick_hands[0], self._hand_of(seat), limit=FOLLOW_LIMIT)
+        return Legal("follow", seat, res.plays, total=res.total, count=n)
 
     def can(self, action: Action) -> bool:
         try:
@@ -224,8 +241,9 @@ class Game:
 
     def _check_in_hand(self, action, what: str, rule: str, play: bool = False) -> None:
         hand = self.hands[action.seat]
-        need = _count(action.cards)
-        for k, n in enumerate(need):
+        cards = action.cards
+        for k in set(cards):
+            n = cards.count(k)
             if n > hand[k]:
                 self._refuse(
                     f"seat {action.seat} cannot {what} {cards_text(action.cards)}: it holds "
@@ -255,9 +273,12 @@ class Game:
         if not cards:
             self._refuse(f"seat {seat}: a play needs at least one card", "empty", RULE_LEAD, True)
         self._check_in_hand(action, "play", RULE_FOLLOW if self._trick else RULE_LEAD, True)
+        play = self._hand_obj(cards)
         if not self._trick:
+            if len(cards) <= self.rules.max_tuple and cards[0] == cards[-1]:
+                return (None, play)  # one card, or a tuple: a single structure
             try:
-                comps = self.ctx.decompose(self._hand_obj(cards))
+                comps = self.ctx.decompose(play)
             except HandError as e:
                 self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: {e}",
                              "several_suits", RULE_LEAD, True)
@@ -265,16 +286,25 @@ class Game:
                 self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: it is "
                              f"{len(comps)} combinations and this variant has no throws (甩牌)",
                              "no_throws", RULE_LEAD, True)
-            return comps
+            return comps, play
         lead = self._trick[0][1]
-        res = self.ctx.check_follow(self._hand_obj(lead), self._hand_of(seat),
-                                    self._hand_obj(cards))
+        n = len(lead)
+        if len(cards) == n:
+            # semantics §4 step 2 settles these without shape: accept them here
+            eff = self._eff
+            suit = eff[lead[0]]
+            hand = self.hands[seat]
+            held = sum(hand[k] for k in range(NUM_KINDS) if hand[k] and eff[k] == suit)
+            in_play = sum(1 for c in cards if eff[c] == suit)
+            if (held <= n and in_play == held) or (n == 1 and in_play == 1):
+                return None, play
+        res = self.ctx.check_follow(self._trick_hands[0], self._hand_of(seat), play)
         if not res.ok:
             detail = f": {res.detail}" if res.detail else ""
             self._refuse(f"seat {seat} cannot follow {cards_text(lead)} with "
                          f"{cards_text(cards)} ({res.reason}{detail})", res.reason,
                          RULE_FOLLOW, True)
-        return None
+        return None, play
 
     # --------------------------------------------------------------------- dealing
 
@@ -311,6 +341,8 @@ class Game:
         self.buried = [0] * NUM_KINDS
         self.played = [0] * NUM_KINDS
         self._trick: list = []
+        self._trick_hands: list = []   # core Hands of the trick's plays (the lead first)
+        self._seat_hands: list = [None] * self.players  # core Hand per seat, None = stale
         self._tricks: tuple = ()
         self.trick_number = 0
         self.leader = None
@@ -440,17 +472,19 @@ class Game:
             hand[c] -= 1
             self.buried[c] += 1
         self.hand_len[action.seat] -= len(action.cards)
+        self._seat_hands[action.seat] = None
         ev.append(Buried(action.seat, action.cards))
         self.phase = PLAYING
         self.leader = self.to_act = self.dealer
 
     # ---------------------------------------------------------------------- tricks
 
-    def _do_play(self, action: Play, comps, ev: list) -> None:
+    def _do_play(self, action: Play, plan, ev: list) -> None:
         seat, cards = action.seat, action.cards
+        comps, play = plan
         if comps is not None and len(comps) > 1:  # a throw: is every part unbeatable?
             others = [self._hand_of((seat + i) % self.players) for i in range(1, self.players)]
-            res = self.ctx.check_throw(self._hand_obj(cards), others)
+            res = self.ctx.check_throw(play, others)
             if not res.valid:
                 ft = self.variant.failed_throw(res, seat)
                 options = tuple(_ids(o) for o in ft.options)
@@ -463,22 +497,24 @@ class Game:
                     self.to_act = chooser
                     self._choice = (seat, options, ft.penalty)
                     return
-                cards = options[0]
-        self._play_cards(seat, cards, ev)
+                cards, play = options[0], None
+        self._play_cards(seat, cards, ev, play)
 
-    def _play_cards(self, seat: int, cards: tuple, ev: list) -> None:
+    def _play_cards(self, seat: int, cards: tuple, ev: list, play=None) -> None:
         hand, played = self.hands[seat], self.played
+        self._seat_hands[seat] = None
         for c in cards:
             hand[c] -= 1
             played[c] += 1
         self.hand_len[seat] -= len(cards)
         ev.append(Played(seat, cards, self.trick_number, not self._trick))
         self._trick.append((seat, cards))
+        self._trick_hands.append(play if play is not None else self._hand_obj(cards))
         if len(self._trick) < self.players:
             self.to_act = (seat + 1) % self.players
             return
         trick = self._trick
-        idx = self.ctx.trick_winner([self._hand_obj(c) for _, c in trick])
+        idx = self.ctx.trick_winner(self._trick_hands)
         winner = trick[idx][0]
         points = sum(point_value(c) for _, cs in trick for c in cs)
         if self.teams[winner] != self.dealer_team:
@@ -486,6 +522,7 @@ class Game:
         ev.append(TrickWon(self.trick_number, winner, points, self.trick_points))
         self._tricks = self._tricks + (tuple(trick),)
         self._trick = []
+        self._trick_hands = []
         if self.hand_len[winner] == 0:
             self._score(ev, winner, trick[idx][1], trick[0][1])
             return
@@ -535,13 +572,19 @@ class Game:
 
     # --------------------------------------------------------------------- helpers
 
-    def _hand_obj(self, cards):
-        from ..core import Hand
-        return Hand(cards)
+    def _hand_obj(self, cards: tuple):
+        h = _HAND_CACHE.get(cards)
+        if h is None:
+            if len(_HAND_CACHE) > 100_000:
+                _HAND_CACHE.clear()
+            h = _HAND_CACHE[cards] = _Hand()(cards)
+        return h
 
     def _hand_of(self, seat: int):
-        from ..core import Hand
-        return Hand.from_counts(tuple(self.hands[seat]))
+        h = self._seat_hands[seat]
+        if h is None:
+            h = self._seat_hands[seat] = _Hand().from_counts(self.hands[seat])
+        return h
 
     @property
     def trick(self) -> tuple:
@@ -590,5 +633,15 @@ class Game:
         return g
 
 
+#: core Hands of plays, by card tuple (Hands are immutable; most plays recur)
+_HAND_CACHE: dict = {}
+
+
+def _Hand():
+    from ..core import Hand  # imported late: the engine module loads without the C core
+
+    return Hand
+
+
 #: followers' legal plays are enumerated up to this many (the core reports the total)
-FOLLOW_LIMIT = 400
+FOLLOW_LIMIT = 120

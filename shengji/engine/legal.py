@@ -16,8 +16,8 @@
 - ``choose``: one ``ChooseForced`` per forced-play option after a failed throw.
 - ``none``: not this seat's turn.
 
-Follow plays are kept as core ``Hand`` objects and turned into ``Play`` actions only when
-read, so that listing hundreds of follows costs little.
+Leads and follows are kept as tuples of card ids (or core ``Hand`` objects) and turned
+into ``Play`` actions only when read, so that long lists cost little.
 """
 
 from __future__ import annotations
@@ -51,8 +51,10 @@ class Legal(Sequence):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         item = self._items[i]
-        if self.kind == "follow":
-            return Play(self.seat, tuple(item.cards()))
+        if self.kind == "follow" or self.kind == "lead":
+            if type(item) is not tuple:  # a core Hand (its cards() are in display order)
+                item = tuple(sorted(item.cards(), reverse=True))
+            return Play.trusted(self.seat, item)
         return item
 
     def __contains__(self, action) -> bool:
@@ -65,7 +67,8 @@ class Legal(Sequence):
 
 
 def lead_structures(game, seat: int) -> tuple:
-    """Leads listed for ``seat``: single structures, plus whole-suit throws (see above)."""
+    """Leads listed for ``seat`` as card tuples: single structures, plus whole-suit throws
+    (see above)."""
     hand = game.hands[seat]
     eff, strength, rules = game._eff, game._str, game.rules
     max_w = rules.max_tuple
@@ -75,20 +78,16 @@ def lead_structures(game, seat: int) -> tuple:
             by_suit.setdefault(eff[k], []).append(k)
     out: dict = {}
     for suit, kinds in by_suit.items():
-        structures = []
         for k in kinds:
             for w in range(1, min(hand[k], max_w) + 1):
-                structures.append((k,) * w)
+                out[(k,) * w] = None
         if rules.tractors:
             for w in range(rules.tractor_min_width, max_w + 1):
-                structures.extend(_tractors(hand, kinds, strength, w, rules.tractor_min_length))
-        for cards in structures:
-            out.setdefault(Play(seat, cards), None)
+                for cards in _tractors(hand, kinds, strength, w, rules.tractor_min_length):
+                    out.setdefault(tuple(sorted(cards, reverse=True)), None)
         n_suit = sum(hand[k] for k in kinds)
         if rules.throws and n_suit > 1:
-            whole = Play(seat, tuple(k for k in kinds for _ in range(hand[k])))
-            if whole not in out:
-                out[whole] = None
+            out.setdefault(tuple(k for k in kinds for _ in range(hand[k])), None)
     return tuple(out)
 
 
@@ -112,3 +111,50 @@ def _tractors(hand, kinds, strength, w: int, min_len: int) -> list:
                     found.append(tuple(k for k in choice for _ in range(w)))
         i = j + 1
     return found
+
+
+class FillerFollows(Sequence):
+    """Follows when a seat holds fewer cards of the led suit than were led: all of those
+    (``base``) plus any ``r`` of its other cards. Every such play is legal (semantics §4
+    step 2), so they are enumerated lazily by unranking multiset combinations: exact,
+    complete, and cheap however many there are."""
+
+    __slots__ = ("base", "kinds", "caps", "r", "_ways")
+
+    def __init__(self, base: tuple, pool: list[int], r: int):
+        self.base = base
+        self.kinds = [k for k in range(NUM_KINDS) if pool[k]]
+        self.caps = [pool[k] for k in self.kinds]
+        self.r = r
+        # ways[i][j]: multisets of size j from kinds[i:]
+        n = len(self.kinds)
+        ways = [[0] * (r + 1) for _ in range(n + 1)]
+        ways[n][0] = 1
+        for i in range(n - 1, -1, -1):
+            nxt, cap = ways[i + 1], self.caps[i]
+            ways[i] = [sum(nxt[j - m] for m in range(min(cap, j) + 1)) for j in range(r + 1)]
+        self._ways = ways
+
+    def __len__(self) -> int:
+        return self._ways[0][self.r]
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return [self[i] for i in range(*idx.indices(len(self)))]
+        if idx < 0:
+            idx += len(self)
+        if not 0 <= idx < len(self):
+            raise IndexError(idx)
+        out = list(self.base)
+        j = self.r
+        for i, k in enumerate(self.kinds):
+            for m in range(min(self.caps[i], j), -1, -1):  # more copies first
+                w = self._ways[i + 1][j - m]
+                if idx < w:
+                    out.extend([k] * m)
+                    j -= m
+                    break
+                idx -= w
+            if j == 0:
+                break
+        return tuple(sorted(out, reverse=True))

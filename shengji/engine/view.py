@@ -3,7 +3,8 @@
 A ``SeatView`` holds the seat's own hand and public facts (declarations, the trump, the
 cards played face up, trick history, points, levels). It never holds another seat's
 cards, nor the buried kitty — except the kitty cards the dealer holds while burying
-(then ``kitty`` is the kitty the dealer took). It is what bots and frontends receive.
+(then ``kitty`` is the kitty the dealer took). It is what bots and frontends receive: a fresh copy each time, read-only by convention
+(not frozen, because building it happens before every decision).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from ..cards import format_counts
 from .actions import cards_text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeatView:
     seat: int
     players: int
