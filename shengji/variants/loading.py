@@ -39,10 +39,9 @@ class Resolved:
         return self.files[-1].path
 
 
-def _identity(vf: VariantFile, src: registry.Source | None) -> str:
-    if vf.path is not None:
-        return str(vf.path.resolve())
-    return f"<entry point {src.name}>" if src else f"<mapping {id(vf.data)}>"
+def _identity(vf: VariantFile) -> str:
+    """What makes two links of an extends chain the same file (for cycle detection)."""
+    return str(vf.path.resolve()) if vf.path is not None else f"<mapping {id(vf.data)}>"
 
 
 def _open(ref: str, base: Path | None, where: str) -> tuple[VariantFile, str | None]:
@@ -113,14 +112,13 @@ def resolve(ref: str | Path | Mapping, name: str | None = None) -> Resolved:
     """Follow ``extends`` from a reference (name, path or settings mapping) to its root."""
     chain: list[VariantFile] = []
     seen: list[str] = []
-    first_name: str | None = None
     if isinstance(ref, Mapping):
         vf, src_name = from_mapping(ref), None
     else:
         vf, src_name = _open(str(ref), None, "")
     first_name = name or src_name
     while True:
-        ident = _identity(vf, None)
+        ident = _identity(vf)
         if ident in seen:
             cycle = " → ".join(display_path(f.path) for f in chain) + f" → {display_path(vf.path)}"
             raise chain[-1].error(("extends",), f"extends cycle: {cycle}")
