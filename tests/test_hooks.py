@@ -113,8 +113,9 @@ def test_outside_plugin_used_by_the_engine():
 
 
 def test_plugin_registered_as_entry_point(monkeypatch, tmp_path):
-    import shengji.plugins as plugins_mod
     import shengji_flat_scoring
+
+    import shengji.plugins as plugins_mod
 
     class EP:
         name, value = "flat", "shengji_flat_scoring"
