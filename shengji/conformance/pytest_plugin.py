@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from .casefile import SUFFIX, CaseFileError, load_case_file
-from .runner import VariantCache, run_case
+from .runner import VariantCache, run_case, summary
 
 
 def pytest_collect_file(file_path, parent):
@@ -35,6 +35,35 @@ def _variants(config) -> VariantCache:
         cache = VariantCache()
         config._shengji_variants = cache
     return cache
+
+
+class _Tally:
+    """Counts rule cases for the closing line of CONFORMANCE.md (pytest's own closing
+    line mixes them with every other test)."""
+
+    def __init__(self) -> None:
+        self.counts = {"passed": 0, "failed": 0, "xfailed": 0}
+
+    def pytest_runtest_logreport(self, report):
+        if ".cases.yaml::" not in report.nodeid:
+            return
+        if hasattr(report, "wasxfail"):
+            self.counts["xfailed"] += 1
+        elif report.when == "call" and report.passed:
+            self.counts["passed"] += 1
+        elif report.failed:
+            self.counts["failed"] += 1
+
+    def pytest_terminal_summary(self, terminalreporter):
+        c = self.counts
+        if any(c.values()):
+            terminalreporter.write_line(
+                f"shengji rule cases: {summary(c['passed'], c['failed'], c['xfailed'])}"
+            )
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_Tally(), "shengji-case-tally")
 
 
 class CaseFile(pytest.File):

@@ -1,0 +1,90 @@
+"""The all-variants suite over every registered variant (OpenSpiel's games_sim_test is
+the model), the deliberately broken variants it must catch, and `--variant` on the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shengji.cli import main
+from shengji.conformance.suite import SuiteConfig, check_names, run_check, run_suite
+from shengji.variants import list_variants, load_variant
+
+BROKEN = Path(__file__).parent / "broken"
+CONFIG = SuiteConfig(seed=0, deals=2)
+
+#: variants the suite skips. This list should remain empty: fix the variant or the
+#: engine instead of adding to it.
+EXCLUDED: list[str] = []
+
+_loaded: dict = {}
+
+
+def _variant(name):
+    if name not in _loaded:
+        _loaded[name] = load_variant(name)
+    return _loaded[name]
+
+
+def test_exclusion_list_stays_empty():
+    assert EXCLUDED == []
+
+
+@pytest.mark.parametrize("check", check_names(CONFIG))
+@pytest.mark.parametrize(
+    "name", [n for n in list_variants(include_house=True) if n not in EXCLUDED]
+)
+def test_every_variant_passes_the_suite(name, check):
+    result = run_check(_variant(name), check, CONFIG)
+    assert result.passed, result.line()
+
+
+@pytest.mark.parametrize(
+    "file, check, words",
+    [
+        ("impossible-score.yaml", "scoring", ["score_deal(120)", "rise=-1", "≥ 0"]),
+        ("wrong-next-dealer.yaml", "next-dealer", ["seat 2", "dealer side", "attackers"]),
+        ("no-legal-follow.yaml", "ladders", ["led pair", "'triple'", "no legal follow"]),
+    ],
+)
+def test_broken_variant_is_caught_with_a_message(file, check, words):
+    # the broken plugins are imported as broken.<module>: tests/ is on sys.path (conftest)
+    results = list(run_suite(str(BROKEN / file), SuiteConfig(deals=1)))
+    failed = {r.name: r for r in results if not r.passed}
+    assert check in failed, [r.line() for r in results]
+    for w in words:
+        assert w in failed[check].message, failed[check].message
+    # and the healthy part of the variant still passes its other fixed checks
+    assert failed[check].variant.startswith("broken-")
+
+
+def test_broken_follow_ladder_is_caught_in_play_too():
+    # beyond the static check: random hands / deals meet a follower with no legal follow
+    v = load_variant(str(BROKEN / "no-legal-follow.yaml"))
+    follows = run_check(v, "follows", SuiteConfig(follow_hands=60))
+    assert not follows.passed
+    assert "pair" in follows.message and "hand" in follows.message
+
+
+def test_unloadable_variant_is_one_clear_failure(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("extends: two-deck-80\nplay: {kitty: sometimes}\n", encoding="utf-8")
+    (r,) = list(run_suite(str(p)))
+    assert not r.passed and r.name == "load"
+    assert "kitty" in r.message and "sometimes" in r.message
+
+
+def test_command_variant_flag(capsys, tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: two-deck-80\nplay: {kitty: power}\n", encoding="utf-8")
+    assert main(["conformance", "--variant", str(house), "--deals", "1"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[-1] == f"{len(check_names(SuiteConfig(deals=1)))} passed, 0 failed"
+
+    code = main(
+        ["conformance", "--variant", str(BROKEN / "wrong-next-dealer.yaml"), "--deals", "1"]
+    )
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "broken-wrong-next-dealer::next-dealer:" in out and "1 failed" in out
