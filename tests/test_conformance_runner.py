@@ -137,7 +137,10 @@ def test_variant_path_relative_to_the_case_file(tmp_path):
         defaults: {level: "10", trump: S}
         cases:
           - {id: power, kitty_multiplier: {play: "H5 H5 H4 H4"}, expect: 8}
-          - {id: builtin-override, variant: two-deck-80, kitty_multiplier: {play: "H5 H5 H4 H4"}, expect: 16}
+          - id: builtin-override
+            variant: two-deck-80
+            kitty_multiplier: {play: "H5 H5 H4 H4"}
+            expect: 16
         """,
     )
     assert all(r.passed for r in results(p)), [r.line() for r in results(p)]
