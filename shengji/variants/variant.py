@@ -154,20 +154,41 @@ class Variant:
         )
 
     def kitty_multiplier(self, context, play, lead=None) -> int:
-        return self._call("shengji_kitty_multiplier", int, context=context, play=play, lead=lead)
+        value = self._call(
+            "shengji_kitty_multiplier", int, context=context, play=play, lead=lead
+        )
+        if value < 1:
+            self._bad_result("shengji_kitty_multiplier", value, "a multiplier >= 1")
+        return value
 
     # --- after the deal --------------------------------------------------------------------
 
     def score_deal(self, attacker_points: int) -> ScoreOutcome:
-        return self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points)
+        outcome = self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points)
+        if outcome.next not in ("dealers", "attackers") or not (
+            isinstance(outcome.rise, int) and outcome.rise >= 0
+        ):
+            self._bad_result("shengji_score_deal", outcome, "next dealers|attackers, rise >= 0")
+        return outcome
 
     def next_dealer(self, dealer: int, outcome: ScoreOutcome) -> int:
-        return self._call(
+        seat = self._call(
             "shengji_next_dealer", int, dealer=dealer, outcome=outcome, players=self.players
         )
+        if not 0 <= seat < self.players:
+            self._bad_result("shengji_next_dealer", seat, f"a seat 0..{self.players - 1}")
+        return seat
 
     def start_level(self) -> int:
-        return self._call("shengji_start_level", int)
+        level = self._call("shengji_start_level", int)
+        if not 0 <= level <= 12:
+            self._bad_result("shengji_start_level", level, "a level rank 0..12")
+        return level
+
+    def _bad_result(self, hook: str, result, expected: str):
+        raise VariantError(
+            f"variant {self.name}: hook {hook} returned {result!r}; expected {expected}"
+        )
 
     def match_winner(self, levels: Mapping, outcome: ScoreOutcome, dealer_team: int):
         return self._call(
