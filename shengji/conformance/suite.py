@@ -160,7 +160,8 @@ def _check_scoring(v, config: SuiteConfig) -> None:
     top = 100 * v.decks * 2  # beyond every point of the decks: kitty bonuses
     prev = None
     for points in range(0, top + 1, 5):
-        out = v.score_deal(points)
+        # the raw hook, not v.score_deal (which refuses bad results): say what broke
+        out = v.hook.shengji_score_deal(variant=v, attacker_points=points)
         nxt, rise = getattr(out, "next", None), getattr(out, "rise", None)
         if nxt not in SIDES:
             raise Broken(
@@ -187,7 +188,9 @@ def _check_next_dealer(v, config: SuiteConfig) -> None:
     teams = tuple(v.teams)
     for dealer in range(v.players):
         for out in (ScoreOutcome("dealers", 1), ScoreOutcome("attackers", 0)):
-            nxt = v.next_dealer(dealer, out)
+            nxt = v.hook.shengji_next_dealer(
+                variant=v, dealer=dealer, outcome=out, players=v.players
+            )
             if not (isinstance(nxt, int) and 0 <= nxt < v.players):
                 raise Broken(
                     f"next_dealer({dealer}, {out.next}) returned {nxt!r}: not a seat "
