@@ -1,0 +1,32 @@
+"""``shengji play``: you against bots in the terminal (shengji.frontends.terminal)."""
+
+from __future__ import annotations
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "play", help="play in the terminal: you against three bots",
+        description="Play a match in the terminal at one seat; bots take the other seats. "
+                    "Type cards like 'HA HA' (or '♥A'), h for hints, p to pass, q to quit.")
+    p.add_argument("--variant", default="two-deck-80", help="variant name or YAML path")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0; 0 and 2 are "
+                                                       "partners)")
+    p.add_argument("--seed", default="0", help="seed (int or text); same seed, same deal")
+    p.add_argument("--bot", default="heuristic", help="bot at the other seats (heuristic, random)")
+    p.add_argument("--deals", type=int, default=None, help="stop after this many deals "
+                                                            "(default: the whole match)")
+    colour = p.add_mutually_exclusive_group()
+    colour.add_argument("--color", dest="color", action="store_true", default=None,
+                        help="coloured suits even when not on a terminal")
+    colour.add_argument("--no-color", dest="color", action="store_false")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..errors import ShengjiError
+    from ..frontends.terminal import play
+
+    if args.deals is not None and args.deals < 1:
+        raise ShengjiError(f"--deals {args.deals}: needs a positive number")
+    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    return play(args.variant, args.seat, seed, bot=args.bot, deals=args.deals, color=args.color)

@@ -1,0 +1,2 @@
+"""Frontends on the one protocol (shengji.protocol): ``terminal`` (``shengji play``) and
+``web`` (``shengji serve``; needs the ``web`` extra)."""

@@ -1,0 +1,277 @@
+"""Terminal frontend: you at one seat, bots at the others (``shengji play``).
+
+It is a protocol client like any other: it renders ``state`` messages and their events,
+and sends action objects built from what you type. Input is card tokens (``HA HA``,
+``♥A``), ``h`` for every hint, ``p`` to pass, ``#N`` for hint N, ``q`` to quit. A refused
+action prints the engine's message and the rule it breaks; the state is unchanged.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from ..bots import make_bot
+from ..errors import ShengjiError
+from ..protocol import ProtocolBot, ProtocolError, Table
+
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+RED, BOLD, DIM, YELLOW, GREEN, RESET = "\033[31m", "\033[1m", "\033[2m", "\033[33m", \
+    "\033[32m", "\033[0m"
+#: hints shown with each prompt (``h`` shows up to HINTS_ALL)
+HINTS_SHOWN, HINTS_ALL = 6, 60
+PROMPTS = {"declare": "declare or pass", "bury": "bury", "lead": "lead", "follow": "follow",
+           "choose": "choose the forced play"}
+
+
+class Terminal:
+    def __init__(self, table: Table, seat: int, inp: TextIO, out: TextIO, color: bool = False):
+        self.table, self.seat, self.inp, self.out, self.color = table, seat, inp, out, color
+        self.cursor = 0
+        self.trick: list = []          # plays of the trick being narrated
+        self._advisor = None           # a bot that suggests a burial
+
+    # ----------------------------------------------------------------- formatting
+
+    def card(self, token: str, trump: bool = False) -> str:
+        if token in ("BJ", "LJ"):
+            text = "BJ" if token == "BJ" else "LJ"
+            return self._paint(text, (RED if token == "BJ" else "") + BOLD)
+        sym = SUIT_SYMBOL[token[0]]
+        text = sym + token[1:]
+        return self._paint(text, RED if token[0] in "HD" else "")
+
+    def cards(self, text: str) -> str:
+        return " ".join(self.card(t) for t in text.split()) if text else "—"
+
+    def _paint(self, text: str, code: str) -> str:
+        return f"{code}{text}{RESET}" if self.color and code else text
+
+    def who(self, seat: int, view: dict) -> str:
+        if seat == self.seat:
+            return "you"
+        rel = "partner" if view["teams"][seat] == view["team"] else "opponent"
+        return f"seat {seat} ({rel})"
+
+    def verb(self, seat: int, third_person: str) -> str:
+        return third_person[:-1] if seat == self.seat else third_person
+
+    def say(self, line: str = "") -> None:
+        self.out.write(line + "\n")
+
+    # ----------------------------------------------------------------- narration
+
+    def narrate(self, events: list[dict], view: dict) -> None:
+        """One line per event worth telling (the dealing itself is not)."""
+        for e in events:
+            t = e["type"]
+            if t == "DealStarted":
+                self.trick = []
+                dealer = "decided by the first declaration" if e["dealer"] is None \
+                    else self.who(e["dealer"], view)
+                self.say(self._paint(f"\n=== Deal {e['deal'] + 1} · dealer: {dealer} ===", BOLD))
+            elif t == "Declared":
+                trump = "no trump" if e["trump"] is None else SUIT_SYMBOL["SHCD"[e["trump"]]]
+                self.say(f"  {self.who(e['seat'], view)} declares {self.cards(e['cards'])} "
+                         f"→ {trump}")
+            elif t == "Redealt":
+                self.say("  nobody declared: the cards are dealt again")
+            elif t == "TrumpSet":
+                trump = "no trump" if e["trump"] is None else SUIT_SYMBOL["SHCD"[e["trump"]]]
+                self.say(f"  trump: {trump} · level {view['level_rank']} · dealer "
+                         f"{self.who(e['dealer'], view)}")
+            elif t == "Buried" and e["seat"] != self.seat:
+                self.say(f"  {self.who(e['seat'], view)} buries the kitty")
+            elif t == "ThrowFailed":
+                self.say(f"  {self.who(e['seat'], view)} tried to throw "
+                         f"{self.cards(e['attempted'])}: refused, must play one part")
+            elif t == "Played":
+                if e["lead"]:
+                    self.trick = []
+                self.trick.append((e["seat"], e["cards"]))
+            elif t == "TrickWon":
+                plays = " | ".join(f"{self.who(s, view)} {self.cards(c)}" for s, c in self.trick)
+                self.say(f"  trick {e['trick'] + 1}: {plays}")
+                winner = self.who(e["seat"], view)
+                self.say(f"    → {winner} {self.verb(e['seat'], 'wins')} {e['points']} points "
+                         f"(attackers {e['attacker_points']})")
+                self.trick = []
+            elif t == "DealScored":
+                self.deal_result(e, view)
+            elif t == "MatchOver":
+                self.say(self._paint(f"*** Match over: team {e['winner']} wins "
+                                     f"after {e['deals']} deals ***", BOLD))
+
+    def deal_result(self, e: dict, view: dict) -> None:
+        mine = view["teams"][e["dealer"]] == view["team"]
+        self.say(self._paint(f"--- Deal {e['deal'] + 1} result ---", BOLD))
+        self.say(f"  kitty: {self.cards(e['kitty'])} ({e['kitty_points']} points"
+                 + (f", ×{e['multiplier']} to the attackers" if e["multiplier"] else "") + ")")
+        self.say(f"  attackers' points: {e['attacker_points']} (tricks {e['trick_points']}, "
+                 f"kitty bonus {e['kitty_bonus']}, penalties {e['penalty']})")
+        side = "you are" if mine else "your opponents are"
+        self.say(f"  {side} the dealers; {e['next_side']} deal next and team "
+                 f"{e['rising_team']} rises {e['rise']} level(s)")
+        levels = ", ".join(f"team {t}: {lv}" for (t, _), lv in
+                           zip(e["levels"], self._ranks(e["levels"]), strict=True))
+        self.say(f"  levels now: {levels}")
+
+    @staticmethod
+    def _ranks(levels) -> list[str]:
+        from ..protocol.messages import rank_name
+        return [rank_name(lv) for _, lv in levels]
+
+    # ----------------------------------------------------------------- the prompt
+
+    def show(self, state: dict) -> list[str]:
+        """Print the table as this seat sees it; return the hints (action texts)."""
+        v, legal = state["view"], state["legal"]
+        trump = v["trump_suit"]
+        trump_text = ("not set (dealing)" if trump is None else
+                      "no trump" if trump == "none" else SUIT_SYMBOL[trump])
+        role = ("" if v["dealer"] is None else
+                " · you defend (dealers)" if v["dealer_team"] == v["team"] else " · you attack")
+        self.say(self._paint(f"\n[deal {v['deal'] + 1} · level {v['level_rank']} · trump "
+                             f"{trump_text}{role} · attackers' points {v['trick_points']}]",
+                             YELLOW))
+        if v["phase"] == "deal":
+            bids = ", ".join(f"{self.who(b['seat'], v)} {self.cards(b['cards'])}"
+                             for b in v["bids"]) or "none yet"
+            self.say(f"declaration window: {v['to_deal']} cards still to deal; "
+                     f"declarations: {bids}")
+        if v["trick"]:
+            plays = " | ".join(f"{self.who(s, v)} {self.cards(c)}" for s, c in v["trick"])
+            self.say(f"trick {v['trick_number'] + 1}: {plays}")
+        if v["kitty"]:
+            self.say(f"kitty you took: {self.cards(v['kitty'])}")
+        parts = []
+        for g in v["hand_groups"]:
+            label = "trumps" if g["suit"] == "trump" else SUIT_SYMBOL[g["suit"]]
+            parts.append(self._paint(label + ":", YELLOW if g["suit"] == "trump" else DIM)
+                         + " " + self.cards(g["cards"]))
+        self.say(f"your hand ({sum(len(g['cards'].split()) for g in v['hand_groups'])}): "
+                 + "  ".join(parts))
+        return self.hints(state) if legal else []
+
+    def hints(self, state: dict) -> list[str]:
+        legal = state["legal"]
+        kind = legal["kind"]
+        if kind == "bury":
+            if self._advisor is None:
+                bot = make_bot("heuristic", self.table.variant, seed=f"advice:{self.seat}")
+                self._advisor = ProtocolBot(bot, self.seat)
+            return [self._advisor.act(state)["cards"]]
+        if kind == "choose":
+            return [f"#{i}" for i in range(len(legal["actions"]))]
+        return ["pass" if a["type"] == "Pass" else a["cards"] for a in legal["actions"]]
+
+    def prompt(self, state: dict, hints: list[str]) -> None:
+        legal = state["legal"]
+        kind = legal["kind"]
+        what = PROMPTS.get(kind, kind)
+        if kind == "bury":
+            what += f" {legal['count']} cards (suggested below)"
+        elif kind == "follow":
+            what += f" with {legal['count']} card(s)"
+        elif kind == "choose":
+            opts = state["view"]["forced_options"]
+            self.say("failed throw: choose what the thrower must play: "
+                     + " | ".join(f"#{i} {self.cards(o)}" for i, o in enumerate(opts)))
+        more = len(hints) - HINTS_SHOWN
+        shown = " | ".join(self._hint_text(h) for h in hints[:HINTS_SHOWN])
+        self.say(f"hints: {shown}" + (f" | … {more} more (h)" if more > 0 else ""))
+        self.out.write(f"your turn to {what} > ")
+        self.out.flush()
+
+    def _hint_text(self, hint: str) -> str:
+        return hint if hint == "pass" or hint.startswith("#") else self.cards(hint)
+
+    # ----------------------------------------------------------------- input
+
+    def read_action(self, state: dict, hints: list[str]) -> dict | None | str:
+        """One line → an action object; "again" to prompt again; None to quit."""
+        line = self.inp.readline()
+        if not line:
+            return None
+        text = line.strip()
+        kind = state["legal"]["kind"]
+        low = text.lower()
+        if low in ("q", "quit", "exit"):
+            return None
+        if low in ("h", "?", "hint", "hints"):
+            self.say("all hints: " + " | ".join(self._hint_text(h) for h in hints[:HINTS_ALL])
+                     + (" …" if len(hints) > HINTS_ALL or state["legal"]["truncated"] else ""))
+            return "again"
+        if low in ("p", "pass") or (not text and kind == "declare"):
+            return {"type": "Pass"}
+        if not text:
+            return "again"
+        if text.startswith("#") and text[1:].isdigit():
+            i = int(text[1:])
+            if kind == "choose":
+                return {"type": "ChooseForced", "option": i}
+            if i >= len(hints):
+                self.say(f"no hint #{i}: there are {len(hints)}")
+                return "again"
+            text = hints[i]
+            if text == "pass":
+                return {"type": "Pass"}
+        kind_type = {"declare": "Declare", "bury": "Bury", "lead": "Play", "follow": "Play",
+                     "choose": "ChooseForced"}[kind]
+        if kind_type == "ChooseForced":
+            self.say("type #0, #1, … to choose an option")
+            return "again"
+        return {"type": kind_type, "cards": text}
+
+    # ----------------------------------------------------------------- main loop
+
+    def run(self) -> int:
+        table = self.table
+        self.say(f"shengji · {table.game.variant_ref} · you are seat {self.seat} · cards like "
+                 "HA HA or ♥A; h = hints, p = pass, q = quit")
+        while True:
+            table.run_bots()
+            state = table.state(self.seat, since=self.cursor)
+            self.cursor = state["event_index"]
+            self.narrate(state["events"], state["view"])
+            if state["over"]:
+                self.say("the game is over")
+                return 0
+            hints = self.show(state)
+            while True:
+                self.prompt(state, hints)
+                action = self.read_action(state, hints)
+                if action is None:
+                    self.say("\nbye")
+                    return 0
+                if action == "again":
+                    continue
+                try:
+                    table.act(self.seat, action)
+                except ProtocolError as e:
+                    self.refused(e)
+                    continue
+                break
+
+    def refused(self, e: ProtocolError) -> None:
+        self.say(self._paint(f"refused: {e}", RED))
+        if e.rule:
+            self.say(f"  rule: {e.rule}")
+        self.say("  nothing was played; try again (h for hints)")
+
+
+def play(variant="two-deck-80", seat: int = 0, seed: int | str = 0, *, bot: str = "heuristic",
+         deals: int | None = None, inp: TextIO | None = None, out: TextIO | None = None,
+         color: bool | None = None) -> int:
+    """Play at ``seat`` against bots at every other seat, reading ``inp``, writing ``out``."""
+    inp = inp or sys.stdin
+    out = out or sys.stdout
+    if color is None:
+        color = hasattr(out, "isatty") and out.isatty()
+    table = Table(variant, seed, max_deals=deals)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
+        raise ShengjiError(f"--seat {seat}: seats are 0..{table.players - 1}")
+    for s in range(table.players):
+        if s != seat:
+            table.set_bot(s, bot)
+    return Terminal(table, seat, inp, out, color).run()

@@ -1,0 +1,272 @@
+"""The JSON messages of the shengji protocol, version 1 (docs/protocol.md).
+
+Everything here turns engine objects into plain JSON data and back: the per-seat view,
+the legal actions, events, actions and errors. Cards are always strings in the notation
+of CONFORMANCE.md (``"HA HA"``). Clients never send a seat's identity in an action: the
+seat is the one their connection joined with its token.
+
+Inbound messages are checked here, strictly, before anything touches a game: a message
+that is not an object, has an unknown type or key, a value of the wrong type, or is too
+large, raises ``ProtocolError`` with a ``code`` a client can act on.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..cards import RANKS, SUITS, parse_cards
+from ..engine.actions import ACTION_TYPES, Action, ChooseForced, Pass, cards_text
+from ..engine.legal import Legal
+from ..engine.view import SeatView
+from ..errors import ShengjiError
+from ..model import Bid
+
+#: protocol version; a client that joins with another version is refused
+PROTOCOL_VERSION = 1
+#: largest inbound message, in bytes of JSON text (an action of the largest hand fits)
+MAX_MESSAGE_BYTES = 8192
+#: legal plays listed to a client at most (the list says when it is a prefix)
+LEGAL_LIMIT = 200
+#: a card string longer than this cannot be a real action (4 decks: 216 cards)
+MAX_CARDS_CHARS = 1200
+
+
+class ProtocolError(ShengjiError):
+    """A message the protocol refuses. ``code`` is machine-readable (docs/protocol.md
+    lists them); ``reason`` and ``rule`` come from the engine for an illegal action."""
+
+    def __init__(self, code: str, message: str, reason: str = "", rule: str = ""):
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.rule = rule
+
+
+def error_message(err: ShengjiError) -> dict:
+    """The ``error`` message for any ShengjiError (engine refusals keep reason and rule)."""
+    code = getattr(err, "code", None)
+    if code is None:
+        code = "illegal" if hasattr(err, "reason") else "bad_cards"
+    return {"type": "error", "protocol": PROTOCOL_VERSION, "code": code, "message": str(err),
+            "reason": getattr(err, "reason", "") or "", "rule": getattr(err, "rule", "") or ""}
+
+
+# ----------------------------------------------------------------- inbound (client → server)
+
+#: message type → {key: (allowed types, required)}; ``type`` itself is implied
+CLIENT_MESSAGES = {
+    "join": {"protocol": ((int,), True), "room": ((str,), True), "seat": ((int, type(None)), False),
+             "token": ((str, type(None)), False), "name": ((str,), False)},
+    "start": {"token": ((str,), True)},
+    "action": {"token": ((str,), True), "action": ((dict,), True)},
+    "replay": {"token": ((str,), True), "deal": ((int,), True)},
+    "ping": {},
+}
+ACTION_KEYS = {"Pass": (), "Declare": ("cards",), "Bury": ("cards",), "Play": ("cards",),
+               "ChooseForced": ("option",)}
+MAX_SHORT_TEXT = 64
+
+
+def parse_message(text: str | bytes) -> dict:
+    """JSON text from a client → a checked message dict. Raises ProtocolError."""
+    if isinstance(text, bytes):
+        size = len(text)
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_json", "message is not UTF-8 text") from None
+    else:
+        size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message of {size} bytes; the limit is "
+                                         f"{MAX_MESSAGE_BYTES}")
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise ProtocolError("bad_json", f"message is not valid JSON ({e})") from None
+    return check_message(msg)
+
+
+def _type_name(types) -> str:
+    return " or ".join("null" if t is type(None) else {int: "integer", str: "string",
+                                                       dict: "object"}[t] for t in types)
+
+
+def check_message(msg) -> dict:
+    """Check a decoded client message against CLIENT_MESSAGES (see parse_message)."""
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_message", f"a message is a JSON object, not {type(msg).__name__}")
+    kind = msg.get("type")
+    spec = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}: expected one of "
+                                            f"{', '.join(CLIENT_MESSAGES)}")
+    for key, value in msg.items():
+        if key == "type":
+            continue
+        if key not in spec:
+            raise ProtocolError("bad_message", f"{kind}: unknown key {key!r} (allowed: "
+                                               f"{', '.join(spec) or 'none'})")
+        types = spec[key][0]
+        # bool is an int in Python, never in the protocol
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise ProtocolError("bad_message", f"{kind}.{key}: expected {_type_name(types)}, "
+                                               f"got {json.dumps(value)[:40]}")
+        if isinstance(value, str) and len(value) > MAX_SHORT_TEXT:
+            raise ProtocolError("bad_message", f"{kind}.{key}: longer than {MAX_SHORT_TEXT} "
+                                               "characters")
+    for key, (_, required) in spec.items():
+        if required and key not in msg:
+            raise ProtocolError("bad_message", f"{kind}: missing key {key!r}")
+    if kind == "action":
+        check_action(msg["action"])
+    return msg
+
+
+def check_action(d) -> None:
+    """Shape of an action object: ``{"type": "Play", "cards": "HA HA"}`` (no seat)."""
+    if not isinstance(d, dict):
+        raise ProtocolError("bad_action", "an action is a JSON object")
+    kind = d.get("type")
+    if not isinstance(kind, str) or kind not in ACTION_KEYS:
+        raise ProtocolError("bad_action", f"unknown action type {kind!r}: expected one of "
+                                          f"{', '.join(ACTION_KEYS)}")
+    allowed = ("type", "seat") + ACTION_KEYS[kind]
+    for key in d:
+        if key not in allowed:
+            raise ProtocolError("bad_action", f"{kind}: unknown key {key!r} (allowed: "
+                                              f"{', '.join(allowed)})")
+    for key in ACTION_KEYS[kind]:
+        if key not in d:
+            raise ProtocolError("bad_action", f"{kind}: missing key {key!r}")
+    if "cards" in d and (not isinstance(d["cards"], str) or len(d["cards"]) > MAX_CARDS_CHARS):
+        raise ProtocolError("bad_action", f"{kind}.cards: expected a card string like "
+                                          "\"HA HA\" (at most one hand)")
+    if "option" in d and (isinstance(d["option"], bool) or not isinstance(d["option"], int)):
+        raise ProtocolError("bad_action", f"{kind}.option: expected an integer")
+    if "seat" in d and (isinstance(d["seat"], bool) or not isinstance(d["seat"], int)):
+        raise ProtocolError("bad_action", f"{kind}.seat: expected an integer")
+
+
+def decode_action(d: dict, seat: int) -> Action:
+    """An action object for ``seat`` (the connection's seat) → engine Action. A ``seat``
+    key, if given, must be that seat. Card errors become ProtocolError ``bad_cards``."""
+    check_action(d)
+    if "seat" in d and d["seat"] != seat:
+        raise ProtocolError("not_your_seat", f"you hold seat {seat}; you cannot act for "
+                                             f"seat {d['seat']}")
+    cls = ACTION_TYPES[d["type"]]
+    if cls is Pass:
+        return Pass(seat)
+    if cls is ChooseForced:
+        return ChooseForced(seat, d["option"])
+    try:
+        return cls(seat, d["cards"])
+    except ShengjiError as e:
+        raise ProtocolError("bad_cards", str(e)) from None
+
+
+def encode_action(action: Action) -> dict:
+    """Engine Action → action object (without the seat: the connection says who)."""
+    d = action.to_dict()
+    d.pop("seat", None)
+    return d
+
+
+# ----------------------------------------------------------------- outbound (server → client)
+
+def trump_name(trump: int | None) -> str:
+    return "none" if trump is None else SUITS[trump]
+
+
+def rank_name(level: int) -> str:
+    """Level 0..12 → '2'..'A'; a side past A shows 'A+'."""
+    return RANKS[level] if level <= 12 else "A+"
+
+
+def hand_groups(view: SeatView, variant) -> list[dict]:
+    """The hand in trump order for display: trumps first (strongest first), then each
+    plain suit (S H C D), strongest first. While dealing, trump is not known yet: the
+    jokers and level cards (always trumps) lead."""
+    ctx = variant.context(view.level, view.trump if view.trump_set else None)
+    groups: dict[int, list[int]] = {}
+    for k, n in enumerate(view.hand):
+        if n:
+            groups.setdefault(ctx.effective_suit(k), []).extend([k] * n)
+    out = []
+    for suit in (4, 0, 1, 2, 3):
+        if suit in groups:
+            cards = sorted(groups[suit], key=lambda k: (ctx.strength(k), k), reverse=True)
+            out.append({"suit": "trump" if suit == 4 else SUITS[suit], "cards": cards_text(cards)})
+    return out
+
+
+def encode_view(view: SeatView, variant) -> dict:
+    """A SeatView → the ``view`` object of a ``state`` message (docs/protocol.md)."""
+    d = view.to_dict()
+    d["bids"] = [{"seat": b.seat, "cards": cards_text(b.cards), "trump": b.trump,
+                  "strength": list(b.strength)} for b in view.bids]
+    d["level_rank"] = rank_name(view.level)
+    d["trump_suit"] = trump_name(view.trump) if view.trump_set else None
+    d["team"] = view.team
+    d["dealer_team"] = view.teams[view.dealer] if view.dealer is not None else None
+    d["level_ranks"] = [rank_name(lv) for _, lv in view.levels]
+    d["hand_groups"] = hand_groups(view, variant)
+    return d
+
+
+def decode_view(d: dict) -> SeatView:
+    """The ``view`` object → SeatView (what a bot adapter hands to a bot)."""
+    def ids(text):
+        return tuple(sorted(parse_cards(text), reverse=True))
+
+    def counts(text):
+        c = [0] * 54
+        for k in parse_cards(text):
+            c[k] += 1
+        return tuple(c)
+
+    def plays(seq):
+        return tuple((s, ids(c)) for s, c in seq)
+
+    return SeatView(
+        seat=d["seat"], players=d["players"], teams=tuple(d["teams"]), phase=d["phase"],
+        to_act=d["to_act"], deal_number=d["deal"], dealer=d["dealer"], level=d["level"],
+        levels=tuple(tuple(p) for p in d["levels"]), trump=d["trump"], trump_set=d["trump_set"],
+        to_deal=d["to_deal"],
+        bids=tuple(Bid(b["seat"], tuple(sorted(parse_cards(b["cards"]))), b["trump"],
+                       tuple(b.get("strength", ()))) for b in d["bids"]),
+        hand=counts(d["hand"]), hand_sizes=tuple(d["hand_sizes"]),
+        kitty=ids(d["kitty"]) if d["kitty"] is not None else None, kitty_size=d["kitty_size"],
+        leader=d["leader"], trick_number=d["trick_number"], trick=plays(d["trick"]),
+        tricks=tuple(plays(t) for t in d["tricks"]), played=counts(d["played"]),
+        trick_points=d["trick_points"], forced_options=tuple(ids(o) for o in d["forced_options"]),
+    )
+
+
+def encode_legal(legal: Legal) -> dict | None:
+    """Legal actions → the ``legal`` object; None when the seat has nothing to do."""
+    if legal.kind == "none":
+        return None
+    n = min(len(legal), LEGAL_LIMIT)
+    return {"kind": legal.kind, "count": legal.count, "total": legal.total,
+            "truncated": legal.total > n,
+            "actions": [encode_action(legal[i]) for i in range(n)]}
+
+
+def decode_legal(d: dict | None, seat: int) -> Legal:
+    """The ``legal`` object → an engine Legal (plays as card tuples, as the engine lists)."""
+    if d is None:
+        return Legal("none", seat, ())
+    kind = d["kind"]
+    if kind in ("lead", "follow"):
+        items = [tuple(sorted(parse_cards(a["cards"]), reverse=True)) for a in d["actions"]]
+    else:
+        items = tuple(decode_action(a, seat) for a in d["actions"])
+    return Legal(kind, seat, items, total=len(items), count=d["count"])
+
+
+def encode_event(event) -> dict:
+    """An Event (already redacted for the receiving seat) → its JSON object."""
+    return event.to_dict()
+

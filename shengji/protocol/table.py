@@ -1,0 +1,158 @@
+"""A table: one game and its seats, spoken to only through protocol messages.
+
+Every frontend uses this class: the terminal drives one seat of a local table, the web
+server one table per room, and bot seats play through ``ProtocolBot`` — they receive the
+same ``state`` message a client would and answer with an action object. The table never
+lets a seat see more than its ``SeatView`` and its own share of the events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..bots import make_bot
+from ..engine import DealScored, DealStarted, Game, IllegalAction
+from ..engine.actions import cards_text
+from ..engine.events import CardDealt, Played
+from ..errors import ShengjiError
+from .client import ProtocolBot
+from .messages import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    decode_action,
+    encode_event,
+    encode_legal,
+    encode_view,
+)
+
+
+class Table:
+    """``Table(variant, seed, bots={1: "heuristic", ...}, max_deals=None)``.
+
+    Seats listed in ``bots`` are played by those bots; the others wait for ``act``."""
+
+    def __init__(self, variant, seed: int | str = 0, *, bots: Mapping[int, str] | None = None,
+                 max_deals: int | None = None):
+        self.game = Game(variant, seed, max_deals=max_deals)
+        self.variant = self.game.variant
+        self.seed = seed
+        self.bots: dict[int, ProtocolBot] = {}
+        for seat, name in (bots or {}).items():
+            self.set_bot(seat, name)
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def set_bot(self, seat: int, name: str = "heuristic") -> None:
+        self._check_seat(seat)
+        bot = make_bot(name, self.variant, seed=f"{self.seed}:{seat}")
+        self.bots[seat] = ProtocolBot(bot, seat)
+
+    def _check_seat(self, seat) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ProtocolError("no_such_seat",
+                                f"no seat {seat!r}: seats are 0..{self.players - 1}")
+
+    # ----------------------------------------------------------------- messages out
+
+    def state(self, seat: int, since: int | None = None) -> dict:
+        """The ``state`` message for ``seat``: its view, its legal actions (when it is to
+        act) and, with ``since``, the events from that index on as this seat may see them.
+        ``event_index`` is the cursor for the next call."""
+        self._check_seat(seat)
+        game = self.game
+        view = game.view(seat)
+        msg = {
+            "type": "state", "protocol": PROTOCOL_VERSION, "seat": seat,
+            "variant": game.variant_ref, "over": game.over, "winner": game.winner,
+            "view": encode_view(view, self.variant),
+            "legal": encode_legal(game.legal_actions(seat)) if game.to_act == seat else None,
+            "event_index": len(game.events),
+        }
+        if since is not None:
+            msg["events"] = self.events(seat, since)
+        return msg
+
+    def events(self, seat: int, since: int = 0) -> list[dict]:
+        """Events from index ``since`` on, as ``seat`` sees them (others' cards hidden)."""
+        out = []
+        for e in self.game.events[max(since, 0):]:
+            if e.private_to is not None and e.private_to != seat:
+                e = e.redacted()
+            out.append(encode_event(e))
+        return out
+
+    def deal_start_index(self) -> int:
+        """Index of the current deal's first event (a reconnecting client starts here)."""
+        events = self.game.events
+        for i in range(len(events) - 1, -1, -1):
+            if isinstance(events[i], DealStarted):
+                return i
+        return 0
+
+    def replay(self, seat: int, deal: int) -> dict:
+        """The ``replay`` message of a finished deal: its events as ``seat`` saw them
+        (without the card-by-card dealing) and each seat's cards played in it, which are
+        public once the deal is over."""
+        self._check_seat(seat)
+        events = self.game.events
+        start = end = None
+        for i, e in enumerate(events):
+            if isinstance(e, DealStarted) and e.deal == deal:
+                start = i  # the last shuffle of that deal (after any redeal)
+            elif isinstance(e, DealScored) and e.deal == deal:
+                end = i
+        if start is None or end is None:
+            raise ProtocolError("not_finished", f"deal {deal} has not been scored yet: only a "
+                                                "finished deal can be replayed")
+        shown = [encode_event(e if e.private_to in (None, seat) else e.redacted())
+                 for e in events[start:end + 1] if not isinstance(e, CardDealt)]
+        hands: list[list[int]] = [[] for _ in range(self.players)]
+        for e in events[start:end + 1]:
+            if isinstance(e, Played):
+                hands[e.seat].extend(e.cards)
+        return {"type": "replay", "protocol": PROTOCOL_VERSION, "deal": deal, "events": shown,
+                "played": [cards_text(sorted(h, reverse=True)) for h in hands]}
+
+    # ----------------------------------------------------------------- actions in
+
+    def act(self, seat: int, action: dict) -> int:
+        """Apply an action object for ``seat``. Refusals raise ProtocolError (code
+        ``illegal`` with the engine's reason and rule); a refused action changes nothing.
+        Returns the index of the first event it caused."""
+        self._check_seat(seat)
+        if self.game.over:
+            raise ProtocolError("game_over", "the game is over")
+        a = decode_action(action, seat)
+        first = len(self.game.events)
+        try:
+            self.game.apply(a)
+        except IllegalAction as e:
+            raise ProtocolError("illegal", str(e), e.reason, e.rule) from None
+        except ShengjiError as e:
+            raise ProtocolError("bad_cards", str(e)) from None
+        return first
+
+    def bot_to_act(self) -> int | None:
+        seat = self.game.to_act
+        return seat if seat is not None and seat in self.bots and not self.game.over else None
+
+    def step_bot(self) -> bool:
+        """Let the bot to act (if any) act once, through the protocol. True if one did."""
+        seat = self.bot_to_act()
+        if seat is None:
+            return False
+        self.act(seat, self.bots[seat].act(self.state(seat)))
+        return True
+
+    def run_bots(self, limit: int | None = None) -> int:
+        """Let bots act until a client seat is to act or the game is over."""
+        n = 0
+        while (limit is None or n < limit) and self.step_bot():
+            n += 1
+        return n
