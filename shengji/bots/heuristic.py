@@ -231,9 +231,11 @@ class HeuristicBot(Bot):
         trick_points = sum(point_value(c) for p in plays for c in p)
         win_idx = ctx.trick_winner(plays) if len(plays) > 1 else 0
         partner_winning = view.teams[seats[win_idx]] == view.team
-        options = list(legal)
-        if len(options) > MAX_JUDGED:
-            options = self.rng.sample(options, MAX_JUDGED)
+        if len(legal) > MAX_JUDGED:
+            options = [legal[i] for i in sorted(self.rng.sample(range(len(legal)), MAX_JUDGED))]
+        else:
+            options = list(legal)
+        options.extend(self._filler_candidates(view, plays[0], eff, st))
         unseen = self._unseen(view)
 
         def pts(a):
@@ -267,6 +269,29 @@ class HeuristicBot(Bot):
             if trick_points >= 10:
                 return min(winners, key=lambda a: (cost(a) - 2 * pts(a)))
         return min(options, key=lambda a: (pts(a), cost(a)))
+
+    def _filler_candidates(self, view, lead, eff, st) -> list:
+        """Short of the led suit, any other cards complete the play (semantics §4 step
+        2): offer the cheapest discard, the richest discard and the lowest trumps, which
+        a sample of a long list would likely miss."""
+        suit = eff[lead[0]]
+        hand = view.hand
+        base = [k for k in range(NUM_KINDS) if eff[k] == suit for _ in range(hand[k])]
+        r = len(lead) - len(base)
+        if r <= 0:
+            return []
+        others = [k for k in range(NUM_KINDS) if eff[k] != suit for _ in range(hand[k])]
+        cheap = sorted(others, key=lambda k: (point_value(k), eff[k] == TRUMP, st[k]))
+        rich = sorted(others, key=lambda k: (-point_value(k), eff[k] == TRUMP, st[k]))
+        out = [base + cheap[:r], base + rich[:r]]
+        trumps = sorted((k for k in others if eff[k] == TRUMP), key=lambda k: st[k])
+        if not base and len(trumps) >= r:
+            out.append(trumps[:r])
+            # pairs of trumps too, for a led pair or tractor (a ruff must match the shape)
+            pairs = [k for k in dict.fromkeys(trumps) if hand[k] >= 2]
+            if r % 2 == 0 and len(pairs) * 2 >= r:
+                out.append([k for k in pairs[: r // 2] for _ in range(2)])
+        return [Play(view.seat, tuple(c)) for c in out]
 
     # ------------------------------------------------------------------ failed throws
 

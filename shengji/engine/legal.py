@@ -58,6 +58,9 @@ class Legal(Sequence):
         return item
 
     def __contains__(self, action) -> bool:
+        if isinstance(self._items, FillerFollows):
+            return (isinstance(action, Play) and action.seat == self.seat
+                    and self._items.holds(action.cards))
         if self._set is None:
             self._set = set(self)
         return action in self._set
@@ -137,6 +140,18 @@ class FillerFollows(Sequence):
 
     def __len__(self) -> int:
         return self._ways[0][self.r]
+
+    def holds(self, cards: tuple) -> bool:
+        """Is this play (card ids) one of the follows?"""
+        rest = list(cards)
+        for c in self.base:
+            if c not in rest:
+                return False
+            rest.remove(c)
+        if len(rest) != self.r:
+            return False
+        return all(rest.count(k) <= self.caps[self.kinds.index(k)] if k in self.kinds else False
+                   for k in set(rest))
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):

@@ -1,0 +1,64 @@
+"""Random (and mixed random/heuristic) deals of every variant, built-in and house, with
+the issue's invariants checked after every action (see test_engine_helpers).
+
+The default run is modest; set SHENGJI_ENGINE_DEALS=3000 for the long run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from test_engine_helpers import run_checked
+
+from shengji.bots import make_bot
+from shengji.engine import Game
+from shengji.variants import list_variants, load_variant
+
+DEALS = int(os.environ.get("SHENGJI_ENGINE_DEALS", "250"))
+BUILTIN = list_variants()
+HOUSE = [n for n in list_variants(include_house=True) if n not in BUILTIN]
+
+
+def _play(name: str, deals: int, lineup) -> int:
+    v = load_variant(name)
+    played = 0
+    seed = 0
+    while played < deals:
+        # consecutive deals of one match (levels, dealers and trumps change between them)
+        n = min(10, deals - played)
+        game = Game(v, f"inv/{seed}", max_deals=n)
+        bots = [make_bot(lineup[s % len(lineup)], v, f"inv/{seed}/{s}") for s in range(v.players)]
+        run_checked(game, bots)
+        assert game.deals_played == n or game.winner is not None, "every deal ends"
+        played += game.deals_played
+        seed += 1
+    return played
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+def test_random_deals_keep_invariants(name):
+    """Every built-in variant: random deals, invariants after every action."""
+    assert _play(name, DEALS, ["random"]) == DEALS
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+def test_mixed_bot_deals_keep_invariants(name):
+    """The heuristic bot only ever plays legal actions too."""
+    _play(name, max(DEALS // 6, 10), ["heuristic", "random"])
+
+
+@pytest.mark.parametrize("name", HOUSE)
+def test_house_variant_deals_keep_invariants(name):
+    """House rules (seed 002's chooser and penalty, seed 003's scoring, ...)."""
+    _play(name, max(DEALS // 3, 10), ["random", "heuristic"])
+
+
+def test_match_to_the_end():
+    """A whole match ends with a winner (seed 000: the first side to pass A)."""
+    v = load_variant("two-deck-80")
+    game = Game(v, "whole-match")
+    bots = [make_bot("heuristic" if s % 2 else "random", v, s) for s in range(v.players)]
+    run_checked(game, bots)
+    assert game.winner is not None
+    assert max(lv for _, lv in game._levels_tuple()) > 12
