@@ -92,7 +92,7 @@ def show_card(k):
 @pytest.mark.parametrize("decks", DECKS)
 @given(data=st.data())
 @FAST
-def test_decompose_and_tractor(decks, data):
+def test_decompose_tractor_kitty(decks, data):
     cctx, octx = setup(data, decks)
     max_size = 8 if decks >= 2 else 5
     for _ in range(4):
@@ -102,6 +102,8 @@ def test_decompose_and_tractor(decks, data):
         got = [(c.width, c.length, c.cards.counts) for c in cctx.decompose(H(lead))]
         assert got == want, (show(lead), [(w, ln, show(c)) for w, ln, c in got])
         assert cctx.is_tractor(H(lead)) == octx.is_tractor(lead), show(lead)
+        # §8 on the lead's own decomposition (every kitty policy is drawn by contexts)
+        assert cctx.kitty_multiplier(H(lead)) == octx.kitty_multiplier(lead), show(lead)
 
 
 @pytest.mark.parametrize("decks", DECKS)
@@ -119,6 +121,7 @@ def test_bad_leads_raise(decks, data):
             octx.decompose(tuple(counts))
         with pytest.raises(HandError):
             cctx.decompose(H(tuple(counts)))
+        assert cctx.is_tractor(H(tuple(counts))) is octx.is_tractor(tuple(counts)) is False
 
 
 # -- §4/§5 following ---------------------------------------------------------------------
@@ -141,6 +144,10 @@ def test_follow(decks, data):
         "C only: " + "; ".join(show(p) for p in got_set - want),
         "oracle only: " + "; ".join(show(p) for p in want - got_set),
     )
+    # §5: the enumeration stops at the limit but reports the true total
+    few = cctx.legal_follows(H(lead), H(hand), limit=1)
+    assert few.total == len(want) and len(few.plays) == min(1, len(want))
+    assert {p.counts for p in few.plays} <= want
     # every answer of check_follow, including the reasons, on a few plays
     from oracle.follow import sub_multisets
 
@@ -194,14 +201,8 @@ def test_throw(decks, data):
     assert r.valid == valid
     assert (r.forced.counts if r.forced is not None else None) == forced
     assert r.blocker == blocker
-    got_options = [o.counts for o in r.forced_options]
-    if valid:
-        assert got_options == []
-    elif octx.rules.failed_throw == "next_player_chooses" or len(got_options) > 1:
-        assert got_options == options
-    else:
-        # with one option, listing it or not are both readings of §6
-        assert got_options in ([], options)
+    # §6: under `smallest` the one forced play is the only option listed
+    assert [o.counts for o in r.forced_options] == options
 
 
 # -- §7 trick winner, §8 kitty -----------------------------------------------------------

@@ -11,11 +11,13 @@ def component_value(rules, w: int, ln: int) -> int:
         return 2 * w**ln
     if policy == "twice_size":
         return 2 * w * ln
-    # table: single, pair, triple, quad, tractor of pairs, tractor of triples
+    # table: single, pair, triple, quad, tractor of pairs, tractor of triples; §8 does
+    # not name a tractor of quads (four decks with tractors on): it takes the
+    # tractor-of-triples entry (reported as a gap in the contract)
     single, pair, triple, quad, tractor, titanic = rules.kitty_table
     if ln == 1:
         return {1: single, 2: pair, 3: triple, 4: quad}[w]
-    return {2: tractor, 3: titanic}[w]
+    return tractor if w == 2 else titanic
 
 
 def kitty_multiplier(ctx, play, lead=None):
