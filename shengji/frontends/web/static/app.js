@@ -1,0 +1,471 @@
+// shengji web client: speaks protocol v1 (docs/protocol.md) over one websocket.
+// No build step, no framework: the server sends the whole view of our seat each time,
+// and render() draws it again.
+"use strict";
+
+const PROTOCOL = 1;
+const SUIT = { S: "♠", H: "♥", C: "♣", D: "♦" };
+const RED = new Set(["H", "D"]);
+const $ = (id) => document.getElementById(id);
+
+const app = (window.shengji = {
+  ws: null, room: null, seat: null, token: null,
+  state: null, legal: null, selected: new Set(), log: [], results: [],
+  replay: null, replayStep: 0,
+});
+
+// ------------------------------------------------------------------ cards
+
+function cardLabel(tok) {
+  if (tok === "BJ") return { rank: "大王", suit: "BJ", red: true, joker: true };
+  if (tok === "LJ") return { rank: "小王", suit: "LJ", red: false, joker: true };
+  return { rank: tok.slice(1), suit: SUIT[tok[0]], red: RED.has(tok[0]), joker: false };
+}
+
+function cardEl(tok, opts = {}) {
+  const c = cardLabel(tok);
+  const el = document.createElement(opts.button ? "button" : "div");
+  el.className = "card" + (c.red ? " red" : "") + (c.joker ? " joker" : "") +
+    (opts.trump ? " trump" : "") + (opts.small ? " small" : "");
+  el.dataset.card = tok;
+  el.innerHTML = c.joker
+    ? `<span class="rank">${c.rank}</span><span class="suit">${tok === "BJ" ? "★" : "☆"}</span>`
+    : `<span class="rank">${c.rank}</span><span class="suit">${c.suit}</span>`;
+  el.title = tok;
+  return el;
+}
+
+function cardsRow(text, small = true) {
+  const row = document.createElement("div");
+  row.className = "cards";
+  for (const tok of (text || "").split(" ").filter(Boolean)) row.appendChild(cardEl(tok, { small }));
+  return row;
+}
+
+function textCards(text) {
+  return (text || "").split(" ").filter(Boolean).map((t) => {
+    const c = cardLabel(t);
+    return `<span class="tok${c.red ? " red" : ""}">${c.joker ? t : c.suit + c.rank}</span>`;
+  }).join(" ");
+}
+
+// ------------------------------------------------------------------ connection
+
+function connect(onOpen) {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws`);
+  app.ws = ws;
+  ws.onopen = () => { $("conn").textContent = "connected"; $("conn").className = "conn on"; onOpen(); };
+  ws.onclose = () => {
+    $("conn").textContent = "offline — reconnecting…"; $("conn").className = "conn";
+    if (app.token) setTimeout(() => connect(() => joinRoom(app.room, null, app.token)), 1500);
+  };
+  ws.onmessage = (ev) => handle(JSON.parse(ev.data));
+}
+
+function send(msg) { app.ws.send(JSON.stringify(msg)); }
+
+function sendAction(action) {
+  hideError();
+  send({ type: "action", token: app.token, action });
+}
+
+function joinRoom(code, name, token) {
+  const msg = { type: "join", protocol: PROTOCOL, room: code };
+  if (token) msg.token = token; else if (name) msg.name = name;
+  send(msg);
+}
+
+function handle(msg) {
+  if (msg.type === "welcome") {
+    app.room = msg.room; app.seat = msg.seat; app.token = msg.token;
+    localStorage.setItem("shengji:" + msg.room, JSON.stringify({ seat: msg.seat, token: msg.token }));
+    history.replaceState(null, "", "?room=" + msg.room);
+    $("roominfo").hidden = false;
+    $("roomcode").textContent = msg.room;
+    $("variantname").textContent = msg.variant;
+    $("seatname").textContent = "seat " + msg.seat;
+    $("lobby").hidden = true;
+  } else if (msg.type === "room") {
+    showWaiting(msg);
+  } else if (msg.type === "state") {
+    onState(msg);
+  } else if (msg.type === "error") {
+    if (msg.code === "bad_token" && !app.state) {
+      localStorage.removeItem("shengji:" + app.room);
+      app.token = null;
+    }
+    showError(msg);
+  } else if (msg.type === "replay") {
+    app.replay = msg; app.replayStep = 0; renderReplay();
+  }
+}
+
+// ------------------------------------------------------------------ lobby
+
+async function loadVariants() {
+  const r = await fetch("/api/variants");
+  const data = await r.json();
+  const sel = $("variant");
+  for (const v of data.variants) {
+    const o = document.createElement("option");
+    o.value = o.textContent = v;
+    if (v === data.default) o.selected = true;
+    sel.appendChild(o);
+  }
+}
+
+async function createRoom() {
+  const seedText = $("seed").value.trim();
+  const seed = /^-?\d+$/.test(seedText) ? parseInt(seedText, 10) : seedText;
+  const r = await fetch("/api/rooms", {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ variant: $("variant").value, seed }),
+  });
+  const data = await r.json();
+  if (!r.ok) { showError(data); return; }
+  joinRoom(data.room, $("name").value.trim() || "you");
+}
+
+function showWaiting(msg) {
+  $("waiting").hidden = false;
+  $("game").hidden = true;
+  $("waitcode").textContent = msg.room;
+  const ul = $("waitseats");
+  ul.innerHTML = "";
+  for (const s of msg.seats) {
+    const li = document.createElement("li");
+    li.textContent = `seat ${s.seat}: ` + (s.kind === "open" ? "open (a bot if still empty)" :
+      s.name + (s.seat === app.seat ? " (you)" : "") + (s.connected ? "" : " — away"));
+    ul.appendChild(li);
+  }
+}
+
+// ------------------------------------------------------------------ game state
+
+function onState(msg) {
+  const first = !app.state;
+  app.state = msg;
+  app.legal = msg.legal;
+  $("waiting").hidden = true;
+  $("game").hidden = false;
+  for (const e of msg.events || []) logEvent(e, msg);
+  // keep the selection only while it still fits the hand and it is still our turn
+  if (!msg.legal) app.selected.clear();
+  const handNow = handTokens(msg.view);
+  for (const i of [...app.selected]) if (i >= handNow.length) app.selected.delete(i);
+  if (first) app.selected.clear();
+  render();
+}
+
+function handTokens(view) {
+  const out = [];
+  for (const g of view.hand_groups) for (const t of g.cards.split(" ").filter(Boolean)) out.push({ tok: t, trump: g.suit === "trump" });
+  return out;
+}
+
+function seatName(seat) {
+  if (seat === null || seat === undefined) return "–";
+  if (seat === app.seat) return "you";
+  const s = app.state && app.state.seats ? app.state.seats[seat] : null;
+  return s ? s.name : "seat " + seat;
+}
+
+function relPos(seat) { return (seat - app.seat + 4) % 4; }
+
+function render() {
+  const st = app.state, v = st.view;
+  $("level").textContent = v.level_rank;
+  $("trump").innerHTML = v.trump_suit === null ? "<i>dealing…</i>" :
+    v.trump_suit === "none" ? "no trump" :
+    `<span class="${RED.has(v.trump_suit) ? "red" : ""}">${SUIT[v.trump_suit]}</span>`;
+  $("dealer").textContent = v.dealer === null ? "first to declare" : seatName(v.dealer);
+  $("points").textContent = v.trick_points;
+  $("side").textContent = v.dealer_team === null ? "–" : v.dealer_team === v.team ? "defending (dealers)" : "attacking";
+  $("levels").textContent = v.levels.map(([t], i) => `team ${t}: ${v.level_ranks[i]}`).join(" · ");
+  renderSpots(st);
+  renderCenter(st);
+  renderTurn(st);
+  renderHand(st);
+  renderActions(st);
+}
+
+function renderSpots(st) {
+  const v = st.view;
+  // the trick being played, or the last one when a new trick has not started
+  let trick = v.trick, last = false;
+  if (!trick.length && v.tricks.length && v.phase === "play") { trick = v.tricks[v.tricks.length - 1]; last = true; }
+  const played = {};
+  for (const [s, c] of trick) played[s] = c;
+  for (const spot of document.querySelectorAll(".spot")) {
+    const seat = (app.seat + Number(spot.dataset.pos)) % 4;
+    spot.innerHTML = "";
+    spot.dataset.seat = seat;
+    spot.classList.toggle("active", v.to_act === seat);
+    spot.classList.toggle("partner", v.teams[seat] === v.team && seat !== app.seat);
+    const head = document.createElement("div");
+    head.className = "who";
+    const info = st.seats ? st.seats[seat] : null;
+    const dealer = v.dealer === seat ? ' <span class="badge">dealer</span>' : "";
+    const away = info && info.kind === "human" && !info.connected ? ' <span class="badge away">away</span>' : "";
+    head.innerHTML = `<b>${seatName(seat)}</b>${dealer}${away}<span class="count">${v.hand_sizes[seat]} cards</span>`;
+    spot.appendChild(head);
+    if (played[seat]) {
+      const row = cardsRow(played[seat]);
+      if (last) row.classList.add("faded");
+      spot.appendChild(row);
+    }
+  }
+}
+
+function renderCenter(st) {
+  const v = st.view, c = $("center");
+  c.innerHTML = "";
+  if (v.phase === "deal") {
+    const bids = v.bids.map((b) => `${seatName(b.seat)}: ${textCards(b.cards)}`).join("<br>") || "no declaration yet";
+    c.innerHTML = `<div class="dealing">Dealing — ${v.to_deal} cards to go<br><small>${bids}</small></div>`;
+  } else if (v.phase === "bury") {
+    c.innerHTML = `<div class="dealing">${v.dealer === app.seat ? "Bury" : seatName(v.dealer) + " buries"} ${v.kitty_size} cards</div>`;
+  } else if (st.over) {
+    c.innerHTML = `<div class="dealing">Game over${st.winner !== null ? " — team " + st.winner + " wins" : ""}</div>`;
+  } else if (!v.trick.length && v.tricks.length) {
+    c.innerHTML = `<div class="dealing"><small>last trick</small></div>`;
+  }
+}
+
+function renderTurn(st) {
+  const t = $("turn"), legal = st.legal;
+  document.body.classList.toggle("myturn", !!legal);
+  if (!legal) {
+    t.className = "turn";
+    t.textContent = st.over ? "The game is over." : st.view.to_act === null ? "" : `Waiting for ${seatName(st.view.to_act)}…`;
+    return;
+  }
+  t.className = "turn mine";
+  const what = {
+    declare: "declare trump, or pass",
+    bury: `choose ${legal.count} cards to bury`,
+    lead: "lead: click cards, then Play",
+    follow: `follow with ${legal.count} card${legal.count > 1 ? "s" : ""}`,
+    choose: "choose what the thrower must play",
+  }[legal.kind];
+  t.textContent = "Your turn — " + what;
+}
+
+function renderHand(st) {
+  const hand = $("hand");
+  hand.innerHTML = "";
+  const toks = handTokens(st.view);
+  let group = null, groupEl = null;
+  toks.forEach((c, i) => {
+    const g = c.trump ? "trump" : c.tok[0];
+    if (g !== group) {
+      group = g;
+      groupEl = document.createElement("div");
+      groupEl.className = "group" + (c.trump ? " trumpgroup" : "");
+      hand.appendChild(groupEl);
+    }
+    const el = cardEl(c.tok, { button: true, trump: c.trump });
+    el.dataset.i = i;
+    if (app.selected.has(i)) el.classList.add("selected");
+    el.onclick = () => {
+      if (app.selected.has(i)) app.selected.delete(i); else app.selected.add(i);
+      el.classList.toggle("selected");
+      renderActions(app.state);
+    };
+    groupEl.appendChild(el);
+  });
+  if (st.view.kitty) {
+    const note = document.createElement("div");
+    note.className = "note";
+    note.innerHTML = "You took the kitty: " + textCards(st.view.kitty);
+    hand.appendChild(note);
+  }
+}
+
+function selectedCards() {
+  const toks = handTokens(app.state.view);
+  return [...app.selected].sort((a, b) => a - b).map((i) => toks[i].tok).join(" ");
+}
+
+function button(label, onClick, cls = "") {
+  const b = document.createElement("button");
+  b.textContent = label;
+  b.className = cls;
+  b.onclick = onClick;
+  return b;
+}
+
+function renderActions(st) {
+  const box = $("actions"), legal = st.legal;
+  box.innerHTML = "";
+  if (!legal) return;
+  const n = app.selected.size;
+  if (legal.kind === "declare") {
+    for (const a of legal.actions) {
+      if (a.type === "Pass") box.appendChild(button("Pass", () => sendAction({ type: "Pass" }), "pass"));
+      else {
+        const b = button("", () => sendAction(a), "declare");
+        b.innerHTML = "Declare " + textCards(a.cards);
+        box.appendChild(b);
+      }
+    }
+  } else if (legal.kind === "bury") {
+    const b = button(`Bury ${n}/${legal.count}`, () => sendAction({ type: "Bury", cards: selectedCards() }), "primary");
+    b.id = "play";
+    b.disabled = n !== legal.count;
+    box.appendChild(b);
+  } else if (legal.kind === "choose") {
+    st.view.forced_options.forEach((o, i) => {
+      const b = button("", () => sendAction({ type: "ChooseForced", option: i }), "declare");
+      b.innerHTML = `Force ${textCards(o)}`;
+      box.appendChild(b);
+    });
+  } else {
+    const b = button(legal.kind === "lead" ? "Lead" : "Play", () => sendAction({ type: "Play", cards: selectedCards() }), "primary");
+    b.id = "play";
+    b.disabled = n === 0;
+    box.appendChild(b);
+    box.appendChild(button("Hint", hint));
+  }
+  if (legal.kind === "bury" || legal.kind === "lead" || legal.kind === "follow") {
+    box.appendChild(button("Clear", () => { app.selected.clear(); render(); }));
+  }
+}
+
+// select the cards of the first listed legal play
+function hint() {
+  const legal = app.legal;
+  if (!legal || !legal.actions.length) return;
+  const want = legal.actions[0].cards.split(" ");
+  const toks = handTokens(app.state.view);
+  app.selected.clear();
+  for (const w of want) {
+    const i = toks.findIndex((c, j) => c.tok === w && !app.selected.has(j));
+    if (i >= 0) app.selected.add(i);
+  }
+  render();
+}
+
+// ------------------------------------------------------------------ messages and log
+
+function showError(msg) {
+  const el = $("error");
+  el.hidden = false;
+  el.innerHTML = `<b>Refused:</b> ${escapeHtml(msg.message)}` +
+    (msg.rule ? `<div class="rule">Rule: ${escapeHtml(msg.rule)}</div>` : "");
+}
+
+function hideError() { $("error").hidden = true; }
+
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function logEvent(e, st) {
+  let line = null;
+  switch (e.type) {
+    case "DealStarted": line = `<b>Deal ${e.deal + 1}</b> starts`; break;
+    case "Declared": line = `${seatName(e.seat)} declares ${textCards(e.cards)}`; break;
+    case "TrumpSet": line = `Trump: ${e.trump === null ? "no trump" : SUIT["SHCD"[e.trump]]}, dealer ${seatName(e.dealer)}`; break;
+    case "ThrowFailed": line = `${seatName(e.seat)} tried to throw ${textCards(e.attempted)} — refused`; break;
+    case "TrickWon": line = `Trick ${e.trick + 1} to ${seatName(e.seat)} (${e.points} pts; attackers ${e.attacker_points})`; break;
+    case "DealScored": line = `<b>Deal ${e.deal + 1}</b>: attackers ${e.attacker_points} points`; showResult(e); break;
+    case "MatchOver": line = `<b>Match over</b> — team ${e.winner} wins`; break;
+    default: break;
+  }
+  if (!line) return;
+  const li = document.createElement("li");
+  li.innerHTML = line;
+  const list = $("loglist");
+  list.insertBefore(li, list.firstChild);
+  while (list.children.length > 40) list.removeChild(list.lastChild);
+}
+
+function showResult(e) {
+  const st = app.state, v = st.view;
+  const ours = v.teams[e.dealer] === v.team;
+  const box = $("result");
+  box.hidden = false;
+  const rising = e.rising_team === v.team ? "your team" : "the other team";
+  box.innerHTML = `<h3>Deal ${e.deal + 1} result</h3>
+    <p>Attackers took <b>${e.attacker_points}</b> points (tricks ${e.trick_points}` +
+    (e.kitty_bonus ? `, kitty ${e.kitty_points} × ${e.multiplier}` : "") + `).</p>
+    <p>${ours ? "You were" : "Your opponents were"} the dealers; ${e.next_side} deal next,
+    ${rising} rises ${e.rise} level${e.rise === 1 ? "" : "s"}.</p>
+    <p>Kitty: ${textCards(e.kitty)}</p>`;
+  box.dataset.deal = e.deal;
+  const b = button(`Replay deal ${e.deal + 1}`, () => send({ type: "replay", token: app.token, deal: e.deal }));
+  b.id = "replaybtn";
+  box.appendChild(b);
+}
+
+// ------------------------------------------------------------------ replay
+
+function renderReplay() {
+  const r = app.replay;
+  const tricks = [];
+  let cur = [], trump = null, scored = null;
+  for (const e of r.events) {
+    if (e.type === "TrumpSet") trump = e;
+    if (e.type === "Played") cur.push(e);
+    if (e.type === "TrickWon") { tricks.push({ plays: cur, won: e }); cur = []; }
+    if (e.type === "DealScored") scored = e;
+  }
+  const steps = tricks.length + 1;
+  app.replayStep = Math.max(0, Math.min(app.replayStep, steps - 1));
+  $("replay").hidden = false;
+  $("replaytitle").textContent = `Replay of deal ${r.deal + 1}`;
+  const body = $("replaybody");
+  body.innerHTML = "";
+  if (app.replayStep === 0) {
+    body.innerHTML = `<p>Trump ${trump && trump.trump !== null ? SUIT["SHCD"[trump.trump]] : "none"},
+      dealer ${trump ? seatName(trump.dealer) : "–"}. Cards each seat played:</p>`;
+    r.played.forEach((cards, s) => {
+      const d = document.createElement("div");
+      d.className = "replayrow";
+      d.innerHTML = `<b>${seatName(s)}</b>`;
+      d.appendChild(cardsRow(cards));
+      body.appendChild(d);
+    });
+  } else {
+    const t = tricks[app.replayStep - 1];
+    body.innerHTML = `<p>Trick ${t.won.trick + 1}: ${seatName(t.won.seat)} wins ${t.won.points} points
+      (attackers ${t.won.attacker_points}).</p>`;
+    for (const p of t.plays) {
+      const d = document.createElement("div");
+      d.className = "replayrow" + (p.seat === t.won.seat ? " winner" : "");
+      d.innerHTML = `<b>${seatName(p.seat)}</b>`;
+      d.appendChild(cardsRow(p.cards));
+      body.appendChild(d);
+    }
+    if (app.replayStep === steps - 1 && scored) {
+      const p = document.createElement("p");
+      p.innerHTML = `Kitty ${textCards(scored.kitty)} — attackers end with ${scored.attacker_points} points.`;
+      body.appendChild(p);
+    }
+  }
+  $("rstep").textContent = app.replayStep === 0 ? "hands" : `trick ${app.replayStep} of ${tricks.length}`;
+}
+
+// ------------------------------------------------------------------ start-up
+
+$("create").onclick = () => connectThen(createRoom);
+$("join").onclick = () => connectThen(() => joinRoom($("joincode").value.trim().toUpperCase(), $("name").value.trim()));
+$("start").onclick = () => send({ type: "start", token: app.token });
+$("rprev").onclick = () => { app.replayStep--; renderReplay(); };
+$("rnext").onclick = () => { app.replayStep++; renderReplay(); };
+$("rclose").onclick = () => { $("replay").hidden = true; };
+
+function connectThen(fn) {
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) fn(); else connect(fn);
+}
+
+loadVariants();
+const params = new URLSearchParams(location.search);
+const code = params.get("room");
+if (code) {
+  $("joincode").value = code;
+  const saved = JSON.parse(localStorage.getItem("shengji:" + code) || "null");
+  if (saved) { app.room = code; app.token = saved.token; connect(() => joinRoom(code, null, saved.token)); }
+}
