@@ -149,7 +149,7 @@ class Game:
             return Legal("follow", seat, [(k,) for k in kinds], count=1)
         held = sum(hand[k] for k in in_suit)
         if held <= n:
-            base = tuple(k for k in in_suit for _ in range(hand[k]))
+            base = tuple(k for k in reversed(in_suit) for _ in range(hand[k]))  # by id, desc
             if held == n:
                 return Legal("follow", seat, [base], count=n)
             pool = [0 if eff[k] == suit else c for k, c in enumerate(hand)]

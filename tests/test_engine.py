@@ -1,0 +1,519 @@
+"""The engine's state machine, rule by rule (each test names its seed and rule)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_engine_helpers import check_conservation
+
+from shengji.bots import make_bot
+from shengji.cards import NUM_KINDS, parse_cards, parse_suit
+from shengji.core import Hand
+from shengji.engine import (
+    Bury,
+    CardDealt,
+    ChooseForced,
+    Declare,
+    Declared,
+    ForcedChosen,
+    Game,
+    IllegalAction,
+    IllegalPlayAction,
+    KittyTaken,
+    Pass,
+    Play,
+    Played,
+    Redealt,
+    ThrowFailed,
+    TrumpSet,
+    action_from_dict,
+    event_from_dict,
+)
+from shengji.engine.game import MAX_REDEALS
+from shengji.errors import IllegalPlay, ShengjiError
+from shengji.variants import load_variant
+
+V80 = "two-deck-80"
+
+
+@pytest.fixture(scope="module")
+def v80():
+    return load_variant(V80)
+
+
+def always_pass(game):
+    """Pass every declaration; play randomly otherwise (a fixed-seed random bot)."""
+    bot = make_bot("random", game.variant, "pass")
+
+    def act(view, legal):
+        return legal[0] if legal.kind == "declare" else bot.act(view, legal)
+
+    return act
+
+
+def first_offer(game):
+    bot = make_bot("random", game.variant, "first")
+
+    def act(view, legal):
+        return legal[1] if legal.kind == "declare" and len(legal) > 1 else (
+            legal[0] if legal.kind == "declare" else bot.act(view, legal))
+
+    return act
+
+
+def advance(game, act, until):
+    """Apply ``act``'s choices until ``until(game)`` holds (or the game ends)."""
+    while not game.over and not until(game):
+        seat = game.to_act
+        game.apply(act(game.view(seat), game.legal_actions(seat)))
+
+
+def random_act(game, seed="r"):
+    bots = [make_bot("random", game.variant, f"{seed}/{s}") for s in range(game.players)]
+    return lambda view, legal: bots[view.seat].act(view, legal)
+
+
+def set_hands(game, hands: dict) -> None:
+    """Give seats chosen cards (a test scenario; conservation is not kept)."""
+    for seat, text in hands.items():
+        counts = [0] * NUM_KINDS
+        for c in parse_cards(text):
+            counts[c] += 1
+        game.hands[seat] = counts
+        game.hand_len[seat] = sum(counts)
+        game._seat_hands[seat] = None
+
+
+def to_play_phase(name, seed, act_factory=always_pass):
+    game = Game(name, seed)
+    advance(game, act_factory(game), lambda g: g.phase == "play")
+    return game
+
+
+# ---------------------------------------------------------------------------- dealing
+
+
+def test_cards_dealt_one_at_a_time_in_play_order(v80):
+    """seed 000 亮牌規則 (在發牌過程中): one card at a time, in play order."""
+    game = Game(v80, 7)
+    advance(game, always_pass(game), lambda g: g.phase != "deal")
+    dealt = [e for e in game.events if isinstance(e, CardDealt)]
+    n = v80.hand_size * v80.players
+    assert len(dealt) == n
+    first = game.events[0].first_seat
+    assert [e.seat for e in dealt] == [(first + i) % v80.players for i in range(n)]
+    kitty = [e for e in game.events if isinstance(e, KittyTaken)][0]
+    assert len(kitty.cards) == v80.kitty_size
+
+
+def test_decisions_only_with_an_acceptable_bid(v80):
+    """RULES §7: a seat is asked only when it holds a bid the hooks accept now."""
+    game = Game(v80, 11)
+    act = random_act(game, "bids")
+    asked = 0
+    while game.phase == "deal":
+        seat = game.to_act
+        legal = game.legal_actions(seat)
+        assert legal.kind == "declare" and isinstance(legal[0], Pass)
+        assert len(legal) > 1, "asked without anything to declare"
+        standing = game.bids[-1] if game.bids else None
+        for d in list(legal)[1:]:
+            bid = v80.bid(seat, d.cards, game.level)
+            assert bid.strength and v80.may_overturn(standing, bid)
+        asked += 1
+        game.apply(act(game.view(seat), legal))
+    assert asked > 0
+
+
+def test_first_declarer_deals_and_names_trump(v80):
+    """seed 000: the first level card shown names the trump; the first declarer deals."""
+    game = Game(v80, 3)
+    advance(game, first_offer(game), lambda g: g.phase != "deal")
+    declared = [e for e in game.events if isinstance(e, Declared)]
+    assert declared, "somebody held a level card"
+    trump_set = [e for e in game.events if isinstance(e, TrumpSet)][0]
+    assert game.dealer == declared[0].seat
+    assert trump_set.trump == declared[-1].trump == game.trump
+
+
+def test_nobody_declares_means_no_trump(v80):
+    """seed 000: 若發牌結束仍無人亮牌，則打無主 (and seat 0 deals the first deal)."""
+    game = Game(v80, 5)
+    advance(game, always_pass(game), lambda g: g.phase != "deal")
+    assert game.trump is None and game.dealer == 0 and not game.bids
+
+
+def test_refused_declarations_name_the_rule_and_change_nothing(v80):
+    game = Game(v80, 2)
+    seat = game.to_act
+    before = game.snapshot()
+    level_card = [k for k in game._bid_kinds if game.hands[seat][k] == 0 and k < 52][0]
+    with pytest.raises(IllegalAction) as e:
+        game.apply(Declare(seat, (level_card,)))
+    assert e.value.reason == "not_in_hand" and "RULES.md §7" in e.value.rule
+    held = [k for k in range(NUM_KINDS) if game.hands[seat][k] and k not in game._bid_kinds]
+    with pytest.raises(IllegalAction) as e:
+        game.apply(Declare(seat, (held[0],)))
+    assert e.value.reason == "cannot_declare"
+    with pytest.raises(IllegalAction) as e:
+        game.apply(Pass((seat + 1) % 4))
+    assert e.value.reason == "not_your_turn"
+    with pytest.raises(IllegalAction) as e:
+        game.apply(Bury(seat, ()))
+    assert e.value.reason == "wrong_phase"
+    assert game.snapshot() == before
+
+
+def test_overturn_needs_a_stronger_bid(v80):
+    """seed 002: after a single level card, another single of another suit may not
+    overturn; the engine asks the variant's may_overturn."""
+    for seed in range(40):
+        game = Game(v80, seed)
+        act = first_offer(game)
+        while game.phase == "deal" and not game.bids:
+            game.apply(act(game.view(game.to_act), game.legal_actions(game.to_act)))
+        if game.phase != "deal" or len(game.bids[0].cards) != 1:
+            continue
+        first = game.bids[0]
+        advance(game, always_pass(game), lambda g: g.phase != "deal" or (
+            g.to_act != first.seat and any(
+                g.hands[g.to_act][k] for k in g._bid_kinds[:4] if k != first.cards[0])))
+        if game.phase != "deal":
+            continue
+        seat = game.to_act
+        other = next(k for k in game._bid_kinds[:4] if k != first.cards[0] and game.hands[seat][k])
+        before = game.snapshot()
+        with pytest.raises(IllegalAction) as e:
+            game.apply(Declare(seat, (other,)))
+        assert e.value.reason == "cannot_overturn"
+        assert game.snapshot() == before
+        return
+    pytest.fail("no scenario found")
+
+
+def test_first_deal_redealt_when_nobody_declares():
+    """seed 002: 第一副牌局若無人亮主則重新發牌 (house/turn-kitty)."""
+    game = Game("house/turn-kitty", 4)
+    advance(game, always_pass(game), lambda g: any(isinstance(e, Redealt) for e in g.events))
+    starts = [e for e in game.events if type(e).__name__ == "DealStarted"]
+    assert [s.attempt for s in starts] == [0, 1] and starts[1].deal == 0
+    check_conservation(game)
+
+
+def test_endless_redeals_are_a_typed_error():
+    game = Game("house/turn-kitty", 4)
+    with pytest.raises(ShengjiError, match="without a declaration"):
+        advance(game, always_pass(game), lambda g: False)
+    assert game._attempt == MAX_REDEALS - 1
+
+
+def test_later_deal_turns_the_kitty():
+    """seed 002: 若抓完牌後無人亮主，通常會翻底牌的第一張牌來決定主牌花色."""
+    game = Game("house/turn-kitty", 9)
+    advance(game, first_offer(game), lambda g: g.deal_number == 1)
+    advance(game, always_pass(game), lambda g: g.phase != "deal")
+    ts = [e for e in game.events if isinstance(e, TrumpSet)][-1]
+    assert ts.declarer is None and ts.turned_card == game.kitty[0]
+    assert ts.trump == (None if ts.turned_card >= 52 else ts.turned_card // 13)
+
+
+# ---------------------------------------------------------------------------- kitty
+
+
+def test_dealer_takes_and_buries_the_kitty(v80):
+    """RULES §8: the dealer takes the kitty and buries as many cards."""
+    game = Game(v80, 8)
+    advance(game, always_pass(game), lambda g: g.phase == "bury")
+    dealer = game.dealer
+    assert game.to_act == dealer and game.hand_len[dealer] == v80.hand_size + v80.kitty_size
+    assert game.view(dealer).kitty is not None
+    before = game.snapshot()
+    hand = [k for k in range(NUM_KINDS) for _ in range(game.hands[dealer][k])]
+    with pytest.raises(IllegalAction) as e:
+        game.apply(Bury(dealer, tuple(hand[:v80.kitty_size - 1])))
+    assert e.value.reason == "wrong_count" and "buries" in e.value.rule
+    missing = next(k for k in range(NUM_KINDS) if game.hands[dealer][k] == 0)
+    with pytest.raises(IllegalAction) as e:
+        game.apply(Bury(dealer, (missing,) + tuple(hand[:v80.kitty_size - 1])))
+    assert e.value.reason == "not_in_hand"
+    assert game.snapshot() == before
+    game.apply(Bury(dealer, tuple(hand[:v80.kitty_size])))
+    assert game.phase == "play" and game.to_act == dealer
+    assert game.view(dealer).kitty is None, "the buried kitty is hidden, even from the dealer"
+
+
+# ---------------------------------------------------------------------------- playing
+
+
+def test_follow_suit_is_enforced(v80):
+    """seed 000 出牌規則: a follower must follow the led suit; the error names the rule."""
+    for seed in range(20):
+        game = to_play_phase(V80, seed)
+        act = random_act(game)
+
+        def scenario(g):
+            if g.phase != "play" or not g.trick:
+                return False
+            suit = g._eff[g.trick[0][1][0]]
+            h = g.hands[g.to_act]
+            return len(g.trick[0][1]) == 1 and any(h[k] and g._eff[k] == suit for k in range(54)) \
+                and any(h[k] and g._eff[k] != suit for k in range(54))
+
+        advance(game, act, scenario)
+        if game.over:
+            continue
+        seat = game.to_act
+        suit = game._eff[game.trick[0][1][0]]
+        off = next(k for k in range(NUM_KINDS) if game.hands[seat][k] and game._eff[k] != suit)
+        before = game.snapshot()
+        with pytest.raises(IllegalPlayAction) as e:
+            game.apply(Play(seat, (off,)))
+        assert isinstance(e.value, IllegalPlay)
+        assert e.value.reason == "must_follow_suit" and "seed 000" in e.value.rule
+        assert game.snapshot() == before
+        assert not game.can(Play(seat, (off,)))
+        return
+    pytest.fail("no scenario found")
+
+
+def test_leads_of_several_suits_are_refused(v80):
+    game = to_play_phase(V80, 1)
+    seat = game.to_act
+    h = game.hands[seat]
+    a = next(k for k in range(NUM_KINDS) if h[k] and game._eff[k] != 4)
+    b = next(k for k in range(NUM_KINDS) if h[k] and game._eff[k] != game._eff[a])
+    with pytest.raises(IllegalPlayAction) as e:
+        game.verify(Play(seat, (a, b)))
+    assert e.value.reason == "several_suits"
+
+
+def test_four_decks_have_no_throws():
+    """seed 003: four decks have no tractors and no throws."""
+    game = to_play_phase("four-deck", 2)
+    seat = game.to_act
+    h = game.hands[seat]
+    suit_cards = {}
+    for k in range(NUM_KINDS):
+        if h[k]:
+            suit_cards.setdefault(game._eff[k], []).append(k)
+    kinds = next(ks for ks in suit_cards.values() if len(ks) >= 2)
+    with pytest.raises(IllegalPlayAction) as e:
+        game.verify(Play(seat, (kinds[0], kinds[1])))
+    assert e.value.reason == "no_throws"
+    assert all(len(set(a.cards)) == 1 for a in game.legal_actions(seat))
+
+
+def _no_trump_lead_scenario(name, seed, act_factory):
+    game = to_play_phase(name, seed, act_factory)
+    suit = next(s for s in range(4) if s != game.trump)
+    return game, "SHCD"[suit]
+
+
+def test_failed_throw_plays_the_smallest_part(v80):
+    """seed 000: trying 98844, if someone holds the J the leader must play the 9."""
+    game, s = _no_trump_lead_scenario(V80, 6, always_pass)
+    leader = game.to_act
+    others = [(leader + i) % 4 for i in (1, 2, 3)]
+    set_hands(game, {leader: f"{s}9 {s}8 {s}8 {s}4 {s}4 BJ",
+                     others[0]: f"{s}J {s}3 BJ LJ LJ SA",
+                     others[1]: f"{s}6 {s}7 {s}A SK SK SQ", others[2]: "LJ HA HA CA CA DA"})
+    events = game.apply(Play(leader, f"{s}9 {s}8 {s}8 {s}4 {s}4"))
+    failed = [e for e in events if isinstance(e, ThrowFailed)]
+    assert failed and failed[0].options == tuple([tuple(parse_cards(f"{s}9"))])
+    played = [e for e in events if isinstance(e, Played)][0]
+    assert played.cards == tuple(parse_cards(f"{s}9")) and played.lead
+    assert game.hand_len[leader] == 5 and game.to_act == others[0]
+
+
+def test_failed_throw_the_next_player_chooses():
+    """seed 002: throwing Q44 when others hold a higher single and a higher pair, the next
+    player picks the forced play; the thrower's side loses the penalty (10 points)."""
+    game, s = _no_trump_lead_scenario("house/turn-kitty", 3, first_offer)
+    leader = game.to_act
+    nxt = (leader + 1) % 4
+    set_hands(game, {leader: f"{s}Q {s}4 {s}4 BJ", nxt: f"{s}K {s}5 {s}5 LJ",
+                     (leader + 2) % 4: "SA SA HA HA", (leader + 3) % 4: "CA CA DA DA"})
+    events = game.apply(Play(leader, f"{s}Q {s}4 {s}4"))
+    failed = events[-1]
+    assert isinstance(failed, ThrowFailed) and failed.chooser == nxt and failed.penalty == 10
+    assert set(failed.options) == {tuple(parse_cards(f"{s}Q")), tuple(parse_cards(f"{s}4 {s}4"))}
+    assert game.phase == "choose" and game.to_act == nxt
+    assert len(game.legal_actions(nxt)) == 2
+    with pytest.raises(IllegalAction):
+        game.apply(ChooseForced(nxt, 5))
+    pick = failed.options.index(tuple(parse_cards(f"{s}4 {s}4")))
+    events = game.apply(ChooseForced(nxt, pick))
+    assert isinstance(events[0], ForcedChosen)
+    assert events[1].cards == tuple(parse_cards(f"{s}4 {s}4"))
+    dealer_side = game.teams[leader] == game.dealer_team
+    assert game.penalty == (10 if dealer_side else -10)
+
+
+def test_listed_leads_are_single_structures_or_whole_suits(v80):
+    """Leads offered: every single, tuple and tractor; the rest are whole-suit throws."""
+    game = to_play_phase(V80, 12)
+    act = random_act(game, "leads")
+    checked = 0
+    while not game.over and checked < 60:
+        seat = game.to_act
+        legal = game.legal_actions(seat)
+        if legal.kind == "lead":
+            checked += 1
+            h = game.hands[seat]
+            singles = {a.cards for a in legal if len(a.cards) == 1}
+            assert singles == {(k,) for k in range(NUM_KINDS) if h[k]}
+            for a in legal:
+                comps = game.ctx.decompose(a.cards)
+                if len(comps) > 1:
+                    suit = game._eff[a.cards[0]]
+                    assert sorted(a.cards) == sorted(
+                        k for k in range(NUM_KINDS) if game._eff[k] == suit for _ in range(h[k]))
+                assert game.can(a)
+        game.apply(act(game.view(seat), legal))
+
+
+@pytest.mark.parametrize("name", ["two-deck-80", "three-deck-titanic", "four-deck"])
+def test_listed_follows_equal_the_core(name):
+    """The engine's exact shortcuts (semantics §4 step 2) list what the core lists."""
+    game = to_play_phase(name, 21)
+    act = random_act(game, "follows")
+    checked = 0
+    while not game.over and checked < 150:
+        seat = game.to_act
+        legal = game.legal_actions(seat)
+        if legal.kind == "follow" and len(legal) <= 3000:
+            core = game.ctx.legal_follows(game.trick[0][1], Hand.from_counts(game.hands[seat]),
+                                          limit=5000)
+            if core.total <= 5000:
+                mine = {a.cards for a in legal}
+                assert len(mine) == len(legal) == core.total
+                assert mine == {tuple(sorted(h.cards(), reverse=True)) for h in core.plays}
+                checked += 1
+        game.apply(act(game.view(seat), legal))
+    assert checked > 20
+
+
+def test_not_your_turn_lists_nothing(v80):
+    game = to_play_phase(V80, 4)
+    other = (game.to_act + 1) % 4
+    assert game.legal_actions(other).kind == "none" and len(game.legal_actions(other)) == 0
+
+
+# ---------------------------------------------------------------------- replay & JSON
+
+
+def _played_game(seed, deals=2):
+    v = load_variant(V80)
+    game = Game(v, seed, max_deals=deals)
+    bots = [make_bot("heuristic" if s % 2 else "random", v, f"{seed}/{s}") for s in range(4)]
+    act = lambda view, legal: bots[view.seat].act(view, legal)  # noqa: E731
+    advance(game, act, lambda g: False)
+    return game
+
+
+def test_replay_reproduces_the_state_exactly():
+    game = _played_game(31)
+    again = Game.replay(V80, 31, game.actions, max_deals=2)
+    assert again.events == game.events
+    assert again.snapshot() == game.snapshot()
+    other = Game(V80, 32, max_deals=2)
+    assert other.events[:40] != game.events[:40], "another seed deals other cards"
+
+
+def test_replay_of_a_wrong_action_raises():
+    game = _played_game(33, deals=1)
+    actions = list(game.actions)
+    actions[5], actions[6] = actions[6], actions[5]
+    with pytest.raises(IllegalAction):
+        Game.replay(V80, 33, actions, max_deals=1)
+
+
+@pytest.mark.parametrize("stop", ["deal", "bury", "play", "over"])
+def test_json_round_trip(stop):
+    game = Game(V80, 40, max_deals=1)
+    act = random_act(game, "json")
+    if stop == "play":
+        advance(game, act, lambda g: g.phase == "play" and len(g.trick) == 2)
+    else:
+        advance(game, act, lambda g: g.phase == stop)
+    text = json.dumps(game.to_dict(), ensure_ascii=False)
+    back = Game.from_dict(json.loads(text))
+    assert back.to_dict() == game.to_dict()
+    assert back.events == game.events
+    for e in game.events:
+        assert event_from_dict(json.loads(json.dumps(e.to_dict()))) == e
+    for a in game.actions:
+        assert action_from_dict(json.loads(json.dumps(a.to_dict()))) == a
+
+
+def test_edited_record_is_refused():
+    game = _played_game(41, deals=1)
+    data = game.to_dict()
+    data["state"]["trick_points"] += 5
+    with pytest.raises(ShengjiError, match="trick_points"):
+        Game.from_dict(data)
+    with pytest.raises(ShengjiError, match="malformed action"):
+        action_from_dict({"type": "Fly", "seat": 0})
+
+
+# ---------------------------------------------------------------------- privacy
+
+
+def _other_seats_swapped(game, seat):
+    """A copy whose other seats hold different cards (same counts): nothing public
+    changes, so ``seat``'s view must not change either."""
+    twin = Game.replay(game.variant, game.seed, game.actions, max_deals=game.max_deals)
+    a, b = [s for s in range(game.players) if s != seat][:2]
+    ka = next((k for k in range(NUM_KINDS) if twin.hands[a][k] and not twin.hands[b][k]), None)
+    kb = next((k for k in range(NUM_KINDS) if twin.hands[b][k] and not twin.hands[a][k]), None)
+    if ka is None or kb is None:
+        return None
+    twin.hands[a][ka] -= 1
+    twin.hands[a][kb] += 1
+    twin.hands[b][kb] -= 1
+    twin.hands[b][ka] += 1
+    return twin
+
+
+def test_views_never_show_other_hands_or_the_buried_kitty():
+    game = Game(V80, 50, max_deals=1)
+    act = random_act(game, "privacy")
+    checks = 0
+    step = 0
+    while not game.over:
+        seat = game.to_act
+        if step % 7 == 0:
+            for viewer in range(game.players):
+                view = game.view(viewer)
+                assert view.hand == tuple(game.hands[viewer])
+                if not (game.phase == "bury" and viewer == game.dealer):
+                    assert view.kitty is None
+                twin = _other_seats_swapped(game, viewer)
+                if twin is not None and game.phase != "bury":
+                    assert twin.view(viewer) == view
+                    checks += 1
+                for e in game.events_for(viewer):
+                    if e.private_to is not None and e.private_to != viewer:
+                        assert getattr(e, "card", None) is None
+                        assert getattr(e, "cards", None) is None
+        game.apply(act(game.view(seat), game.legal_actions(seat)))
+        step += 1
+    assert checks > 50
+    dealer = game.dealer
+    buried = [e for e in game.events if type(e).__name__ == "Buried"][0]
+    public = game.events_for((dealer + 1) % 4)
+    assert all(e.cards is None for e in public if type(e).__name__ == "Buried")
+    assert buried.cards is not None
+
+
+def test_view_to_dict_is_json():
+    game = to_play_phase(V80, 52)
+    d = game.view(game.to_act).to_dict()
+    assert json.loads(json.dumps(d, ensure_ascii=False))["hand"]
+    assert "hands" not in d
+
+
+def test_suit_parse_sanity():
+    # the scenario helpers rely on suit letters being S H C D = 0..3
+    assert [parse_suit(c) for c in "SHCD"] == [0, 1, 2, 3]
