@@ -149,7 +149,7 @@ class Room:
             return
         for i, s in enumerate(self.seats):
             if s.kind == "open":
-                s.kind, s.name = "bot", f"{self.bot} bot"
+                s.kind, s.name = "bot", f"bot {i}"
                 self.table.set_bot(i, self.bot)
         self.started = True
         await self.broadcast()

@@ -5,6 +5,7 @@
 
 const PROTOCOL = 1;
 const SUIT = { S: "♠", H: "♥", C: "♣", D: "♦" };
+const SUIT_NAME = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
 const RED = new Set(["H", "D"]);
 const $ = (id) => document.getElementById(id);
 
@@ -17,8 +18,8 @@ const app = (window.shengji = {
 // ------------------------------------------------------------------ cards
 
 function cardLabel(tok) {
-  if (tok === "BJ") return { rank: "大王", suit: "BJ", red: true, joker: true };
-  if (tok === "LJ") return { rank: "小王", suit: "LJ", red: false, joker: true };
+  if (tok === "BJ") return { rank: "JOKER", suit: "BJ", red: true, joker: true };
+  if (tok === "LJ") return { rank: "JOKER", suit: "LJ", red: false, joker: true };
   return { rank: tok.slice(1), suit: SUIT[tok[0]], red: RED.has(tok[0]), joker: false };
 }
 
@@ -29,7 +30,7 @@ function cardEl(tok, opts = {}) {
     (opts.trump ? " trump" : "") + (opts.small ? " small" : "");
   el.dataset.card = tok;
   el.innerHTML = c.joker
-    ? `<span class="rank">${c.rank}</span><span class="suit">${tok === "BJ" ? "★" : "☆"}</span>`
+    ? `<span class="rank">${c.rank}</span><span class="suit">${tok === "BJ" ? "★" : "☆"}</span><span class="jname">${tok === "BJ" ? "big" : "little"}</span>`
     : `<span class="rank">${c.rank}</span><span class="suit">${c.suit}</span>`;
   el.title = tok;
   return el;
@@ -45,7 +46,7 @@ function cardsRow(text, small = true) {
 function textCards(text) {
   return (text || "").split(" ").filter(Boolean).map((t) => {
     const c = cardLabel(t);
-    return `<span class="tok${c.red ? " red" : ""}">${c.joker ? t : c.suit + c.rank}</span>`;
+    return `<span class="tok${c.red ? " red" : ""}">${c.joker ? (t === "BJ" ? "★BJ" : "☆LJ") : c.suit + c.rank}</span>`;
   }).join(" ");
 }
 
@@ -178,7 +179,7 @@ function render() {
   $("level").textContent = v.level_rank;
   $("trump").innerHTML = v.trump_suit === null ? "<i>dealing…</i>" :
     v.trump_suit === "none" ? "no trump" :
-    `<span class="${RED.has(v.trump_suit) ? "red" : ""}">${SUIT[v.trump_suit]}</span>`;
+    `<span class="bigsuit ${RED.has(v.trump_suit) ? "red" : ""}">${SUIT[v.trump_suit]} ${SUIT_NAME[v.trump_suit]}</span>`;
   $("dealer").textContent = v.dealer === null ? "first to declare" : seatName(v.dealer);
   $("points").textContent = v.trick_points;
   $("side").textContent = v.dealer_team === null ? "–" : v.dealer_team === v.team ? "defending (dealers)" : "attacking";
@@ -206,7 +207,8 @@ function renderSpots(st) {
     const head = document.createElement("div");
     head.className = "who";
     const info = st.seats ? st.seats[seat] : null;
-    const dealer = v.dealer === seat ? ' <span class="badge">dealer</span>' : "";
+    const dealer = (v.dealer === seat ? ' <span class="badge">dealer</span>' : "") +
+      (v.teams[seat] === v.team && seat !== app.seat ? ' <span class="badge partner">partner</span>' : "");
     const away = info && info.kind === "human" && !info.connected ? ' <span class="badge away">away</span>' : "";
     head.innerHTML = `<b>${seatName(seat)}</b>${dealer}${away}<span class="count">${v.hand_sizes[seat]} cards</span>`;
     spot.appendChild(head);

@@ -1,0 +1,146 @@
+"""The page in a real browser: open it, create and join a room, start (bots take the other
+seats) and play a whole deal by clicking cards; an illegal play is explained; the replay
+of the finished deal opens. Screenshots go to $SHENGJI_ARTIFACTS (default: pytest's
+tmp dir).
+
+Uses Debian's chromium at /usr/bin/chromium through the playwright package (no browser
+download); skipped when either is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium package)",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is missing")
+
+from shengji.frontends.web.app import create_app  # noqa: E402
+
+#: upper bound on the decisions of one deal at one seat (25 plays, declarations, burial)
+MAX_TURNS = 200
+WAIT_MS = 15_000
+
+
+@pytest.fixture(scope="module")
+def server():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(bot_delay=0)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(500):
+        if srv.started:
+            break
+        threading.Event().wait(0.01)
+    assert srv.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture()
+def page():
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pg = browser.new_page(viewport={"width": 1100, "height": 1000})
+        pg.set_default_timeout(WAIT_MS)
+        yield pg
+        browser.close()
+
+
+def shots_dir(tmp_path) -> Path:
+    d = Path(os.environ.get("SHENGJI_ARTIFACTS") or tmp_path)
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def state(page) -> dict:
+    return page.evaluate("() => ({index: window.shengji.state.event_index, "
+                         "legal: window.shengji.state.legal, view: window.shengji.state.view})")
+
+
+def click_cards(page, tokens: list[str]) -> None:
+    page.click("#actions button:text('Clear')")
+    for tok in tokens:
+        page.locator(f"#hand .card[data-card='{tok}']:not(.selected)").first.click()
+
+
+def illegal_single(st) -> str | None:
+    """A card of the hand that is not a legal single follow (a card off the led suit)."""
+    legal = st["legal"]
+    if legal["kind"] != "follow" or legal["count"] != 1:
+        return None
+    ok = {a["cards"] for a in legal["actions"]}
+    hand = st["view"]["hand"].split()
+    return next((c for c in hand if c not in ok), None)
+
+
+def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
+    shots = shots_dir(tmp_path)
+    page.goto(server)
+    page.wait_for_selector("#variant option", state="attached")
+    page.fill("#seed", "7")
+    page.click("#create")
+    page.wait_for_selector("#waiting:not([hidden])")
+    assert page.locator("#waitseats li").count() == 4
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+
+    refused = False
+    for _ in range(MAX_TURNS):
+        page.wait_for_function("() => window.shengji.state.legal !== null || "
+                               "!document.getElementById('result').hidden")
+        if page.locator("#result:not([hidden])").count():
+            break
+        st = state(page)
+        legal = st["legal"]
+        kind = legal["kind"]
+        if kind == "declare":
+            page.click("#actions button.pass")
+        elif kind == "choose":
+            page.locator("#actions button.declare").first.click()
+        else:
+            bad = None if refused else illegal_single(st)
+            if bad is not None:
+                # an illegal follow is refused, explained with its rule, and nothing moves
+                click_cards(page, [bad])
+                page.click("#play")
+                page.wait_for_selector("#error:not([hidden])")
+                assert "Rule:" in page.inner_text("#error")
+                assert "RULES.md §5" in page.inner_text("#error")
+                assert state(page)["index"] == st["index"]
+                page.screenshot(path=str(shots / "browser-refused.png"))
+                refused = True
+            if kind == "bury":
+                tokens = st["view"]["hand"].split()[-legal["count"]:]
+            else:
+                tokens = legal["actions"][0]["cards"].split()
+            click_cards(page, tokens)
+            page.click("#play")
+        page.wait_for_function(f"() => window.shengji.state.event_index > {st['index']}")
+    else:
+        pytest.fail(f"no deal result after {MAX_TURNS} decisions")
+
+    assert refused, "the seeded deal offered no chance to try an illegal follow"
+    assert "Deal 1 result" in page.inner_text("#result")
+    page.screenshot(path=str(shots / "browser-deal.png"), full_page=True)
+
+    page.click("#replaybtn")
+    page.wait_for_selector("#replay:not([hidden])")
+    page.click("#rnext")
+    assert "Trick 1" in page.inner_text("#replaybody")
+    page.screenshot(path=str(shots / "browser-replay.png"))
