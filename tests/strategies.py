@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 from oracle import OracleContext
+from oracle.structures import structure_counts, structures
 
 from shengji.cards import NUM_KINDS, RANKS
 from shengji.rules import PlayRules
@@ -162,12 +163,12 @@ def structure(draw, octx, suit, avail, max_cards):
 
 
 @st.composite
-def leads(draw, octx, max_size=6):
+def leads(draw, octx, max_size=6, suits=None, modes=("one", "one", "throw", "loose")):
     """A lead of one effective suit (non-empty): mostly one structure, sometimes a
     throw of a few structures, sometimes loose cards of the suit."""
-    suit = draw(st.sampled_from(effective_suits(octx)))
+    suit = draw(st.sampled_from(suits or effective_suits(octx)))
     avail = full(octx)
-    mode = draw(st.sampled_from(["one", "one", "throw", "loose"]))
+    mode = draw(st.sampled_from(modes))
     if mode == "loose":
         lead = draw(suited_group(octx, suit, draw(st.integers(1, max_size)), avail))
     else:
@@ -203,6 +204,37 @@ def holdings(draw, octx, suit, avail, in_suit, extra):
 
 
 @st.composite
+def filled(draw, octx, counts, avail, n, prefer=None):
+    """``counts`` topped up to n cards out of ``avail`` (from suit ``prefer`` while it
+    has cards enough)."""
+    need = n - sum(counts)
+    if need <= 0:
+        return counts
+    pool = [k for k in range(NUM_KINDS) for _ in range(avail[k])]
+    preferred = [k for k in pool if octx.suit[k] == prefer]
+    if len(preferred) >= need:
+        pool = preferred
+    pick = draw(st.lists(st.integers(0, len(pool) - 1), min_size=need, max_size=need, unique=True))
+    out = list(counts)
+    for i in pick:
+        out[pool[i]] += 1
+    return tuple(out)
+
+
+@st.composite
+def shaped_group(draw, octx, suit, shapes, avail):
+    """One structure of each given shape in ``suit`` where ``avail`` has one (so
+    follow-matches and ruffs that must be compared are common)."""
+    counts = tuple([0] * NUM_KINDS)
+    for w, ln in shapes:
+        found = list(structures(octx, minus(avail, counts), w, ln, suit=suit))
+        if found:
+            st_ = draw(st.sampled_from(found))
+            counts = tuple(a + b for a, b in zip(counts, structure_counts(st_), strict=True))
+    return counts
+
+
+@st.composite
 def follow_case(draw, octx, decks):
     """(lead, hand) with the hand drawn from what the lead left."""
     suit, lead = draw(leads(octx, max_size=5 if decks >= 2 else 3))
@@ -224,23 +256,35 @@ def trick(draw, octx, decks):
     avail = minus(full(octx), lead)
     plays = [lead]
     for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(["follow", "ruff", "ruff", "any"]))
+        kind = draw(st.sampled_from(["follow", "ruff", "shaped", "shaped", "any"]))
         target = {"follow": suit, "ruff": 4}.get(kind)
-        if target is not None:
+        if kind == "shaped":  # the lead's shapes in the led suit or in trumps
+            target = draw(st.sampled_from([suit, 4]))
+            p = draw(shaped_group(octx, target, [c[:2] for c in octx.decompose(lead)], avail))
+        elif target is not None:
             p = draw(suited_group(octx, target, n, avail))
         else:
             p = tuple([0] * NUM_KINDS)
         # fill up to n cards from anywhere (a discard, or a short suit)
-        rest = minus(avail, p)
-        pool = [k for k in range(NUM_KINDS) for _ in range(rest[k])]
-        need = n - sum(p)
-        pick = draw(
-            st.lists(st.integers(0, len(pool) - 1), min_size=need, max_size=need, unique=True)
-        )
-        p = list(p)
-        for i in pick:
-            p[pool[i]] += 1
-        p = tuple(p)
+        p = draw(filled(octx, p, minus(avail, p), n))
+        avail = minus(avail, p)
+        plays.append(p)
+    return plays
+
+
+@st.composite
+def ruffed_throw(draw, octx, decks):
+    """A throw in a plain suit and two or three plays that try to ruff it with trumps
+    of its shapes (so ruff against ruff, under every ruff_compare, is exercised)."""
+    lead_suits = [x for x in effective_suits(octx) if x != 4]
+    suit, lead = draw(leads(octx, max_size=7, suits=lead_suits, modes=("throw",)))
+    shapes = [c[:2] for c in octx.decompose(lead)]
+    n = sum(lead)
+    avail = minus(full(octx), lead)
+    plays = [lead]
+    for _ in range(draw(st.integers(2, 3))):
+        p = draw(shaped_group(octx, 4, shapes, avail))
+        p = draw(filled(octx, p, minus(avail, p), n, prefer=4))
         avail = minus(avail, p)
         plays.append(p)
     return plays

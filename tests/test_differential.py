@@ -21,6 +21,7 @@ from strategies import (
     holdings,
     leads,
     minus,
+    ruffed_throw,
     suited_group,
     trick,
 )
@@ -220,6 +221,21 @@ def test_trick_winner_and_kitty(decks, data):
     lead, win = plays[0], plays[want]
     assert cctx.kitty_multiplier(H(lead)) == octx.kitty_multiplier(lead)
     assert cctx.kitty_multiplier(H(win), H(lead)) == octx.kitty_multiplier(win, lead)
+
+
+@pytest.mark.parametrize("decks", DECKS)
+@given(data=st.data())
+@FAST
+def test_ruffs_of_a_throw(decks, data):
+    """§7: ruff against ruff on a throw, under the drawn ruff_compare."""
+    cctx, octx = setup(data, decks)
+    plays = data.draw(ruffed_throw(octx, decks))
+    note(f"plays={[show(p) for p in plays]}")
+    want = octx.trick_winner(plays)
+    assert cctx.trick_winner([H(p) for p in plays]) == want
+    assert cctx.kitty_multiplier(H(plays[want]), H(plays[0])) == octx.kitty_multiplier(
+        plays[want], plays[0]
+    )
 
 
 @pytest.mark.parametrize("decks", [2, 3])
