@@ -105,6 +105,7 @@ class Game:
         self.team_ids = tuple(dict.fromkeys(self.teams))
         start = v.start_level()
         self.levels = {t: start for t in self.team_ids}
+        self._levels_key = None
         self.actions: list[Action] = []
         self.events: list = []
         self.deal_number = 0
@@ -140,7 +141,7 @@ class Game:
         n = len(lead)
         hand, eff = self.hands[seat], self._eff
         suit = eff[lead[0]]
-        in_suit = [k for k in range(NUM_KINDS) if hand[k] and eff[k] == suit]
+        in_suit = [k for k in self._suit_kinds[suit] if hand[k]]
         # shortcuts where semantics §4 leaves no shape to judge: a single led, or a
         # hand with exactly as many cards of the suit as were led (checked by tests
         # against the core's enumeration)
@@ -149,7 +150,7 @@ class Game:
             return Legal("follow", seat, [(k,) for k in kinds], count=1)
         held = sum(hand[k] for k in in_suit)
         if held <= n:
-            base = tuple(k for k in reversed(in_suit) for _ in range(hand[k]))  # by id, desc
+            base = tuple(k for k in in_suit for _ in range(hand[k]))  # by id, descending
             if held == n:
                 return Legal("follow", seat, [base], count=n)
             pool = [0 if eff[k] == suit else c for k, c in enumerate(hand)]
@@ -294,7 +295,7 @@ class Game:
             eff = self._eff
             suit = eff[lead[0]]
             hand = self.hands[seat]
-            held = sum(hand[k] for k in range(NUM_KINDS) if hand[k] and eff[k] == suit)
+            held = sum([hand[k] for k in self._suit_kinds[suit]])
             in_play = sum(1 for c in cards if eff[c] == suit)
             if (held <= n and in_play == held) or (n == 1 and in_play == 1):
                 return None, play
@@ -354,7 +355,11 @@ class Game:
         self._run_dealing(ev)
 
     def _levels_tuple(self) -> tuple:
-        return tuple((t, self.levels[t]) for t in self.team_ids)
+        key = tuple(self.levels.values())
+        if self._levels_key != key:
+            self._levels_key = key
+            self._levels_t = tuple((t, self.levels[t]) for t in self.team_ids)
+        return self._levels_t
 
     def _run_dealing(self, ev: list) -> None:
         """Deal cards until a seat has a new declaration to consider, then stop; after the
@@ -453,8 +458,7 @@ class Game:
             self.level = min(self.levels[self.teams[dealer]], 12)
         self.trump = trump
         self.ctx = ctx = v.context(self.level, trump)
-        self._eff = [ctx.effective_suit(k) for k in range(NUM_KINDS)]
-        self._str = [ctx.strength(k) for k in range(NUM_KINDS)]
+        self._eff, self._str, self._suit_kinds = _tables(ctx)
         self.dealer_team = self.teams[self.dealer]
         self.kitty = kitty
         ev.append(TrumpSet(trump, declarer, self.dealer, self.level, turned))
@@ -631,6 +635,21 @@ class Game:
         for a in actions:
             g.apply(a)
         return g
+
+
+_TABLES: dict = {}
+
+
+def _tables(ctx) -> tuple:
+    """Per context: effective suit and strength of each kind, and the kinds of each
+    effective suit (4 = trumps), high kind ids first."""
+    t = _TABLES.get(ctx)
+    if t is None:
+        eff = [ctx.effective_suit(k) for k in range(NUM_KINDS)]
+        strength = [ctx.strength(k) for k in range(NUM_KINDS)]
+        kinds = [[k for k in range(NUM_KINDS - 1, -1, -1) if eff[k] == s] for s in range(5)]
+        t = _TABLES[ctx] = (eff, strength, kinds)
+    return t
 
 
 #: core Hands of plays, by card tuple (Hands are immutable; most plays recur)

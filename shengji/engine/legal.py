@@ -73,23 +73,29 @@ def lead_structures(game, seat: int) -> tuple:
     """Leads listed for ``seat`` as card tuples: single structures, plus whole-suit throws
     (see above)."""
     hand = game.hands[seat]
-    eff, strength, rules = game._eff, game._str, game.rules
+    strength, rules = game._str, game.rules
     max_w = rules.max_tuple
-    by_suit: dict[int, list[int]] = {}
-    for k in range(NUM_KINDS - 1, -1, -1):
-        if hand[k]:
-            by_suit.setdefault(eff[k], []).append(k)
+    tractors = rules.tractors and max_w >= rules.tractor_min_width
     out: dict = {}
-    for suit, kinds in by_suit.items():
+    for suit_kinds in game._suit_kinds:
+        kinds = [k for k in suit_kinds if hand[k]]
+        if not kinds:
+            continue
+        n_suit = 0
+        widest = 0
         for k in kinds:
-            for w in range(1, min(hand[k], max_w) + 1):
-                out[(k,) * w] = None
-        if rules.tractors:
-            for w in range(rules.tractor_min_width, max_w + 1):
+            n = hand[k]
+            n_suit += n
+            out[(k,)] = None
+            if n > 1 and max_w > 1:
+                widest = max(widest, n)
+                for w in range(2, min(n, max_w) + 1):
+                    out[(k,) * w] = None
+        if tractors and widest >= rules.tractor_min_width:
+            for w in range(rules.tractor_min_width, min(widest, max_w) + 1):
                 for cards in _tractors(hand, kinds, strength, w, rules.tractor_min_length):
                     out.setdefault(tuple(sorted(cards, reverse=True)), None)
-        n_suit = sum(hand[k] for k in kinds)
-        if rules.throws and n_suit > 1:
+        if rules.throws and n_suit > 1 and (len(kinds) > 1 or n_suit > max_w):
             out.setdefault(tuple(k for k in kinds for _ in range(hand[k])), None)
     return tuple(out)
 

@@ -1,0 +1,62 @@
+"""Deals per second of the Python engine with random bots (one process = one core).
+
+    python benchmarks/bench_engine.py [--variant two-deck-80] [--deals 1000] [--profile]
+
+Counts whole deals (shuffle, dealing with declarations, kitty, every trick, scoring)
+played by four ``random`` bots through ``Game.legal_actions`` / ``Game.view`` /
+``Game.apply``, i.e. everything a frontend or a simulation pays for. Reports CPU time of
+this process (``time.process_time``) so that other load on the machine does not count,
+and wall time beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import time
+
+from shengji.bots import make_bot
+from shengji.engine import Game, play
+from shengji.variants import load_variant
+
+
+def run(variant, deals: int, seed: str = "bench") -> int:
+    played = 0
+    m = 0
+    while played < deals:
+        game = Game(variant, f"{seed}/{m}", max_deals=min(50, deals - played))
+        bots = [make_bot("random", variant, f"{seed}/{m}/{s}") for s in range(variant.players)]
+        play(game, bots)
+        played += game.deals_played
+        m += 1
+    return played
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="two-deck-80")
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=3, help="best of N runs")
+    ap.add_argument("--profile", action="store_true", help="print the top of a cProfile")
+    args = ap.parse_args()
+    v = load_variant(args.variant)
+    run(v, 20, "warmup")
+    best_cpu = best_wall = 0.0
+    for r in range(args.repeat):
+        c0, w0 = time.process_time(), time.perf_counter()
+        n = run(v, args.deals, f"bench{r}")
+        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+        best_cpu = max(best_cpu, n / cpu)
+        best_wall = max(best_wall, n / wall)
+        print(f"run {r}: {n} deals, {n / cpu:,.0f} deals/s CPU, {n / wall:,.0f} deals/s wall")
+    print(f"{args.variant}: best {best_cpu:,.0f} deals per CPU-second "
+          f"({best_wall:,.0f} wall), random bots, one process")
+    if args.profile:
+        prof = cProfile.Profile()
+        prof.runcall(run, v, min(args.deals, 300), "profile")
+        pstats.Stats(prof).sort_stats("tottime").print_stats(20)
+
+
+if __name__ == "__main__":
+    main()
