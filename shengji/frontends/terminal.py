@@ -72,7 +72,8 @@ class Terminal:
                 self.say(self._paint(f"\n=== Deal {e['deal'] + 1} · dealer: {dealer} ===", BOLD))
             elif t == "Declared":
                 trump = "no trump" if e["trump"] is None else SUIT_SYMBOL["SHCD"[e["trump"]]]
-                self.say(f"  {self.who(e['seat'], view)} declares {self.cards(e['cards'])} "
+                self.say(f"  {self.who(e['seat'], view)} {self.verb(e['seat'], 'declares')} "
+                         f"{self.cards(e['cards'])} "
                          f"→ {trump}")
             elif t == "Redealt":
                 self.say("  nobody declared: the cards are dealt again")
@@ -193,6 +194,8 @@ class Terminal:
         line = self.inp.readline()
         if not line:
             return None
+        if not (hasattr(self.inp, "isatty") and self.inp.isatty()):
+            self.out.write(line if line.endswith("\n") else line + "\n")  # echo scripted input
         text = line.strip()
         kind = state["legal"]["kind"]
         low = text.lower()

@@ -1,0 +1,133 @@
+"""The terminal frontend driven by scripted input: a whole deal typing the first hint, an
+illegal play refused with its rule (nothing lost), bad tokens, quitting, the CLI."""
+
+from __future__ import annotations
+
+import io
+
+from shengji.cards import card_str
+from shengji.cli import main
+from shengji.frontends.terminal import Terminal, play
+from shengji.protocol import Table
+
+
+class FirstHint:
+    """Types the first hint of the last prompt (as a person copying it would)."""
+
+    def __init__(self, out: io.StringIO):
+        self.out = out
+        self.lines = 0
+
+    def readline(self) -> str:
+        self.lines += 1
+        hints = [ln for ln in self.out.getvalue().splitlines() if "hints: " in ln]
+        first = hints[-1].split("hints: ", 1)[1].split(" | ")[0]
+        return first + "\n"
+
+
+def test_a_whole_deal_typing_the_first_hint():
+    out = io.StringIO()
+    reader = FirstHint(out)
+    assert play("two-deck-80", 0, 3, deals=1, inp=reader, out=out, color=False) == 0
+    text = out.getvalue()
+    assert "--- Deal 1 result ---" in text
+    assert "attackers' points:" in text
+    assert "the game is over" in text
+    assert "refused" not in text
+    tricks = [ln for ln in text.splitlines() if ln.startswith("  trick ")]
+    assert len(tricks) >= 10 and all(" you " in ln for ln in tricks)  # we played in each
+    assert reader.lines >= len(tricks)
+    assert "\033[" not in text  # no colour codes when asked for none
+
+
+class Declares(FirstHint):
+    """Declares whenever it may (the second hint, after "pass"), else the first hint."""
+
+    def readline(self) -> str:
+        hints = [ln for ln in self.out.getvalue().splitlines() if "hints: " in ln]
+        options = hints[-1].split("hints: ", 1)[1].split(" | ")
+        return (options[1] if options[0] == "pass" and len(options) > 1 else options[0]) + "\n"
+
+
+def test_declaration_window_and_burial_are_shown():
+    for seed in range(12):
+        out = io.StringIO()
+        play("two-deck-80", 0, seed, deals=1, inp=Declares(out), out=out)
+        text = out.getvalue()
+        if "declaration window:" in text and "your turn to bury" in text:
+            break
+    else:
+        raise AssertionError("no seed of 0..11 let seat 0 declare and bury")
+    assert "hints: pass | " in text
+    assert "  you declare " in text
+    assert "kitty you took:" in text
+    assert "--- Deal 1 result ---" in text
+
+
+class Scripted:
+    """Types an illegal card once (off the led suit when holding it), then first hints."""
+
+    def __init__(self, table: Table, out: io.StringIO):
+        self.table, self.out = table, out
+        self.tried = None
+        self.hand_before = None
+
+    def readline(self) -> str:
+        g = self.table.game
+        legal = g.legal_actions(0)
+        if self.tried is None and legal.kind == "follow" and legal.count == 1:
+            ok = {a.cards for a in legal}
+            bad = next((k for k, n in enumerate(g.hands[0]) if n and (k,) not in ok), None)
+            if bad is not None:
+                self.tried = card_str(bad)
+                self.hand_before = list(g.hands[0])
+                return self.tried + "\n"
+        hints = [ln for ln in self.out.getvalue().splitlines() if "hints: " in ln]
+        return hints[-1].split("hints: ", 1)[1].split(" | ")[0] + "\n"
+
+
+def test_illegal_play_is_refused_with_the_rule_and_nothing_is_lost():
+    table = Table("two-deck-80", 4, bots={1: "heuristic", 2: "heuristic", 3: "heuristic"},
+                  max_deals=1)
+    out = io.StringIO()
+    script = Scripted(table, out)
+    Terminal(table, 0, script, out).run()
+    text = out.getvalue()
+    assert script.tried is not None
+    refusal = text.split("refused: ", 1)[1]
+    assert "must_follow_suit" in refusal.splitlines()[0]
+    assert "rule: RULES.md §5" in refusal
+    assert "nothing was played" in refusal
+    # the prompt comes back with the same hand
+    after = refusal.split("your turn to follow", 1)[0]
+    assert "all hints" not in after
+    assert "--- Deal 1 result ---" in text
+
+
+def test_bad_tokens_hints_and_quit():
+    table = Table("two-deck-80", 1, bots={1: "heuristic", 2: "heuristic", 3: "heuristic"})
+    out = io.StringIO()
+    inp = io.StringIO("h\nHX\nq\n")
+    assert Terminal(table, 0, inp, out).run() == 0
+    text = out.getvalue()
+    assert "all hints: " in text
+    assert "refused: malformed card 'HX'" in text
+    assert text.rstrip().endswith("bye")
+    assert len(table.game.actions) == sum(1 for a in table.game.actions if a.seat != 0)
+
+
+def test_end_of_input_stops_cleanly():
+    out = io.StringIO()
+    assert play("one-deck-40", 2, 0, inp=io.StringIO(""), out=out) == 0
+    assert "bye" in out.getvalue()
+
+
+def test_cli_refuses_a_bad_seat_without_traceback(capsys):
+    assert main(["play", "--seat", "7", "--deals", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "seats are 0..3" in err and "Traceback" not in err
+
+
+def test_cli_refuses_a_bad_variant(capsys):
+    assert main(["play", "--variant", "no-such-variant"]) == 2
+    assert "no-such-variant" in capsys.readouterr().err
