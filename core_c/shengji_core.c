@@ -14,6 +14,7 @@
 #define NODE_BUDGET 20000000L
 #define MAX_FINALS 4096
 #define MEMO_CAP 8192u
+#define MEMO_AFTER 512 /* nodes before the memo is worth allocating */
 #define KEYLEN 56
 
 #define K(x) ((x) & 63)                /* kind index into 64-entry arrays */
@@ -417,7 +418,7 @@ typedef struct {
     sj_pattern fail_pat;
     /* collected requirement sets (legal follows) */
     uint8_t (*finals)[64];
-    int nfinals;
+    int nfinals, capfinals;
     memo_t fset;
 } search_t;
 
@@ -479,13 +480,15 @@ static int leaf(search_t *fs, const job_t *jb)
     case M_FOLLOW:
         if (jb->comp + 1 >= fs->lead->ncomp)
             return 1;
+        if (fs->nodes < MEMO_AFTER)
+            return follow_from(fs, jb->comp + 1);
         if (memo_visit(&fs->memo, jb->comp + 1, fs->Q, &oom))
             return 0; /* explored before and failed (success ends the search) */
         if (oom)
             return SJ_ERR_MEMORY;
         return follow_from(fs, jb->comp + 1);
     default:
-        if (memo_visit(&fs->memo, jb->comp + 1, fs->U, &oom))
+        if (fs->nodes >= MEMO_AFTER && memo_visit(&fs->memo, jb->comp + 1, fs->U, &oom))
             return 0; /* collection from this state already done */
         if (oom)
             return SJ_ERR_MEMORY;
@@ -702,12 +705,32 @@ static int collect_from(search_t *fs, int i)
         return i;
     if (i >= fs->lead->ncomp) {
         int oom = 0;
-        if (memo_visit(&fs->fset, 0, fs->U, &oom))
+        if (fs->nfinals < 32) {
+            for (int f = 0; f < fs->nfinals; f++)
+                if (!memcmp(fs->finals[f], fs->U, 64))
+                    return 0;
+        } else if (memo_visit(&fs->fset, 0, fs->U, &oom)) {
             return 0;
+        }
         if (oom)
             return SJ_ERR_MEMORY;
+        if (fs->nfinals == 31) { /* from now on the set is hashed: enter all so far */
+            for (int f = 0; f < fs->nfinals; f++)
+                memo_visit(&fs->fset, 0, fs->finals[f], &oom);
+            memo_visit(&fs->fset, 0, fs->U, &oom);
+            if (oom)
+                return SJ_ERR_MEMORY;
+        }
         if (fs->nfinals >= MAX_FINALS)
             return SJ_ERR_LIMIT;
+        if (fs->nfinals == fs->capfinals) {
+            int cap = fs->capfinals ? fs->capfinals * 2 : 16;
+            void *p = realloc(fs->finals, sizeof(*fs->finals) * (size_t)cap);
+            if (!p)
+                return SJ_ERR_MEMORY;
+            fs->finals = p;
+            fs->capfinals = cap;
+        }
         memcpy(fs->finals[fs->nfinals++], fs->U, 64);
         return 0;
     }
@@ -922,11 +945,7 @@ int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
         need = n;
         search_init(fs, r, lead);
         memcpy(fs->R, en->avail, 64);
-        fs->finals = malloc(sizeof(*fs->finals) * MAX_FINALS);
-        if (!fs->finals)
-            rc = SJ_ERR_MEMORY;
-        else
-            rc = collect_from(fs, 0);
+        rc = collect_from(fs, 0);
         if (rc < 0)
             goto done;
         rc = 0;

@@ -140,11 +140,11 @@ class Hand:
     copies of each card (default: the most any game uses, 4).
     """
 
-    __slots__ = ("_counts", "_buf", "_lead", "_len")
+    __slots__ = ("_b", "_buf", "_lead", "_len")
 
     def __init__(self, cards: str | Iterable = (), decks: int | None = None):
         if isinstance(cards, Hand):
-            counts = cards._counts
+            counts = cards.counts
             _check_counts(counts, decks, "cards")
         else:
             c = [0] * NUM_KINDS
@@ -154,11 +154,13 @@ class Hand:
             _check_counts(counts, decks, "cards")
         self._init(counts)
 
-    def _init(self, counts: tuple[int, ...]) -> None:
-        self._counts = counts
-        self._buf = ffi.new("uint8_t[54]", counts)
+    def _init(self, counts) -> None:
+        b = bytes(counts)
+        self._b = b
+        # the C functions read the bytes in place (const uint8_t *): no copy per call
+        self._buf = ffi.from_buffer("uint8_t[]", b)
         self._lead = None  # (Context, prepared sj_lead) when used as a lead
-        self._len = sum(counts)
+        self._len = sum(b)
 
     @classmethod
     def from_counts(cls, counts: Iterable[int], decks: int | None = None) -> Hand:
@@ -173,13 +175,20 @@ class Hand:
         h._init(counts)
         return h
 
+    @classmethod
+    def _trusted(cls, counts: tuple[int, ...]) -> Hand:
+        """From counts the core produced (already valid)."""
+        h = cls.__new__(cls)
+        h._init(counts)
+        return h
+
     @property
     def counts(self) -> tuple[int, ...]:
-        return self._counts
+        return tuple(self._b)
 
     def cards(self) -> list[int]:
         """Kind ids, highest first (jokers, then ♠ ♥ ♣ ♦ from A down), with repeats."""
-        c = self._counts
+        c = self._b
         return [k for k in _DISPLAY_ORDER for _ in range(c[k])]
 
     def __len__(self) -> int:
@@ -190,20 +199,20 @@ class Hand:
 
     def __add__(self, other) -> Hand:
         other = as_hand(other)
-        counts = tuple(a + b for a, b in zip(self._counts, other._counts))
+        counts = tuple(a + b for a, b in zip(self._b, other._b))
         _check_counts(counts, None, "cards")
         return Hand.from_counts(counts)
 
     def __sub__(self, other) -> Hand:
         other = as_hand(other)
-        for k, (a, b) in enumerate(zip(self._counts, other._counts)):
+        for k, (a, b) in enumerate(zip(self._b, other._b)):
             if b > a:
                 raise HandError(f"cards: {card_str(k)} is not in the hand ({a} held, {b} taken)")
-        return Hand.from_counts(tuple(a - b for a, b in zip(self._counts, other._counts)))
+        return Hand.from_counts(tuple(a - b for a, b in zip(self._b, other._b)))
 
     def __le__(self, other) -> bool:
         other = as_hand(other)
-        return all(a <= b for a, b in zip(self._counts, other._counts))
+        return all(a <= b for a, b in zip(self._b, other._b))
 
     def __contains__(self, other) -> bool:
         if isinstance(other, (int, str)) and not isinstance(other, bool):
@@ -212,20 +221,20 @@ class Hand:
 
     def __eq__(self, other) -> bool:
         if isinstance(other, Hand):
-            return self._counts == other._counts
+            return self._b == other._b
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._counts)
+        return hash(self._b)
 
     def __str__(self) -> str:
-        return format_counts(self._counts)
+        return format_counts(self._b)
 
     def __repr__(self) -> str:
         return f"Hand({str(self)!r})"
 
     def __reduce__(self):
-        return (Hand.from_counts, (self._counts,))
+        return (Hand.from_counts, (self.counts,))
 
 
 def as_hand(x) -> Hand:
@@ -461,13 +470,16 @@ class Context:
     def decompose(self, cards) -> list[Component]:
         """Components of a lead, best first (semantics §3)."""
         pl = self._lead(as_hand(cards))
+        ncomp = pl.ncomp
+        comps = ffi.buffer(pl.comps, 4 * ncomp)[:]  # (w, len, top, first) per component
+        kinds = ffi.buffer(pl.kinds)[:]
         out = []
-        for i in range(pl.ncomp):
-            cp = pl.comps[i]
-            counts = [0] * NUM_KINDS
-            for j in range(cp.first, cp.first + cp.len):
-                counts[pl.kinds[j]] += cp.w
-            out.append(Component(cp.w, cp.len, Hand.from_counts(counts)))
+        for i in range(0, 4 * ncomp, 4):
+            w, ln, _top, first = comps[i : i + 4]
+            counts = bytearray(NUM_KINDS)
+            for k in kinds[first : first + ln]:
+                counts[k] += w
+            out.append(Component(w, ln, Hand._trusted(counts)))
         return out
 
     def is_tractor(self, cards) -> bool:
@@ -541,18 +553,21 @@ class Context:
         if not isinstance(limit, int) or limit < 0:
             raise HandError(f"limit: {limit!r} is not a non-negative integer")
         pl = self._lead(lead)
-        cap = min(limit, 2**31 // NUM_KINDS - 1)
-        out = ffi.new("uint8_t[]", max(cap, 1) * NUM_KINDS)
+        limit = min(limit, 2**31 // NUM_KINDS - 1)
+        # a small buffer first; a second call only when more follows are wanted
+        cap = min(limit, 256)
         n_out = ffi.new("int32_t *")
         total = ffi.new("uint64_t *")
-        args = (self._r, pl, hand._buf, NUM_KINDS, out, cap * NUM_KINDS, n_out, total)
-        if lib.sj_legal_follows(*args, _NULL):
-            self._call_failed(lib.sj_legal_follows, *args)
+        while True:
+            out = ffi.new("uint8_t[]", max(cap, 1) * NUM_KINDS)
+            args = (self._r, pl, hand._buf, NUM_KINDS, out, cap * NUM_KINDS, n_out, total)
+            if lib.sj_legal_follows(*args, _NULL):
+                self._call_failed(lib.sj_legal_follows, *args)
+            if n_out[0] == min(limit, total[0]):
+                break
+            cap = min(limit, total[0])
         raw = ffi.buffer(out, n_out[0] * NUM_KINDS)[:]
-        plays = [
-            Hand.from_counts(tuple(raw[i : i + NUM_KINDS]))
-            for i in range(0, len(raw), NUM_KINDS)
-        ]
+        plays = [Hand._trusted(raw[i : i + NUM_KINDS]) for i in range(0, len(raw), NUM_KINDS)]
         return LegalFollows(plays, int(total[0]))
 
     # ---------------------------------------------------------------- throws, tricks
@@ -578,7 +593,7 @@ class Context:
         if res.valid:
             return ThrowResult(True, None, [], None)
         options = [
-            Hand.from_counts(tuple(res.options[o][0:NUM_KINDS])) for o in range(res.n_options)
+            Hand._trusted(ffi.buffer(res.options[o])[:]) for o in range(res.n_options)
         ]
         blocker = res.blocker if res.blocker >= 0 else None
         return ThrowResult(False, options[0], options, blocker)
