@@ -31,8 +31,6 @@ def register(cls: type[Bot]) -> type[Bot]:
 
 
 def make_bot(name: str, variant, seed: int | str = 0) -> Bot:
-    from . import heuristic, random_bot  # noqa: F401  (they register themselves)
-
     try:
         cls = BOTS[name]
     except KeyError:

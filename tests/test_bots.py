@@ -1,0 +1,153 @@
+"""Bots: the random bot's choices, and the heuristic bot's rules of thumb on hand-made
+positions (what the issue asks of it), under two-deck-80 playing 2 with ♠ trumps."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from shengji.bots import BOTS, make_bot
+from shengji.cards import NUM_KINDS, parse_cards, point_value
+from shengji.engine import Bury, Declare, Game, Pass, Play, SeatView
+from shengji.engine.legal import Legal
+from shengji.errors import ShengjiError
+from shengji.variants import load_variant
+
+LEVEL_2, SPADES = 0, 0
+
+
+@pytest.fixture(scope="module")
+def v80():
+    return load_variant("two-deck-80")
+
+
+def counts(text: str) -> tuple:
+    c = [0] * NUM_KINDS
+    for k in parse_cards(text):
+        c[k] += 1
+    return tuple(c)
+
+
+def view(seat=3, phase="play", hand="", trick=(), played="", to_deal=0, bids=(),
+         trump=SPADES, dealer=0, kitty=None, tricks=()):
+    trick = tuple((s, tuple(sorted(parse_cards(c), reverse=True))) for s, c in trick)
+    return SeatView(
+        seat=seat, players=4, teams=(0, 1, 0, 1), phase=phase, to_act=seat, deal_number=0,
+        dealer=dealer, level=LEVEL_2, levels=((0, LEVEL_2), (1, LEVEL_2)),
+        trump=trump if phase != "deal" else None, trump_set=phase != "deal", to_deal=to_deal,
+        bids=bids, hand=counts(hand), hand_sizes=(10, 10, 10, 10), kitty=kitty, kitty_size=8,
+        leader=trick[0][0] if trick else seat, trick_number=3, trick=trick, tricks=tricks,
+        played=counts(played), trick_points=0, forced_options=(),
+    )
+
+
+def follows(seat, *plays):
+    return Legal("follow", seat, [tuple(sorted(parse_cards(p), reverse=True)) for p in plays],
+                 count=len(parse_cards(plays[0])))
+
+
+def test_registry_and_unknown_names(v80):
+    assert {"random", "heuristic"} <= set(BOTS)
+    with pytest.raises(ShengjiError, match="unknown bot 'nope'"):
+        make_bot("nope", v80)
+
+
+def test_random_bot_is_uniform_over_listed_actions(v80):
+    bot = make_bot("random", v80, seed=1)
+    legal = follows(3, "H6", "H7", "HK")
+    picks = Counter(bot.act(view(hand="H6 H7 HK"), legal).cards for _ in range(3000))
+    assert len(picks) == 3 and min(picks.values()) > 850
+
+
+def test_random_bot_declares_sometimes(v80):
+    bot = make_bot("random", v80, seed=2)
+    legal = Legal("declare", 1, (Pass(1), Declare(1, "H2")))
+    picks = Counter(type(bot.act(view(seat=1, phase="deal", hand="H2 S5", to_deal=50), legal))
+                    for _ in range(1000))
+    assert 100 < picks[Declare] < 500 and picks[Pass] > 500
+
+
+def test_random_bot_buries_cards_it_holds(v80):
+    bot = make_bot("random", v80, seed=3)
+    hand = "SA SK SQ SJ S10 S9 S8 S7 S6 S5 S4 S3"
+    action = bot.act(view(seat=0, phase="bury", hand=hand, kitty=()), Legal("bury", 0, (), count=8))
+    assert isinstance(action, Bury) and len(action.cards) == 8
+    assert all(c in parse_cards(hand) for c in action.cards)
+
+
+# ------------------------------------------------------------------------- heuristic
+
+
+def test_heuristic_declares_on_strong_trump_holdings(v80):
+    bot = make_bot("heuristic", v80)
+    legal = Legal("declare", 1, (Pass(1), Declare(1, "H2")))
+    strong = view(seat=1, phase="deal", hand="H2 HA HK H9 H7 H5 LJ SA", to_deal=60)
+    weak = view(seat=1, phase="deal", hand="H2 SA SK D9 D7 C5 C3 D4", to_deal=60)
+    assert isinstance(bot.act(strong, legal), Declare)
+    assert isinstance(bot.act(weak, legal), Pass)
+
+
+def test_heuristic_never_overturns_its_partner(v80):
+    from shengji.model import Bid
+
+    bot = make_bot("heuristic", v80)
+    partner_bid = (Bid(3, tuple(parse_cards("D2")), 3, (1, 0)),)
+    legal = Legal("declare", 1, (Pass(1), Declare(1, "H2 H2")))
+    v = view(seat=1, phase="deal", hand="H2 H2 HA HK H9 H7 H5 BJ", to_deal=0, bids=partner_bid)
+    assert isinstance(bot.act(v, legal), Pass)
+
+
+def test_heuristic_buries_low_non_point_cards(v80):
+    bot = make_bot("heuristic", v80)
+    hand = ("BJ LJ S2 SA SK SQ H2 HA HK H10 H5 C3 C4 C6 C7 C8 C9 D3 D4 D6 D7 D8 D9 DA DK "
+            "D5 C5 CJ CQ HQ HJ H3 H4")
+    action = bot.act(view(seat=0, phase="bury", hand=hand, kitty=()), Legal("bury", 0, (), count=8))
+    assert len(action.cards) == 8
+    assert not any(point_value(c) for c in action.cards), "no point cards in the kitty"
+    trumps = set(parse_cards("BJ LJ S2 SA SK SQ H2"))
+    assert not trumps & set(action.cards), "no trumps in the kitty"
+    assert set(action.cards) <= set(parse_cards("C3 C4 C6 C7 C8 C9 D3 D4 D6 D7 D8 D9 CJ CQ "
+                                                "HJ HQ H3 H4 DA")), "low cards first"
+
+
+def test_heuristic_gives_points_to_a_winning_partner(v80):
+    """Last to play, partner (seat 1) wins with ♥A: add the ♥K's 10 points."""
+    bot = make_bot("heuristic", v80)
+    v = view(seat=3, hand="HK H6 H7 D3", trick=((0, "H3"), (1, "HA"), (2, "H4")))
+    assert bot.act(v, follows(3, "HK", "H6", "H7")).cards == tuple(parse_cards("HK"))
+
+
+def test_heuristic_plays_low_when_losing(v80):
+    bot = make_bot("heuristic", v80)
+    v = view(seat=3, hand="HK H6 H7 D3", trick=((0, "HA"), (1, "H3"), (2, "H4")))
+    assert bot.act(v, follows(3, "HK", "H6", "H7")).cards == tuple(parse_cards("H6"))
+
+
+def test_heuristic_ruffs_a_point_trick_with_its_lowest_trump(v80):
+    """Void in hearts, an opponent's ♥K (10 points) is winning: ruff, keeping BJ."""
+    bot = make_bot("heuristic", v80)
+    v = view(seat=3, hand="S3 BJ D4 D6", trick=((0, "H3"), (1, "H4"), (2, "HK")))
+    legal = follows(3, "S3", "BJ", "D4", "D6")
+    assert bot.act(v, legal).cards == tuple(parse_cards("S3"))
+
+
+def test_heuristic_leads_an_unbeatable_throw(v80):
+    """Both ♥A and a ♥K: nobody can beat the pair or the single, so throw them."""
+    bot = make_bot("heuristic", v80)
+    hand = "HA HA HK D3 D5 C7"
+    game_like = view(seat=0, hand=hand)
+    legal = Legal("lead", 0, tuple(tuple(sorted(parse_cards(p), reverse=True)) for p in
+                                   ("HA", "HK", "HA HA", "D3", "D5", "C7", "HA HA HK")))
+    action = bot.act(game_like, legal)
+    assert isinstance(action, Play) and sorted(action.cards) == sorted(parse_cards("HA HA HK"))
+
+
+def test_heuristic_plays_whole_deals_legally(v80):
+    game = Game(v80, "bots", max_deals=2)
+    bots = [make_bot("heuristic", v80, s) for s in range(4)]
+    while not game.over:
+        seat = game.to_act
+        action = bots[seat].act(game.view(seat), game.legal_actions(seat))
+        assert game.can(action)
+        game.apply(action)
