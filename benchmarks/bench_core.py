@@ -136,9 +136,11 @@ def run(n: int, seed: int) -> dict:
     lead, play = Hand("H8 H8 H6 H6"), Hand("HQ HQ H9 H9")
     assert len(hand) == 25 and ctx.check_follow(lead, hand, play).ok
     number = 200_000
-    follow25 = min(
-        timeit.repeat(lambda: ctx.check_follow(lead, hand, play), number=number, repeat=5)
-    ) / number * 1e6
+    follow25 = (
+        min(timeit.repeat(lambda: ctx.check_follow(lead, hand, play), number=number, repeat=5))
+        / number
+        * 1e6
+    )
     return {"n": n, "seed": seed, "rows": rows, "follow_check_25_cards_us": round(follow25, 3)}
 
 

@@ -166,7 +166,9 @@ class Hand:
     def from_counts(cls, counts: Iterable[int], decks: int | None = None) -> Hand:
         counts = tuple(counts)
         if len(counts) != NUM_KINDS:
-            raise HandError(f"counts: {len(counts)} values, expected {NUM_KINDS} (one per card kind)")
+            raise HandError(
+                f"counts: {len(counts)} values, expected {NUM_KINDS} (one per card kind)"
+            )
         for k, n in enumerate(counts):
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise HandError(f"counts: {n!r} for {card_str(k)} is not a card count")
@@ -199,20 +201,20 @@ class Hand:
 
     def __add__(self, other) -> Hand:
         other = as_hand(other)
-        counts = tuple(a + b for a, b in zip(self._b, other._b))
+        counts = tuple(a + b for a, b in zip(self._b, other._b, strict=True))
         _check_counts(counts, None, "cards")
         return Hand.from_counts(counts)
 
     def __sub__(self, other) -> Hand:
         other = as_hand(other)
-        for k, (a, b) in enumerate(zip(self._b, other._b)):
+        for k, (a, b) in enumerate(zip(self._b, other._b, strict=True)):
             if b > a:
                 raise HandError(f"cards: {card_str(k)} is not in the hand ({a} held, {b} taken)")
-        return Hand.from_counts(tuple(a - b for a, b in zip(self._b, other._b)))
+        return Hand.from_counts(tuple(a - b for a, b in zip(self._b, other._b, strict=True)))
 
     def __le__(self, other) -> bool:
         other = as_hand(other)
-        return all(a <= b for a, b in zip(self._b, other._b))
+        return all(a <= b for a, b in zip(self._b, other._b, strict=True))
 
     def __contains__(self, other) -> bool:
         if isinstance(other, (int, str)) and not isinstance(other, bool):
@@ -308,7 +310,8 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.kitty_table = [min(int(v), 2**31 - 1) for v in rules.kitty_table]
     if len(rules.following) > lib.SJ_MAX_LADDERS:
         raise RulesError(
-            f"following: {len(rules.following)} ladders, the core takes at most {lib.SJ_MAX_LADDERS}"
+            f"following: {len(rules.following)} ladders, "
+            f"the core takes at most {lib.SJ_MAX_LADDERS}"
         )
     r.n_ladders = len(rules.following)
     for i, (lead, ladder) in enumerate(rules.following):
@@ -395,7 +398,9 @@ class Context:
         card = card_str(err.card) if 0 <= err.card < NUM_KINDS else None
         decks = self.rules.decks
         if code == lib.SJ_ERR_COPIES:
-            raise HandError(f"{what}: {err.count} copies of {card} but {decks} deck(s) hold only {decks}")
+            raise HandError(
+                f"{what}: {err.count} copies of {card} but {decks} deck(s) hold only {decks}"
+            )
         if code == lib.SJ_ERR_EMPTY:
             raise HandError(f"{what}: empty lead (a lead needs at least one card)")
         if code == lib.SJ_ERR_MIXED:
@@ -592,9 +597,7 @@ class Context:
             self._call_failed(lib.sj_check_throw, *args)
         if res.valid:
             return ThrowResult(True, None, [], None)
-        options = [
-            Hand._trusted(ffi.buffer(res.options[o])[:]) for o in range(res.n_options)
-        ]
+        options = [Hand._trusted(ffi.buffer(res.options[o])[:]) for o in range(res.n_options)]
         blocker = res.blocker if res.blocker >= 0 else None
         return ThrowResult(False, options[0], options, blocker)
 

@@ -65,7 +65,7 @@ def test_constant_two_ranks_below_level_cards():
     """seed 000/001, 2為常主: 大王, 小王, 主10, 副10, 主2, 副2, A ... 3."""
     ctx = Context(PlayRules(decks=2, constant_ranks=(0,)), "10", "S")
     order = ["BJ", "LJ", "S10", "H10", "S2", "H2", "SA", "S3"]
-    for a, b in zip(order, order[1:]):
+    for a, b in zip(order, order[1:], strict=False):
         assert ctx.compare(a, b) == "higher", (a, b)
     assert ctx.is_trump("H2") and ctx.compare("H3", "H4") == "lower"
 
@@ -246,8 +246,14 @@ def test_failed_throw_next_player_chooses_seed_002():
 def test_ruff_needs_the_lead_shape_seed_000():
     """seed 000: 主牌 998872 可斃副牌 AK5544, 但不能斃副牌 AA5544."""
     ruff = "S9 S9 S8 S8 S7 S2"
-    assert L10S.trick_winner(["HA HK H5 H5 H4 H4", ruff, "C2 C3 C4 C5 C6 C7", "H2 H3 H6 H7 H9 HJ"]) == 1
-    assert L10S.trick_winner(["HA HA H5 H5 H4 H4", ruff, "C2 C3 C4 C5 C6 C7", "H2 H3 H6 H7 H9 HJ"]) == 0
+    assert (
+        L10S.trick_winner(["HA HK H5 H5 H4 H4", ruff, "C2 C3 C4 C5 C6 C7", "H2 H3 H6 H7 H9 HJ"])
+        == 1
+    )
+    assert (
+        L10S.trick_winner(["HA HA H5 H5 H4 H4", ruff, "C2 C3 C4 C5 C6 C7", "H2 H3 H6 H7 H9 HJ"])
+        == 0
+    )
 
 
 def test_over_ruff_977_884_seed_000():

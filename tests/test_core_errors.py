@@ -119,16 +119,13 @@ def test_random_garbage_never_crashes():
             Hand.from_counts([rng.choice((0, 0, 0, 1, 2, 3, 4)) for _ in range(54)])
             for _ in range(3)
         ]
-        ops = [
-            lambda: ctx.decompose(groups[0]),
-            lambda: ctx.is_tractor(groups[0]),
-            lambda: ctx.check_follow(groups[0], groups[1], groups[2]),
-            lambda: ctx.check_throw(groups[0], groups[1:]),
-            lambda: ctx.trick_winner(groups),
-            lambda: ctx.kitty_multiplier(groups[0]),
-            lambda: ctx.legal_follows(groups[0], groups[1], limit=5),
-        ]
+        a, b, c = groups
+        op, args = rng.choice([
+            (ctx.decompose, (a,)), (ctx.is_tractor, (a,)), (ctx.check_follow, (a, b, c)),
+            (ctx.check_throw, (a, [b, c])), (ctx.trick_winner, (groups,)),
+            (ctx.kitty_multiplier, (a,)), (ctx.legal_follows, (a, b, 5)),
+        ])  # fmt: skip
         try:
-            rng.choice(ops)()
+            op(*args)
         except ShengjiError:
             pass
