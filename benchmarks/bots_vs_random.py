@@ -52,10 +52,10 @@ def main() -> None:
     # per-deal level difference (heuristic minus random), pooled over both seatings
     diffs = [r["level_difference"] for r in runs]
     mean = sum(d["per_deal"] * r["deals"] * (1 if d["side"] == "heuristic" else -1)
-               for d, r in zip(diffs, runs)) / deals
+               for d, r in zip(diffs, runs, strict=True)) / deals
     # pooled standard error from each run's interval half-width
     se = math.sqrt(sum(((d["per_deal_95"][1] - d["per_deal_95"][0]) / (2 * 1.96)) ** 2
-                       * r["deals"] ** 2 for d, r in zip(diffs, runs))) / deals
+                       * r["deals"] ** 2 for d, r in zip(diffs, runs, strict=True))) / deals
     result = {
         "variant": args.variant,
         "deals": deals,

@@ -176,7 +176,7 @@ def test_overturn_needs_a_stronger_bid(v80):
         if game.phase != "deal" or len(game.bids[0].cards) != 1:
             continue
         first = game.bids[0]
-        advance(game, always_pass(game), lambda g: g.phase != "deal" or (
+        advance(game, always_pass(game), lambda g, first=first: g.phase != "deal" or (
             g.to_act != first.seat and any(
                 g.hands[g.to_act][k] for k in g._bid_kinds[:4] if k != first.cards[0])))
         if game.phase != "deal":

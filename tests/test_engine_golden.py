@@ -72,7 +72,7 @@ def test_golden_transcript(name, seed):
         path.write_text("\n".join(record(name, seed)) + "\n", encoding="utf-8")
     want = path.read_text(encoding="utf-8").splitlines()
     got = replay(want)
-    for i, (a, b) in enumerate(zip(want, got), start=1):
+    for i, (a, b) in enumerate(zip(want, got, strict=False), start=1):
         if a != b:
             pytest.fail(f"{path.name} line {i} differs:\n  golden: {a[:400]}\n  now:    {b[:400]}")
     assert len(want) == len(got)

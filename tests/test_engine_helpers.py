@@ -42,7 +42,7 @@ def check_conservation(game: Game) -> None:
     elif game.phase == "bury":
         pass  # the kitty is in the dealer's hand
     else:
-        total = [t + b + p for t, b, p in zip(total, game.buried, game.played)]
+        total = [t + b + p for t, b, p in zip(total, game.buried, game.played, strict=True)]
     _require(total == full, f"cards not conserved in phase {game.phase}: "
                             f"{sum(total)} cards instead of {sum(full)}")
     for seat in range(game.players):

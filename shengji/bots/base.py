@@ -34,5 +34,6 @@ def make_bot(name: str, variant, seed: int | str = 0) -> Bot:
     try:
         cls = BOTS[name]
     except KeyError:
-        raise ShengjiError(f"unknown bot {name!r}: choose one of {', '.join(sorted(BOTS))}") from None
+        choices = ", ".join(sorted(BOTS))
+        raise ShengjiError(f"unknown bot {name!r}: choose one of {choices}") from None
     return cls(variant, seed)

@@ -99,7 +99,8 @@ class Game:
         if self.hand_size * self.players + self.kitty_size != self.decks * NUM_KINDS:
             raise VariantError(
                 f"variant {v.name}: {self.players} hands of {self.hand_size} plus a kitty of "
-                f"{self.kitty_size} is not the {self.decks * NUM_KINDS} cards of {self.decks} deck(s)"
+                f"{self.kitty_size} is not the {self.decks * NUM_KINDS} cards of "
+                f"{self.decks} deck(s)"
             )
         self.rules = v.play_rules
         self.team_ids = tuple(dict.fromkeys(self.teams))
@@ -253,7 +254,8 @@ class Game:
     def _check_declare(self, action: Declare) -> Bid:
         seat = action.seat
         if not action.cards:
-            self._refuse(f"seat {seat}: a declaration shows at least one card", "empty", RULE_DECLARE)
+            self._refuse(f"seat {seat}: a declaration shows at least one card", "empty",
+                         RULE_DECLARE)
         self._check_in_hand(action, "declare with", RULE_DECLARE)
         suits = {c // 13 for c in action.cards if c < LITTLE_JOKER}
         if len(suits) > 1 or (suits and any(c >= LITTLE_JOKER for c in action.cards)):

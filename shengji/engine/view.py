@@ -3,8 +3,9 @@
 A ``SeatView`` holds the seat's own hand and public facts (declarations, the trump, the
 cards played face up, trick history, points, levels). It never holds another seat's
 cards, nor the buried kitty — except the kitty cards the dealer holds while burying
-(then ``kitty`` is the kitty the dealer took). It is what bots and frontends receive: a fresh copy each time, read-only by convention
-(not frozen, because building it happens before every decision).
+(then ``kitty`` is the kitty the dealer took). It is what bots and frontends receive:
+a fresh copy each time, read-only by convention (not frozen: one is built before every
+decision, and frozen dataclasses are slower to build).
 """
 
 from __future__ import annotations
