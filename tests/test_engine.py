@@ -517,3 +517,15 @@ def test_view_to_dict_is_json():
 def test_suit_parse_sanity():
     # the scenario helpers rely on suit letters being S H C D = 0..3
     assert [parse_suit(c) for c in "SHCD"] == [0, 1, 2, 3]
+
+
+def test_record_of_a_variant_file_replays(tmp_path):
+    """A house-rule file outside the registry is named by its path in the record."""
+    src = tmp_path / "mine.yaml"
+    src.write_text("name: my-house\nextends: two-deck-80\npenalties:\n  failed_throw: 5\n",
+                   encoding="utf-8")
+    game = Game(load_variant(src), 3, max_deals=1)
+    advance(game, random_act(game, "file"), lambda g: g.phase == "play")
+    data = json.loads(json.dumps(game.to_dict()))
+    assert data["variant"] == str(src)
+    assert Game.from_dict(data).snapshot() == game.snapshot()

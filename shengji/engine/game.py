@@ -84,7 +84,7 @@ class Game:
             self.variant_ref = str(variant)
             variant = load_variant(variant)
         else:
-            self.variant_ref = getattr(variant, "name", None) or str(variant.path)
+            self.variant_ref = _variant_ref(variant)
         self.variant = v = variant
         self.seed = seed
         self.max_deals = max_deals
@@ -637,6 +637,18 @@ class Game:
         for a in actions:
             g.apply(a)
         return g
+
+
+def _variant_ref(variant) -> str:
+    """How a record names a loaded variant: its registered name when that name loads
+    this very file, else its file path (a variant built from a mapping keeps its name;
+    replaying it needs the Variant passed in)."""
+    from ..variants.registry import find
+
+    src = find(variant.name)
+    if src is not None and (variant.path is None or src.path == variant.path):
+        return variant.name
+    return str(variant.path) if variant.path else variant.name
 
 
 _TABLES: dict = {}
