@@ -5,6 +5,24 @@ from __future__ import annotations
 from .errors import IllegalAction
 
 
+class LazyView:
+    """The seat's ``SeatView``, built on first use. Many decisions (a random bot's plays)
+    never read the view, and building one is a good part of a decision's cost. It is
+    built from the state at the moment of first use, so a bot must read it inside
+    ``act`` (as it naturally does), not keep the proxy for later."""
+
+    __slots__ = ("_game", "_seat", "_view")
+
+    def __init__(self, game, seat: int):
+        self._game, self._seat, self._view = game, seat, None
+
+    def __getattr__(self, name):
+        view = self._view
+        if view is None:
+            view = self._view = self._game.view(self._seat)
+        return getattr(view, name)
+
+
 def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None:
     """Let ``bots[seat]`` act whenever ``seat`` is to act until the match is over (or
     ``stop_after_deals`` more deals have been scored). ``check(game, action, events)`` is
@@ -13,7 +31,7 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
     while not game.over and (target is None or game.deals_played < target):
         seat = game.to_act
         legal = game.legal_actions(seat)
-        action = bots[seat].act(game.view(seat), legal)
+        action = bots[seat].act(LazyView(game, seat), legal)
         try:
             events = game.apply(action)
         except IllegalAction as e:
