@@ -21,10 +21,6 @@ def sub(a: Counts, b: Counts) -> Counts:
     return out
 
 
-def add(a: Counts, b: Counts) -> Counts:
-    return tuple(x + y for x, y in zip(a, b, strict=False))
-
-
 def counts_from(kinds_with_mult) -> Counts:
     c = [0] * NUM_KINDS
     for k, m in kinds_with_mult:
