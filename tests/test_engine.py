@@ -529,3 +529,18 @@ def test_record_of_a_variant_file_replays(tmp_path):
     data = json.loads(json.dumps(game.to_dict()))
     assert data["variant"] == str(src)
     assert Game.from_dict(data).snapshot() == game.snapshot()
+
+
+def test_a_plugin_naming_a_wrong_seat_is_a_variant_error():
+    from shengji.errors import VariantError
+    from shengji.hookspecs import hookimpl
+
+    class BadDealer:
+        @hookimpl
+        def shengji_next_dealer(self, variant, dealer, outcome, players):
+            return players + 3
+
+    v = load_variant("two-deck-80", plugins=[BadDealer()])
+    game = Game(v, 1, max_deals=2)
+    with pytest.raises(VariantError, match=r"shengji_next_dealer returned (seat )?7"):
+        advance(game, random_act(game, "bad"), lambda g: False)

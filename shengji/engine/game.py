@@ -454,6 +454,8 @@ class Game:
             trump, declarer, turned = out.trump, None, out.turned_card
         if self.dealer is None:
             dealer = v.first_dealer(tuple(self._bids))
+            if dealer is not None:
+                dealer = self._seat_from_hook(dealer, "shengji_first_dealer")
             if dealer is None:
                 dealer = self._bids[0].seat if self._bids else 0
             self.dealer = dealer
@@ -494,6 +496,7 @@ class Game:
             if not res.valid:
                 ft = self.variant.failed_throw(res, seat)
                 options = tuple(_ids(o) for o in ft.options)
+                self._check_options(options, cards, ft.chooser)
                 chooser = ft.chooser if len(options) > 1 else None
                 ev.append(ThrowFailed(seat, cards, options, chooser, ft.penalty))
                 # the penalty goes to the side that did not throw
@@ -547,7 +550,8 @@ class Game:
             bonus = kitty_points * multiplier
         total = max(0, self.trick_points + bonus + self.penalty)
         outcome = v.score_deal(total)
-        next_dealer = v.next_dealer(self.dealer, outcome)
+        next_dealer = self._seat_from_hook(v.next_dealer(self.dealer, outcome),
+                                           "shengji_next_dealer")
         if outcome.next == "dealers":
             rising = self.dealer_team
         elif self.teams[next_dealer] != self.dealer_team:
@@ -577,6 +581,25 @@ class Game:
         self._start_deal(ev, attempt=0)
 
     # --------------------------------------------------------------------- helpers
+
+    def _seat_from_hook(self, seat, hook: str) -> int:
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise VariantError(f"variant {self.variant.name}: hook {hook} returned seat "
+                               f"{seat!r}; seats are 0..{self.players - 1}")
+        return seat
+
+    def _check_options(self, options: tuple, attempted: tuple, chooser) -> None:
+        """A forced play must be part of the attempted throw (RULES.md §4)."""
+        if not options:
+            raise VariantError(f"variant {self.variant.name}: hook shengji_failed_throw "
+                               "gave no forced play")
+        for o in options:
+            if not o or any(o.count(c) > attempted.count(c) for c in set(o)):
+                raise VariantError(
+                    f"variant {self.variant.name}: hook shengji_failed_throw forces "
+                    f"{cards_text(o)}, which is not part of the throw {cards_text(attempted)}")
+        if len(options) > 1 and chooser is not None:
+            self._seat_from_hook(chooser, "shengji_failed_throw")
 
     def _hand_obj(self, cards: tuple):
         h = _HAND_CACHE.get(cards)
