@@ -144,8 +144,8 @@ class Game:
         suit = eff[lead[0]]
         in_suit = [k for k in self._suit_kinds[suit] if hand[k]]
         # shortcuts where semantics §4 leaves no shape to judge: a single led, or a
-        # hand with exactly as many cards of the suit as were led (checked by tests
-        # against the core's enumeration)
+        # hand with no more cards of the led suit than were led (tests hold them to the
+        # core's enumeration)
         if n == 1:
             kinds = in_suit or [k for k in range(NUM_KINDS) if hand[k]]
             return Legal("follow", seat, [(k,) for k in kinds], count=1)
