@@ -396,16 +396,13 @@ def test_failed_throw_98844_seed_000():
     assert c.check_throw("H9 H8 H8 H4 H4", ["H3 H3 H7", "H2 H2", "H6"])[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="semantics.md §6 'smallest' forces the single 9 (a QQ holder also beats the 9); "
-    "seed 000 says 44 — contract and seed disagree, reported to the lead",
-)
 def test_failed_throw_98844_qq_outside_seed_000():
-    """seed 000: 若其餘某家有此花色的QQ...，則首家必須出44."""
+    """seed 000: 若其餘某家有此花色的QQ...，則首家必須出44 — the QQ holder beats the 9,
+    the 88 and the 44; the lowest beaten part (44) is forced (semantics §6)."""
     c = ctx()
-    _, forced, _, _ = c.check_throw("H9 H8 H8 H4 H4", ["S3", "HQ HQ", "C4"])
-    assert format_counts(forced) == "H4 H4"
+    _, forced, options, blocker = c.check_throw("H9 H8 H8 H4 H4", ["S3", "HQ HQ", "C4"])
+    assert format_counts(forced) == "H4 H4" and blocker == 1
+    assert [format_counts(o) for o in options] == ["H4 H4"]
 
 
 def test_failed_throw_q44_seed_002():
@@ -413,8 +410,8 @@ def test_failed_throw_q44_seed_002():
     c = ctx(failed_throw="next_player_chooses")
     valid, forced, options, blocker = c.check_throw("HQ H4 H4", ["HK", "H5 H5", "S2"])
     assert valid is False
-    assert [format_counts(o) for o in options] == ["HQ", "H4 H4"]
-    assert format_counts(forced) == "HQ" and blocker == 0
+    assert [format_counts(o) for o in options] == ["H4 H4", "HQ"]  # lowest first
+    assert format_counts(forced) == "H4 H4" and blocker == 1
     # only one beaten: that one is forced
     _, forced, options, blocker = c.check_throw("HQ H4 H4", ["S2", "H5 H5", "S3"])
     assert [format_counts(o) for o in options] == ["H4 H4"] and blocker == 1

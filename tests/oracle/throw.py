@@ -23,24 +23,17 @@ def check_throw(ctx, lead, others):
     beaten = [c for c in comps if any(beats(ctx, h, c, suit) for h in others)]
     if not beaten:
         return True, None, [], None
-    # per beaten shape, the throw's smallest component of that shape
-    candidates = {}
-    for c in comps:
-        shape = c[:2]
-        if any(b[:2] == shape for b in beaten):
-            if shape not in candidates or key(ctx, c) < key(ctx, candidates[shape]):
-                candidates[shape] = c
-    order = sorted(candidates.values(), key=lambda c: (c[0] * c[1], c[0]))
-    forced = order[0]
+    # lowest top strength first; ties: smaller shape, then lower position (§6)
+    beaten.sort(key=lambda c: (ctx.strengths[c[2][0]], c[0] * c[1], c[0], key(ctx, c)))
     if ctx.rules.failed_throw == "next_player_chooses":
-        options = order
+        options = []
+        for c in beaten:  # the lowest beaten component of each beaten shape
+            if all(o[:2] != c[:2] for o in options):
+                options.append(c)
     else:
-        options = [forced]
-    blocker = next(
-        j
-        for j, h in enumerate(others)
-        if any(beats(ctx, h, c, suit) for c in comps if c[:2] == forced[:2])
-    )
+        options = beaten[:1]
+    forced = options[0]
+    blocker = next(j for j, h in enumerate(others) if beats(ctx, h, forced, suit))
     return (
         False,
         structure_counts(forced),
