@@ -157,8 +157,6 @@ class Hand:
     def _init(self, counts) -> None:
         b = bytes(counts)
         self._b = b
-        # the C functions read the bytes in place (const uint8_t *): no copy per call
-        self._buf = ffi.from_buffer("uint8_t[]", b)
         self._lead = None  # (Context, prepared sj_lead) when used as a lead
         self._len = sum(b)
 
@@ -176,6 +174,15 @@ class Hand:
         h = cls.__new__(cls)
         h._init(counts)
         return h
+
+    def __getattr__(self, name):
+        # the C buffer is made on first use (then a plain slot read): the C functions
+        # read the bytes in place (const uint8_t *), no copy per call
+        if name == "_buf":
+            buf = ffi.from_buffer("uint8_t[]", self._b)
+            self._buf = buf
+            return buf
+        raise AttributeError(name)
 
     @classmethod
     def _trusted(cls, counts: tuple[int, ...]) -> Hand:
