@@ -1053,7 +1053,7 @@ int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others
         free(H);
         return SJ_OK;
     }
-    /* candidate per beaten shape: the last (smallest) component of that shape */
+    /* per beaten shape its lowest beaten component: the last of that shape (§6) */
     int cand[SJ_MAX_OPTIONS], nc = 0;
     for (int i = 0; i < lead->ncomp; i++) {
         const sj_comp *ci = &lead->comps[i];
@@ -1081,11 +1081,14 @@ int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others
         free(H);
         return SJ_OK;
     }
-    /* smallest key (cards, w) first */
+    /* lowest top strength first; ties: smaller key (cards, w), then lower position */
     for (int a = 1; a < nc; a++)
         for (int b = a; b > 0; b--) {
             const sj_comp *x = &lead->comps[cand[b - 1]], *y = &lead->comps[cand[b]];
-            int kx = x->w * x->len * 8 + x->w, ky = y->w * y->len * 8 + y->w;
+            long kx = ((long)x->top * 256 + x->w * x->len * 8 + x->w) * 64 +
+                      K(lead->kinds[x->first % SJ_MAXCARDS]);
+            long ky = ((long)y->top * 256 + y->w * y->len * 8 + y->w) * 64 +
+                      K(lead->kinds[y->first % SJ_MAXCARDS]);
             if (ky < kx) {
                 int t = cand[b - 1];
                 cand[b - 1] = cand[b];

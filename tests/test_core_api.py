@@ -217,9 +217,9 @@ def test_throw_98844_seed_000():
     assert L10S.check_throw(lead, ["H3 H2", "C5", "H7 H6"]).valid
     res = L10S.check_throw(lead, ["H3", "HJ C2", "H7"])
     assert not res.valid and res.forced == Hand("H9") and res.blocker == 1
-    # QQ also beats the 9 as a single; semantics §6 forces the smallest shape (the 9)
+    # QQ beats the 9 (as a single Q), the 88 and the 44: the lowest beaten part is forced
     res = L10S.check_throw(lead, ["HQ HQ", "H3", "H2"])
-    assert res.forced == Hand("H9") and res.blocker == 0
+    assert res.forced == Hand("H4 H4") and res.blocker == 0
     res = L10S.check_throw(lead, ["H3", "H2", "H5 H5"])
     assert res.forced == Hand("H4 H4") and res.blocker == 2
 
@@ -230,14 +230,18 @@ def test_throw_trumps_never_block_seed_000():
 
 
 def test_failed_throw_next_player_chooses_seed_002():
-    """seed 002: single and pair both beaten → the next player chooses which is forced."""
+    """seed 002: trying Q44, a higher single only → Q; a higher pair only → 44; both →
+    the next player chooses Q or 44 (lowest top first)."""
     ctx = Context(PlayRules(decks=2, failed_throw="next_player_chooses"), "10", "S")
-    res = ctx.check_throw("H9 H8 H8 H4 H4", ["HJ", "HQ HQ", "H2"])
+    lead = "HQ H4 H4"
+    assert ctx.check_throw(lead, ["HK", "H2", "H3"]).forced_options == [Hand("HQ")]
+    assert ctx.check_throw(lead, ["H2", "H5 H5", "H3"]).forced_options == [Hand("H4 H4")]
+    res = ctx.check_throw(lead, ["HK", "H5 H5", "H2"])
     assert not res.valid
-    assert res.forced_options == [Hand("H9"), Hand("H4 H4")] and res.forced == Hand("H9")
-    assert res.blocker == 0
-    smallest = L10S.check_throw("H9 H8 H8 H4 H4", ["HJ", "HQ HQ", "H2"])
-    assert smallest.forced_options == [Hand("H9")]
+    assert res.forced_options == [Hand("H4 H4"), Hand("HQ")] and res.forced == Hand("H4 H4")
+    assert res.blocker == 1
+    smallest = L10S.check_throw(lead, ["HK", "H5 H5", "H2"])
+    assert smallest.forced_options == [Hand("H4 H4")]
 
 
 # ------------------------------------------------------------------ trick winner (§7)
