@@ -65,7 +65,9 @@ def parse_card(token: str) -> int:
     if up in _JOKERS:
         return _JOKERS[up]
     if len(t) < 2:
-        raise CardError(f"malformed card {token!r}: a card is a suit letter and a rank, e.g. HA, S10, BJ")
+        raise CardError(
+            f"malformed card {token!r}: a card is a suit letter and a rank, e.g. HA, S10, BJ"
+        )
     suit_char, rank_text = t[0], t[1:]
     if suit_char.upper() not in _SUIT_OF_CHAR and suit_char not in _SUIT_OF_CHAR:
         raise CardError(
@@ -110,7 +112,9 @@ def parse_cards(text: str | Iterable[str] | Iterable[int]) -> list[int]:
     return out
 
 
-def counts_of(cards: Iterable[int], decks: int | None = None, what: str = "cards") -> tuple[int, ...]:
+def counts_of(
+    cards: Iterable[int], decks: int | None = None, what: str = "cards"
+) -> tuple[int, ...]:
     """Kind ids → 54 counts. With ``decks`` given, more copies than the decks hold is an error."""
     counts = [0] * NUM_KINDS
     for c in cards:

@@ -182,7 +182,9 @@ class PlayRules:
         _check_choice("failed_throw", self.failed_throw, FAILED_THROW)
         _check_choice("kitty", self.kitty, KITTY_POLICIES)
         if len(self.kitty_table) != len(KITTY_TABLE_KEYS):
-            raise RulesError(f"kitty_table: needs {len(KITTY_TABLE_KEYS)} values {KITTY_TABLE_KEYS}")
+            raise RulesError(
+                f"kitty_table: needs {len(KITTY_TABLE_KEYS)} values {KITTY_TABLE_KEYS}"
+            )
         if self.kitty_cap < 1:
             raise RulesError(f"kitty_cap: {self.kitty_cap} must be at least 1")
         seen = set()
@@ -214,7 +216,8 @@ class PlayRules:
         if isinstance(following, Mapping):
             following = list(following.items())
         data["following"] = tuple(
-            (parse_shape(lead), tuple(parse_pattern(p) for p in ladder)) for lead, ladder in following
+            (parse_shape(lead), tuple(parse_pattern(p) for p in ladder))
+            for lead, ladder in following
         )
         if "constant_ranks" in data:
             from .cards import parse_rank
@@ -222,10 +225,12 @@ class PlayRules:
             data["constant_ranks"] = tuple(parse_rank(r) for r in data["constant_ranks"])
         if isinstance(data.get("kitty_table"), Mapping):
             table = data["kitty_table"]
-            defaults = dict(zip(KITTY_TABLE_KEYS, cls.kitty_table))
+            defaults = dict(zip(KITTY_TABLE_KEYS, cls.kitty_table, strict=True))
             unknown = set(table) - set(KITTY_TABLE_KEYS)
             if unknown:
-                raise RulesError(f"kitty_table: unknown keys {sorted(unknown)}; allowed {KITTY_TABLE_KEYS}")
+                raise RulesError(
+                    f"kitty_table: unknown keys {sorted(unknown)}; allowed {KITTY_TABLE_KEYS}"
+                )
             data["kitty_table"] = tuple(int(table.get(k, defaults[k])) for k in KITTY_TABLE_KEYS)
         try:
             return cls(**data)
