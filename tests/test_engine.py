@@ -310,20 +310,23 @@ def _no_trump_lead_scenario(name, seed, act_factory):
     return game, "SHCD"[suit]
 
 
-def test_failed_throw_plays_the_smallest_part(v80):
-    """seed 000: trying 98844, if someone holds the J the leader must play the 9."""
+@pytest.mark.parametrize("outside,forced", [("J", "9"), ("Q Q", "4 4"), ("5 5", "4 4")])
+def test_failed_throw_plays_the_lowest_beaten_part(v80, outside, forced):
+    """seed 000: trying 98844, if someone holds the J the leader must play the 9; if
+    someone holds QQ or 55, the 44 (semantics §6: the lowest beaten component)."""
     game, s = _no_trump_lead_scenario(V80, 6, always_pass)
     leader = game.to_act
     others = [(leader + i) % 4 for i in (1, 2, 3)]
-    set_hands(game, {leader: f"{s}9 {s}8 {s}8 {s}4 {s}4 BJ",
-                     others[0]: f"{s}J {s}3 BJ LJ LJ SA",
-                     others[1]: f"{s}6 {s}7 {s}A SK SK SQ", others[2]: "LJ HA HA CA CA DA"})
+    held = " ".join(f"{s}{r}" for r in outside.split())
+    set_hands(game, {leader: f"{s}9 {s}8 {s}8 {s}4 {s}4 BJ", others[0]: f"{s}3 BJ LJ LJ",
+                     others[1]: f"{held} {s}6 {s}7 {s}3", others[2]: "LJ"})
     events = game.apply(Play(leader, f"{s}9 {s}8 {s}8 {s}4 {s}4"))
+    want = tuple(sorted(parse_cards(" ".join(f"{s}{r}" for r in forced.split())), reverse=True))
     failed = [e for e in events if isinstance(e, ThrowFailed)]
-    assert failed and failed[0].options == tuple([tuple(parse_cards(f"{s}9"))])
+    assert failed and failed[0].options == (want,)
     played = [e for e in events if isinstance(e, Played)][0]
-    assert played.cards == tuple(parse_cards(f"{s}9")) and played.lead
-    assert game.hand_len[leader] == 5 and game.to_act == others[0]
+    assert played.cards == want and played.lead
+    assert game.hand_len[leader] == 6 - len(want) and game.to_act == others[0]
 
 
 def test_failed_throw_the_next_player_chooses():

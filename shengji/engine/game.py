@@ -107,6 +107,9 @@ class Game:
         start = v.start_level()
         self.levels = {t: start for t in self.team_ids}
         self._levels_key = None
+        # the declaration hooks are pure functions of their arguments: cache them per game
+        self._strength_cache: dict = {}
+        self._overturn_cache: dict = {}
         self.actions: list[Action] = []
         self.events: list = []
         self.deal_number = 0
@@ -177,7 +180,9 @@ class Game:
         plan = self._check(action)
         ev: list = []
         self.actions.append(action)
-        if isinstance(action, Pass):
+        if type(action) is Play:
+            self._do_play(action, plan, ev)
+        elif isinstance(action, Pass):
             self._declined[action.seat] = (self._bid_version, frozenset(self._offer))
             ev.append(Passed(action.seat))
             self._run_dealing(ev)
@@ -207,17 +212,19 @@ class Game:
         raise cls(msg, reason, rule)
 
     def _check(self, action: Action):
+        t = type(action)
+        if t is Play and self.phase == PLAYING and action.seat == self.to_act:
+            return self._check_play(action)  # the common case, first
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}", "not_an_action", "")
-        name = type(action).__name__
+        name = t.__name__
         if self.phase == OVER:
             self._refuse(f"{name} by seat {action.seat}: the match is over", "match_over", "")
         if action.seat != self.to_act:
             self._refuse(
                 f"{name} by seat {action.seat}: it is seat {self.to_act}'s turn "
                 f"({self.phase} phase)", "not_your_turn", RULE_TURN, isinstance(action, Play))
-        expected = {DEALING: (Declare, Pass), BURYING: (Bury,), PLAYING: (Play,),
-                    CHOOSING: (ChooseForced,)}[self.phase]
+        expected = _EXPECTED[self.phase]
         if not isinstance(action, expected):
             self._refuse(
                 f"{name} by seat {action.seat}: in the {self.phase} phase only "
@@ -335,8 +342,6 @@ class Game:
         self._declined: list = [None] * self.players
         self._offer: tuple = ()
         self._offer_cache: dict = {}
-        self._strength_cache: dict = {}
-        self._overturn_cache: dict = {}
         self._bid_kinds = tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER)
         self.trump = None
         self.ctx = None
@@ -417,10 +422,10 @@ class Game:
         return offer
 
     def _make_bid(self, seat: int, cards: tuple) -> Bid | None:
-        strength = self._strength_cache.get(cards)
+        strength = self._strength_cache.get((cards, self.level))
         if strength is None:
             strength = tuple(self.variant.declaration_strength(cards, self.level) or ())
-            self._strength_cache[cards] = strength
+            self._strength_cache[(cards, self.level)] = strength
         if not strength:
             return None
         trump = cards[-1] // 13 if cards[-1] < LITTLE_JOKER else None
@@ -525,7 +530,7 @@ class Game:
         trick = self._trick
         idx = self.ctx.trick_winner(self._trick_hands)
         winner = trick[idx][0]
-        points = sum(point_value(c) for _, cs in trick for c in cs)
+        points = sum([_POINTS[c] for _, cs in trick for c in cs])
         if self.teams[winner] != self.dealer_team:
             self.trick_points += points
         ev.append(TrickWon(self.trick_number, winner, points, self.trick_points))
@@ -675,6 +680,9 @@ def _variant_ref(variant) -> str:
 
 
 _TABLES: dict = {}
+_POINTS = [point_value(k) for k in range(NUM_KINDS)]
+_EXPECTED = {DEALING: (Declare, Pass), BURYING: (Bury,), PLAYING: (Play,),
+             CHOOSING: (ChooseForced,)}
 
 
 def _tables(ctx) -> tuple:
