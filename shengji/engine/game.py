@@ -110,6 +110,7 @@ class Game:
         # the declaration hooks are pure functions of their arguments: cache them per game
         self._strength_cache: dict = {}
         self._overturn_cache: dict = {}
+        self._offer_cache: dict = {}
         self.actions: list[Action] = []
         self.events: list = []
         self.deal_number = 0
@@ -341,7 +342,6 @@ class Game:
         self._seen_version = [-1] * self.players
         self._declined: list = [None] * self.players
         self._offer: tuple = ()
-        self._offer_cache: dict = {}
         self._bid_kinds = tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER)
         self.trump = None
         self.ctx = None
@@ -409,7 +409,8 @@ class Game:
 
     def _offers(self, seat: int) -> tuple:
         hand = self.hands[seat]
-        key = (seat, self._bid_version, tuple(hand[k] for k in self._bid_kinds))
+        standing = self._bids[-1] if self._bids else None
+        key = (seat, self.level, standing, tuple([hand[k] for k in self._bid_kinds]))
         offer = self._offer_cache.get(key)
         if offer is None:
             found = []

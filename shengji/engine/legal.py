@@ -96,7 +96,10 @@ def lead_structures(game, seat: int) -> tuple:
                 for cards in _tractors(hand, kinds, strength, w, rules.tractor_min_length):
                     out.setdefault(tuple(sorted(cards, reverse=True)), None)
         if rules.throws and n_suit > 1 and (len(kinds) > 1 or n_suit > max_w):
-            out.setdefault(tuple(k for k in kinds for _ in range(hand[k])), None)
+            whole = []
+            for k in kinds:
+                whole += [k] * hand[k]
+            out.setdefault(tuple(whole), None)
     return tuple(out)
 
 
