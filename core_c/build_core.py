@@ -6,11 +6,17 @@ layouts) against it. Run by setuptools through ``setup.py``'s ``cffi_modules``; 
 is compiled at import time.
 """
 
+import os
 from pathlib import Path
 
 from cffi import FFI
 
 HERE = Path(__file__).resolve().parent
+
+# SHENGJI_CFLAGS replaces the optimisation flags (the sanitizer build, tox -e asan)
+_CFLAGS = ["-O2", "-Wall", "-Wextra"]
+if os.environ.get("SHENGJI_CFLAGS"):
+    _CFLAGS = ["-Wall", "-Wextra", *os.environ["SHENGJI_CFLAGS"].split()]
 
 ffibuilder = FFI()
 ffibuilder.cdef((HERE / "shengji_core_cdef.h").read_text(encoding="utf-8"))
@@ -18,9 +24,9 @@ ffibuilder.set_source(
     "shengji._core",
     '#include "shengji_core.h"',
     # relative to the project root, where setuptools runs the build
-    sources=["core_c/shengji_core.c"],
+    sources=["core_c/shengji_core.c", "core_c/playout.c"],
     include_dirs=["core_c"],
-    extra_compile_args=["-O2", "-Wall", "-Wextra"],
+    extra_compile_args=_CFLAGS,
 )
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
  * cannot make the core read or write outside its buffers.
  */
 #include "shengji_core.h"
+#include "sj_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -328,6 +329,11 @@ static int decompose(const sj_rules *r, const uint8_t *cin, int n, sj_lead *out,
     return SJ_OK;
 }
 
+int sj__decompose(const sj_rules *r, const uint8_t *c, int n, sj_lead *out)
+{
+    return decompose(r, c, n, out, SJ_ARG_LEAD, -1, NULL);
+}
+
 int sj_decompose(const sj_rules *r, const uint8_t *cards, int ncards, sj_lead *out, sj_err *e)
 {
     if (!rules_ok(r))
@@ -340,6 +346,31 @@ int sj_decompose(const sj_rules *r, const uint8_t *cards, int ncards, sj_lead *o
         return rc;
     memset(out, 0, sizeof *out);
     return decompose(r, c, n, out, SJ_ARG_LEAD, -1, e);
+}
+
+/* Each component of a decomposed lead as 54 counts (ncomp * 54 bytes into out): the
+ * Python wrapper builds its Component objects from these without a loop per card. */
+int sj_lead_components(const sj_rules *r, const sj_lead *lead, uint8_t *out, int out_len,
+                       sj_err *e)
+{
+    if (!rules_ok(r))
+        return fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
+    int rc = lead_ok(r, lead, e);
+    if (rc)
+        return rc;
+    if (!out || out_len < 0 || out_len / SJ_NK < lead->ncomp)
+        return fail(e, SJ_ERR_CAPACITY, SJ_ARG_LEAD, -1, -1, out_len, lead->ncomp, 0);
+    memset(out, 0, (size_t)lead->ncomp * SJ_NK);
+    for (int i = 0; i < lead->ncomp; i++) {
+        const sj_comp *cp = &lead->comps[i];
+        uint8_t *dst = out + (size_t)i * SJ_NK;
+        for (int l = 0; l < cp->len; l++) {
+            int k = lead->kinds[(cp->first + l) % SJ_MAXCARDS];
+            if (k < SJ_NK)
+                dst[k] = (uint8_t)(dst[k] + cp->w);
+        }
+    }
+    return lead->ncomp;
 }
 
 int sj_is_tractor(const sj_rules *r, const uint8_t *cards, int ncards, sj_err *e)
@@ -822,10 +853,11 @@ int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
 
 typedef struct {
     int nkl;
-    uint8_t kl[SJ_NK];       /* kinds to choose from */
+    uint8_t kl[SJ_NK];       /* kinds to choose from, ascending id */
     uint8_t avail[64];
     uint8_t base[64];        /* cards every follow contains */
     int suffix[SJ_NK + 1];   /* cards available from kl[i..] */
+    int need;                /* cards to choose from avail; -1: nothing is legal */
     int nf, words;           /* requirement sets (0: none) */
     uint64_t *ok;            /* [nkl][5][words]: sets still met after taking v of kl[i] */
     uint64_t *zero;          /* [nkl+1][words]: sets needing nothing from kl[i..] */
@@ -833,10 +865,15 @@ typedef struct {
     uint8_t cur[64];
     uint8_t *out;
     int cap, nout, stop_at_cap;
+    uint64_t select;         /* with have_select: copy the follow of this index to out */
+    int have_select;
     uint64_t total;
     long nodes;
 } enum_t;
 
+/* Follows come out in one canonical order: kinds ascending, more copies first, i.e.
+ * the 54-count vectors in descending lexicographic order (the playout policy relies
+ * on it, docs/playout.md). */
 static int enum_rec(enum_t *en, int i, int need)
 {
     if (++en->nodes > NODE_BUDGET)
@@ -850,6 +887,13 @@ static int enum_rec(enum_t *en, int i, int need)
                 met = (alive[w] & z[w]) != 0;
             if (!met)
                 return 0;
+        }
+        if (en->have_select) {
+            if (en->total++ != en->select)
+                return 0;
+            for (int k = 0; k < SJ_NK; k++)
+                en->out[k] = (uint8_t)(en->base[k] + en->cur[k]);
+            return 1;
         }
         if (en->nout < en->cap) {
             uint8_t *dst = en->out + (size_t)en->nout * SJ_NK;
@@ -883,6 +927,27 @@ static int enum_rec(enum_t *en, int i, int need)
     return 0;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* ways[i][t]: sub-multisets of size t of avail over kl[i..] (saturating) */
+static void subset_table(const enum_t *en, int need, uint64_t (*ways)[SJ_MAXCARDS + 1])
+{
+    for (int t = 0; t <= need; t++)
+        ways[en->nkl][t] = t == 0;
+    for (int i = en->nkl - 1; i >= 0; i--) {
+        int a = en->avail[en->kl[i]];
+        for (int t = 0; t <= need; t++) {
+            uint64_t sum = 0;
+            for (int v = 0; v <= a && v <= t; v++)
+                sum = sat_add(sum, ways[i + 1][t - v]);
+            ways[i][t] = sum;
+        }
+    }
+}
+
 /* number of sub-multisets of size need (saturating) */
 static uint64_t count_subsets(const enum_t *en, int need)
 {
@@ -894,41 +959,31 @@ static uint64_t count_subsets(const enum_t *en, int need)
         for (int t = need; t >= 1; t--) {
             uint64_t sum = dp[t];
             for (int v = 1; v <= a && v <= t; v++)
-                sum = (sum + dp[t - v] < sum) ? UINT64_MAX : sum + dp[t - v];
+                sum = sat_add(sum, dp[t - v]);
             dp[t] = sum;
         }
     }
     return dp[need];
 }
 
-int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
-                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, sj_err *e)
+static void enum_free(enum_t *en)
 {
-    if (!rules_ok(r))
-        return fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
-    int rc = lead_ok(r, lead, e);
-    if (rc)
-        return rc;
-    if (out_len < 0 || (out_len > 0 && !out) || out_len % SJ_NK)
-        return fail(e, SJ_ERR_ARG, SJ_ARG_HAND, -1, -1, out_len, 0, 0);
-    uint8_t H[64];
-    int hn;
-    if ((rc = load(r, hand, nhand, H, &hn, SJ_ARG_HAND, -1, e)))
-        return rc;
-    int n = lead->n, s = lead->esuit, h = 0;
+    free(en->ok);
+    free(en->zero);
+    free(en->alive);
+    en->ok = en->zero = en->alive = NULL;
+}
+
+/* Everything the enumeration needs from (lead, hand H of hn cards): base, avail, need
+ * and, when the shape asks something (§4 step 3), the requirement bitsets. */
+static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t *H, int hn,
+                           enum_t *en, search_t *fs)
+{
+    int n = lead->n, s = lead->esuit, h = 0, rc = 0;
     for (int k = 0; k < SJ_NK; k++)
         if (r->esuit[k] == s)
             h += H[k];
-    enum_t *en = calloc(1, sizeof *en);
-    search_t *fs = calloc(1, sizeof *fs);
-    if (!en || !fs) {
-        free(en);
-        free(fs);
-        return fail(e, SJ_ERR_MEMORY, SJ_ARG_HAND, -1, -1, -1, 0, 0);
-    }
-    en->out = out;
-    en->cap = out_len / SJ_NK;
-    int need;
+    search_init(fs, r, lead);
     if (h <= n) {
         /* all the suit's cards, and anything else to make up the count */
         for (int k = 0; k < SJ_NK; k++) {
@@ -937,17 +992,16 @@ int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
             else
                 en->avail[k] = H[k];
         }
-        need = hn < n ? -1 : n - h;
+        en->need = hn < n ? -1 : n - h;
     } else {
         for (int k = 0; k < SJ_NK; k++)
             if (r->esuit[k] == s)
                 en->avail[k] = H[k];
-        need = n;
-        search_init(fs, r, lead);
+        en->need = n;
         memcpy(fs->R, en->avail, 64);
         rc = collect_from(fs, 0);
         if (rc < 0)
-            goto done;
+            return rc;
         rc = 0;
         int unconstrained = 0;
         for (int f = 0; f < fs->nfinals && !unconstrained; f++) {
@@ -965,24 +1019,14 @@ int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
     en->suffix[en->nkl] = 0;
     for (int i = en->nkl - 1; i >= 0; i--)
         en->suffix[i] = en->suffix[i + 1] + en->avail[en->kl[i]];
-    if (need < 0) {
-        /* the hand holds fewer cards than were led: nothing is legal */
-        en->total = 0;
-    } else if (!en->nf) {
-        en->stop_at_cap = 1;
-        if (en->cap > 0)
-            rc = enum_rec(en, 0, need);
-        en->total = count_subsets(en, need);
-    } else {
+    if (en->nf && en->need >= 0) {
         int words = (en->nf + 63) / 64;
         en->words = words;
         en->ok = calloc((size_t)en->nkl * 5 * words, sizeof(uint64_t));
         en->zero = calloc((size_t)(en->nkl + 1) * words, sizeof(uint64_t));
         en->alive = calloc((size_t)(en->nkl + 1) * words, sizeof(uint64_t));
-        if (!en->ok || !en->zero || !en->alive) {
-            rc = SJ_ERR_MEMORY;
-            goto done;
-        }
+        if (!en->ok || !en->zero || !en->alive)
+            return SJ_ERR_MEMORY;
         for (int f = 0; f < en->nf; f++) {
             uint64_t bit = 1ull << (f & 63);
             int w = f >> 6;
@@ -990,15 +1034,53 @@ int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
             en->zero[(size_t)en->nkl * words + w] |= bit;
             for (int i = en->nkl - 1; i >= 0; i--) {
                 int k = en->kl[i];
-                if (fs->finals[f][k] == 0 &&
-                    (en->zero[(size_t)(i + 1) * words + w] & bit))
+                if (fs->finals[f][k] == 0 && (en->zero[(size_t)(i + 1) * words + w] & bit))
                     en->zero[(size_t)i * words + w] |= bit;
                 for (int v = 0; v < 5; v++)
                     if (fs->finals[f][k] <= v)
                         en->ok[((size_t)i * 5 + v) * words + w] |= bit;
             }
         }
-        rc = enum_rec(en, 0, need);
+    }
+    return 0;
+}
+
+int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
+                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, sj_err *e)
+{
+    if (!rules_ok(r))
+        return fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
+    int rc = lead_ok(r, lead, e);
+    if (rc)
+        return rc;
+    if (out_len < 0 || (out_len > 0 && !out) || out_len % SJ_NK)
+        return fail(e, SJ_ERR_ARG, SJ_ARG_HAND, -1, -1, out_len, 0, 0);
+    uint8_t H[64];
+    int hn;
+    if ((rc = load(r, hand, nhand, H, &hn, SJ_ARG_HAND, -1, e)))
+        return rc;
+    enum_t *en = calloc(1, sizeof *en);
+    search_t *fs = calloc(1, sizeof *fs);
+    if (!en || !fs) {
+        free(en);
+        free(fs);
+        return fail(e, SJ_ERR_MEMORY, SJ_ARG_HAND, -1, -1, -1, 0, 0);
+    }
+    en->out = out;
+    en->cap = out_len / SJ_NK;
+    rc = follows_prepare(r, lead, H, hn, en, fs);
+    if (rc < 0)
+        goto done;
+    if (en->need < 0) {
+        /* the hand holds fewer cards than were led: nothing is legal */
+        en->total = 0;
+    } else if (!en->nf) {
+        en->stop_at_cap = 1;
+        if (en->cap > 0)
+            rc = enum_rec(en, 0, en->need);
+        en->total = count_subsets(en, en->need);
+    } else {
+        rc = enum_rec(en, 0, en->need);
     }
 done:
     if (rc >= 0) {
@@ -1012,11 +1094,80 @@ done:
     }
     search_free(fs);
     free(fs);
-    free(en->ok);
-    free(en->zero);
-    free(en->alive);
+    enum_free(en);
     free(en);
     return rc;
+}
+
+/* The idx-th (idx < total) sub-multiset of size need in canonical order, by unranking
+ * with the subset table (no enumeration). */
+static void unrank_subset(const enum_t *en, int need, uint64_t idx, uint8_t *out)
+{
+    uint64_t ways[SJ_NK + 1][SJ_MAXCARDS + 1];
+    subset_table(en, need, ways);
+    for (int k = 0; k < SJ_NK; k++)
+        out[k] = en->base[k];
+    for (int i = 0; i < en->nkl && need > 0; i++) {
+        int k = en->kl[i], a = en->avail[k];
+        for (int v = a < need ? a : need; v >= 0; v--) {
+            uint64_t w = ways[i + 1][need - v];
+            if (idx < w) {
+                out[k] = (uint8_t)(out[k] + v);
+                need -= v;
+                break;
+            }
+            idx -= w;
+        }
+    }
+}
+
+int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, int hn,
+                    uint64_t *rng, uint8_t *out)
+{
+    int n = lead->n, s = SU(lead->esuit);
+    if (n == 1) {
+        /* one card: any held card of the suit, else any held card (ascending id) */
+        uint8_t kinds[SJ_NK];
+        int nk = 0;
+        for (int k = 0; k < SJ_NK; k++)
+            if (H[k] && r->esuit[k] == s)
+                kinds[nk++] = (uint8_t)k;
+        if (!nk)
+            for (int k = 0; k < SJ_NK; k++)
+                if (H[k])
+                    kinds[nk++] = (uint8_t)k;
+        if (!nk)
+            return SJ_ERR_SIZE;
+        memset(out, 0, SJ_NK);
+        out[kinds[sj__below(rng, (uint64_t)nk)]] = 1;
+        return SJ_OK;
+    }
+    enum_t en;
+    search_t fs;
+    memset(&en, 0, sizeof en);
+    int rc = follows_prepare(r, lead, H, hn, &en, &fs);
+    if (rc >= 0 && en.need < 0)
+        rc = SJ_ERR_SIZE;
+    if (rc >= 0 && !en.nf) {
+        uint64_t total = count_subsets(&en, en.need);
+        unrank_subset(&en, en.need, sj__below(rng, total), out);
+    } else if (rc >= 0) {
+        rc = enum_rec(&en, 0, en.need); /* count */
+        if (rc >= 0 && en.total == 0)
+            rc = SJ_ERR_LIMIT; /* cannot happen: the hand itself supplies what is asked */
+        if (rc >= 0) {
+            en.select = sj__below(rng, en.total);
+            en.have_select = 1;
+            en.total = 0;
+            en.nodes = 0;
+            en.out = out;
+            rc = enum_rec(&en, 0, en.need);
+            rc = rc < 0 ? rc : SJ_OK;
+        }
+    }
+    search_free(&fs);
+    enum_free(&en);
+    return rc < 0 ? rc : SJ_OK;
 }
 
 /* ---------------------------------------------------------------- throws §6 */
@@ -1231,6 +1382,41 @@ static int ruff_beats(const sj_rules *r, int ncomp, const int *v, const int *cur
     }
 }
 
+/* The winner among m plays (64-entry counts, sizes already equal), F = P[0]'s
+ * decomposition: an index, or < 0 on error. */
+int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int m)
+{
+    int val[2 * SJ_MAXCARDS];
+    int *cur = val, *v = val + SJ_MAXCARDS;
+    int E = SU(F->esuit), win = 0, win_ruff = 0, rc;
+    if ((rc = match(r, F, E, P[0], cur)) != 1)
+        return rc < 0 ? rc : SJ_ERR_ARG;
+    for (int j = 1; j < m; j++) {
+        rc = match(r, F, E, P[j], v);
+        if (rc < 0)
+            return rc;
+        if (rc == 1) {
+            /* a follow-match: wins a one-component trick if higher and not ruffed */
+            if (F->ncomp == 1 && !win_ruff && v[0] > cur[0]) {
+                win = j;
+                memcpy(cur, v, sizeof(int) * (size_t)F->ncomp);
+            }
+            continue;
+        }
+        if (E == SJ_TRUMP)
+            continue;
+        rc = match(r, F, SJ_TRUMP, P[j], v);
+        if (rc < 0)
+            return rc;
+        if (rc == 1 && (!win_ruff || ruff_beats(r, F->ncomp, v, cur, P[j], P[win]))) {
+            win = j;
+            win_ruff = 1;
+            memcpy(cur, v, sizeof(int) * (size_t)F->ncomp);
+        }
+    }
+    return win;
+}
+
 int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, sj_err *e)
 {
     if (!rules_ok(r))
@@ -1239,9 +1425,8 @@ int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, 
         return fail(e, SJ_ERR_ARG, SJ_ARG_PLAYS, -1, -1, nplays, m, 0);
     uint8_t (*P)[64] = malloc(sizeof(*P) * (size_t)m);
     sj_lead *F = malloc(sizeof *F);
-    int *val = malloc(sizeof(int) * 2 * SJ_MAXCARDS);
     int rc = SJ_OK, n0 = 0;
-    if (!P || !F || !val) {
+    if (!P || !F) {
         rc = fail(e, SJ_ERR_MEMORY, SJ_ARG_PLAYS, -1, -1, -1, 0, 0);
         goto out;
     }
@@ -1258,43 +1443,12 @@ int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, 
     }
     if ((rc = decompose(r, P[0], n0, F, SJ_ARG_PLAYS, 0, e)))
         goto out;
-    int *cur = val, *v = val + SJ_MAXCARDS;
-    int E = F->esuit, win = 0, win_ruff = 0;
-    if ((rc = match(r, F, E, P[0], cur)) != 1) {
-        rc = fail(e, rc < 0 ? rc : SJ_ERR_ARG, SJ_ARG_PLAYS, 0, -1, -1, 0, 0);
-        goto out;
-    }
-    for (int j = 1; j < m; j++) {
-        rc = match(r, F, E, P[j], v);
-        if (rc < 0)
-            break;
-        if (rc == 1) {
-            /* a follow-match: wins a one-component trick if higher and not ruffed */
-            if (F->ncomp == 1 && !win_ruff && v[0] > cur[0]) {
-                win = j;
-                memcpy(cur, v, sizeof(int) * (size_t)F->ncomp);
-            }
-            continue;
-        }
-        if (E == SJ_TRUMP)
-            continue;
-        rc = match(r, F, SJ_TRUMP, P[j], v);
-        if (rc < 0)
-            break;
-        if (rc == 1 && (!win_ruff || ruff_beats(r, F->ncomp, v, cur, P[j], P[win]))) {
-            win = j;
-            win_ruff = 1;
-            memcpy(cur, v, sizeof(int) * (size_t)F->ncomp);
-        }
-    }
+    rc = sj__winner(r, F, (const uint8_t (*)[64])P, m);
     if (rc < 0)
-        rc = fail(e, rc, SJ_ARG_PLAYS, -1, -1, -1, 0, 0);
-    else
-        rc = win;
+        rc = fail(e, rc, SJ_ARG_PLAYS, rc == SJ_ERR_ARG ? 0 : -1, -1, -1, 0, 0);
 out:
     free(P);
     free(F);
-    free(val);
     return rc;
 }
 
@@ -1342,8 +1496,13 @@ int sj_kitty_multiplier(const sj_rules *r, const uint8_t *play, int nplay, const
             return rc;
         lead = &own;
     }
+    return sj__kitty(r, lead);
+}
+
+int sj__kitty(const sj_rules *r, const sj_lead *lead)
+{
     long long best = 1;
-    for (int i = 0; i < lead->ncomp; i++) {
+    for (int i = 0; i < lead->ncomp && i < SJ_MAXCARDS; i++) {
         long long v = kitty_value(r, lead->comps[i].w, lead->comps[i].len);
         if (v > best)
             best = v;

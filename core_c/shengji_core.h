@@ -70,6 +70,7 @@
 #define SJ_ARG_OTHERS 3
 #define SJ_ARG_PLAYS 4
 #define SJ_ARG_RULES 5
+#define SJ_ARG_POSITION 6
 
 typedef struct {
     int32_t code;   /* SJ_ERR_* */
@@ -154,6 +155,38 @@ typedef struct {
     uint8_t options[SJ_MAX_OPTIONS][SJ_NK];
 } sj_throw_result;
 
+/* ---------------------------------------------------------------- playouts
+ * A play-phase position and a random-policy playout to the end of the deal
+ * (docs/playout.md defines the policy; shengji/playout.py is its Python face). */
+#define SJ_MAX_PLAYERS 8
+
+typedef struct {
+    int32_t players;                    /* 2..SJ_MAX_PLAYERS, seats in play order */
+    int32_t teams[SJ_MAX_PLAYERS];      /* team id of each seat */
+    int32_t dealer_team;
+    int32_t leader;                     /* seat that leads (or led) the current trick */
+    int32_t n_trick;                    /* plays already made in the current trick */
+    uint8_t hands[SJ_MAX_PLAYERS][SJ_NK];  /* each seat's cards now */
+    uint8_t trick[SJ_MAX_PLAYERS][SJ_NK];  /* the current trick's plays, leader first */
+    int32_t trick_points;               /* attackers' points so far */
+    int32_t penalty;                    /* failed-throw penalties so far (to the attackers) */
+    int32_t kitty_points;               /* points buried in the kitty */
+    int32_t throws;                     /* 0/1: whole-suit throws are lead actions */
+    int32_t throw_penalty;              /* points a failed throw costs its side */
+} sj_position;
+
+typedef struct {
+    int32_t trick_points;   /* attackers' trick points at the end of the deal */
+    int32_t multiplier;     /* kitty multiplier; 0 when the dealer side took the last trick */
+    int32_t kitty_bonus;    /* kitty_points * multiplier */
+    int32_t penalty;        /* failed-throw penalties (to the attackers; may be < 0) */
+    int32_t total;          /* max(0, trick_points + kitty_bonus + penalty) */
+    int32_t last_winner;    /* seat that took the last trick */
+    int32_t tricks;         /* tricks finished by the playout (the current one included) */
+    int32_t failed_throws;
+    uint8_t winners[SJ_MAXCARDS];  /* winning seat of each of those tricks */
+} sj_playout_result;
+
 int sj_prepare(sj_rules *r, sj_err *err);
 int sj_card(const sj_rules *r, int card, int32_t *esuit, int32_t *strength);
 int sj_compare(const sj_rules *r, int a, int b);
@@ -168,5 +201,11 @@ int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others
 int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, sj_err *err);
 int sj_kitty_multiplier(const sj_rules *r, const uint8_t *play, int nplay, const sj_lead *lead,
                         sj_err *err);
+int sj_lead_components(const sj_rules *r, const sj_lead *lead, uint8_t *out, int out_len,
+                       sj_err *err);
+int sj_playout(const sj_rules *r, const sj_position *pos, uint64_t seed, sj_playout_result *out,
+               sj_err *err);
+int sj_playout_batch(const sj_rules *r, const sj_position *pos, uint64_t seed, int n,
+                     int32_t *totals, int32_t *trick_points, int32_t *multipliers, sj_err *err);
 
 #endif

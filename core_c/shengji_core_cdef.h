@@ -1,6 +1,6 @@
 /* cffi declarations of shengji_core.h (the compiler checks them against the header:
  * out-of-line API mode). Array sizes are written out: SJ_NK 54, SJ_PAT_SHAPES 64,
- * SJ_LADDER_PATS 24, SJ_MAX_LADDERS 16, SJ_MAXCARDS 216, SJ_MAX_OPTIONS 32. */
+ * SJ_LADDER_PATS 24, SJ_MAX_LADDERS 16, SJ_MAXCARDS 216, SJ_MAX_OPTIONS 32, SJ_MAX_PLAYERS 8. */
 
 #define SJ_NK 54
 #define SJ_TRUMP 4
@@ -52,6 +52,8 @@
 #define SJ_ARG_OTHERS 3
 #define SJ_ARG_PLAYS 4
 #define SJ_ARG_RULES 5
+#define SJ_ARG_POSITION 6
+#define SJ_MAX_PLAYERS 8
 
 typedef struct {
     int32_t code;
@@ -133,6 +135,33 @@ typedef struct {
     uint8_t options[32][54];
 } sj_throw_result;
 
+typedef struct {
+    int32_t players;
+    int32_t teams[8];
+    int32_t dealer_team;
+    int32_t leader;
+    int32_t n_trick;
+    uint8_t hands[8][54];
+    uint8_t trick[8][54];
+    int32_t trick_points;
+    int32_t penalty;
+    int32_t kitty_points;
+    int32_t throws;
+    int32_t throw_penalty;
+} sj_position;
+
+typedef struct {
+    int32_t trick_points;
+    int32_t multiplier;
+    int32_t kitty_bonus;
+    int32_t penalty;
+    int32_t total;
+    int32_t last_winner;
+    int32_t tricks;
+    int32_t failed_throws;
+    uint8_t winners[216];
+} sj_playout_result;
+
 int sj_prepare(sj_rules *r, sj_err *err);
 int sj_card(const sj_rules *r, int card, int32_t *esuit, int32_t *strength);
 int sj_compare(const sj_rules *r, int a, int b);
@@ -147,3 +176,9 @@ int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others
 int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, sj_err *err);
 int sj_kitty_multiplier(const sj_rules *r, const uint8_t *play, int nplay, const sj_lead *lead,
                         sj_err *err);
+int sj_lead_components(const sj_rules *r, const sj_lead *lead, uint8_t *out, int out_len,
+                       sj_err *err);
+int sj_playout(const sj_rules *r, const sj_position *pos, uint64_t seed, sj_playout_result *out,
+               sj_err *err);
+int sj_playout_batch(const sj_rules *r, const sj_position *pos, uint64_t seed, int n,
+                     int32_t *totals, int32_t *trick_points, int32_t *multipliers, sj_err *err);
