@@ -58,6 +58,9 @@ __all__ = [
 _NULL = ffi.NULL
 _c_check_follow = lib.sj_check_follow
 _c_decompose = lib.sj_decompose
+_c_lead_components = lib.sj_lead_components
+_new_hand = object.__new__
+_new_component = tuple.__new__
 
 #: highest first: jokers, then S H C D from A down (the order of ``format_counts``)
 _DISPLAY_ORDER = (BIG_JOKER, LITTLE_JOKER) + tuple(
@@ -483,16 +486,23 @@ class Context:
         """Components of a lead, best first (semantics §3)."""
         pl = self._lead(as_hand(cards))
         ncomp = pl.ncomp
+        # the core writes each component's 54 counts: one slice per component here,
+        # no Python loop over cards (this is most of decompose's cost otherwise)
+        out = ffi.new("uint8_t[]", ncomp * NUM_KINDS)
+        if _c_lead_components(self._r, pl, out, ncomp * NUM_KINDS, _NULL) < 0:
+            self._call_failed(lib.sj_lead_components, self._r, pl, out, ncomp * NUM_KINDS)
+        raw = ffi.buffer(out)[:]
         comps = ffi.buffer(pl.comps, 4 * ncomp)[:]  # (w, len, top, first) per component
-        kinds = ffi.buffer(pl.kinds)[:]
-        out = []
-        for i in range(0, 4 * ncomp, 4):
-            w, ln, _top, first = comps[i : i + 4]
-            counts = bytearray(NUM_KINDS)
-            for k in kinds[first : first + ln]:
-                counts[k] += w
-            out.append(Component(w, ln, Hand._trusted(counts)))
-        return out
+        new_hand, new_comp = _new_hand, _new_component
+        result = []
+        for i in range(ncomp):
+            w, ln = comps[4 * i], comps[4 * i + 1]
+            h = new_hand(Hand)
+            h._b = raw[i * NUM_KINDS : (i + 1) * NUM_KINDS]
+            h._lead = None
+            h._len = w * ln
+            result.append(new_comp(Component, (w, ln, h)))
+        return result
 
     def is_tractor(self, cards) -> bool:
         h = as_hand(cards)
@@ -628,3 +638,68 @@ class Context:
         if rc < 0:
             self._call_failed(lib.sj_kitty_multiplier, *args)
         return rc
+
+
+# ---------------------------------------------------------------------------- playouts
+# (shengji/playout.py is the public face; these fill the C position struct)
+
+
+def _position(ctx: Context, f: dict):
+    pos = ffi.new("sj_position *")
+    pos.players = f["players"]
+    for i, t in enumerate(f["teams"]):
+        pos.teams[i] = t
+    pos.dealer_team = f["dealer_team"]
+    pos.leader = f["leader"]
+    pos.n_trick = f["n_trick"]
+    for i, h in enumerate(f["hands"]):
+        pos.hands[i] = list(h)
+    for i, p in enumerate(f["trick"]):
+        pos.trick[i] = list(p)
+    for name in ("trick_points", "penalty", "kitty_points", "throws", "throw_penalty"):
+        setattr(pos, name, f[name])
+    return pos
+
+
+def _playout_error(ctx: Context, err) -> None:
+    code = err.code
+    if err.which != lib.SJ_ARG_POSITION:
+        ctx._raise(err)
+    card = card_str(err.card) if 0 <= err.card < NUM_KINDS else None
+    if code == lib.SJ_ERR_COPIES:
+        raise HandError(f"position: {err.count} copies of {card} in the hands and the trick, "
+                        f"but {ctx.rules.decks} deck(s) hold only {ctx.rules.decks}")
+    if code == lib.SJ_ERR_SIZE:
+        raise HandError(f"position: seat/play {err.index} holds {err.count} cards, which does "
+                        "not fit the others (every seat plays the same number of cards per trick)")
+    if code == lib.SJ_ERR_EMPTY:
+        raise HandError("position: nothing left to play (empty hands or an empty play)")
+    if code == lib.SJ_ERR_ARG:
+        raise HandError(f"position: a field is out of range ({err.count})")
+    if code == lib.SJ_ERR_LIMIT:
+        raise ShengjiError("position: the rules core's search budget was exhausted")
+    if code in (lib.SJ_ERR_MIXED, lib.SJ_ERR_KIND):
+        raise HandError("position: the trick's lead is not of one suit")
+    raise ShengjiError(f"position: rules core error {code}")
+
+
+def _position_playout(ctx: Context, f: dict, seed: int) -> tuple:
+    pos = _position(ctx, f)
+    res = ffi.new("sj_playout_result *")
+    err = ffi.new("sj_err *")
+    if lib.sj_playout(ctx._r, pos, seed, res, err):
+        _playout_error(ctx, err)
+    n = min(res.tricks, lib.SJ_MAXCARDS)
+    return (res.trick_points, res.multiplier, res.kitty_bonus, res.penalty, res.total,
+            res.last_winner, tuple(res.winners[0:n]), res.failed_throws)
+
+
+def _position_playouts(ctx: Context, f: dict, n: int, seed: int) -> tuple:
+    from array import array
+
+    pos = _position(ctx, f)
+    bufs = [ffi.new("int32_t[]", max(n, 1)) for _ in range(3)]
+    err = ffi.new("sj_err *")
+    if lib.sj_playout_batch(ctx._r, pos, seed, n, *bufs, err):
+        _playout_error(ctx, err)
+    return tuple(array("i", ffi.buffer(b, 4 * n)[:]) for b in bufs)
