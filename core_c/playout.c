@@ -13,6 +13,7 @@
 #include "shengji_core.h"
 #include "sj_internal.h"
 
+#define SU(x) ((x) > 4 ? 4 : (x)) /* effective suit index, clamped as in the core */
 #define LIMIT_POINTS 1000000 /* |points| bound of a position: no overflow in the sums */
 
 static int perr(sj_err *e, int code, int index, int card, int count)
@@ -88,53 +89,75 @@ static int suit_is_tractor(const sj_rules *r, int s, const uint8_t *H)
 }
 
 /* Walk the lead actions of hand H in order. With target < 0 count them; else write the
- * target-th into out. Returns the count (or the target's index). */
-static uint64_t leads_walk(const sj_rules *r, const uint8_t *H, int throws, int64_t target,
-                           uint8_t *out)
+ * target-th into out. Returns the count (or the target's index). The counting pass
+ * only looks at per-suit tallies; strength tables are built where a tractor or the
+ * target may be. */
+typedef struct {
+    int n_suit[5], nkinds[5], widest[5];
+    int atleast[5][5]; /* [suit][w]: kinds held >= w times */
+} tally_t;
+
+static void tally(const sj_rules *r, const uint8_t *H, tally_t *ty)
 {
+    memset(ty, 0, sizeof *ty);
+    for (int k = 0; k < SJ_NK; k++) {
+        int c = H[k];
+        if (!c)
+            continue;
+        int s = SU(r->esuit[k]);
+        ty->n_suit[s] += c;
+        ty->nkinds[s]++;
+        ty->widest[s] = c > ty->widest[s] ? c : ty->widest[s];
+        for (int w = 1; w <= c && w <= 4; w++)
+            ty->atleast[s][w]++;
+    }
+}
+
+static uint64_t leads_walk(const sj_rules *r, const uint8_t *H, const tally_t *ty, int throws,
+                           int64_t target, uint8_t *out)
+{
+    const int *n_suit = ty->n_suit, *nkinds = ty->nkinds, *widest = ty->widest;
+    const int(*atleast)[5] = ty->atleast;
     uint64_t seen = 0;
     int max_w = r->max_tuple;
     int tractors = r->tractors && max_w >= r->tractor_min_width;
     level_t lv;
     for (int s = 0; s <= SJ_TRUMP; s++) {
-        int n_suit = 0, nkinds = 0, widest = 0;
-        for (int k = 0; k < SJ_NK; k++)
-            if (H[k] && r->esuit[k] == s) {
-                n_suit += H[k];
-                nkinds++;
-                widest = H[k] > widest ? H[k] : widest;
-            }
-        if (!n_suit)
+        if (!n_suit[s])
             continue;
         int hi = r->str_hi[s] & 63;
-        int top_w = max_w > 1 ? (widest < max_w ? widest : max_w) : 1;
-        for (int w = 1; w <= top_w; w++) {
-            levels(r, s, H, w, &lv);
-            /* singles and tuples */
-            for (int t = 0; t < hi; t++) {
-                if (target >= 0 && (uint64_t)target >= seen + (uint64_t)lv.nk[t]) {
-                    seen += (uint64_t)lv.nk[t];
-                    continue;
+        int top_w = max_w > 1 ? (widest[s] < max_w ? widest[s] : max_w) : 1;
+        for (int w = 1; w <= top_w && w <= 4; w++) {
+            /* singles and tuples: one per kind held >= w times */
+            uint64_t c = (uint64_t)atleast[s][w];
+            if (target >= 0 && (uint64_t)target < seen + c) {
+                levels(r, s, H, w, &lv);
+                int64_t idx = target - (int64_t)seen;
+                for (int t = 0; t < hi; t++) {
+                    if (idx < lv.nk[t]) {
+                        memset(out, 0, SJ_NK);
+                        out[lv.kinds[t][idx]] = (uint8_t)w;
+                        return (uint64_t)target;
+                    }
+                    idx -= lv.nk[t];
                 }
-                if (target < 0) {
-                    seen += (uint64_t)lv.nk[t];
-                    continue;
-                }
-                memset(out, 0, SJ_NK);
-                out[lv.kinds[t][target - (int64_t)seen]] = (uint8_t)w;
-                return (uint64_t)target;
+                return (uint64_t)target; /* not reached: the tally counted these kinds */
             }
-            if (!tractors || w < r->tractor_min_width)
+            seen += c;
+            if (!tractors || w < r->tractor_min_width || atleast[s][w] < r->tractor_min_length)
                 continue;
             /* tractors: every run of >= min length, every choice of kinds */
-            for (int L = r->tractor_min_length; L <= hi; L++)
+            levels(r, s, H, w, &lv);
+            int maxrun = 0;
+            for (int t = 0; t < hi; t++)
+                maxrun = lv.run[t] > maxrun ? lv.run[t] : maxrun;
+            for (int L = r->tractor_min_length; L <= maxrun; L++)
                 for (int b = 0; b + L <= hi; b++) {
                     if (lv.run[b] < L)
                         continue;
-                    uint64_t block = 1;
+                    uint64_t block = 1; /* at most 4 kinds share a strength */
                     for (int l = 0; l < L; l++)
-                        block *= (uint64_t)lv.nk[b + l]; /* <= 4^63 only in theory: 4 kinds
-                                                            share a strength at most once */
+                        block *= (uint64_t)lv.nk[b + l];
                     if (target < 0 || (uint64_t)target >= seen + block) {
                         seen += block;
                         continue;
@@ -142,14 +165,16 @@ static uint64_t leads_walk(const sj_rules *r, const uint8_t *H, int throws, int6
                     uint64_t idx = (uint64_t)target - seen;
                     memset(out, 0, SJ_NK);
                     for (int l = L - 1; l >= 0; l--) { /* the bottom digit is most significant */
-                        int c = lv.nk[b + l];
-                        out[lv.kinds[b + l][idx % (uint64_t)c]] = (uint8_t)w;
-                        idx /= (uint64_t)c;
+                        uint64_t nk = (uint64_t)lv.nk[b + l];
+                        out[lv.kinds[b + l][idx % nk]] = (uint8_t)w;
+                        idx /= nk;
                     }
                     return (uint64_t)target;
                 }
         }
-        if (throws && n_suit > 1 && (nkinds > 1 || n_suit > max_w) && !suit_is_tractor(r, s, H)) {
+        /* the whole suit, unless it is one tractor (all kinds held equally often) */
+        if (throws && n_suit[s] > 1 && (nkinds[s] > 1 || n_suit[s] > max_w) &&
+            !(n_suit[s] == nkinds[s] * widest[s] && suit_is_tractor(r, s, H))) {
             if (target >= 0 && (uint64_t)target == seen) {
                 for (int k = 0; k < SJ_NK; k++)
                     out[k] = r->esuit[k] == s ? H[k] : 0;
@@ -250,10 +275,12 @@ static int playout(const sj_rules *r, const sj_position *p, uint64_t seed, sj_pl
     }
     for (;;) {
         if (cur == 0) {
-            uint64_t nleads = leads_walk(r, H[leader], p->throws, -1, NULL);
+            tally_t ty;
+            tally(r, H[leader], &ty);
+            uint64_t nleads = leads_walk(r, H[leader], &ty, p->throws, -1, NULL);
             if (nleads == 0)
                 return SJ_ERR_EMPTY;
-            leads_walk(r, H[leader], p->throws, (int64_t)sj__below(&rng, nleads), P[0]);
+            leads_walk(r, H[leader], &ty, p->throws, (int64_t)sj__below(&rng, nleads), P[0]);
             int n = 0;
             for (int k = 0; k < SJ_NK; k++)
                 n += P[0][k];

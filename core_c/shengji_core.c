@@ -1389,6 +1389,26 @@ int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int 
     int val[2 * SJ_MAXCARDS];
     int *cur = val, *v = val + SJ_MAXCARDS;
     int E = SU(F->esuit), win = 0, win_ruff = 0, rc;
+    if (F->n == 1 && F->ncomp == 1) {
+        /* one card each (most tricks of a playout): every ruff policy compares the
+         * single card's strength */
+        int best = -1;
+        for (int j = 0; j < m; j++) {
+            int k = 0;
+            while (k < SJ_NK - 1 && !P[j][k])
+                k++;
+            int ks = r->esuit[k], st = r->strength[k];
+            if (j == 0 || (ks == E && !win_ruff && st > best)) {
+                win = j;
+                best = st;
+            } else if (E != SJ_TRUMP && ks == SJ_TRUMP && (!win_ruff || st > best)) {
+                win = j;
+                win_ruff = 1;
+                best = st;
+            }
+        }
+        return win;
+    }
     if ((rc = match(r, F, E, P[0], cur)) != 1)
         return rc < 0 ? rc : SJ_ERR_ARG;
     for (int j = 1; j < m; j++) {
