@@ -2,13 +2,15 @@
 exposes ``add_parser(subparsers)``, which registers its parser with ``func=run``.
 
 Errors of the library (``ShengjiError``) are printed as one clear message with exit
-status 2; they never reach the user as a traceback.
+status 2; they never reach the user as a traceback. Output piped into a reader that
+stops early (``shengji conformance -v tests/cases | head``) ends the command quietly.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from .errors import ShengjiError
@@ -45,6 +47,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader of our output went away; point stdout at devnull so that the
+        # interpreter's final flush does not fail again (Python docs, "SIGPIPE")
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
 
 
 if __name__ == "__main__":

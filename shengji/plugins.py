@@ -68,7 +68,8 @@ def resolve_plugin(name: str, where: str = ""):
         if e.name and (name == e.name or name.startswith(e.name + ".")):
             raise VariantError(
                 f"{prefix}plugin {name!r} not found: no module of that name and no entry "
-                f"point of that name in group {PLUGIN_GROUP}"
+                f"point of that name in group {PLUGIN_GROUP} (a plugin module must be "
+                "importable: install it, or put its folder on PYTHONPATH)"
             ) from None
         raise VariantError(
             f"{prefix}plugin {name!r} failed to import: it needs module {e.name!r}, "

@@ -88,3 +88,10 @@ def test_command_variant_flag(capsys, tmp_path):
     out = capsys.readouterr().out
     assert code == 1
     assert "broken-wrong-next-dealer::next-dealer:" in out and "1 failed" in out
+
+
+def test_command_refuses_negative_deals(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["conformance", "--variant", "two-deck-80", "--deals", "-1"])
+    assert e.value.code == 2
+    assert "--deals -1: needs 0 or more deals" in capsys.readouterr().err

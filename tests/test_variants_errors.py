@@ -199,3 +199,34 @@ def test_no_traceback_from_the_installed_command(tmp_path, body):
     )
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and "loop.yaml" in proc.stderr
+
+
+@pytest.mark.parametrize("argv", [["variants", "--house"], ["variants", "list", "--house"],
+                                  ["variants", "--house", "list"]])
+def test_cli_list_house_examples(capsys, argv):
+    """The listing says "--house also lists the house-rule examples": both spellings work."""
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "house/turn-kitty" in out and "two-deck-80" in out
+    assert main(["variants"]) == 0
+    assert "house/turn-kitty" not in capsys.readouterr().out
+
+
+def test_missing_plugin_says_how_to_make_it_importable(tmp_path):
+    path = write(tmp_path, "p.yaml", BASE + "plugins: [my_rules_not_on_path]\n")
+    with pytest.raises(VariantError, match="put its folder on PYTHONPATH"):
+        load_variant(path)
+
+
+def test_output_piped_into_head_is_no_traceback():
+    """`shengji conformance -v tests/cases | head -1`: the reader leaves early."""
+    cases = Path(__file__).parent / "cases"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shengji.cli", "conformance", "-v", str(cases)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout.readline().startswith(b"ok ")
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipeError" not in err

@@ -43,6 +43,8 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     if not args.paths and not args.variant:
         args._parser.error("give case files/folders, or --variant NAME|PATH")
+    if args.deals is not None and args.deals < 0:
+        args._parser.error(f"--deals {args.deals}: needs 0 or more deals")
     out = sys.stdout
     passed = failed = xfailed = 0
     for r in iter_results(args.paths):

@@ -1,12 +1,14 @@
 """``shengji variants``: list the variants, show one's resolved rules, check files.
 
-    shengji variants                  # names, decks and descriptions
+    shengji variants [--house]        # names, decks and descriptions (--house: and the
+                                      # house-rule examples; same as `variants list`)
     shengji variants show NAME|PATH   # the resolved rules (after extends and plugins)
     shengji variants check PATH...    # validate files or folders; exit 1 on any error
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -27,9 +29,13 @@ def add_parser(subparsers) -> None:
         description="List the variants, show one's resolved rules, or validate variant files.",
     )
     p.set_defaults(func=run, action="list")
+    house_help = "also list the house-rule examples"
+    # `shengji variants --house` (what the listing suggests) and `variants list --house`
+    p.add_argument("--house", action="store_true", help=house_help)
     sub = p.add_subparsers(dest="action", metavar="ACTION")
     ls = sub.add_parser("list", help="list the variants (the default)")
-    ls.add_argument("--house", action="store_true", help="also list the house-rule examples")
+    # SUPPRESS: the subcommand's default must not overwrite `variants --house list`
+    ls.add_argument("--house", action="store_true", default=argparse.SUPPRESS, help=house_help)
     show = sub.add_parser("show", help="show a variant's resolved rules as YAML")
     show.add_argument("variant", metavar="NAME|PATH")
     check = sub.add_parser("check", help="validate variant files; exit 1 on any error")
