@@ -257,6 +257,8 @@ def as_hand(x) -> Hand:
 # ---------------------------------------------------------------------------- Context
 
 _SUIT_NAMES = tuple(SUITS) + ("trump",)
+#: prepared contexts kept (a match uses a few dozen; fuzzing makes thousands)
+_CONTEXT_CACHE = 2048
 _ARG_NAMES = {
     lib.SJ_ARG_LEAD: "lead",
     lib.SJ_ARG_HAND: "hand",
@@ -364,6 +366,9 @@ class Context:
             return ctx
         ctx = object.__new__(cls)
         r = _build_rules(rules, lv, tr)
+        if len(cls._cache) >= _CONTEXT_CACHE:
+            # each prepared struct is ~50 kB: forget the oldest rather than grow forever
+            del cls._cache[next(iter(cls._cache))]
         for name, value in (
             ("rules", rules),
             ("level", lv),
