@@ -1,4 +1,4 @@
-"""Card notation (see shared CONFORMANCE.md): parsing, formatting and the card encoding.
+"""Card notation (docs/conformance.md): parsing, formatting and the card encoding.
 
 A card *kind* is an integer 0..53: ``suit * 13 + rank`` for the 52 suited cards
 (suits S, H, C, D = 0..3; ranks 2..A = 0..12), 52 for the little joker ``LJ`` and 53 for

@@ -1,4 +1,4 @@
-"""Conformance: rule-case files (``*.cases.yaml``, ../shared/CONFORMANCE.md), their runner,
+"""Conformance: rule-case files (``*.cases.yaml``, docs/conformance.md), their runner,
 the pytest plugin that collects them, and the all-variants suite (``suite``).
 
     from shengji.conformance import iter_results, load_case_file, run_case

@@ -1,4 +1,4 @@
-"""Reading rule-case files (``*.cases.yaml``, format in ../shared/CONFORMANCE.md).
+"""Reading rule-case files (``*.cases.yaml``, format in docs/conformance.md).
 
 This module only checks the *form* of a file: the keys, the case kinds and the shape of
 each ``expect``. Whether the cards are well formed is the engine's business (a malformed

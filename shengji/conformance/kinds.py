@@ -2,9 +2,10 @@
 
 Each judge takes the case's variant and the case and returns the engine's answer as plain
 data in the notation of the case files, so that expected and got print the same way.
-The meaning of every kind is fixed by ../shared/CONFORMANCE.md; the play kinds ask the
-deal's core context (``variant.context``), ``kitty_multiplier``, ``score`` and ``declare``
-go through the variant's hooks so a plugin's rule is what gets tested.
+The meaning of every kind is fixed by the conformance contract (docs/conformance.md);
+the play kinds ask the deal's core context (``variant.context``), ``kitty_multiplier``,
+``score`` and ``declare`` go through the variant's hooks so a plugin's rule is what gets
+tested.
 """
 
 from __future__ import annotations

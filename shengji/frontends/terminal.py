@@ -2,8 +2,9 @@
 
 It is a protocol client like any other: it renders ``state`` messages and their events,
 and sends action objects built from what you type. Input is card tokens (``HA HA``,
-``♥A``), ``h`` for every hint, ``p`` to pass, ``#N`` for hint N, ``q`` to quit. A refused
-action prints the engine's message and the rule it breaks; the state is unchanged.
+``♥A``), ``h`` for every hint, ``p`` to pass, ``#N`` for hint N (from 0, as listed), ``q``
+to quit. A refused action prints the engine's message and the rule it breaks; the state
+is unchanged.
 """
 
 from __future__ import annotations
