@@ -1,6 +1,6 @@
 """Play rules as plain data: the settings the C core needs to judge plays.
 
-``PlayRules`` holds every play-phase knob of RULES.md (tuple sizes, tractors, throws,
+``PlayRules`` holds every play-phase knob of docs/rules.md (tuple sizes, tractors, throws,
 following priorities, ruff comparison, failed-throw policy, kitty multiplier). It is
 frozen and hashable, so the core can cache the prepared C struct per (rules, level, trump).
 Variants (YAML + plugins) produce a PlayRules; the core never sees a variant's name.

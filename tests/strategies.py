@@ -15,7 +15,7 @@ from oracle.structures import structure_counts, structures
 from shengji.cards import NUM_KINDS, RANKS
 from shengji.rules import PlayRules
 
-# explicit ladders from the seeds (RULES.md §5), and a few odd ones
+# explicit ladders from the seeds (docs/rules.md §5), and a few odd ones
 TITANIC_LADDERS = {
     "000": ("titanic", "tractor", "triple + triple", "triple + pair", "triple",
             "pair + pair", "pair", "singles"),

@@ -121,7 +121,7 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
                 page.click("#play")
                 page.wait_for_selector("#error:not([hidden])")
                 assert "Rule:" in page.inner_text("#error")
-                assert "RULES.md §5" in page.inner_text("#error")
+                assert "docs/rules.md §5" in page.inner_text("#error")
                 assert state(page)["index"] == st["index"]
                 page.screenshot(path=str(shots / "browser-refused.png"))
                 refused = True

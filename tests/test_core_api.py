@@ -1,4 +1,4 @@
-"""API behaviour of shengji.core on the seeds' own examples (RULES.md digest, seeds/).
+"""API behaviour of shengji.core on the seeds' own examples (docs/rules.md digest, seeds/).
 
 Each test names its seed and rule section. Hands are written in CONFORMANCE.md notation.
 """
@@ -94,7 +94,7 @@ def test_not_tractors_seed_000(cards):
 
 
 def test_level_gap_knob():
-    """RULES.md §3 [knob] tractor_bridges_level_gap: without the bridge JJ99 is no tractor."""
+    """docs/rules.md §3 [knob] tractor_bridges_level_gap: without the bridge JJ99 is no tractor."""
     ctx = Context(PlayRules(decks=2, tractor_bridges_level_gap=False), "10", "S")
     assert not ctx.is_tractor("HJ HJ H9 H9")
     assert ctx.is_tractor("HQ HQ HJ HJ")

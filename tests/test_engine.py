@@ -151,7 +151,7 @@ def test_refused_declarations_name_the_rule_and_change_nothing(v80):
     level_card = [k for k in game._bid_kinds if game.hands[seat][k] == 0 and k < 52][0]
     with pytest.raises(IllegalAction) as e:
         game.apply(Declare(seat, (level_card,)))
-    assert e.value.reason == "not_in_hand" and "RULES.md §7" in e.value.rule
+    assert e.value.reason == "not_in_hand" and "docs/rules.md §7" in e.value.rule
     held = [k for k in range(NUM_KINDS) if game.hands[seat][k] and k not in game._bid_kinds]
     with pytest.raises(IllegalAction) as e:
         game.apply(Declare(seat, (held[0],)))

@@ -1,4 +1,4 @@
-"""The oracle against the rule examples of RULES.md and the seeds (each test names its
+"""The oracle against the rule examples of docs/rules.md and the seeds (each test names its
 seed), so that the reference the C core is checked against is itself anchored."""
 
 from __future__ import annotations

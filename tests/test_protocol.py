@@ -207,7 +207,7 @@ def test_illegal_action_is_refused_with_reason_and_rule_and_changes_nothing():
     with pytest.raises(ProtocolError) as e:
         t.act(0, {"type": "Play", "cards": card_str(bad)})
     assert e.value.reason == "must_follow_suit"
-    assert "RULES.md §5" in e.value.rule
+    assert "docs/rules.md §5" in e.value.rule
     with pytest.raises(ProtocolError) as e:
         t.act(1, {"type": "Play", "cards": card_str(bad)})
     assert e.value.reason == "not_your_turn"

@@ -252,7 +252,7 @@ def test_bad_actions_are_refused_and_change_nothing(client):
         reply = t.refused(other, {"type": "action", "token": other_tok,
                                   "action": some_action(t.state[seat]) | {}})
         assert reply["code"] == "illegal" and reply["reason"] == "not_your_turn"
-        assert reply["rule"].startswith("RULES.md")
+        assert reply["rule"].startswith("docs/rules.md")
         # malformed and oversized frames
         for text, code in [("{", "bad_json"), ("[]", "bad_message"), ('"hi"', "bad_message"),
                            (json.dumps({"type": "nope"}), "unknown_type"),

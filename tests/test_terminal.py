@@ -96,7 +96,7 @@ def test_illegal_play_is_refused_with_the_rule_and_nothing_is_lost():
     assert script.tried is not None
     refusal = text.split("refused: ", 1)[1]
     assert "must_follow_suit" in refusal.splitlines()[0]
-    assert "rule: RULES.md §5" in refusal
+    assert "rule: docs/rules.md §5" in refusal
     assert "nothing was played" in refusal
     # the prompt comes back with the same hand
     after = refusal.split("your turn to follow", 1)[0]

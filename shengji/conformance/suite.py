@@ -166,12 +166,12 @@ def _check_scoring(v, config: SuiteConfig) -> None:
         if nxt not in SIDES:
             raise Broken(
                 f"score_deal({points}) returned next={nxt!r}: the side that deals next must "
-                "be dealers or attackers (RULES.md §9)"
+                "be dealers or attackers (docs/rules.md §9)"
             )
         if not isinstance(rise, int) or isinstance(rise, bool) or rise < 0:
             raise Broken(
                 f"score_deal({points}) returned rise={rise!r}: levels only rise, so the rise "
-                "must be a whole number ≥ 0 (RULES.md §8)"
+                "must be a whole number ≥ 0 (docs/rules.md §8)"
             )
         if prev is not None and _outcome_rank(out) < _outcome_rank(prev[1]):
             raise Broken(
@@ -201,7 +201,7 @@ def _check_next_dealer(v, config: SuiteConfig) -> None:
                 raise Broken(
                     f"next_dealer({dealer}, {out.next} +{out.rise}) returned seat {nxt}, "
                     f"of the {'dealer' if same else 'attacking'} side: the deal must pass to "
-                    f"the {out.next} (RULES.md §8)"
+                    f"the {out.next} (docs/rules.md §8)"
                 )
 
 

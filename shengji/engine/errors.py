@@ -12,7 +12,7 @@ from ..errors import IllegalPlay, ShengjiError
 class IllegalAction(ShengjiError):
     """An action that the rules do not allow now (wrong seat, wrong phase, a refused
     declaration, a burial of the wrong size, ...). ``reason`` is a short code and
-    ``rule`` names the rule broken (with its RULES.md section)."""
+    ``rule`` names the rule broken (with its docs/rules.md section)."""
 
     def __init__(self, message: str, reason: str = "illegal", rule: str = ""):
         super().__init__(message)

@@ -47,12 +47,12 @@ DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "o
 #: a row the variant cannot be played (its declaration hooks accept nothing)
 MAX_REDEALS = 200
 
-RULE_DECLARE = "RULES.md §7 (declaring trump while dealing, seed 000 亮牌規則)"
-RULE_BURY = "RULES.md §8 (the dealer buries as many cards as the kitty held)"
-RULE_LEAD = "RULES.md §4 (leading and throws, seed 000 出牌規則)"
-RULE_FOLLOW = "RULES.md §5 (following suit and shape, seed 000 出牌規則)"
-RULE_TURN = "RULES.md §4 (play order: the trick's leader, then each next seat)"
-RULE_CHOOSE = "RULES.md §4 (failed throw: the next player chooses the forced play, seed 002)"
+RULE_DECLARE = "docs/rules.md §7 (declaring trump while dealing, seed 000 亮牌規則)"
+RULE_BURY = "docs/rules.md §8 (the dealer buries as many cards as the kitty held)"
+RULE_LEAD = "docs/rules.md §4 (leading and throws, seed 000 出牌規則)"
+RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規則)"
+RULE_TURN = "docs/rules.md §4 (play order: the trick's leader, then each next seat)"
+RULE_CHOOSE = "docs/rules.md §4 (failed throw: the next player chooses the forced play, seed 002)"
 
 
 def _ids(cards) -> tuple[int, ...]:
@@ -595,7 +595,7 @@ class Game:
         return seat
 
     def _check_options(self, options: tuple, attempted: tuple, chooser) -> None:
-        """A forced play must be part of the attempted throw (RULES.md §4)."""
+        """A forced play must be part of the attempted throw (docs/rules.md §4)."""
         if not options:
             raise VariantError(f"variant {self.variant.name}: hook shengji_failed_throw "
                                "gave no forced play")

@@ -1,5 +1,5 @@
 """A scoring table that gives an impossible result: once the attackers reach 120 points
-it reports a *negative* rise (levels only rise, RULES.md §8)."""
+it reports a *negative* rise (levels only rise, docs/rules.md §8)."""
 
 from shengji.hookspecs import hookimpl
 from shengji.model import ScoreOutcome

@@ -1,5 +1,5 @@
 """A next-dealer rule that keeps the deal on the dealer's side even when the attackers
-take over (RULES.md §8: the player after the dealer deals next)."""
+take over (docs/rules.md §8: the player after the dealer deals next)."""
 
 from shengji.hookspecs import hookimpl
 
