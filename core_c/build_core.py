@@ -17,6 +17,7 @@ HERE = Path(__file__).resolve().parent
 _CFLAGS = ["-O2", "-Wall", "-Wextra"]
 if os.environ.get("SHENGJI_CFLAGS"):
     _CFLAGS = ["-Wall", "-Wextra", *os.environ["SHENGJI_CFLAGS"].split()]
+_LDFLAGS = [f for f in _CFLAGS if f.startswith("-fsanitize")]
 
 ffibuilder = FFI()
 ffibuilder.cdef((HERE / "shengji_core_cdef.h").read_text(encoding="utf-8"))
@@ -27,6 +28,7 @@ ffibuilder.set_source(
     sources=["core_c/shengji_core.c", "core_c/playout.c"],
     include_dirs=["core_c"],
     extra_compile_args=_CFLAGS,
+    extra_link_args=_LDFLAGS,
 )
 
 if __name__ == "__main__":
