@@ -348,31 +348,6 @@ int sj_decompose(const sj_rules *r, const uint8_t *cards, int ncards, sj_lead *o
     return decompose(r, c, n, out, SJ_ARG_LEAD, -1, e);
 }
 
-/* Each component of a decomposed lead as 54 counts (ncomp * 54 bytes into out): the
- * Python wrapper builds its Component objects from these without a loop per card. */
-int sj_lead_components(const sj_rules *r, const sj_lead *lead, uint8_t *out, int out_len,
-                       sj_err *e)
-{
-    if (!rules_ok(r))
-        return fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
-    int rc = lead_ok(r, lead, e);
-    if (rc)
-        return rc;
-    if (!out || out_len < 0 || out_len / SJ_NK < lead->ncomp)
-        return fail(e, SJ_ERR_CAPACITY, SJ_ARG_LEAD, -1, -1, out_len, lead->ncomp, 0);
-    memset(out, 0, (size_t)lead->ncomp * SJ_NK);
-    for (int i = 0; i < lead->ncomp; i++) {
-        const sj_comp *cp = &lead->comps[i];
-        uint8_t *dst = out + (size_t)i * SJ_NK;
-        for (int l = 0; l < cp->len; l++) {
-            int k = lead->kinds[(cp->first + l) % SJ_MAXCARDS];
-            if (k < SJ_NK)
-                dst[k] = (uint8_t)(dst[k] + cp->w);
-        }
-    }
-    return lead->ncomp;
-}
-
 int sj_is_tractor(const sj_rules *r, const uint8_t *cards, int ncards, sj_err *e)
 {
     if (!rules_ok(r))

@@ -176,8 +176,6 @@ int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others
 int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, sj_err *err);
 int sj_kitty_multiplier(const sj_rules *r, const uint8_t *play, int nplay, const sj_lead *lead,
                         sj_err *err);
-int sj_lead_components(const sj_rules *r, const sj_lead *lead, uint8_t *out, int out_len,
-                       sj_err *err);
 int sj_playout(const sj_rules *r, const sj_position *pos, uint64_t seed, sj_playout_result *out,
                sj_err *err);
 int sj_playout_batch(const sj_rules *r, const sj_position *pos, uint64_t seed, int n,

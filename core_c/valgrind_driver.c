@@ -114,7 +114,6 @@ int main(void)
             if (sj_decompose(&r, l, SJ_NK, &lead, &err))
                 continue;
             checksum += lead.ncomp + sj_is_tractor(&r, l, SJ_NK, &err);
-            checksum += sj_lead_components(&r, &lead, out, sizeof out, &err);
             uint8_t play[SJ_NK] = {0};
             for (int k = 0, need = lead.n; k < SJ_NK && need; k++)
                 for (int c = 0; c < hands[1][k] && need; c++, need--)

@@ -170,7 +170,6 @@ def raw_layer(d: Data, ctx: Context) -> None:
     lib.sj_trick_winner(r, others, NK * m, m, err)
     lib.sj_kitty_multiplier(r, play, NK, lead if d.byte() % 2 else ffi.NULL, err)
     lib.sj_is_tractor(r, buf, n, err)
-    lib.sj_lead_components(r, lead, out, NK * d.int_in(0, 4), err)
     lib.sj_compare(r, d.int_in(-2, 60), d.int_in(-2, 60))
 
 

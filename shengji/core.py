@@ -58,9 +58,7 @@ __all__ = [
 _NULL = ffi.NULL
 _c_check_follow = lib.sj_check_follow
 _c_decompose = lib.sj_decompose
-_c_lead_components = lib.sj_lead_components
-_new_hand = object.__new__
-_new_component = tuple.__new__
+_new_lead = ffi.new_allocator(should_clear_after_alloc=False)
 
 #: highest first: jokers, then S H C D from A down (the order of ``format_counts``)
 _DISPLAY_ORDER = (BIG_JOKER, LITTLE_JOKER) + tuple(
@@ -106,6 +104,20 @@ class Component(NamedTuple):
     @property
     def shape(self) -> tuple[int, int]:
         return (self.width, self.length)
+
+
+def _tuple_components() -> tuple:
+    """[w][kind] -> Component(w, 1, Hand of w copies): most components of a decomposition
+    are singles and tuples, and sharing them (they are immutable) keeps decompose cheap."""
+    table: list = [()]
+    for w in range(1, MAX_DECKS + 1):
+        row = []
+        for k in range(NUM_KINDS):
+            counts = [0] * NUM_KINDS
+            counts[k] = w
+            row.append(Component(w, 1, Hand._trusted(counts)))
+        table.append(tuple(row))
+    return tuple(table)
 
 
 class LegalFollows(NamedTuple):
@@ -247,6 +259,9 @@ class Hand:
 
     def __reduce__(self):
         return (Hand.from_counts, (self.counts,))
+
+
+_TUPLE_COMPONENTS = _tuple_components()
 
 
 def as_hand(x) -> Hand:
@@ -450,7 +465,7 @@ class Context:
         c = lead._lead
         if c is not None and c[0] is self:
             return c[1]
-        pl = ffi.new("sj_lead *")
+        pl = _new_lead("sj_lead *")  # sj_decompose clears it itself
         if _c_decompose(self._r, lead._buf, NUM_KINDS, pl, _NULL):
             self._call_failed(lib.sj_decompose, self._r, lead._buf, NUM_KINDS, pl)
         lead._lead = (self, pl)
@@ -491,22 +506,21 @@ class Context:
         """Components of a lead, best first (semantics §3)."""
         pl = self._lead(as_hand(cards))
         ncomp = pl.ncomp
-        # the core writes each component's 54 counts: one slice per component here,
-        # no Python loop over cards (this is most of decompose's cost otherwise)
-        out = ffi.new("uint8_t[]", ncomp * NUM_KINDS)
-        if _c_lead_components(self._r, pl, out, ncomp * NUM_KINDS, _NULL) < 0:
-            self._call_failed(lib.sj_lead_components, self._r, pl, out, ncomp * NUM_KINDS)
-        raw = ffi.buffer(out)[:]
         comps = ffi.buffer(pl.comps, 4 * ncomp)[:]  # (w, len, top, first) per component
-        new_hand, new_comp = _new_hand, _new_component
+        kinds = ffi.buffer(pl.kinds)[:]
+        tuples = _TUPLE_COMPONENTS
+        widths, lengths, firsts = comps[0::4], comps[1::4], comps[3::4]
+        if max(lengths) == 1:  # singles and tuples only: shared immutable Components
+            return [tuples[w][kinds[f]] for w, f in zip(widths, firsts, strict=True)]
         result = []
-        for i in range(ncomp):
-            w, ln = comps[4 * i], comps[4 * i + 1]
-            h = new_hand(Hand)
-            h._b = raw[i * NUM_KINDS : (i + 1) * NUM_KINDS]
-            h._lead = None
-            h._len = w * ln
-            result.append(new_comp(Component, (w, ln, h)))
+        for w, ln, first in zip(widths, lengths, firsts, strict=True):
+            if ln == 1:
+                result.append(tuples[w][kinds[first]])
+                continue
+            counts = bytearray(NUM_KINDS)
+            for k in kinds[first : first + ln]:
+                counts[k] = w
+            result.append(Component(w, ln, Hand._trusted(counts)))
         return result
 
     def is_tractor(self, cards) -> bool:
