@@ -1,4 +1,4 @@
-/* Random-policy playouts of the play phase (docs/playout.md), entirely in C.
+/* Random-policy playouts of the play phase (the policy: shengji/playout.py), entirely in C.
  *
  * From a position (hands, the trick in progress, points so far) the deal is played to
  * its end: every lead is drawn uniformly from the lead actions the engine lists

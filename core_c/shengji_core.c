@@ -848,7 +848,7 @@ typedef struct {
 
 /* Follows come out in one canonical order: kinds ascending, more copies first, i.e.
  * the 54-count vectors in descending lexicographic order (the playout policy relies
- * on it, docs/playout.md). */
+ * on it, see shengji/playout.py). */
 static int enum_rec(enum_t *en, int i, int need)
 {
     if (++en->nodes > NODE_BUDGET)

@@ -157,7 +157,7 @@ typedef struct {
 
 /* ---------------------------------------------------------------- playouts
  * A play-phase position and a random-policy playout to the end of the deal
- * (docs/playout.md defines the policy; shengji/playout.py is its Python face). */
+ * (shengji/playout.py documents the policy and is its Python face). */
 #define SJ_MAX_PLAYERS 8
 
 typedef struct {

@@ -91,7 +91,8 @@ def make_context(d: Data) -> Context:
               tractor_min_length=d.pick((2, 3, 1)) if bad else d.pick((2, 2, 3)),
               max_tuple=d.pick((None, 1, 5)) if bad else d.pick((None, d.int_in(1, decks))),
               tractor_bridges_level_gap=d.byte() % 2 == 0, must_break_tuples=d.byte() % 3 != 0,
-              kitty_cap=d.pick((64, 2, 1, 0, 2**40)) if bad else d.pick((64, 2, 2**40)), following=d.pick(_FOLLOWING))
+              kitty_cap=d.pick((64, 2, 1, 0, 2**40)) if bad else d.pick((64, 2, 2**40)),
+              following=d.pick(_FOLLOWING))
     for knob in _KNOBS:
         kw[knob] = d.pick(_CHOICES[knob]) if bad else d.pick(_CHOICES[knob][:2])
     if d.byte() % 2:

@@ -1,4 +1,4 @@
-"""Random playouts of the play phase in C, and their Python reference (docs/playout.md).
+"""Random playouts of the play phase in C, and their Python reference.
 
 A *position* is a deal in its play phase: every seat's cards, the trick in progress,
 the points so far. ``playout(position, seed)`` plays it to the end of the deal in the C
@@ -207,7 +207,7 @@ def lead_key(ctx: Context, cards: tuple) -> tuple:
     one_width = len(widths) == 1
     if one_width and len(kinds) == 1 and w <= rules.max_tuple:
         return (suit, w, 1, strengths[0], tuple(kinds))
-    run = all(b == a + 1 for a, b in zip(strengths, strengths[1:]))
+    run = all(b == a + 1 for a, b in zip(strengths, strengths[1:], strict=False))
     if (one_width and run and rules.tractors and w >= rules.tractor_min_width
             and w <= rules.max_tuple and len(kinds) >= rules.tractor_min_length):
         return (suit, w, len(kinds), strengths[0], tuple(kinds))
