@@ -29,14 +29,6 @@ static int perr(sj_err *e, int code, int index, int card, int count)
     return code;
 }
 
-static int point_value(int k)
-{
-    if (k >= 52)
-        return 0;
-    int rank = k % 13;
-    return rank == 3 ? 5 : (rank == 8 || rank == 11) ? 10 : 0;
-}
-
 /* ---------------------------------------------------------------- lead actions
  * Order (the key the Python reference sorts by): effective suit 0..4; within it every
  * structure by (width, length, bottom strength, kinds from the bottom up by ascending
@@ -325,9 +317,8 @@ static int playout(const sj_rules *r, const sj_position *p, uint64_t seed, sj_pl
             return win;
         int wseat = (leader + win) % m, points = 0;
         for (int j = 0; j < m; j++)
-            for (int k = 0; k < SJ_NK; k++)
-                if (P[j][k])
-                    points += P[j][k] * point_value(k);
+            for (int s = 0; s < 4; s++) /* the 5s, 10s and Ks */
+                points += 5 * P[j][s * 13 + 3] + 10 * (P[j][s * 13 + 8] + P[j][s * 13 + 11]);
         if (p->teams[wseat] != p->dealer_team)
             res->trick_points += points;
         if (res->tricks < SJ_MAXCARDS)
@@ -346,7 +337,7 @@ static int playout(const sj_rules *r, const sj_position *p, uint64_t seed, sj_pl
         }
         leader = wseat;
         cur = 0;
-        memset(P, 0, sizeof P);
+        memset(P, 0, sizeof P[0] * (size_t)m);
     }
 }
 

@@ -1102,19 +1102,21 @@ int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, in
     int n = lead->n, s = SU(lead->esuit);
     if (n == 1) {
         /* one card: any held card of the suit, else any held card (ascending id) */
-        uint8_t kinds[SJ_NK];
-        int nk = 0;
+        uint8_t in_suit[SJ_NK], any[SJ_NK];
+        int ns = 0, na = 0;
         for (int k = 0; k < SJ_NK; k++)
-            if (H[k] && r->esuit[k] == s)
-                kinds[nk++] = (uint8_t)k;
-        if (!nk)
-            for (int k = 0; k < SJ_NK; k++)
-                if (H[k])
-                    kinds[nk++] = (uint8_t)k;
-        if (!nk)
+            if (H[k]) {
+                any[na++] = (uint8_t)k;
+                if (r->esuit[k] == s)
+                    in_suit[ns++] = (uint8_t)k;
+            }
+        if (!na)
             return SJ_ERR_SIZE;
         memset(out, 0, SJ_NK);
-        out[kinds[sj__below(rng, (uint64_t)nk)]] = 1;
+        if (ns)
+            out[in_suit[sj__below(rng, (uint64_t)ns)]] = 1;
+        else
+            out[any[sj__below(rng, (uint64_t)na)]] = 1;
         return SJ_OK;
     }
     enum_t en;
