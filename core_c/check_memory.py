@@ -7,7 +7,8 @@ Both work on a private copy of the project (in a temporary directory), so the sh
 checkout's extension is never replaced by an instrumented one. ``asan`` builds with
 ``-fsanitize=address,undefined -fno-omit-frame-pointer`` (UBSan made fatal), checks
 that it catches a deliberate overflow, and runs the core tests with the ASan runtime
-preloaded (CPython itself is not instrumented, so ``detect_leaks=0``). ``valgrind`` runs
+preloaded (CPython itself is not instrumented, so ``detect_leaks=0``), then
+``SHENGJI_ASAN_FUZZ`` (100000) random inputs of the fuzz target. ``valgrind`` runs
 memcheck (leaks included) over a C-only driver of every entry point and playout
 (``valgrind_driver.c``), then over the core tests and playouts in Python
 (``PYTHONMALLOC=malloc``, extension built ``-O1 -g``), failing on any error with a frame
@@ -98,7 +99,13 @@ def asan(dst: Path, extra: list[str]) -> int:
     print("asan: self-test caught the deliberate overflow "
           f"({probe.stderr.splitlines()[0].removeprefix('extension: ')})")
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *CORE_TESTS, *extra]
-    return subprocess.run(cmd, cwd=dst, env=env).returncode
+    rc = subprocess.run(cmd, cwd=dst, env=env).returncode
+    if rc:
+        return rc
+    # the fuzz target's random inputs under the sanitizers too
+    n = os.environ.get("SHENGJI_ASAN_FUZZ", "100000")
+    return subprocess.run([sys.executable, "fuzz/fuzz_core.py", "--random", n, "--seed", "3"],
+                          cwd=dst, env=env).returncode
 
 
 def core_errors(log: str) -> tuple[int, int]:
