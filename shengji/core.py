@@ -59,6 +59,8 @@ _NULL = ffi.NULL
 _c_check_follow = lib.sj_check_follow
 _c_decompose = lib.sj_decompose
 _new_lead = ffi.new_allocator(should_clear_after_alloc=False)
+_COMPS_AT = ffi.offsetof("sj_lead", "comps")
+_KINDS_AT = ffi.offsetof("sj_lead", "kinds")
 
 #: highest first: jokers, then S H C D from A down (the order of ``format_counts``)
 _DISPLAY_ORDER = (BIG_JOKER, LITTLE_JOKER) + tuple(
@@ -505,15 +507,18 @@ class Context:
     def decompose(self, cards) -> list[Component]:
         """Components of a lead, best first (semantics §3)."""
         pl = self._lead(as_hand(cards))
+        raw = ffi.buffer(pl)  # one view of the struct, sliced (cheaper than field access)
         ncomp = pl.ncomp
-        comps = ffi.buffer(pl.comps, 4 * ncomp)[:]  # (w, len, top, first) per component
-        kinds = ffi.buffer(pl.kinds)[:]
+        comps = raw[_COMPS_AT : _COMPS_AT + 4 * ncomp]  # (w, len, top, first) each
+        kinds = raw[_KINDS_AT : _KINDS_AT + lib.SJ_MAXCARDS]
         tuples = _TUPLE_COMPONENTS
         widths, lengths, firsts = comps[0::4], comps[1::4], comps[3::4]
-        if max(lengths) == 1:  # singles and tuples only: shared immutable Components
-            return [tuples[w][kinds[f]] for w, f in zip(widths, firsts, strict=True)]
         result = []
-        for w, ln, first in zip(widths, lengths, firsts, strict=True):
+        if lengths.count(1) == ncomp:  # singles and tuples only: shared Components
+            for w, f in zip(widths, firsts, strict=False):
+                result.append(tuples[w][kinds[f]])
+            return result
+        for w, ln, first in zip(widths, lengths, firsts, strict=False):
             if ln == 1:
                 result.append(tuples[w][kinds[first]])
                 continue
