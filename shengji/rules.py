@@ -46,7 +46,9 @@ _NAME_OF_SHAPE = {v: k for k, v in SHAPE_NAMES.items()}
 def parse_shape(text: str | Shape) -> Shape:
     """``"pair"``, ``"titanic"``, ``"2x3"`` (width x length) or a (w, l) pair → Shape."""
     if isinstance(text, (tuple, list)) and len(text) == 2:
-        w, ln = int(text[0]), int(text[1])
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in text):
+            raise RulesError(f"shape {text!r}: width and length must be integers")
+        w, ln = text
     else:
         t = str(text).strip().lower()
         if t in SHAPE_NAMES:
@@ -189,7 +191,18 @@ class PlayRules:
             raise RulesError(f"kitty_cap: {self.kitty_cap} must be at least 1")
         seen = set()
         norm = []
-        for lead, ladder in self.following:
+        following = self.following
+        if isinstance(following, Mapping):  # {led shape: ladder}, as in a variant file
+            following = following.items()
+        for entry in following:
+            if not (isinstance(entry, (tuple, list)) and len(entry) == 2):
+                raise RulesError(f"following: {entry!r} is not a (led shape, ladder) pair")
+            lead, ladder = entry
+            if isinstance(ladder, str) or not isinstance(ladder, Iterable):
+                raise RulesError(
+                    f"following: the ladder for {lead!r} must be a list of patterns, "
+                    f"not {ladder!r}"
+                )
             lead = parse_shape(lead)
             if lead in seen:
                 raise RulesError(f"following: two ladders for led shape {shape_str(lead)}")

@@ -129,3 +129,21 @@ def test_random_garbage_never_crashes():
             op(*args)
         except ShengjiError:
             pass
+
+
+@pytest.mark.parametrize(
+    "following",
+    [
+        [("pair",)], {"pair": "pair"}, {"pair": 3}, {"bogus": ["pair"]},
+        [((9, 1), ["pair"])], [(("x", 1), ["pair"])],
+    ],
+)
+def test_malformed_following_ladders_are_rules_errors(following):
+    """A fuzz finding: PlayRules(following=...) must reject bad ladders with RulesError."""
+    with pytest.raises(RulesError):
+        PlayRules(following=following)
+
+
+def test_following_may_be_a_mapping():
+    rules = PlayRules(decks=3, following={"titanic": ["titanic", "triple + triple"]})
+    assert rules.ladder_for((3, 2)) == (((3, 2),), ((3, 1), (3, 1)))
