@@ -58,6 +58,8 @@ ctx = Context(PlayRules(decks=2), "2", "S")
 buf = core.ffi.new("uint8_t[]", 10)
 core.lib.sj_decompose(ctx._r, buf, 54, core.ffi.new("sj_lead *"), core.ffi.NULL)
 """
+#: the core's C sources (as in build_core.py); the valgrind driver links them
+CORE_SOURCES = ["order.c", "shapes.c", "follow.c", "trick.c", "playout.c"]
 SANITIZE = "-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 
@@ -114,7 +116,9 @@ def core_errors(log: str) -> tuple[int, int]:
     blocks = re.split(r"==\d+== \n", log)
     errors = [b for b in blocks if re.search(r"==\d+== (Invalid|Conditional|Use of|Syscall|"
                                              r"Mismatched|Source and destination)", b)]
-    ours = [b for b in errors if re.search(r"_core\.abi3\.so|shengji_core\.c|playout\.c", b)]
+    names = "|".join(re.escape(n) for n in ["_core.abi3.so", *CORE_SOURCES])
+    core = rf"\b(?:{names})"
+    ours = [b for b in errors if re.search(core, b)]
     return len(ours), len(errors)
 
 
@@ -124,7 +128,7 @@ def valgrind(dst: Path, extra: list[str]) -> int:
     # 1. the C driver: nothing but the core in the process, leaks checked too
     exe = dst / "valgrind_driver"
     subprocess.run(["gcc", "-O1", "-g", "-Wall", "-Icore_c", "core_c/valgrind_driver.c",
-                    "core_c/shengji_core.c", "core_c/playout.c", "-o", str(exe)], cwd=dst,
+                    *(f"core_c/{name}" for name in CORE_SOURCES), "-o", str(exe)], cwd=dst,
                    check=True)
     rc = subprocess.run(["valgrind", "--error-exitcode=99", "--leak-check=full",
                          "--errors-for-leak-kinds=all", "--quiet", str(exe)], cwd=dst).returncode

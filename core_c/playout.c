@@ -13,7 +13,6 @@
 #include "shengji_core.h"
 #include "sj_internal.h"
 
-#define SU(x) ((x) > 4 ? 4 : (x)) /* effective suit index, clamped as in the core */
 #define LIMIT_POINTS 1000000 /* |points| bound of a position: no overflow in the sums */
 
 static int perr(sj_err *e, int code, int index, int card, int count)

@@ -1,10 +1,20 @@
-/* Internal entry points of the rules core shared by its own translation units (the
- * playout, core_c/playout.c). Not part of the public API: no argument is validated
- * here; callers pass counts already checked against the rules and 64-entry arrays. */
+/* Internal entry points and helpers the rules core's translation units share (order.c,
+ * shapes.c, follow.c, trick.c, playout.c). Not part of the public API: unless a helper
+ * says it validates, callers pass counts already checked against the rules and
+ * 64-entry arrays. */
 #ifndef SJ_INTERNAL_H
 #define SJ_INTERNAL_H
 
 #include "shengji_core.h"
+
+/* Memory safety: inputs are copied into 64-entry local arrays after validation, and
+ * every index read from a table is masked (K, SU, ST) so even a corrupted sj_rules
+ * cannot make the core read or write outside its buffers. */
+#define K(x) ((x) & 63)                /* kind index into 64-entry arrays */
+#define ST(x) ((x) & 63)               /* strength index */
+#define SU(x) ((x) > 4 ? 4 : (x))      /* effective suit index */
+
+#define NODE_BUDGET 20000000L /* search nodes per call before SJ_ERR_LIMIT */
 
 /* splitmix64 (Steele, Lea, Flood 2014): the playout's documented PRNG */
 static inline uint64_t sj__next(uint64_t *state)
@@ -21,6 +31,8 @@ static inline uint64_t sj__below(uint64_t *state, uint64_t n)
     return (uint64_t)(((unsigned __int128)sj__next(state) * n) >> 64);
 }
 
+/* ---- entry points the playout (playout.c) uses: shapes.c, follow.c, trick.c */
+
 /* decompose 64-entry counts c (n cards) into out; SJ_OK or SJ_ERR_EMPTY / SJ_ERR_MIXED */
 int sj__decompose(const sj_rules *r, const uint8_t *c, int n, sj_lead *out);
 /* a uniformly drawn legal follow (one draw, canonical order) of hand H (hn cards) */
@@ -30,5 +42,27 @@ int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, in
 int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int m);
 /* kitty multiplier of a last trick led by F (§8, the lead's components) */
 int sj__kitty(const sj_rules *r, const sj_lead *F);
+
+/* ---- helpers shared between the core's files: order.c */
+
+/* fill e (when not NULL) with an error's details; returns code */
+int sj__fail(sj_err *e, int code, int which, int index, int card, int count, int a, int b);
+/* r was prepared by sj_prepare (magic set) and its deck count is sane */
+int sj__rules_ok(const sj_rules *r);
+/* validate a 54-count buffer src (len entries) and copy it into dst[64]; cards in *total */
+int sj__load(const sj_rules *r, const uint8_t *src, int len, uint8_t *dst, int *total,
+             int which, int index, sj_err *e);
+/* lead is a decomposition made under r (same stamp) with components inside its arrays */
+int sj__lead_ok(const sj_rules *r, const sj_lead *l, sj_err *e);
+
+/* ---- shapes.c */
+
+/* does a structure of shape (w, len) exist under the rules (§3)? */
+int sj__shape_exists(const sj_rules *r, int w, int len);
+/* highest top strength of a (w, len) structure held in c (suit s), or -1 */
+int sj__max_top(const sj_rules *r, int s, const uint8_t *c, int w, int len);
+/* sj__decompose reporting failures in e against argument which (element index) */
+int sj__decompose_err(const sj_rules *r, const uint8_t *cin, int n, sj_lead *out, int which,
+                      int index, sj_err *e);
 
 #endif

@@ -4,7 +4,8 @@
  * playouts; every output is read (printed as a checksum) so uninitialised results
  * would be reported too. Bad buffers and sizes are passed on purpose.
  *
- *   gcc -O1 -g -Icore_c core_c/valgrind_driver.c core_c/shengji_core.c core_c/playout.c
+ *   gcc -O1 -g -Icore_c core_c/valgrind_driver.c core_c/order.c core_c/shapes.c \
+ *       core_c/follow.c core_c/trick.c core_c/playout.c
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,796 @@
+/* Following (§4) and legal follows (§5): the shape search both share, the check of one
+ * follow, the enumeration of all legal follows and the playout's random pick among them.
+ */
+#include "shengji_core.h"
+#include "sj_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FINALS 4096
+#define MEMO_CAP 8192u
+#define MEMO_AFTER 512 /* nodes before the memo is worth allocating */
+#define KEYLEN 56
+
+/* ---------------------------------------------------------------- search state §4/§5 */
+
+typedef struct {
+    uint32_t used;
+    uint8_t *keys; /* MEMO_CAP * KEYLEN, a zero key byte 55 marks an empty slot */
+} memo_t;
+
+/* returns 1 when (comp, counts) is already present; inserts it otherwise (if room) */
+static int memo_visit(memo_t *m, int comp, const uint8_t *counts, int *oom)
+{
+    uint8_t key[KEYLEN];
+    memcpy(key, counts, SJ_NK);
+    key[54] = (uint8_t)comp;
+    key[55] = 1;
+    if (!m->keys) {
+        m->keys = calloc(MEMO_CAP, KEYLEN);
+        if (!m->keys) {
+            *oom = 1;
+            return 0;
+        }
+    }
+    uint32_t h = 2166136261u;
+    for (int i = 0; i < KEYLEN; i++)
+        h = (h ^ key[i]) * 16777619u;
+    for (uint32_t probe = 0; probe < MEMO_CAP; probe++) {
+        uint8_t *slot = m->keys + (size_t)((h + probe) & (MEMO_CAP - 1)) * KEYLEN;
+        if (!slot[55]) {
+            if (m->used < MEMO_CAP - MEMO_CAP / 4) { /* keep probes short; forget beyond */
+                memcpy(slot, key, KEYLEN);
+                m->used++;
+            }
+            return 0;
+        }
+        if (!memcmp(slot, key, KEYLEN))
+            return 1;
+    }
+    return 0;
+}
+
+enum { M_EXISTS, M_FOLLOW, M_COLLECT };
+
+typedef struct {
+    const sj_rules *r;
+    const sj_lead *lead;
+    int s;        /* led effective suit */
+    int n;        /* lead size */
+    uint8_t R[64]; /* hand's cards of the suit, minus cards used so far */
+    uint8_t Q[64]; /* play's cards, minus cards used so far (follow check) */
+    uint8_t U[64]; /* cards used so far (collection of legal follows) */
+    int usedn;
+    long nodes;
+    long leaves;
+    int oom;
+    memo_t memo;
+    /* first shape failure met, for the message */
+    int have_fail, fail_comp;
+    sj_pattern fail_pat;
+    /* collected requirement sets (legal follows) */
+    uint8_t (*finals)[64];
+    int nfinals, capfinals;
+    memo_t fset;
+} search_t;
+
+typedef struct {
+    int mode, strict, comp;
+    const sj_pattern *p;
+    uint8_t *c; /* counts placements draw from (M_EXISTS) */
+} job_t;
+
+static int follow_from(search_t *fs, int i);
+static int collect_from(search_t *fs, int i);
+
+static void take(search_t *fs, const job_t *jb, int k, int w)
+{
+    switch (jb->mode) {
+    case M_EXISTS:
+        jb->c[k] = (uint8_t)(jb->c[k] - w);
+        break;
+    case M_FOLLOW:
+        fs->Q[k] = (uint8_t)(fs->Q[k] - w);
+        fs->R[k] = (uint8_t)(fs->R[k] - w);
+        break;
+    default:
+        fs->R[k] = (uint8_t)(fs->R[k] - w);
+        fs->U[k] = (uint8_t)(fs->U[k] + w);
+        fs->usedn += w;
+    }
+}
+
+static void give(search_t *fs, const job_t *jb, int k, int w)
+{
+    switch (jb->mode) {
+    case M_EXISTS:
+        jb->c[k] = (uint8_t)(jb->c[k] + w);
+        break;
+    case M_FOLLOW:
+        fs->Q[k] = (uint8_t)(fs->Q[k] + w);
+        fs->R[k] = (uint8_t)(fs->R[k] + w);
+        break;
+    default:
+        fs->R[k] = (uint8_t)(fs->R[k] + w);
+        fs->U[k] = (uint8_t)(fs->U[k] - w);
+        fs->usedn -= w;
+    }
+}
+
+static const uint8_t *source(search_t *fs, const job_t *jb)
+{
+    return jb->mode == M_EXISTS ? jb->c : jb->mode == M_FOLLOW ? fs->Q : fs->R;
+}
+
+static int leaf(search_t *fs, const job_t *jb)
+{
+    int oom = 0, rc;
+    fs->leaves++;
+    switch (jb->mode) {
+    case M_EXISTS:
+        return 1;
+    case M_FOLLOW:
+        if (jb->comp + 1 >= fs->lead->ncomp)
+            return 1;
+        if (fs->nodes < MEMO_AFTER)
+            return follow_from(fs, jb->comp + 1);
+        if (memo_visit(&fs->memo, jb->comp + 1, fs->Q, &oom))
+            return 0; /* explored before and failed (success ends the search) */
+        if (oom)
+            return SJ_ERR_MEMORY;
+        return follow_from(fs, jb->comp + 1);
+    default:
+        if (fs->nodes >= MEMO_AFTER && memo_visit(&fs->memo, jb->comp + 1, fs->U, &oom))
+            return 0; /* collection from this state already done */
+        if (oom)
+            return SJ_ERR_MEMORY;
+        rc = collect_from(fs, jb->comp + 1);
+        return rc < 0 ? rc : 0; /* collection is exhaustive */
+    }
+}
+
+static int place(search_t *fs, const job_t *jb, int j, int prev_key);
+
+/* the lower levels l..len-1 of a structure whose top level is already taken */
+static int place_run(search_t *fs, const job_t *jb, int j, int top, int l, int key)
+{
+    const sj_shape sh = jb->p->shapes[j];
+    if (l == sh.len)
+        return place(fs, jb, j + 1, key);
+    const sj_rules *r = fs->r;
+    int t = top - l, n = r->lev_n[SU(fs->s)][ST(t)] & 7;
+    for (int x = 0; x < n && x < 4; x++) {
+        int k = K(r->lev_kinds[SU(fs->s)][ST(t)][x]);
+        int v = source(fs, jb)[k];
+        if (jb->strict ? v != sh.w : v < sh.w)
+            continue;
+        take(fs, jb, k, sh.w);
+        int rc = place_run(fs, jb, j, top, l + 1, key);
+        give(fs, jb, k, sh.w);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Place the pattern's shapes j.. as disjoint structures of suit s. Identical
+ * consecutive shapes are placed in non-increasing (top, kind) order: the pattern is
+ * a multiset, so other orders only repeat work. */
+static int place(search_t *fs, const job_t *jb, int j, int prev_key)
+{
+    if (++fs->nodes > NODE_BUDGET)
+        return SJ_ERR_LIMIT;
+    if (j >= jb->p->n_shapes || j >= SJ_PAT_SHAPES)
+        return leaf(fs, jb);
+    const sj_rules *r = fs->r;
+    const sj_shape sh = jb->p->shapes[j];
+    if (!sj__shape_exists(r, sh.w, sh.len))
+        return 0;
+    if (jb->mode == M_COLLECT && fs->usedn + sh.w * sh.len > fs->n)
+        return 0;
+    int same = j > 0 && jb->p->shapes[j - 1].w == sh.w && jb->p->shapes[j - 1].len == sh.len;
+    int s = SU(fs->s), hi = r->str_hi[s] & 63;
+    for (int top = hi - 1; top >= sh.len - 1; top--) {
+        int n = r->lev_n[s][top] & 7;
+        for (int x = 0; x < n && x < 4; x++) {
+            int key = top * 4 + x;
+            if (same && key > prev_key)
+                continue;
+            int k = K(r->lev_kinds[s][top][x]);
+            int v = source(fs, jb)[k];
+            if (jb->strict ? v != sh.w : v < sh.w)
+                continue;
+            take(fs, jb, k, sh.w);
+            int rc = sh.len == 1 ? place(fs, jb, j + 1, key) : place_run(fs, jb, j, top, 1, key);
+            give(fs, jb, k, sh.w);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* plain tuples only (need[w] tuples of width w): a counting argument instead of search */
+static int plain_feasible(const sj_rules *r, int s, const uint8_t *c, const int *need, int strict)
+{
+    int cnt[5] = {0, 0, 0, 0, 0};
+    int hi = r->str_hi[SU(s)] & 63;
+    for (int t = 0; t < hi; t++) {
+        int n = r->lev_n[SU(s)][t] & 7;
+        for (int x = 0; x < n && x < 4; x++) {
+            int v = c[K(r->lev_kinds[SU(s)][t][x])];
+            if (v >= 1 && v <= 4)
+                cnt[v]++;
+        }
+    }
+    if (strict)
+        return need[2] <= cnt[2] && need[3] <= cnt[3] && need[4] <= cnt[4];
+    if (need[4] > cnt[4])
+        return 0;
+    int free4 = cnt[4] - need[4];
+    /* triples from exact triples first: a quad broken for a triple wastes a pair */
+    int t3 = need[3] < cnt[3] ? need[3] : cnt[3];
+    int extra = need[3] - t3;
+    if (extra > free4)
+        return 0;
+    free4 -= extra;
+    return need[2] <= 2 * free4 + (cnt[3] - t3) + cnt[2];
+}
+
+/* can c (suit s) supply every structure of the pattern at once? */
+static int can_supply(search_t *fs, uint8_t *c, const sj_pattern *p, int strict)
+{
+    int need[5] = {0, 0, 0, 0, 0}, plain = 1;
+    for (int j = 0; j < p->n_shapes && j < SJ_PAT_SHAPES; j++) {
+        const sj_shape sh = p->shapes[j];
+        if (!sj__shape_exists(fs->r, sh.w, sh.len))
+            return 0;
+        if (sh.len != 1 || sh.w < 2)
+            plain = 0;
+        else
+            need[sh.w]++;
+    }
+    if (plain)
+        return plain_feasible(fs->r, fs->s, c, need, strict);
+    job_t jb = {M_EXISTS, strict, -1, p, c};
+    return place(fs, &jb, 0, INT_MAX);
+}
+
+/* The pattern component i asks of the follower, given what R still holds (§4 step 3).
+ * Returns 1 with *out filled, 0 when the component asks nothing, < 0 on error. */
+static int required(search_t *fs, int w, int len, sj_pattern *out)
+{
+    const sj_rules *r = fs->r;
+    int strict = !r->must_break;
+    for (int i = 0; i < r->n_ladders && i < SJ_MAX_LADDERS; i++) {
+        const sj_ladder *ld = &r->ladders[i];
+        if (ld->lead.w != w || ld->lead.len != len)
+            continue;
+        for (int p = 0; p < ld->n_patterns && p < SJ_LADDER_PATS; p++) {
+            const sj_pattern *pt = &ld->patterns[p];
+            if (pt->n_shapes == 0)
+                return 0;
+            int rc = can_supply(fs, fs->R, pt, strict);
+            if (rc < 0)
+                return rc;
+            if (rc) {
+                *out = *pt;
+                return 1;
+            }
+        }
+        return 0;
+    }
+    /* default ladder: the led shape, then plain tuples, lexicographically largest first.
+     * Feasible tuple multisets are closed under removal, so the first feasible pattern
+     * of that order is found greedily, widest tuple first. */
+    out->n_shapes = 0;
+    if (!(w == 1 && len == 1) && w <= r->max_tuple) {
+        out->n_shapes = 1;
+        out->shapes[0].w = (uint8_t)w;
+        out->shapes[0].len = (uint8_t)len;
+        int rc = can_supply(fs, fs->R, out, strict);
+        if (rc)
+            return rc;
+        out->n_shapes = 0;
+    }
+    int top = w < r->max_tuple ? w : r->max_tuple;
+    int budget = w * len, need[5] = {0, 0, 0, 0, 0};
+    while (out->n_shapes < SJ_PAT_SHAPES) {
+        int got = 0;
+        for (int v = top < budget ? top : budget; v >= 2; v--) {
+            need[v]++;
+            if (plain_feasible(r, fs->s, fs->R, need, strict)) {
+                got = v;
+                break;
+            }
+            need[v]--;
+        }
+        if (!got)
+            break;
+        out->shapes[out->n_shapes].w = (uint8_t)got;
+        out->shapes[out->n_shapes].len = 1;
+        out->n_shapes++;
+        budget -= got;
+        top = got;
+    }
+    return out->n_shapes > 0;
+}
+
+/* next component that asks something, with its pattern; ncomp when none is left */
+static int next_asking(search_t *fs, int i, sj_pattern *pat)
+{
+    for (; i < fs->lead->ncomp; i++) {
+        const sj_comp *cp = &fs->lead->comps[i];
+        int rc = required(fs, cp->w, cp->len, pat);
+        if (rc < 0)
+            return rc;
+        if (rc)
+            return i;
+    }
+    return fs->lead->ncomp;
+}
+
+static int follow_from(search_t *fs, int i)
+{
+    sj_pattern pat;
+    i = next_asking(fs, i, &pat);
+    if (i < 0)
+        return i;
+    if (i >= fs->lead->ncomp)
+        return 1;
+    job_t jb = {M_FOLLOW, 0, i, &pat, NULL};
+    long before = fs->leaves;
+    int rc = place(fs, &jb, 0, INT_MAX);
+    if (rc == 0 && fs->leaves == before && !fs->have_fail) {
+        fs->have_fail = 1;
+        fs->fail_comp = i;
+        fs->fail_pat = pat;
+    }
+    return rc;
+}
+
+static int collect_from(search_t *fs, int i)
+{
+    sj_pattern pat;
+    i = next_asking(fs, i, &pat);
+    if (i < 0)
+        return i;
+    if (i >= fs->lead->ncomp) {
+        int oom = 0;
+        if (fs->nfinals < 32) {
+            for (int f = 0; f < fs->nfinals; f++)
+                if (!memcmp(fs->finals[f], fs->U, 64))
+                    return 0;
+        } else if (memo_visit(&fs->fset, 0, fs->U, &oom)) {
+            return 0;
+        }
+        if (oom)
+            return SJ_ERR_MEMORY;
+        if (fs->nfinals == 31) { /* from now on the set is hashed: enter all so far */
+            for (int f = 0; f < fs->nfinals; f++)
+                memo_visit(&fs->fset, 0, fs->finals[f], &oom);
+            memo_visit(&fs->fset, 0, fs->U, &oom);
+            if (oom)
+                return SJ_ERR_MEMORY;
+        }
+        if (fs->nfinals >= MAX_FINALS)
+            return SJ_ERR_LIMIT;
+        if (fs->nfinals == fs->capfinals) {
+            int cap = fs->capfinals ? fs->capfinals * 2 : 16;
+            void *p = realloc(fs->finals, sizeof(*fs->finals) * (size_t)cap);
+            if (!p)
+                return SJ_ERR_MEMORY;
+            fs->finals = p;
+            fs->capfinals = cap;
+        }
+        memcpy(fs->finals[fs->nfinals++], fs->U, 64);
+        return 0;
+    }
+    job_t jb = {M_COLLECT, 0, i, &pat, NULL};
+    return place(fs, &jb, 0, INT_MAX);
+}
+
+static void search_init(search_t *fs, const sj_rules *r, const sj_lead *lead)
+{
+    memset(fs, 0, sizeof *fs);
+    fs->r = r;
+    fs->lead = lead;
+    fs->s = SU(lead->esuit);
+    fs->n = lead->n;
+}
+
+static void search_free(search_t *fs)
+{
+    free(fs->memo.keys);
+    free(fs->fset.keys);
+    free(fs->finals);
+}
+
+/* ---------------------------------------------------------------- following §4 */
+
+int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
+                    const uint8_t *play, int nplay, sj_follow_info *info, sj_err *e)
+{
+    if (!sj__rules_ok(r))
+        return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
+    int rc = sj__lead_ok(r, lead, e);
+    if (rc)
+        return rc;
+    uint8_t H[64], P[64];
+    int hn, pn;
+    if ((rc = sj__load(r, hand, nhand, H, &hn, SJ_ARG_HAND, -1, e)) ||
+        (rc = sj__load(r, play, nplay, P, &pn, SJ_ARG_PLAY, -1, e)))
+        return rc;
+    sj_follow_info local;
+    if (!info)
+        info = &local;
+    info->reason = SJ_FOLLOW_OK;
+    info->comp = info->card = info->count = -1;
+    info->pattern.n_shapes = 0;
+    for (int k = 0; k < SJ_NK; k++)
+        if (P[k] > H[k]) {
+            info->card = k;
+            return info->reason = SJ_NOT_IN_HAND;
+        }
+    int n = lead->n, s = lead->esuit;
+    if (pn != n) {
+        info->count = pn;
+        return info->reason = SJ_WRONG_COUNT;
+    }
+    int h = 0, pe = 0;
+    for (int k = 0; k < SJ_NK; k++)
+        if (r->esuit[k] == s) {
+            h += H[k];
+            pe += P[k];
+        }
+    if (h >= n ? pe != n : pe != h) {
+        info->count = h;
+        return info->reason = SJ_MUST_FOLLOW_SUIT;
+    }
+    if (h <= n)
+        return SJ_FOLLOW_OK;
+
+    search_t fs;
+    search_init(&fs, r, lead);
+    for (int k = 0; k < SJ_NK; k++)
+        if (r->esuit[k] == s) {
+            fs.R[k] = H[k];
+            fs.Q[k] = P[k];
+        }
+    rc = follow_from(&fs, 0);
+    search_free(&fs);
+    if (rc < 0)
+        return sj__fail(e, rc, SJ_ARG_PLAY, -1, -1, -1, 0, 0);
+    if (rc)
+        return SJ_FOLLOW_OK;
+    if (fs.have_fail) {
+        info->comp = fs.fail_comp;
+        info->pattern = fs.fail_pat;
+    }
+    return info->reason = SJ_MUST_FOLLOW_SHAPE;
+}
+
+/* ---------------------------------------------------------------- legal follows §5 */
+
+typedef struct {
+    int nkl;
+    uint8_t kl[SJ_NK];       /* kinds to choose from, ascending id */
+    uint8_t avail[64];
+    uint8_t base[64];        /* cards every follow contains */
+    int suffix[SJ_NK + 1];   /* cards available from kl[i..] */
+    int need;                /* cards to choose from avail; -1: nothing is legal */
+    int nf, words;           /* requirement sets (0: none) */
+    uint64_t *ok;            /* [nkl][5][words]: sets still met after taking v of kl[i] */
+    uint64_t *zero;          /* [nkl+1][words]: sets needing nothing from kl[i..] */
+    uint64_t *alive;         /* [nkl+1][words] */
+    uint8_t cur[64];
+    uint8_t *out;
+    int cap, nout, stop_at_cap;
+    uint64_t select;         /* with have_select: copy the follow of this index to out */
+    int have_select;
+    uint64_t total;
+    long nodes;
+} enum_t;
+
+/* Follows come out in one canonical order: kinds ascending, more copies first, i.e.
+ * the 54-count vectors in descending lexicographic order (the playout policy relies
+ * on it, see shengji/playout.py). */
+static int enum_rec(enum_t *en, int i, int need)
+{
+    if (++en->nodes > NODE_BUDGET)
+        return SJ_ERR_LIMIT;
+    uint64_t *alive = en->alive + (size_t)i * en->words;
+    if (need == 0) {
+        if (en->nf) {
+            const uint64_t *z = en->zero + (size_t)i * en->words;
+            int met = 0;
+            for (int w = 0; w < en->words && !met; w++)
+                met = (alive[w] & z[w]) != 0;
+            if (!met)
+                return 0;
+        }
+        if (en->have_select) {
+            if (en->total++ != en->select)
+                return 0;
+            for (int k = 0; k < SJ_NK; k++)
+                en->out[k] = (uint8_t)(en->base[k] + en->cur[k]);
+            return 1;
+        }
+        if (en->nout < en->cap) {
+            uint8_t *dst = en->out + (size_t)en->nout * SJ_NK;
+            for (int k = 0; k < SJ_NK; k++)
+                dst[k] = (uint8_t)(en->base[k] + en->cur[k]);
+            en->nout++;
+        }
+        en->total++;
+        return en->stop_at_cap && en->nout >= en->cap ? 1 : 0;
+    }
+    if (i >= en->nkl || en->suffix[i] < need)
+        return 0;
+    int k = en->kl[i];
+    int top = en->avail[k] < need ? en->avail[k] : need;
+    for (int v = top; v >= 0; v--) {
+        if (en->nf) {
+            const uint64_t *okv = en->ok + ((size_t)i * 5 + v) * en->words;
+            uint64_t *nxt = alive + en->words;
+            uint64_t any = 0;
+            for (int w = 0; w < en->words; w++)
+                any |= (nxt[w] = alive[w] & okv[w]);
+            if (!any)
+                continue;
+        }
+        en->cur[k] = (uint8_t)v;
+        int rc = enum_rec(en, i + 1, need - v);
+        en->cur[k] = 0;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* ways[i][t]: sub-multisets of size t of avail over kl[i..] (saturating) */
+static void subset_table(const enum_t *en, int need, uint64_t (*ways)[SJ_MAXCARDS + 1])
+{
+    for (int t = 0; t <= need; t++)
+        ways[en->nkl][t] = t == 0;
+    for (int i = en->nkl - 1; i >= 0; i--) {
+        int a = en->avail[en->kl[i]];
+        for (int t = 0; t <= need; t++) {
+            uint64_t sum = 0;
+            for (int v = 0; v <= a && v <= t; v++)
+                sum = sat_add(sum, ways[i + 1][t - v]);
+            ways[i][t] = sum;
+        }
+    }
+}
+
+/* number of sub-multisets of size need (saturating) */
+static uint64_t count_subsets(const enum_t *en, int need)
+{
+    uint64_t dp[SJ_MAXCARDS + 1];
+    memset(dp, 0, sizeof dp);
+    dp[0] = 1;
+    for (int i = 0; i < en->nkl; i++) {
+        int a = en->avail[en->kl[i]];
+        for (int t = need; t >= 1; t--) {
+            uint64_t sum = dp[t];
+            for (int v = 1; v <= a && v <= t; v++)
+                sum = sat_add(sum, dp[t - v]);
+            dp[t] = sum;
+        }
+    }
+    return dp[need];
+}
+
+static void enum_free(enum_t *en)
+{
+    free(en->ok);
+    free(en->zero);
+    free(en->alive);
+    en->ok = en->zero = en->alive = NULL;
+}
+
+/* Everything the enumeration needs from (lead, hand H of hn cards): base, avail, need
+ * and, when the shape asks something (§4 step 3), the requirement bitsets. */
+static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t *H, int hn,
+                           enum_t *en, search_t *fs)
+{
+    int n = lead->n, s = lead->esuit, h = 0, rc = 0;
+    for (int k = 0; k < SJ_NK; k++)
+        if (r->esuit[k] == s)
+            h += H[k];
+    search_init(fs, r, lead);
+    if (h <= n) {
+        /* all the suit's cards, and anything else to make up the count */
+        for (int k = 0; k < SJ_NK; k++) {
+            if (r->esuit[k] == s)
+                en->base[k] = H[k];
+            else
+                en->avail[k] = H[k];
+        }
+        en->need = hn < n ? -1 : n - h;
+    } else {
+        for (int k = 0; k < SJ_NK; k++)
+            if (r->esuit[k] == s)
+                en->avail[k] = H[k];
+        en->need = n;
+        memcpy(fs->R, en->avail, 64);
+        rc = collect_from(fs, 0);
+        if (rc < 0)
+            return rc;
+        rc = 0;
+        int unconstrained = 0;
+        for (int f = 0; f < fs->nfinals && !unconstrained; f++) {
+            int sum = 0;
+            for (int k = 0; k < SJ_NK; k++)
+                sum += fs->finals[f][k];
+            unconstrained = sum == 0;
+        }
+        if (!unconstrained)
+            en->nf = fs->nfinals;
+    }
+    for (int k = 0; k < SJ_NK; k++)
+        if (en->avail[k])
+            en->kl[en->nkl++] = (uint8_t)k;
+    en->suffix[en->nkl] = 0;
+    for (int i = en->nkl - 1; i >= 0; i--)
+        en->suffix[i] = en->suffix[i + 1] + en->avail[en->kl[i]];
+    if (en->nf && en->need >= 0) {
+        int words = (en->nf + 63) / 64;
+        en->words = words;
+        en->ok = calloc((size_t)en->nkl * 5 * words, sizeof(uint64_t));
+        en->zero = calloc((size_t)(en->nkl + 1) * words, sizeof(uint64_t));
+        en->alive = calloc((size_t)(en->nkl + 1) * words, sizeof(uint64_t));
+        if (!en->ok || !en->zero || !en->alive)
+            return SJ_ERR_MEMORY;
+        for (int f = 0; f < en->nf; f++) {
+            uint64_t bit = 1ull << (f & 63);
+            int w = f >> 6;
+            en->alive[w] |= bit;
+            en->zero[(size_t)en->nkl * words + w] |= bit;
+            for (int i = en->nkl - 1; i >= 0; i--) {
+                int k = en->kl[i];
+                if (fs->finals[f][k] == 0 && (en->zero[(size_t)(i + 1) * words + w] & bit))
+                    en->zero[(size_t)i * words + w] |= bit;
+                for (int v = 0; v < 5; v++)
+                    if (fs->finals[f][k] <= v)
+                        en->ok[((size_t)i * 5 + v) * words + w] |= bit;
+            }
+        }
+    }
+    return 0;
+}
+
+int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
+                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, sj_err *e)
+{
+    if (!sj__rules_ok(r))
+        return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
+    int rc = sj__lead_ok(r, lead, e);
+    if (rc)
+        return rc;
+    if (out_len < 0 || (out_len > 0 && !out) || out_len % SJ_NK)
+        return sj__fail(e, SJ_ERR_ARG, SJ_ARG_HAND, -1, -1, out_len, 0, 0);
+    uint8_t H[64];
+    int hn;
+    if ((rc = sj__load(r, hand, nhand, H, &hn, SJ_ARG_HAND, -1, e)))
+        return rc;
+    enum_t *en = calloc(1, sizeof *en);
+    search_t *fs = calloc(1, sizeof *fs);
+    if (!en || !fs) {
+        free(en);
+        free(fs);
+        return sj__fail(e, SJ_ERR_MEMORY, SJ_ARG_HAND, -1, -1, -1, 0, 0);
+    }
+    en->out = out;
+    en->cap = out_len / SJ_NK;
+    rc = follows_prepare(r, lead, H, hn, en, fs);
+    if (rc < 0)
+        goto done;
+    if (en->need < 0) {
+        /* the hand holds fewer cards than were led: nothing is legal */
+        en->total = 0;
+    } else if (!en->nf) {
+        en->stop_at_cap = 1;
+        if (en->cap > 0)
+            rc = enum_rec(en, 0, en->need);
+        en->total = count_subsets(en, en->need);
+    } else {
+        rc = enum_rec(en, 0, en->need);
+    }
+done:
+    if (rc >= 0) {
+        if (n_out)
+            *n_out = en->nout;
+        if (total)
+            *total = en->total;
+        rc = SJ_OK;
+    } else {
+        sj__fail(e, rc, SJ_ARG_HAND, -1, -1, -1, 0, 0);
+    }
+    search_free(fs);
+    free(fs);
+    enum_free(en);
+    free(en);
+    return rc;
+}
+
+/* The idx-th (idx < total) sub-multiset of size need in canonical order, by unranking
+ * with the subset table (no enumeration). */
+static void unrank_subset(const enum_t *en, int need, uint64_t idx, uint8_t *out)
+{
+    uint64_t ways[SJ_NK + 1][SJ_MAXCARDS + 1];
+    subset_table(en, need, ways);
+    for (int k = 0; k < SJ_NK; k++)
+        out[k] = en->base[k];
+    for (int i = 0; i < en->nkl && need > 0; i++) {
+        int k = en->kl[i], a = en->avail[k];
+        for (int v = a < need ? a : need; v >= 0; v--) {
+            uint64_t w = ways[i + 1][need - v];
+            if (idx < w) {
+                out[k] = (uint8_t)(out[k] + v);
+                need -= v;
+                break;
+            }
+            idx -= w;
+        }
+    }
+}
+
+int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, int hn,
+                    uint64_t *rng, uint8_t *out)
+{
+    int n = lead->n, s = SU(lead->esuit);
+    if (n == 1) {
+        /* one card: any held card of the suit, else any held card (ascending id) */
+        uint8_t in_suit[SJ_NK], any[SJ_NK];
+        int ns = 0, na = 0;
+        for (int k = 0; k < SJ_NK; k++)
+            if (H[k]) {
+                any[na++] = (uint8_t)k;
+                if (r->esuit[k] == s)
+                    in_suit[ns++] = (uint8_t)k;
+            }
+        if (!na)
+            return SJ_ERR_SIZE;
+        memset(out, 0, SJ_NK);
+        if (ns)
+            out[in_suit[sj__below(rng, (uint64_t)ns)]] = 1;
+        else
+            out[any[sj__below(rng, (uint64_t)na)]] = 1;
+        return SJ_OK;
+    }
+    enum_t en;
+    search_t fs;
+    memset(&en, 0, sizeof en);
+    int rc = follows_prepare(r, lead, H, hn, &en, &fs);
+    if (rc >= 0 && en.need < 0)
+        rc = SJ_ERR_SIZE;
+    if (rc >= 0 && !en.nf) {
+        uint64_t total = count_subsets(&en, en.need);
+        unrank_subset(&en, en.need, sj__below(rng, total), out);
+    } else if (rc >= 0) {
+        rc = enum_rec(&en, 0, en.need); /* count */
+        if (rc >= 0 && en.total == 0)
+            rc = SJ_ERR_LIMIT; /* cannot happen: the hand itself supplies what is asked */
+        if (rc >= 0) {
+            en.select = sj__below(rng, en.total);
+            en.have_select = 1;
+            en.total = 0;
+            en.nodes = 0;
+            en.out = out;
+            rc = enum_rec(&en, 0, en.need);
+            rc = rc < 0 ? rc : SJ_OK;
+        }
+    }
+    search_free(&fs);
+    enum_free(&en);
+    return rc < 0 ? rc : SJ_OK;
+}

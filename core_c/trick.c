@@ -1,0 +1,369 @@
+/* Resolving a trick: failed throws (§6), the trick winner (§7) and the kitty
+ * multiplier of the last trick (§8).
+ */
+#include "shengji_core.h"
+#include "sj_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- throws §6 */
+
+int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others, int nothers,
+                   int m, sj_throw_result *out, sj_err *e)
+{
+    if (!sj__rules_ok(r))
+        return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
+    int rc = sj__lead_ok(r, lead, e);
+    if (rc)
+        return rc;
+    if (!out || m < 0 || m > 64 || (m > 0 && !others) || nothers != m * SJ_NK)
+        return sj__fail(e, SJ_ERR_ARG, SJ_ARG_OTHERS, -1, -1, nothers, m, 0);
+    memset(out, 0, sizeof *out);
+    out->valid = 1;
+    out->blocker = -1;
+    int s = lead->esuit;
+    uint8_t (*H)[64] = calloc((size_t)(m ? m : 1), 64);
+    if (!H)
+        return sj__fail(e, SJ_ERR_MEMORY, SJ_ARG_OTHERS, -1, -1, -1, 0, 0);
+    for (int j = 0; j < m; j++) {
+        int t;
+        if ((rc = sj__load(r, others + (size_t)j * SJ_NK, SJ_NK, H[j], &t, SJ_ARG_OTHERS, j, e))) {
+            free(H);
+            return rc;
+        }
+        /* only the led suit can beat a throw: trumps never block one */
+        for (int k = 0; k < SJ_NK; k++)
+            if (r->esuit[k] != s)
+                H[j][k] = 0;
+    }
+    if (lead->ncomp < 2) {
+        free(H);
+        return SJ_OK;
+    }
+    /* per beaten shape its lowest beaten component: the last of that shape (§6) */
+    int cand[SJ_MAX_OPTIONS], nc = 0;
+    for (int i = 0; i < lead->ncomp; i++) {
+        const sj_comp *ci = &lead->comps[i];
+        int beaten = 0;
+        for (int j = 0; j < m && !beaten; j++)
+            beaten = sj__max_top(r, s, H[j], ci->w, ci->len) > ci->top;
+        if (!beaten)
+            continue;
+        int slot = -1;
+        for (int x = 0; x < nc; x++) {
+            const sj_comp *cx = &lead->comps[cand[x]];
+            if (cx->w == ci->w && cx->len == ci->len)
+                slot = x;
+        }
+        if (slot < 0) {
+            if (nc >= SJ_MAX_OPTIONS)
+                continue;
+            slot = nc++;
+            cand[slot] = i;
+        } else if (ci->top <= lead->comps[cand[slot]].top) {
+            cand[slot] = i;
+        }
+    }
+    if (nc == 0) {
+        free(H);
+        return SJ_OK;
+    }
+    /* lowest top strength first; ties: smaller key (cards, w), then lower position */
+    for (int a = 1; a < nc; a++)
+        for (int b = a; b > 0; b--) {
+            const sj_comp *x = &lead->comps[cand[b - 1]], *y = &lead->comps[cand[b]];
+            long kx = ((long)x->top * 256 + x->w * x->len * 8 + x->w) * 64 +
+                      K(lead->kinds[x->first % SJ_MAXCARDS]);
+            long ky = ((long)y->top * 256 + y->w * y->len * 8 + y->w) * 64 +
+                      K(lead->kinds[y->first % SJ_MAXCARDS]);
+            if (ky < kx) {
+                int t = cand[b - 1];
+                cand[b - 1] = cand[b];
+                cand[b] = t;
+            }
+        }
+    out->valid = 0;
+    out->n_options = r->failed_throw == SJ_THROW_NEXT_PLAYER_CHOOSES ? nc : 1;
+    for (int o = 0; o < out->n_options; o++) {
+        const sj_comp *cp = &lead->comps[cand[o]];
+        for (int l = 0; l < cp->len; l++) {
+            int k = K(lead->kinds[(cp->first + l) % SJ_MAXCARDS]);
+            if (k < SJ_NK)
+                out->options[o][k] = (uint8_t)(out->options[o][k] + cp->w);
+        }
+    }
+    const sj_comp *f = &lead->comps[cand[0]];
+    for (int j = 0; j < m; j++)
+        if (sj__max_top(r, s, H[j], f->w, f->len) > f->top) {
+            out->blocker = j;
+            break;
+        }
+    free(H);
+    return SJ_OK;
+}
+
+/* ---------------------------------------------------------------- trick winner §7 */
+
+typedef struct {
+    const sj_rules *r;
+    const sj_lead *F;
+    int s;
+    uint8_t c[64];
+    int val[SJ_MAXCARDS];
+    long nodes;
+} match_t;
+
+static int match_comp(match_t *mt, int i, int prev_top);
+
+static int match_run(match_t *mt, int i, int top, int l)
+{
+    const sj_comp *cp = &mt->F->comps[i];
+    if (l == cp->len) {
+        mt->val[i] = top;
+        return match_comp(mt, i + 1, top);
+    }
+    const sj_rules *r = mt->r;
+    int t = top - l, n = r->lev_n[SU(mt->s)][ST(t)] & 7;
+    for (int x = 0; x < n && x < 4; x++) {
+        int k = K(r->lev_kinds[SU(mt->s)][ST(t)][x]);
+        if (mt->c[k] < cp->w)
+            continue;
+        mt->c[k] = (uint8_t)(mt->c[k] - cp->w);
+        int rc = match_run(mt, i, top, l + 1);
+        mt->c[k] = (uint8_t)(mt->c[k] + cp->w);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Partition the play into F's shapes, trying tops from the highest: the first full
+ * partition found has the lexicographically largest values (§7). */
+static int match_comp(match_t *mt, int i, int prev_top)
+{
+    if (++mt->nodes > NODE_BUDGET)
+        return SJ_ERR_LIMIT;
+    const sj_rules *r = mt->r;
+    int s = SU(mt->s);
+    if (i >= mt->F->ncomp || (mt->F->comps[i].w == 1 && mt->F->comps[i].len == 1)) {
+        /* singles take whatever is left, strongest first */
+        int x = i;
+        for (int t = (r->str_hi[s] & 63) - 1; t >= 0; t--)
+            for (int y = 0; y < (r->lev_n[s][t] & 7) && y < 4; y++)
+                for (int v = mt->c[K(r->lev_kinds[s][t][y])]; v > 0 && x < SJ_MAXCARDS; v--)
+                    mt->val[x++] = t;
+        return x == mt->F->ncomp;
+    }
+    const sj_comp *cp = &mt->F->comps[i];
+    int same = i > 0 && mt->F->comps[i - 1].w == cp->w && mt->F->comps[i - 1].len == cp->len;
+    for (int top = (r->str_hi[s] & 63) - 1; top >= cp->len - 1; top--) {
+        if (same && top > prev_top)
+            continue;
+        int n = r->lev_n[s][top] & 7;
+        for (int x = 0; x < n && x < 4; x++) {
+            int k = K(r->lev_kinds[s][top][x]);
+            if (mt->c[k] < cp->w)
+                continue;
+            mt->c[k] = (uint8_t)(mt->c[k] - cp->w);
+            int rc = match_run(mt, i, top, 1);
+            mt->c[k] = (uint8_t)(mt->c[k] + cp->w);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* Does play p match F in suit s? 1 with values in val, 0 no, < 0 error. */
+static int match(const sj_rules *r, const sj_lead *F, int s, const uint8_t *p, int *val)
+{
+    match_t mt;
+    mt.r = r;
+    mt.F = F;
+    mt.s = s;
+    mt.nodes = 0;
+    for (int k = 0; k < 64; k++) {
+        if (p[k] && (k >= SJ_NK || r->esuit[k] != s))
+            return 0;
+        mt.c[k] = p[k];
+    }
+    int rc = match_comp(&mt, 0, INT_MAX);
+    if (rc == 1)
+        memcpy(val, mt.val, sizeof(int) * (size_t)F->ncomp);
+    return rc;
+}
+
+static int highest_strength(const sj_rules *r, const uint8_t *p)
+{
+    int best = -1;
+    for (int k = 0; k < SJ_NK; k++)
+        if (p[k] && r->strength[k] > best)
+            best = r->strength[k];
+    return best;
+}
+
+static int ruff_beats(const sj_rules *r, int ncomp, const int *v, const int *cur,
+                      const uint8_t *p, const uint8_t *pcur)
+{
+    switch (r->ruff_compare) {
+    case SJ_RUFF_ALL_COMPONENTS:
+        for (int i = 0; i < ncomp; i++)
+            if (v[i] <= cur[i])
+                return 0;
+        return 1;
+    case SJ_RUFF_HIGHEST_CARD:
+        return highest_strength(r, p) > highest_strength(r, pcur);
+    default:
+        return v[0] > cur[0];
+    }
+}
+
+/* The winner among m plays (64-entry counts, sizes already equal), F = P[0]'s
+ * decomposition: an index, or < 0 on error. */
+int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int m)
+{
+    int val[2 * SJ_MAXCARDS];
+    int *cur = val, *v = val + SJ_MAXCARDS;
+    int E = SU(F->esuit), win = 0, win_ruff = 0, rc;
+    if (F->n == 1 && F->ncomp == 1) {
+        /* one card each (most tricks of a playout): every ruff policy compares the
+         * single card's strength */
+        int best = -1;
+        for (int j = 0; j < m; j++) {
+            int k = 0;
+            while (k < SJ_NK - 1 && !P[j][k])
+                k++;
+            int ks = r->esuit[k], st = r->strength[k];
+            if (j == 0 || (ks == E && !win_ruff && st > best)) {
+                win = j;
+                best = st;
+            } else if (E != SJ_TRUMP && ks == SJ_TRUMP && (!win_ruff || st > best)) {
+                win = j;
+                win_ruff = 1;
+                best = st;
+            }
+        }
+        return win;
+    }
+    if ((rc = match(r, F, E, P[0], cur)) != 1)
+        return rc < 0 ? rc : SJ_ERR_ARG;
+    for (int j = 1; j < m; j++) {
+        rc = match(r, F, E, P[j], v);
+        if (rc < 0)
+            return rc;
+        if (rc == 1) {
+            /* a follow-match: wins a one-component trick if higher and not ruffed */
+            if (F->ncomp == 1 && !win_ruff && v[0] > cur[0]) {
+                win = j;
+                memcpy(cur, v, sizeof(int) * (size_t)F->ncomp);
+            }
+            continue;
+        }
+        if (E == SJ_TRUMP)
+            continue;
+        rc = match(r, F, SJ_TRUMP, P[j], v);
+        if (rc < 0)
+            return rc;
+        if (rc == 1 && (!win_ruff || ruff_beats(r, F->ncomp, v, cur, P[j], P[win]))) {
+            win = j;
+            win_ruff = 1;
+            memcpy(cur, v, sizeof(int) * (size_t)F->ncomp);
+        }
+    }
+    return win;
+}
+
+int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, sj_err *e)
+{
+    if (!sj__rules_ok(r))
+        return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
+    if (m < 2 || m > 64 || !plays || nplays != m * SJ_NK)
+        return sj__fail(e, SJ_ERR_ARG, SJ_ARG_PLAYS, -1, -1, nplays, m, 0);
+    uint8_t (*P)[64] = malloc(sizeof(*P) * (size_t)m);
+    sj_lead *F = malloc(sizeof *F);
+    int rc = SJ_OK, n0 = 0;
+    if (!P || !F) {
+        rc = sj__fail(e, SJ_ERR_MEMORY, SJ_ARG_PLAYS, -1, -1, -1, 0, 0);
+        goto out;
+    }
+    for (int j = 0; j < m; j++) {
+        int n;
+        if ((rc = sj__load(r, plays + (size_t)j * SJ_NK, SJ_NK, P[j], &n, SJ_ARG_PLAYS, j, e)))
+            goto out;
+        if (j == 0)
+            n0 = n;
+        else if (n != n0) {
+            rc = sj__fail(e, SJ_ERR_SIZE, SJ_ARG_PLAYS, j, -1, n, n0, 0);
+            goto out;
+        }
+    }
+    if ((rc = sj__decompose_err(r, P[0], n0, F, SJ_ARG_PLAYS, 0, e)))
+        goto out;
+    rc = sj__winner(r, F, (const uint8_t (*)[64])P, m);
+    if (rc < 0)
+        rc = sj__fail(e, rc, SJ_ARG_PLAYS, rc == SJ_ERR_ARG ? 0 : -1, -1, -1, 0, 0);
+out:
+    free(P);
+    free(F);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- kitty §8 */
+
+static long long kitty_value(const sj_rules *r, int w, int len)
+{
+    int cards = w * len;
+    switch (r->kitty) {
+    case SJ_KITTY_POWER: {
+        long long v = 2;
+        for (int i = 0; i < len && v < INT_MAX; i++)
+            v *= w;
+        return v;
+    }
+    case SJ_KITTY_TABLE:
+        if (len == 1)
+            return r->kitty_table[(w - 1) & 3];
+        return r->kitty_table[w == 2 ? 4 : 5];
+    case SJ_KITTY_TWICE_SIZE:
+        return 2LL * cards;
+    default:
+        return cards >= 31 ? r->kitty_cap
+                           : ((1LL << cards) < r->kitty_cap ? (1LL << cards) : r->kitty_cap);
+    }
+}
+
+int sj_kitty_multiplier(const sj_rules *r, const uint8_t *play, int nplay, const sj_lead *lead,
+                        sj_err *e)
+{
+    if (!sj__rules_ok(r))
+        return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
+    uint8_t P[64];
+    int n, rc;
+    if ((rc = sj__load(r, play, nplay, P, &n, SJ_ARG_PLAY, -1, e)))
+        return rc;
+    sj_lead own;
+    if (lead) {
+        if ((rc = sj__lead_ok(r, lead, e)))
+            return rc;
+        if (n != lead->n)
+            return sj__fail(e, SJ_ERR_SIZE, SJ_ARG_PLAY, -1, -1, n, lead->n, 0);
+    } else {
+        if ((rc = sj__decompose_err(r, P, n, &own, SJ_ARG_PLAY, -1, e)))
+            return rc;
+        lead = &own;
+    }
+    return sj__kitty(r, lead);
+}
+
+int sj__kitty(const sj_rules *r, const sj_lead *lead)
+{
+    long long best = 1;
+    for (int i = 0; i < lead->ncomp && i < SJ_MAXCARDS; i++) {
+        long long v = kitty_value(r, lead->comps[i].w, lead->comps[i].len);
+        if (v > best)
+            best = v;
+    }
+    return best > INT_MAX ? INT_MAX : (int)best;
+}
