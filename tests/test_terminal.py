@@ -110,7 +110,7 @@ def test_bad_tokens_hints_and_quit():
     inp = io.StringIO("h\nHX\nq\n")
     assert Terminal(table, 0, inp, out).run() == 0
     text = out.getvalue()
-    assert "all hints: " in text
+    assert "all hints: #0 " in text  # numbered for "#N"
     assert "refused: malformed card 'HX'" in text
     assert text.rstrip().endswith("bye")
     assert len(table.game.actions) == sum(1 for a in table.game.actions if a.seat != 0)

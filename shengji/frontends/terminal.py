@@ -203,7 +203,9 @@ class Terminal:
         if low in ("q", "quit", "exit"):
             return None
         if low in ("h", "?", "hint", "hints"):
-            self.say("all hints: " + " | ".join(self._hint_text(h) for h in hints[:HINTS_ALL])
+            # numbered, so that "#N" can pick one without counting
+            listed = (f"#{i} {self._hint_text(h)}" for i, h in enumerate(hints[:HINTS_ALL]))
+            self.say("all hints: " + " | ".join(listed)
                      + (" …" if len(hints) > HINTS_ALL or state["legal"]["truncated"] else ""))
             return "again"
         if low in ("p", "pass") or (not text and kind == "declare"):
