@@ -46,32 +46,34 @@ def run(args) -> int:
     if args.deals is not None and args.deals < 0:
         args._parser.error(f"--deals {args.deals}: needs 0 or more deals")
     out = sys.stdout
-    passed = failed = xfailed = 0
+    counts = {"passed": 0, "failed": 0, "xfailed": 0}
+
+    def report(status: str, line: str) -> None:
+        counts[status] += 1
+        if status == "failed":
+            print(line, file=out)
+        elif args.verbose:
+            print(f"{'ok  ' if status == 'passed' else 'xfail'} {line}", file=out)
+
     for r in iter_results(args.paths):
         if r.status == "xfailed":
-            xfailed += 1
-            if args.verbose:
-                print(f"xfail {r.case.where}: {r.case.xfail}", file=out)
+            report("xfailed", f"{r.case.where}: {r.case.xfail}")
         elif r.passed:
-            passed += 1
-            if args.verbose:
-                print(f"ok   {r.case.where}", file=out)
+            report("passed", r.case.where)
         else:
-            failed += 1
-            print(r.line(), file=out)
-    for ref in args.variant:
+            report("failed", r.line())  # file problems have no case
+    if args.variant:
         from ..conformance.suite import SuiteConfig, run_suite
 
         config = SuiteConfig(seed=args.seed)
         if args.deals is not None:
             config = SuiteConfig(seed=args.seed, deals=args.deals)
-        for check in run_suite(ref, config):
-            if check.passed:
-                passed += 1
-                if args.verbose:
-                    print(f"ok   {check.where}", file=out)
-            else:
-                failed += 1
-                print(check.line(), file=out)
+        for ref in args.variant:
+            for check in run_suite(ref, config):
+                if check.passed:
+                    report("passed", check.where)
+                else:
+                    report("failed", check.line())
+    passed, failed, xfailed = counts["passed"], counts["failed"], counts["xfailed"]
     print(summary(passed, failed, xfailed), file=out)
     return 1 if failed else 0
