@@ -15,17 +15,10 @@
 
 #define LIMIT_POINTS 1000000 /* |points| bound of a position: no overflow in the sums */
 
+/* an error in the position (sj_err.which = SJ_ARG_POSITION) */
 static int perr(sj_err *e, int code, int index, int card, int count)
 {
-    if (e) {
-        e->code = code;
-        e->which = SJ_ARG_POSITION;
-        e->index = index;
-        e->card = card;
-        e->count = count;
-        e->a = e->b = 0;
-    }
-    return code;
+    return sj__fail(e, code, SJ_ARG_POSITION, index, card, count, 0, 0);
 }
 
 /* ---------------------------------------------------------------- lead actions

@@ -249,6 +249,11 @@ def _cards_like(x) -> bool:
     return isinstance(x, str) or (isinstance(x, list) and all(isinstance(t, str) for t in x))
 
 
+def _card_strings(x) -> bool:
+    """A non-empty list of card groups (holdings, forced options)."""
+    return isinstance(x, list) and bool(x) and all(map(_cards_like, x))
+
+
 def _need(cond: bool, msg: str) -> None:
     if not cond:
         raise _Problem(msg)
@@ -284,7 +289,7 @@ def _check_value(kind: str, v) -> None:
         _need(_cards_like(v["lead"]), "throw.lead: expected a card string")
         others = v["others"]
         _need(
-            isinstance(others, list) and others and all(map(_cards_like, others)),
+            _card_strings(others),
             "throw.others: expected a list of card strings (the other players' holdings)",
         )
     elif kind == "kitty_multiplier":
@@ -330,7 +335,7 @@ def _check_expect(kind: str, e) -> None:
         _need(isinstance(e, bool), f"expect: {e!r} is not true, false or error")
     elif kind == "decompose":
         _need(
-            isinstance(e, list) and e and all(map(_cards_like, e)),
+            _card_strings(e),
             'expect: expected a list of components, each a card string, e.g. ["HA HA", "HK"]',
         )
     elif kind == "follow":
@@ -350,7 +355,7 @@ def _check_expect(kind: str, e) -> None:
         if "forced_options" in e:
             fo = e["forced_options"]
             _need(
-                isinstance(fo, list) and fo and all(map(_cards_like, fo)),
+                _card_strings(fo),
                 "expect.forced_options: expected a list of card strings",
             )
     elif kind == "score":
