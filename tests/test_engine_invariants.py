@@ -1,9 +1,10 @@
 """Random (and mixed random/heuristic) deals of every variant, built-in and house, with
 the issue's invariants checked after every action (see test_engine_helpers).
 
-Every built-in variant plays 2,000 random deals by default (about 90 s in all; set
-SHENGJI_ENGINE_DEALS to change it); the mixed-bot and house-rule runs are smaller
-(SHENGJI_ENGINE_MIXED_DEALS, default 250) because the heuristic bot is slower.
+Every built-in variant plays 200 random deals in the default run and 2,000 more in the
+long run (``pytest --long``; SHENGJI_ENGINE_DEALS sets that number); the mixed-bot and
+house-rule runs are smaller (SHENGJI_ENGINE_MIXED_DEALS, default 250) because the
+heuristic bot is slower.
 """
 
 from __future__ import annotations
@@ -17,21 +18,22 @@ from shengji.bots import make_bot
 from shengji.engine import Game
 from shengji.variants import list_variants, load_variant
 
+QUICK_DEALS = 200
 RANDOM_DEALS = int(os.environ.get("SHENGJI_ENGINE_DEALS", "2000"))
 DEALS = int(os.environ.get("SHENGJI_ENGINE_MIXED_DEALS", "250"))
 BUILTIN = list_variants()
 HOUSE = [n for n in list_variants(include_house=True) if n not in BUILTIN]
 
 
-def _play(name: str, deals: int, lineup) -> int:
+def _play(name: str, deals: int, lineup, prefix: str = "inv") -> int:
     v = load_variant(name)
     played = 0
     seed = 0
     while played < deals:
         # consecutive deals of one match (levels, dealers and trumps change between them)
         n = min(10, deals - played)
-        game = Game(v, f"inv/{seed}", max_deals=n)
-        bots = [make_bot(lineup[s % len(lineup)], v, f"inv/{seed}/{s}") for s in range(v.players)]
+        game = Game(v, f"{prefix}/{seed}", max_deals=n)
+        bots = [make_bot(lineup[s % len(lineup)], v, f"{prefix}/{seed}/{s}") for s in range(v.players)]
         run_checked(game, bots)
         assert game.deals_played == n or game.winner is not None, "every deal ends"
         played += game.deals_played
@@ -42,7 +44,14 @@ def _play(name: str, deals: int, lineup) -> int:
 @pytest.mark.parametrize("name", BUILTIN)
 def test_random_deals_keep_invariants(name):
     """Every built-in variant: random deals, invariants after every action."""
-    assert _play(name, RANDOM_DEALS, ["random"]) == RANDOM_DEALS
+    assert _play(name, QUICK_DEALS, ["random"]) == QUICK_DEALS
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", BUILTIN)
+def test_many_random_deals_keep_invariants(name):
+    """The same over thousands of deals per variant (issue 4: a few thousand)."""
+    assert _play(name, RANDOM_DEALS, ["random"], "inv-long") == RANDOM_DEALS
 
 
 @pytest.mark.parametrize("name", BUILTIN)

@@ -1,6 +1,8 @@
 """A bounded run of the fuzz target (fuzz/fuzz_core.py): arbitrary bytes through card
 parsing, every core operation, the raw C entry points and the C playout must raise
-nothing but ShengjiError subclasses. ``tox -e fuzz`` runs it for longer."""
+nothing but ShengjiError subclasses. The coverage-guided run is long (``pytest --long``)
+and counts inputs, not seconds, so a loaded machine cannot fail it; ``tox -e fuzz`` runs
+it for longer."""
 
 import importlib.util
 import os
@@ -12,8 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "fuzz" / "fuzz_core.py"
-#: seconds of coverage-guided fuzzing in the default suite (atheris, when installed)
-SECONDS = int(os.environ.get("SHENGJI_FUZZ_SECONDS", "20"))
+#: inputs of the coverage-guided run (atheris, when installed)
+RUNS = int(os.environ.get("SHENGJI_FUZZ_RUNS", "100000"))
 
 
 @pytest.fixture(scope="module")
@@ -41,15 +43,17 @@ def test_target_reports_untyped_errors(target, monkeypatch):
         target.run_random(50, seed=1)
 
 
+@pytest.mark.long
 @pytest.mark.skipif(importlib.util.find_spec("atheris") is None, reason="atheris not installed")
 def test_coverage_guided_run(tmp_path):
-    """libFuzzer (atheris) for SHENGJI_FUZZ_SECONDS; a finding exits non-zero."""
+    """libFuzzer (atheris) over SHENGJI_FUZZ_RUNS inputs; a finding exits non-zero. No
+    wall-clock limit: libFuzzer's own per-input timeout (60 s) reports a hang."""
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     proc = subprocess.run(
-        [sys.executable, str(TARGET), f"-max_total_time={SECONDS}", "-rss_limit_mb=2048",
+        [sys.executable, str(TARGET), f"-runs={RUNS}", "-timeout=60", "-rss_limit_mb=2048",
          f"-artifact_prefix={tmp_path}/", str(corpus)],
-        capture_output=True, text=True, timeout=SECONDS + 120, cwd=ROOT)
+        capture_output=True, text=True, cwd=ROOT)
     tail = proc.stderr[-3000:]
     assert proc.returncode == 0, tail
     assert "Done" in tail or "DONE" in tail, tail
