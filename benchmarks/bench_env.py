@@ -31,7 +31,7 @@ def run(make, variant: str, episodes: int) -> dict:
     t0 = time.process_time()
     for ep in range(episodes):
         e.reset(seed=ep)
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, _, terminated, truncated, _ = e.last()
             if terminated or truncated:
                 e.step(None)

@@ -2,10 +2,10 @@
 decision, every legal decision can be built, nothing else can (prefix-closed sets)."""
 
 import itertools
+import os
 import random
 
 import pytest
-from conftest import LONG
 
 from shengji.cards import NUM_KINDS
 from shengji.engine import Game, Play
@@ -13,6 +13,10 @@ from shengji.env.building import DONE, Burial, Decision, Filler, actions_for
 from shengji.variants import list_variants
 
 VARIANTS = ["two-deck-80", "one-deck-40", "three-deck-titanic", "four-deck", "constant-two"]
+
+
+def _long():
+    return os.environ.get("SHENGJI_LONG") == "1"  # pytest --long (tests/conftest.py)
 
 
 def built(dec, budget=20_000):
@@ -78,7 +82,7 @@ def truth(game, seat, kind):
             n = 1
             for r in ranges:
                 n *= len(r)
-            if n > (5000 if LONG else 400):
+            if n > (5000 if _long() else 400):
                 return None
             for combo in itertools.product(*ranges):
                 cards = tuple(k for k, c in zip(kinds, combo, strict=True) for _ in range(c))
@@ -92,13 +96,13 @@ def truth(game, seat, kind):
 def test_masks_build_exactly_the_legal_decisions(variant):
     rng = random.Random(variant)
     checked = {k: 0 for k in ("declare", "bury", "lead", "follow", "choose")}
-    for seed in range(3 if LONG else 1):
+    for seed in range(3 if _long() else 1):
         g = Game(variant, seed, max_deals=1)
         while not g.over:
             seat = g.to_act
             dec = Decision(g, seat)
             if dec.kind != "bury":
-                got = built(dec, 20_000 if LONG else 3_000)
+                got = built(dec, 20_000 if _long() else 3_000)
                 want = truth(g, seat, dec.kind)
                 if got is not None and want is not None:
                     assert got == want, (variant, seed, dec.kind)
