@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORE_C = HERE.parent / "core_c"
-SOURCES = ("order.c", "shapes.c", "follow.c", "trick.c", "playout.c")
+SOURCES = ("order.c", "shapes.c", "follow.c", "trick.c", "playout.c", "batch.c")
 
 OPS = {"decompose": 1, "check_follow": 2, "legal_follows": 3, "trick_winner": 4,
        "check_throw": 5, "is_tractor": 6}
