@@ -15,7 +15,7 @@ import sys
 
 from .errors import ShengjiError
 
-COMMANDS = ("variants", "conformance", "simulate", "play", "serve")
+COMMANDS = ("variants", "conformance", "simulate", "arena", "play", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:
