@@ -189,6 +189,7 @@ def _check(paths: list[str]) -> int:
             print(str(e), file=sys.stderr)
         else:
             ran = _plugin_code(v)
-            print(f"{display_path(f)}: ok ({v.name})" + (f"; ran plugin code: {ran}" if ran else ""))
+            ran = f"; ran plugin code: {ran}" if ran else ""
+            print(f"{display_path(f)}: ok ({v.name}){ran}")
     print(f"{len(files) - failed} ok, {failed} with errors")
     return 1 if failed else 0
