@@ -24,7 +24,7 @@ TITANIC_LADDERS = {
     "002": ("titanic", "triple + triple", "triple + pair", "triple", "tractor",
             "pair + pair", "pair", "singles"),
 }  # fmt: skip
-QUAD_003 = ("quad", "triple", "pair + pair", "singles")
+QUAD_003 = ("quad", "triple", "pair + pair", "pair", "singles")
 TRIPLE_003 = ("triple", "pair", "singles")
 ODD_LADDERS = [
     ("tractor", ("pair", "tractor", "singles")),  # pairs before the tractor
