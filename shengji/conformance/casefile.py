@@ -32,6 +32,8 @@ KINDS = (
     "kitty_multiplier",
     "score",
     "declare",
+    # our additions (docs/conformance.md "Kinds we add")
+    "next_dealer",
 )
 #: kinds that are judged in a deal's context and so need ``level`` and ``trump``
 CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier")
@@ -254,6 +256,10 @@ def _card_strings(x) -> bool:
     return isinstance(x, list) and bool(x) and all(map(_cards_like, x))
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _need(cond: bool, msg: str) -> None:
     if not cond:
         raise _Problem(msg)
@@ -309,6 +315,13 @@ def _check_value(kind: str, v) -> None:
             isinstance(p, int) and not isinstance(p, bool),
             "score.attacker_points: expected an integer",
         )
+    elif kind == "next_dealer":
+        _need(
+            isinstance(v, Mapping) and set(v) == {"dealer", "attacker_points"},
+            "next_dealer: expected {dealer: SEAT, attacker_points: P}",
+        )
+        for k in ("dealer", "attacker_points"):
+            _need(_is_int(v[k]), f"next_dealer.{k}: expected an integer")
     elif kind == "declare":
         _need(isinstance(v, Mapping) and set(v) == {"steps"}, "declare: expected {steps: [...]}")
         steps = v["steps"]
@@ -340,7 +353,7 @@ def _check_expect(kind: str, e) -> None:
         )
     elif kind == "follow":
         _need(e in ("legal", "illegal"), f"expect: {e!r} is not legal, illegal or error")
-    elif kind in ("winner", "kitty_multiplier"):
+    elif kind in ("winner", "kitty_multiplier", "next_dealer"):
         _need(isinstance(e, int) and not isinstance(e, bool), f"expect: {e!r} is not an integer")
     elif kind == "throw":
         _need(
