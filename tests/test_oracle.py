@@ -277,8 +277,8 @@ def test_quad_led_order_seed_003():
     assert follows(c, lead, "HK H3 H9 H9 H4 H4 H6", "H9 H9 H4 H4")[0]
     assert not follows(c, lead, "HK H3 H9 H9 H4 H4 H6", "H9 H9 HK H3")[0]
     # 没有对跟四张单牌: four singles only without a pair (one pair held: it must be played)
-    assert not follows(c, lead, "HK H3 H9 H9 H6 H2", "HK H3 H6 H2")[0]
-    assert follows(c, lead, "HK H3 H9 H9 H6 H2", "H9 H9 H6 H2")[0]
+    assert not follows(c, lead, "HK H3 H9 H9 H6 H4", "HK H3 H6 H4")[0]
+    assert follows(c, lead, "HK H3 H9 H9 H6 H4", "H9 H9 H6 H4")[0]
 
 
 TITANIC_001 = (
