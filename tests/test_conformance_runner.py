@@ -303,7 +303,7 @@ def test_unknown_variant_is_a_failing_case_not_a_crash(tmp_path):
 @pytest.mark.parametrize(
     "text, words",
     [
-        ("variant: [unclosed\n", ["not valid YAML", "line"]),
+        ("variant: [unclosed\n", ["not valid YAML", ".cases.yaml:2:"]),
         ("- just a list\n", ["expected a mapping"]),
         ("variant: two-deck-80\ncases: []\n", ["cases"]),
         ("variant: two-deck-80\ncase: []\n", ["unknown key", "case"]),

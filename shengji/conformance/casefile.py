@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..cards import parse_rank, parse_suit
 from ..errors import ShengjiError
+from ..safeload import MAX_CASE_BYTES, load_yaml, read_text
 
 SUFFIX = ".cases.yaml"
 
@@ -104,17 +103,8 @@ def load_case_file(path) -> CaseFile:
     """Read one case file. File-level problems raise CaseFileError; a malformed case
     becomes a Case whose ``problem`` says what is wrong, so the other cases still run."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CaseFileError(f"{path}: cannot read: {e.strerror or e}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        at = f" line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(e, "problem", None) or str(e)
-        raise CaseFileError(f"{path}:{at}: not valid YAML: {problem}") from None
+    text = read_text(path, str(path), CaseFileError, limit=MAX_CASE_BYTES, what="case file")
+    data, _ = load_yaml(text, str(path), CaseFileError)
     if not isinstance(data, Mapping):
         raise CaseFileError(f"{path}: expected a mapping with keys {', '.join(FILE_KEYS)}")
     unknown = sorted(set(map(str, data)) - set(FILE_KEYS))
