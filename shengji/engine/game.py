@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterable
 
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, point_value
-from ..errors import HandError, VariantError
+from ..errors import HandError, ShengjiError, VariantError
 from ..model import Bid
 from .actions import Action, Bury, ChooseForced, Declare, Pass, Play, cards_text, norm_cards
 from .errors import IllegalAction, IllegalPlayAction
