@@ -28,7 +28,8 @@ def _level(level: int | str) -> int:
 class Variant:
     """One ruleset. Build it with ``shengji.variants.load_variant``."""
 
-    def __init__(self, resolved: Resolved, extra_plugins: Iterable = ()):
+    def __init__(self, resolved: Resolved, extra_plugins: Iterable = (),
+                 allow_plugins: Iterable[str] = ()):
         self.name: str = resolved.name
         self.path: Path | None = resolved.path
         self.files = [f.path for f in resolved.files]
@@ -42,8 +43,9 @@ class Variant:
         self._contexts: dict = {}
         self.pm = plugin_mod.new_manager()
         self.plugins = []  # loaded plugin objects, in registration order
+        allowed = set(allow_plugins) | resolved.trusted_plugins
         for name, where in resolved.plugins:
-            obj = plugin_mod.resolve_plugin(name, where)
+            obj = plugin_mod.resolve_plugin(name, where, trusted=name in allowed)
             plugin_mod.register(self.pm, obj, f"{where}: plugin {name!r}", name=name)
             self.plugins.append(obj)
         for obj in extra_plugins:
