@@ -60,7 +60,7 @@ def test_play_rules_per_variant():
     )
     assert four.kitty == "table" and four.kitty_table[:4] == (2, 4, 6, 8)
     assert four.ladder_for((4, 1)) == tuple(
-        parse_pattern(p) for p in ["quad", "triple", "pair + pair", "singles"]
+        parse_pattern(p) for p in ["quad", "triple", "pair + pair", "pair", "singles"]
     )
     assert load_variant("constant-two").play_rules.constant_ranks == (0,)  # 2為常主
 
