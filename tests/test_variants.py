@@ -242,7 +242,8 @@ def test_no_declaration_and_first_dealer(v2):
     _, first = v2.declare([(2, "H10")], "10")
     _, second = v2.declare([(2, "H10"), (1, "S10 S10")], "10")
     assert v2.first_dealer([first, second]) == 2  # 先亮者為莊家 (seed 000)
-    assert v2.first_dealer([]) is None
+    assert v2.first_dealer([]) == 0  # nobody declared: the seat dealt first (stated rule)
+    assert house.no_declaration(0, kitty, "2", redeals=10).redeal is False  # redeal_limit
 
 
 # --- dealers, levels, the end of the match ---------------------------------------------
