@@ -12,6 +12,7 @@ size, i.e. a ``core_c/`` other than the one the installed extension was built fr
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import struct
@@ -22,7 +23,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORE_C = HERE.parent / "core_c"
-SOURCES = ("order.c", "shapes.c", "follow.c", "trick.c", "playout.c", "batch.c")
+
+
+def _sources() -> list[str]:
+    """The core's C files, as the extension's build lists them (core_c/build_core.py)."""
+    return re.findall(r'"core_c/(\w+\.c)"', (CORE_C / "build_core.py").read_text("utf-8"))
+
 
 OPS = {"decompose": 1, "check_follow": 2, "legal_follows": 3, "trick_winner": 4,
        "check_throw": 5, "is_tractor": 6}
@@ -85,11 +91,12 @@ def _compiler() -> list[str]:
 
 def build(workdir: Path) -> Path:
     """Compile the driver and the core into ``workdir`` (-O2, like the extension)."""
-    if not all((CORE_C / s).is_file() for s in SOURCES):
+    sources = _sources() if (CORE_C / "build_core.py").is_file() else []
+    if not sources or not all((CORE_C / s).is_file() for s in sources):
         raise Unavailable(f"no core sources at {CORE_C}")
     exe = workdir / "core_only"
     cmd = [*_compiler(), "-O2", "-DNDEBUG", "-fwrapv", "-I", str(CORE_C), "-o", str(exe),
-           str(HERE / "core_only.c"), *(str(CORE_C / s) for s in SOURCES)]
+           str(HERE / "core_only.c"), *(str(CORE_C / s) for s in sources)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode:
         raise Unavailable("could not build the C-only driver:\n" + res.stderr.strip())

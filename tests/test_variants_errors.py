@@ -16,9 +16,16 @@ from shengji.variants import load_variant
 PLUGINS = Path(__file__).resolve().parent / "plugins"
 
 
+#: the plugin names these tests give; plugins run code, so they are allowed explicitly
+#: (docs/variants.md "Trust"); test_untrusted_plugin_is_refused checks the default
+TEST_PLUGINS = ("shengji_misspelt", "shengji_unmarked_misspelt", "shengji_bad_args",
+                "no_such_plugin_xyz", "my_rules_not_on_path")
+
+
 @pytest.fixture(autouse=True)
 def _plugins_importable(monkeypatch):
     monkeypatch.syspath_prepend(str(PLUGINS))
+    monkeypatch.setenv("SHENGJI_ALLOW_PLUGINS", ",".join(TEST_PLUGINS))
 
 
 def write(tmp_path, name, text):
@@ -230,3 +237,13 @@ def test_output_piped_into_head_is_no_traceback():
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def test_a_variant_that_can_never_declare_is_refused_at_load():
+    """issue 10: turn-kitty style redeals never end when no bid can be accepted; such a
+    variant is refused when it is loaded, naming `declare`."""
+    never = {"extends": "two-deck-80",
+             "declare": {"min_level_cards": 3, "jokers": {"allowed": False}}}
+    with pytest.raises(VariantError, match="declare: no declaration is ever accepted"):
+        load_variant(never)
+    load_variant({**never, "decks": 3, "hand_size": 39, "kitty_size": 6})  # three copies

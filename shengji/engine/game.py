@@ -43,10 +43,6 @@ from .legal import FillerFollows, Legal, lead_structures
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
 
-#: a first deal that nobody declares may be redealt (seed 002); past this many redeals in
-#: a row the variant cannot be played (its declaration hooks accept nothing)
-MAX_REDEALS = 200
-
 RULE_DECLARE = "docs/rules.md §7 (declaring trump while dealing, seed 000 亮牌規則)"
 RULE_BURY = "docs/rules.md §8 (the dealer buries as many cards as the kitty held)"
 RULE_LEAD = "docs/rules.md §4 (leading and throws, seed 000 出牌規則)"
@@ -83,13 +79,17 @@ class Game:
 
     def __init__(self, variant, seed: int | str = 0, *, max_deals: int | None = None,
                  deal_order=None):
-        from ..variants import load_variant  # imported late: variants import the core
+        from ..variants import Variant, load_variant  # late: variants import the core
 
+        _check_game_args(seed, max_deals)
         if isinstance(variant, (str, os.PathLike)):
             self.variant_ref = str(variant)
             variant = load_variant(variant)
-        else:
+        elif isinstance(variant, Variant):
             self.variant_ref = _variant_ref(variant)
+        else:
+            raise ShengjiError(f"Game: variant must be a Variant, a variant name or a YAML path, "
+                               f"got {type(variant).__name__} {variant!r:.40}")
         self.variant = v = variant
         self.seed = seed
         self.max_deals = max_deals
@@ -109,6 +109,7 @@ class Game:
                 f"{self.decks} deck(s)"
             )
         self.rules = v.play_rules
+        self._redeal_limit = v.settings["declare"]["redeal_limit"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
         start = v.start_level()
         self.levels = {t: start for t in self.team_ids}
@@ -201,6 +202,10 @@ class Game:
             self._bids.append(bid)
             self._bid_version += 1
             ev.append(Declared(bid.seat, bid.cards, bid.trump, bid.strength))
+            if self._final is not None:
+                # after the last card: every other seat may answer the new declaration,
+                # also one that passed before (seed 003: the last shown declaration stands)
+                self._final = [(bid.seat + i) % self.players for i in range(1, self.players)]
             self._run_dealing(ev)
         elif isinstance(action, Bury):
             self._do_bury(action, ev)
@@ -381,7 +386,8 @@ class Game:
 
     def _run_dealing(self, ev: list) -> None:
         """Deal cards until a seat has a new declaration to consider, then stop; after the
-        last card give every seat one more chance in play order, then settle trump."""
+        last card ask every seat in play order, and after each declaration made then every
+        other seat again, until all have passed; then settle trump."""
         players, first, deck = self.players, self._first_seat, self._deck
         hands, hand_len, bid_kinds = self.hands, self.hand_len, self._bid_kinds
         while self._dealt < self._n_deal:
@@ -459,22 +465,17 @@ class Game:
             standing = self._bids[-1]
             trump, declarer = standing.trump, standing.seat
         else:
-            out = v.no_declaration(self.deal_number, kitty, self.level)
-            if out.redeal:
-                if self._attempt + 1 >= MAX_REDEALS:
-                    raise ShengjiError(
-                        f"variant {v.name}: {MAX_REDEALS} deals in a row ended without a "
-                        "declaration and the variant redeals each time (shengji_no_declaration)")
+            out = v.no_declaration(self.deal_number, kitty, self.level, self._attempt)
+            # seed 002 redeals a first deal nobody declared; declare.redeal_limit ends a
+            # run of redeals whatever the hooks say: then the outcome's trump is played
+            if out.redeal and self._attempt < self._redeal_limit:
                 ev.append(Redealt(self.deal_number, self._attempt, kitty))
                 self._start_deal(ev, self._attempt + 1)
                 return
             trump, declarer, turned = out.trump, None, out.turned_card
         if self.dealer is None:
-            dealer = v.first_dealer(tuple(self._bids))
-            if dealer is not None:
-                dealer = self._seat_from_hook(dealer, "shengji_first_dealer")
-            if dealer is None:
-                dealer = self._bids[0].seat if self._bids else 0
+            dealer = v.first_dealer(tuple(self._bids),
+                                    seed=f"{self.seed}:{self.deal_number}:{self._attempt}")
             self.dealer = dealer
             self.level = min(self.levels[self.teams[dealer]], 12)
         self.trump = trump
@@ -709,6 +710,18 @@ class Game:
         # pickled as its record: (variant, seed, actions), rebuilt by replay
         return (_unpickle, (self.variant_ref, self.seed, self.max_deals, self.deal_order,
                             tuple(self.actions)))
+
+
+def _check_game_args(seed, max_deals) -> None:
+    """Types at the boundary (a saved game's fields arrive here): one line, not a
+    TypeError deep in the deal."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise ShengjiError(f"Game: seed must be an integer or a string, got "
+                           f"{type(seed).__name__} {seed!r:.40}")
+    if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int)
+                                  or max_deals < 1):
+        raise ShengjiError(f"Game: max_deals must be a number of deals (1 or more) or None, "
+                           f"got {max_deals!r:.40}")
 
 
 def _unpickle(variant_ref, seed, max_deals, deal_order, actions) -> Game:

@@ -25,19 +25,25 @@ def load_variant(
     ref: str | os.PathLike | Mapping | Variant,
     plugins: Iterable = (),
     name: str | None = None,
+    allow_plugins: Iterable[str] = (),
 ) -> Variant:
     """Load a variant by built-in or registered name, YAML path, or settings mapping.
 
     :param plugins: extra plugin objects (modules or instances with hookimpls) to
         register after the variant's own, e.g. a test plugin.
     :param name: the name to give a variant built from a mapping.
+    :param allow_plugins: module names the variant's ``plugins:`` may import (besides
+        entry points and the process-wide ``shengji.plugins.allow_plugins``): a plugin
+        is code, see docs/variants.md "Trust".
     :raises VariantError: with file, line, key path and allowed values.
     """
     if isinstance(ref, Variant):
         if not plugins:
             return ref
         ref = ref.path or ref.settings
-    return Variant(resolve(ref, name=name), extra_plugins=plugins)
+    if isinstance(allow_plugins, str):
+        allow_plugins = [allow_plugins]
+    return Variant(resolve(ref, name=name), extra_plugins=plugins, allow_plugins=allow_plugins)
 
 
 def list_variants(include_house: bool = False) -> list[str]:
