@@ -12,7 +12,8 @@ Per operation and deck count a row gives
   (``core_only.c``, built by ``core_only.py`` from ``core_c/``), on the very calls below;
 - ``python_us``: the same call through ``shengji.core`` with prepared ``Hand``s (what a
   bot or an environment pays), and ``python_over_c`` = python_us / c_us;
-- ``oracle_us``: the oracle on the same input, and ``oracle_over_python``.
+- ``oracle_us``: the oracle on the same inputs, and ``oracle_over_python`` (against the
+  Python time on those inputs: for legal follows, the first ``--slow-n``).
 
 Times are CPU time per call (``time.process_time`` / ``CLOCK_PROCESS_CPUTIME_ID``), the
 median of 7 repeats, each repeat running every call as often as fits in about 20 ms
@@ -271,12 +272,15 @@ def run(n: int, seed: int, slow_n: int | None = 20, oracle: bool = True,
         if c:
             msg += f"  ({row['python_over_c']:.2f}x)"
         if oracle and o_fn is not None:
-            if row["operation"] == "legal_follows":
-                _log(quiet, f"bench_core: oracle legal_follows on {len(o_items)} inputs "
+            py_same = py
+            if len(o_items) < per_pass:  # the oracle on a subset: Python on it too
+                _log(quiet, f"bench_core: oracle {row['operation']} on {len(o_items)} inputs "
                             "(brute force, slow) ...")
+                sub = calls[: len(o_items)]
+                py_same, _ = cpu_per_call(loop, sub, len(sub))
             o_us = oracle_per_call(o_fn, o_items)
             row.update(oracle_n=len(o_items), oracle_us=round(o_us, 1),
-                       oracle_over_python=round(o_us / py, 1))
+                       oracle_over_python=round(o_us / py_same, 1))
             msg += f"  oracle {o_us:,.1f} µs"
         _log(quiet, msg)
         rows.append(row)

@@ -11,6 +11,7 @@ second call, when something is wrong.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from typing import NamedTuple
@@ -55,6 +56,7 @@ __all__ = [
     "FollowResult",
     "FollowReason",
     "LegalFollows",
+    "HandList",
     "ThrowResult",
 ]
 
@@ -246,8 +248,57 @@ def _tuple_components() -> tuple:
 
 
 class LegalFollows(NamedTuple):
-    plays: list  # list[Hand], at most ``limit``
+    plays: Sequence  # the follows as Hands (a HandList), at most ``limit``
     total: int  # the true number of legal follows
+
+
+class HandList(Sequence):
+    """A read-only sequence of Hands kept as the core wrote them (54 counts each, one
+    buffer); a Hand is made when an item is read, so a caller that picks one of many
+    follows pays for one. Equal to the list of its Hands."""
+
+    __slots__ = ("_raw", "_n")
+
+    def __init__(self, raw: bytes):
+        self._raw = raw
+        self._n = len(raw) // NUM_KINDS
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        if type(i) is not int:
+            if isinstance(i, slice):
+                return [self[j] for j in range(*i.indices(self._n))]
+            i = operator.index(i)
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("HandList index out of range")
+        return _hand(self._raw[i * NUM_KINDS : (i + 1) * NUM_KINDS])
+
+    def __iter__(self):
+        raw = self._raw
+        return (_hand(raw[i : i + NUM_KINDS]) for i in range(0, len(raw), NUM_KINDS))
+
+    def __contains__(self, hand) -> bool:
+        if type(hand) is not Hand:
+            return False
+        raw, b = self._raw, hand._b
+        return any(raw[i : i + NUM_KINDS] == b for i in range(0, len(raw), NUM_KINDS))
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, HandList):
+            return self._raw == other._raw
+        return list(self) == other if isinstance(other, list) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __repr__(self) -> str:
+        return f"HandList({list(self)!r})"
+
+    def __reduce__(self):
+        return (list, (list(self),))
 
 
 class ThrowResult(NamedTuple):
@@ -487,6 +538,8 @@ def _join(hands) -> bytes:
 def _joined(hands) -> bytes | None:
     """``_join(hands)`` when ``hands`` is a list or tuple of Hands, else None."""
     t = type(hands)
+    if t is HandList:
+        return hands._raw
     if t is list or t is tuple:
         try:
             b = b"".join([h._b for h in hands])
@@ -865,23 +918,22 @@ class Context:
         lead, hand = as_hand(lead, "lead"), as_hand(hand, "hand")
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
             raise HandError(f"limit: {limit!r} is not a non-negative integer")
-        pl = self._lead(lead)
+        pl = lead._lead if lead._lctx is self else self._lead(lead)
         limit = min(limit, 2**31 // NUM_KINDS - 1)
         # a small buffer first; a second call only when more follows are wanted
-        cap = min(limit, 256)
-        n_out = ffi.new("int32_t *")
-        total = ffi.new("uint64_t *")
+        cap = min(limit, 64)
+        counts = ffi.new("uint64_t[2]")  # [written, total]
+        n_out = ffi.cast("int32_t *", counts)
+        total = counts + 1
         while True:
-            out = ffi.new("uint8_t[]", max(cap, 1) * NUM_KINDS)
+            out = _new_lead("uint8_t[]", max(cap, 1) * NUM_KINDS)  # not cleared
             args = (self._r, pl, hand._b, NUM_KINDS, out, cap * NUM_KINDS, n_out, total)
             if lib.sj_legal_follows(*args, _NULL):
                 self._call_failed(lib.sj_legal_follows, *args)
             if n_out[0] == min(limit, total[0]):
                 break
             cap = min(limit, total[0])
-        raw = ffi.buffer(out, n_out[0] * NUM_KINDS)[:]
-        plays = [_hand(raw[i : i + NUM_KINDS]) for i in range(0, len(raw), NUM_KINDS)]
-        return LegalFollows(plays, int(total[0]))
+        return LegalFollows(HandList(ffi.buffer(out, n_out[0] * NUM_KINDS)[:]), total[0])
 
     # ---------------------------------------------------------------- throws, tricks
 

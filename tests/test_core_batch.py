@@ -166,3 +166,20 @@ def test_from_counts_fast_path_keeps_the_checks():
             Hand.from_counts(bad)
     with pytest.raises(HandError, match="3 copies of HA but 2 deck"):
         Hand.from_counts([0] * 25 + [3] + [0] * 28, decks=2)
+
+
+def test_legal_follows_are_a_lazy_list_of_hands():
+    res = L10S.legal_follows("HA HA", "C3 C4 D5 D6")
+    plays = res.plays
+    assert res.total == 6 and len(plays) == 6
+    as_list = list(plays)
+    assert all(isinstance(p, Hand) and len(p) == 2 for p in as_list)
+    assert plays == as_list and as_list == plays and plays == L10S.legal_follows(
+        "HA HA", "C3 C4 D5 D6").plays
+    assert plays[0] == as_list[0] and plays[-1] == as_list[-1] and plays[1:3] == as_list[1:3]
+    assert Hand("C3 C4") in plays and Hand("C3 C3") not in plays and "C3 C4" not in plays
+    assert set(plays) == set(as_list) and pickle.loads(pickle.dumps(plays)) == as_list
+    with pytest.raises(IndexError):
+        plays[6]
+    assert "HandList" in repr(plays) and plays != as_list[:-1]
+    assert L10S.legal_follows("HA HA", "C3 C4 D5 D6", limit=0).plays == []
