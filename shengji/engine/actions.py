@@ -80,6 +80,12 @@ class Pass(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class TakeBack(Action):
+    """Withdraw the declaration just made (``declare.takeback``; shengji.io bid takeback).
+    Offered only to the seat that declared, at once, and once per deal."""
+
+
+@dataclass(frozen=True, slots=True)
 class Bury(_CardAction):
     """The dealer buries as many cards as the kitty held (扣底)."""
 
@@ -97,7 +103,7 @@ class ChooseForced(Action):
     option: int
 
 
-ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced)}
+ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced, TakeBack)}
 
 
 def action_from_dict(d: dict) -> Action:
@@ -105,8 +111,8 @@ def action_from_dict(d: dict) -> Action:
     try:
         cls = ACTION_TYPES[d["type"]]
         seat = d["seat"]
-        if cls is Pass:
-            return Pass(seat)
+        if cls is Pass or cls is TakeBack:
+            return cls(seat)
         if cls is ChooseForced:
             return ChooseForced(seat, int(d["option"]))
         return cls(seat, d["cards"])
