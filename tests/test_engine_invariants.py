@@ -33,7 +33,8 @@ def _play(name: str, deals: int, lineup, prefix: str = "inv") -> int:
         # consecutive deals of one match (levels, dealers and trumps change between them)
         n = min(10, deals - played)
         game = Game(v, f"{prefix}/{seed}", max_deals=n)
-        bots = [make_bot(lineup[s % len(lineup)], v, f"{prefix}/{seed}/{s}") for s in range(v.players)]
+        bots = [make_bot(lineup[s % len(lineup)], v, f"{prefix}/{seed}/{s}")
+                for s in range(v.players)]
         run_checked(game, bots)
         assert game.deals_played == n or game.winner is not None, "every deal ends"
         played += game.deals_played
@@ -73,4 +74,4 @@ def test_match_to_the_end():
     bots = [make_bot("heuristic" if s % 2 else "random", v, s) for s in range(v.players)]
     run_checked(game, bots)
     assert game.winner is not None
-    assert max(lv for _, lv in game._levels_tuple()) > 12
+    assert max(game.levels) > 12

@@ -19,7 +19,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx works the sa
 
 from shengji.cards import format_counts  # noqa: E402
 from shengji.frontends.web.app import create_app  # noqa: E402
-from shengji.protocol import MAX_MESSAGE_BYTES  # noqa: E402
+from shengji.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION  # noqa: E402
 
 
 @pytest.fixture()
@@ -39,7 +39,7 @@ def room_of(client, code):
 
 
 def join(ws, code, **extra) -> dict:
-    ws.send_text(json.dumps({"type": "join", "protocol": 1, "room": code, **extra}))
+    ws.send_text(json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": code, **extra}))
     msg = ws.receive_json()
     assert msg["type"] == "welcome", msg
     return msg
@@ -95,15 +95,15 @@ def test_join_errors(client):
                          ({"room": code, "token": "guess"}, "bad_token"),
                          ({"room": code, "seat": 9}, "no_such_seat"),
                          ({"room": code, "protocol": 2}, "bad_version")]:
-            send(ws, **{"type": "join", "protocol": 1, **msg})
+            send(ws, **{"type": "join", "protocol": PROTOCOL_VERSION, **msg})
             reply = ws.receive_json()
             assert reply["type"] == "error" and reply["code"] == err, reply
         me = join(ws, code, seat=2, name="ann")
         assert me["seat"] == 2
-        send(ws, type="join", protocol=1, room=code)
+        send(ws, type="join", protocol=PROTOCOL_VERSION, room=code)
         assert until(ws, "error")["code"] == "already_joined"
     with client.websocket_connect("/ws") as ws2:
-        send(ws2, type="join", protocol=1, room=code, seat=2)
+        send(ws2, type="join", protocol=PROTOCOL_VERSION, room=code, seat=2)
         assert ws2.receive_json()["code"] == "seat_taken"
 
 

@@ -24,7 +24,7 @@ def snapshot(game) -> dict:
         "deals_played": game.deals_played,
         "dealer": game.dealer,
         "level": game.level,
-        "levels": [list(p) for p in game._levels_tuple()],
+        "levels": list(game.levels),
         "trump": game.trump,
         "winner": game.winner,
         "dealt": game._dealt,
@@ -48,6 +48,7 @@ def game_to_dict(game) -> dict:
     return {
         "format": FORMAT,
         "variant": game.variant_ref,
+        "players": game.players,
         "seed": game.seed,
         "max_deals": game.max_deals,
         "actions": [a.to_dict() for a in game.actions],
@@ -64,8 +65,12 @@ def game_from_dict(data: dict, variant=None):
         if data.get("format") != FORMAT:
             raise ShengjiError(f"game record: format {data.get('format')!r}, expected {FORMAT}")
         actions = [action_from_dict(a) for a in data["actions"]]
-        game = Game.replay(variant or data["variant"], data["seed"], actions,
-                           max_deals=data.get("max_deals"))
+        if variant is None:
+            from ..variants import load_variant
+
+            # the table size is part of the record: a variant played with --seats
+            variant = load_variant(data["variant"], players=data.get("players"))
+        game = Game.replay(variant, data["seed"], actions, max_deals=data.get("max_deals"))
     except KeyError as e:
         raise ShengjiError(f"game record: missing key {e}") from None
     if "state" in data and data["state"] != snapshot(game):

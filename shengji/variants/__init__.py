@@ -25,19 +25,27 @@ def load_variant(
     ref: str | os.PathLike | Mapping | Variant,
     plugins: Iterable = (),
     name: str | None = None,
+    players: int | None = None,
 ) -> Variant:
     """Load a variant by built-in or registered name, YAML path, or settings mapping.
 
     :param plugins: extra plugin objects (modules or instances with hookimpls) to
         register after the variant's own, e.g. a test plugin.
     :param name: the name to give a variant built from a mapping.
+    :param players: play this variant at another table size (``--seats``): the count
+        overrides every file, and the variant's ``by_players`` table gives its deal.
     :raises VariantError: with file, line, key path and allowed values.
     """
     if isinstance(ref, Variant):
-        if not plugins:
+        if not plugins and (players is None or players == ref.players):
             return ref
-        ref = ref.path or ref.settings
-    return Variant(resolve(ref, name=name), extra_plugins=plugins)
+        name = name or ref.name
+        plugins = (*ref.extra_plugins, *plugins)
+        ref = ref.source
+    v = Variant(resolve(ref, name=name, players=players), extra_plugins=plugins)
+    v.source = ref
+    v.players_override = players
+    return v
 
 
 def list_variants(include_house: bool = False) -> list[str]:
