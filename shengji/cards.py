@@ -8,7 +8,8 @@ so a group of cards is a multiset: a tuple of 54 counts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import operator
+from collections.abc import Iterable, Mapping
 
 from .errors import CardError
 
@@ -25,24 +26,57 @@ _RANK_OF_TEXT = {r: i for i, r in enumerate(RANKS)} | {"T": 8}
 _JOKERS = {"BJ": BIG_JOKER, "LJ": LITTLE_JOKER}
 
 
+def _index(value, what: str, low: int, high: int, error=CardError) -> int:
+    """``value`` as an int in low..high, else ``error`` naming ``what``. The slow path of
+    the entry points below: their fast path is one ``type(x) is int`` test and a range
+    test, so well-typed calls pay nothing more."""
+    if not isinstance(value, bool):
+        try:
+            value = operator.index(value)  # int subclasses, numpy integers
+        except TypeError:
+            pass
+        else:
+            if low <= value <= high:
+                return value
+            raise error(f"{what}: {value!r} out of range {low}..{high}")
+    raise error(f"{what}: expected an integer {low}..{high}, got {type(value).__name__} {value!r}")
+
+
+def card_id(card) -> int:
+    """``card`` checked to be a kind id 0..53 (CardError otherwise)."""
+    if type(card) is int and 0 <= card < NUM_KINDS:
+        return card
+    return _index(card, "card id", 0, NUM_KINDS - 1)
+
+
 def kind(suit: int, rank: int) -> int:
     """The kind id of the suited card (suit 0..3, rank 0..12)."""
+    if type(suit) is not int or not 0 <= suit < 4:
+        suit = _index(suit, "suit index", 0, 3)
+    if type(rank) is not int or not 0 <= rank < 13:
+        rank = _index(rank, "rank index", 0, 12)
     return suit * 13 + rank
 
 
 def suit_of(card: int) -> int | None:
     """Suit index 0..3 of a suited card, None for a joker."""
+    if type(card) is not int or not 0 <= card < NUM_KINDS:
+        card = _index(card, "card id", 0, NUM_KINDS - 1)
     return None if card >= LITTLE_JOKER else card // 13
 
 
 def rank_of(card: int) -> int | None:
     """Rank index 0..12 (0 = '2', 12 = 'A') of a suited card, None for a joker."""
+    if type(card) is not int or not 0 <= card < NUM_KINDS:
+        card = _index(card, "card id", 0, NUM_KINDS - 1)
     return None if card >= LITTLE_JOKER else card % 13
 
 
 def parse_suit(text: str) -> int:
     """'S'/'♠' → 0 ... 'D'/'♦' → 3."""
-    t = str(text).strip()
+    if not isinstance(text, str):
+        raise CardError(f"unknown suit {text!r}: a suit is a string, one of S H C D")
+    t = text.strip()
     if len(t) == 1 and (t in _SUIT_OF_CHAR or t.upper() in _SUIT_OF_CHAR):
         return _SUIT_OF_CHAR.get(t, _SUIT_OF_CHAR.get(t.upper()))
     raise CardError(f"unknown suit {text!r}: expected one of S H C D (or ♠ ♥ ♣ ♦)")
@@ -50,6 +84,8 @@ def parse_suit(text: str) -> int:
 
 def parse_rank(text: str | int) -> int:
     """'2'..'10', 'T', 'J', 'Q', 'K', 'A' (an int is read as its printed rank) → 0..12."""
+    if not isinstance(text, (str, int)) or isinstance(text, bool):
+        raise CardError(f"unknown rank {text!r}: a rank is a string such as '10' or 'K'")
     t = str(text).strip().upper()
     if t in _RANK_OF_TEXT:
         return _RANK_OF_TEXT[t]
@@ -84,8 +120,10 @@ def parse_card(token: str) -> int:
 
 def card_str(card: int, unicode: bool = False) -> str:
     """Canonical token of a kind id: ``H10``, ``SA``, ``BJ`` (``♥10`` with unicode=True)."""
-    if not isinstance(card, int) or not 0 <= card < NUM_KINDS:
-        raise CardError(f"not a card id: {card!r} (expected 0..53)")
+    if type(card) is not int or not 0 <= card < NUM_KINDS:
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < NUM_KINDS:
+            raise CardError(f"not a card id: {card!r} (expected 0..53)")
+        card = int(card)
     if card == BIG_JOKER:
         return "BJ"
     if card == LITTLE_JOKER:
@@ -98,6 +136,11 @@ def parse_cards(text: str | Iterable[str] | Iterable[int]) -> list[int]:
     """A group ``"HA HA HK"`` (or a list of tokens, or of kind ids) → list of kind ids."""
     if isinstance(text, str):
         tokens: Iterable = text.replace(",", " ").split()
+    elif isinstance(text, (bytes, bytearray, Mapping)) or not isinstance(text, Iterable):
+        raise CardError(
+            f"cards: expected a string such as 'HA HA HK' or a list of card tokens or ids, "
+            f"got {type(text).__name__} {_short(text)}"
+        )
     else:
         tokens = text
     out = []
@@ -112,12 +155,30 @@ def parse_cards(text: str | Iterable[str] | Iterable[int]) -> list[int]:
     return out
 
 
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_decks(decks, what: str = "decks") -> int:
+    """``decks`` checked to be a deck count 1..MAX_DECKS (CardError otherwise)."""
+    if type(decks) is int and 1 <= decks <= MAX_DECKS:
+        return decks
+    return _index(decks, what, 1, MAX_DECKS)
+
+
 def counts_of(
     cards: Iterable[int], decks: int | None = None, what: str = "cards"
 ) -> tuple[int, ...]:
     """Kind ids → 54 counts. With ``decks`` given, more copies than the decks hold is an error."""
+    if isinstance(cards, (str, bytes, bytearray, Mapping)) or not isinstance(cards, Iterable):
+        raise CardError(f"{what}: expected a list of card ids 0..53, got {_short(cards)}")
+    if decks is not None:
+        check_decks(decks)
     counts = [0] * NUM_KINDS
     for c in cards:
+        if type(c) is not int or not 0 <= c < NUM_KINDS:
+            c = _index(c, f"{what}: card id", 0, NUM_KINDS - 1)
         counts[c] += 1
     if decks is not None:
         for k, n in enumerate(counts):
@@ -130,7 +191,7 @@ def counts_of(
 
 def format_counts(counts: Iterable[int], unicode: bool = False) -> str:
     """54 counts → ``"BJ H10 H10 SA"``, highest kinds first (jokers, then S H C D, A..2)."""
-    counts = list(counts)
+    counts = _counts54(counts)
     tokens = []
     for k in (BIG_JOKER, LITTLE_JOKER):
         tokens += [card_str(k, unicode)] * counts[k]
@@ -140,12 +201,33 @@ def format_counts(counts: Iterable[int], unicode: bool = False) -> str:
     return " ".join(tokens)
 
 
+def _counts54(counts) -> list[int]:
+    """``counts`` checked to be 54 non-negative integers (CardError otherwise)."""
+    if isinstance(counts, (str, Mapping)) or not isinstance(counts, Iterable):
+        raise CardError(f"counts: expected {NUM_KINDS} card counts, got {_short(counts)}")
+    counts = list(counts)
+    if len(counts) != NUM_KINDS:
+        raise CardError(f"counts: {len(counts)} values, expected {NUM_KINDS} (one per card kind)")
+    for k, n in enumerate(counts):
+        if type(n) is not int or n < 0:
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise CardError(f"counts: {_short(n)} for {card_str(k)} is not a card count")
+    return counts
+
+
+#: points per kind id: 5 → 5, 10 → 10, K → 10
+_POINTS = tuple(
+    0 if k >= LITTLE_JOKER else {3: 5, 8: 10, 11: 10}.get(k % 13, 0) for k in range(NUM_KINDS)
+)
+
+
 def point_value(card: int) -> int:
     """Points of one card: 5 → 5, 10 → 10, K → 10, others 0."""
-    r = rank_of(card)
-    return {3: 5, 8: 10, 11: 10}.get(r, 0) if r is not None else 0
+    if type(card) is int and 0 <= card < NUM_KINDS:
+        return _POINTS[card]
+    return _POINTS[_index(card, "card id", 0, NUM_KINDS - 1)]
 
 
 def full_deck_counts(decks: int) -> tuple[int, ...]:
     """The counts of ``decks`` whole decks (54 kinds, ``decks`` copies each)."""
-    return (decks,) * NUM_KINDS
+    return (check_decks(decks),) * NUM_KINDS

@@ -1,6 +1,9 @@
 """The ``shengji`` command. Each subcommand lives in ``shengji/commands/<name>.py`` and
 exposes ``add_parser(subparsers)``, which registers its parser with ``func=run``.
 
+Every command (and subcommand) takes ``--allow-plugin NAME`` (repeatable): the plugin
+modules a variant file may import for this run (docs/variants.md "Trust").
+
 Errors of the library (``ShengjiError``) are printed as one clear message with exit
 status 2; they never reach the user as a traceback. Output piped into a reader that
 stops early (``shengji conformance -v tests/cases | head``) ends the command quietly.
@@ -14,6 +17,7 @@ import os
 import sys
 
 from .errors import ShengjiError
+from .plugins import ALLOW_ENV, allowing
 
 COMMANDS = ("variants", "conformance", "simulate", "play", "serve")
 
@@ -31,7 +35,23 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue  # command not built yet
         module.add_parser(sub)
+    _add_allow_plugin(parser, top=True)
     return parser
+
+
+ALLOW_HELP = (f"let variant files import the plugin module NAME (repeatable; plugins run code; "
+              f"also {ALLOW_ENV}=NAME,...)")
+
+
+def _add_allow_plugin(parser: argparse.ArgumentParser, top: bool = False) -> None:
+    """``--allow-plugin`` on the parser and every subcommand's parser, so it can be given
+    where it reads naturally (``shengji variants check --allow-plugin my_rules f.yaml``)."""
+    parser.add_argument("--allow-plugin", action="append", metavar="NAME", dest="allow_plugin",
+                        default=[] if top else argparse.SUPPRESS, help=ALLOW_HELP)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                _add_allow_plugin(sub)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        with allowing(getattr(args, "allow_plugin", None) or []):
+            return int(args.func(args) or 0)
     except ShengjiError as e:
         print(f"shengji {args.command}: error: {e}", file=sys.stderr)
         return 2

@@ -21,6 +21,7 @@ from .cards import (
     NUM_KINDS,
     SUITS,
     card_str,
+    check_decks,
     format_counts,
     kind,
     parse_cards,
@@ -137,6 +138,14 @@ class ThrowResult(NamedTuple):
 # ------------------------------------------------------------------------------- Hand
 
 
+def _check_decks(decks) -> None:
+    if decks is not None and (type(decks) is not int or not 1 <= decks <= MAX_DECKS):
+        try:
+            check_decks(decks)
+        except CardError as exc:
+            raise HandError(str(exc)) from None
+
+
 def _check_counts(counts: tuple[int, ...], decks: int | None, what: str) -> None:
     limit = MAX_DECKS if decks is None else decks
     for k, n in enumerate(counts):
@@ -160,6 +169,7 @@ class Hand:
     __slots__ = ("_b", "_buf", "_lead", "_len")
 
     def __init__(self, cards: str | Iterable = (), decks: int | None = None):
+        _check_decks(decks)
         if isinstance(cards, Hand):
             counts = cards.counts
             _check_counts(counts, decks, "cards")
@@ -179,6 +189,11 @@ class Hand:
 
     @classmethod
     def from_counts(cls, counts: Iterable[int], decks: int | None = None) -> Hand:
+        _check_decks(decks)
+        if isinstance(counts, (str, bytes, dict)) or not isinstance(counts, Iterable):
+            raise HandError(
+                f"counts: expected {NUM_KINDS} card counts, got {type(counts).__name__}"
+            )
         counts = tuple(counts)
         if len(counts) != NUM_KINDS:
             raise HandError(
@@ -266,9 +281,29 @@ class Hand:
 _TUPLE_COMPONENTS = _tuple_components()
 
 
-def as_hand(x) -> Hand:
-    """A ``Hand`` as it is, anything ``Hand()`` accepts converted."""
-    return x if type(x) is Hand else Hand(x)
+def as_hand(x, what: str = "cards") -> Hand:
+    """A ``Hand`` as it is, anything ``Hand()`` accepts converted (errors name ``what``)."""
+    return x if type(x) is Hand else _to_hand(x, what)
+
+
+def _to_hand(x, what: str) -> Hand:
+    try:
+        return Hand(x)
+    except (CardError, HandError) as exc:
+        if what == "cards":
+            raise
+        msg = str(exc)
+        msg = what + msg[5:] if msg.startswith("cards:") else f"{what}: {msg}"
+        raise type(exc)(msg) from None
+
+
+def _groups(groups, what: str) -> Iterable:
+    """A list of card groups (``others``, ``plays``), checked to be one."""
+    if isinstance(groups, (str, bytes, bytearray, dict)) or not isinstance(groups, Iterable):
+        raise HandError(
+            f"{what}: expected a list of card groups, got {type(groups).__name__} {groups!r:.40}"
+        )
+    return groups
 
 
 # ---------------------------------------------------------------------------- Context
@@ -506,7 +541,7 @@ class Context:
 
     def decompose(self, cards) -> list[Component]:
         """Components of a lead, best first (semantics §3)."""
-        pl = self._lead(as_hand(cards))
+        pl = self._lead(cards if type(cards) is Hand else _to_hand(cards, "lead"))
         raw = ffi.buffer(pl)  # one view of the struct, sliced (cheaper than field access)
         ncomp = pl.ncomp
         comps = raw[_COMPS_AT : _COMPS_AT + 4 * ncomp]  # (w, len, top, first) each
@@ -542,11 +577,11 @@ class Context:
 
         A play that is not in the hand is an input error (HandError), not a reason."""
         if type(lead) is not Hand:
-            lead = Hand(lead)
+            lead = _to_hand(lead, "lead")
         if type(hand) is not Hand:
-            hand = Hand(hand)
+            hand = _to_hand(hand, "hand")
         if type(play) is not Hand:
-            play = Hand(play)
+            play = _to_hand(play, "play")
         c = lead._lead
         pl = c[1] if c is not None and c[0] is self else self._lead(lead)
         rc = _c_check_follow(self._r, pl, hand._buf, NUM_KINDS, play._buf, NUM_KINDS, _NULL, _NULL)
@@ -595,8 +630,8 @@ class Context:
     def legal_follows(self, lead, hand, limit: int = 10_000) -> LegalFollows:
         """Every legal follow (as distinct multisets), at most ``limit`` of them, and the
         true total (semantics §5)."""
-        lead, hand = as_hand(lead), as_hand(hand)
-        if not isinstance(limit, int) or limit < 0:
+        lead, hand = as_hand(lead, "lead"), as_hand(hand, "hand")
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
             raise HandError(f"limit: {limit!r} is not a non-negative integer")
         pl = self._lead(lead)
         limit = min(limit, 2**31 // NUM_KINDS - 1)
@@ -627,8 +662,8 @@ class Context:
 
     def check_throw(self, lead, others) -> ThrowResult:
         """Is a throw valid against the other players' holdings (semantics §6)?"""
-        lead = as_hand(lead)
-        others = [as_hand(h) for h in others]
+        lead = as_hand(lead, "lead")
+        others = [as_hand(h, f"others[{i}]") for i, h in enumerate(_groups(others, "others"))]
         if len(others) > 64:
             raise HandError(f"others: {len(others)} holdings, at most 64")
         pl = self._lead(lead)
@@ -644,7 +679,7 @@ class Context:
 
     def trick_winner(self, plays) -> int:
         """Index of the winning play; plays in play order, the lead first (semantics §7)."""
-        plays = [as_hand(p) for p in plays]
+        plays = [as_hand(p, f"plays[{i}]") for i, p in enumerate(_groups(plays, "plays"))]
         if not 2 <= len(plays) <= 64:
             raise HandError(f"plays: a trick needs 2..64 plays, got {len(plays)}")
         args = (self._r, self._pack(plays), len(plays) * NUM_KINDS, len(plays))
@@ -655,8 +690,8 @@ class Context:
 
     def kitty_multiplier(self, play, lead=None) -> int:
         """Kitty multiplier of the last trick's winning play (semantics §8)."""
-        play = as_hand(play)
-        pl = _NULL if lead is None else self._lead(as_hand(lead))
+        play = as_hand(play, "play")
+        pl = _NULL if lead is None else self._lead(as_hand(lead, "lead"))
         args = (self._r, play._buf, NUM_KINDS, pl)
         rc = lib.sj_kitty_multiplier(*args, _NULL)
         if rc < 0:

@@ -5,13 +5,24 @@ variant's plugins (names from ``plugins:`` in its YAML, resolved as an entry poi
 ``shengji.plugins`` or else as an importable module), then objects passed in by the
 caller. Registration is strict: a hook that is not in ``shengji.hookspecs`` or an
 argument the hookspec does not name is a VariantError naming the plugin.
+
+Trust model (docs/variants.md "Trust"): a plugin is code, and a variant file that names
+one is code too. Installing a package is the trust decision shengji relies on, so a
+name in ``plugins:`` loads without asking only when it is an entry point of group
+``shengji.plugins`` (or is named by a variant an installed package ships). Any other
+module is imported only when explicitly allowed: ``--allow-plugin NAME`` on the command
+line, ``SHENGJI_ALLOW_PLUGINS=NAME,...`` in the environment, ``allow_plugins(NAME)`` or
+``load_variant(..., allow_plugins=[NAME])``. Nothing is imported before that decision.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import inspect
+import os
+from collections.abc import Iterable
 from importlib.metadata import entry_points
 
 import pluggy
@@ -21,6 +32,58 @@ from .errors import VariantError
 
 PLUGIN_GROUP = "shengji.plugins"
 HOOK_PREFIX = "shengji_"
+#: environment variable: plugin modules allowed to be imported (comma/space separated)
+ALLOW_ENV = "SHENGJI_ALLOW_PLUGINS"
+
+#: modules allowed for this process (``--allow-plugin``), besides ALLOW_ENV
+_allowed: set[str] = set()
+
+
+def allow_plugins(names: Iterable[str]) -> None:
+    """Allow these plugin modules to be imported by any variant loaded in this process
+    (what ``--allow-plugin NAME`` does)."""
+    if isinstance(names, str):
+        names = [names]
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise VariantError(f"--allow-plugin: {name!r} is not a module name")
+        _allowed.add(name.strip())
+
+
+@contextlib.contextmanager
+def allowing(names: Iterable[str]):
+    """``allow_plugins(names)`` for the duration of a ``with`` block (one CLI command).
+    The environment variable carries the allowance to worker processes (simulate
+    --jobs, Ray), and is restored afterwards."""
+    before, env = set(_allowed), os.environ.get(ALLOW_ENV)
+    try:
+        allow_plugins(names)
+        if _allowed:
+            os.environ[ALLOW_ENV] = ",".join(sorted(allowed_plugins()))
+        yield
+    finally:
+        _allowed.clear()
+        _allowed.update(before)
+        if env is None:
+            os.environ.pop(ALLOW_ENV, None)
+        else:
+            os.environ[ALLOW_ENV] = env
+
+
+def allowed_plugins() -> set[str]:
+    """Plugin modules allowed now: ``allow_plugins`` and the environment variable."""
+    env = os.environ.get(ALLOW_ENV, "").replace(",", " ").split()
+    return _allowed | set(env)
+
+
+def plugin_origin(obj) -> str:
+    """Where a loaded plugin's code lives, for ``variants check``: its file or its name."""
+    file = getattr(obj, "__file__", None)
+    if file:
+        from .variants.files import display_path
+
+        return display_path(file)
+    return getattr(obj, "__name__", type(obj).__name__)
 
 
 def hook_names() -> list[str]:
@@ -49,10 +112,14 @@ def new_manager() -> ShengjiPluginManager:
     return pm
 
 
-def resolve_plugin(name: str, where: str = ""):
+def resolve_plugin(name: str, where: str = "", trusted: bool = False):
     """A plugin name → the loaded object: an entry point of group ``shengji.plugins``
-    with that name, else the module of that dotted path."""
+    with that name, else the module of that dotted path — imported only when ``trusted``
+    or allowed (see the trust model above); otherwise a VariantError saying how to
+    allow it."""
     prefix = f"{where}: " if where else ""
+    if not isinstance(name, str) or not name:
+        raise VariantError(f"{prefix}plugin {name!r}: a plugin is named by a string")
     for ep in entry_points(group=PLUGIN_GROUP):
         if ep.name == name:
             try:
@@ -62,6 +129,12 @@ def resolve_plugin(name: str, where: str = ""):
                     f"{prefix}plugin {name!r}: entry point {ep.value!r} of group "
                     f"{PLUGIN_GROUP} failed to load: {type(e).__name__}: {e}"
                 ) from e
+    if not trusted and name not in allowed_plugins():
+        raise VariantError(
+            f"{prefix}plugin {name!r} is not trusted: plugins run code, so only entry points "
+            f"of group {PLUGIN_GROUP} load by default; to run module {name!r}, pass "
+            f"--allow-plugin {name} (or set {ALLOW_ENV}={name})"
+        )
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as e:

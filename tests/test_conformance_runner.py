@@ -146,12 +146,67 @@ def test_variant_path_relative_to_the_case_file(tmp_path):
     assert all(r.passed for r in results(p)), [r.line() for r in results(p)]
 
 
+def test_registered_name_with_a_slash(tmp_path):
+    # issue 10 / CONFORMANCE.md: a registered house name is a name, not a path
+    p = write(
+        tmp_path,
+        """\
+        variant: house/seed003-scoring
+        cases:
+          - {id: eighty, score: {attacker_points: 80}, expect: {next: attackers, rise: 1}}
+          - id: unknown
+            variant: house/no-such-house
+            score: {attacker_points: 80}
+            expect: {next: attackers, rise: 1}
+        """,
+    )
+    ok, unknown = results(p)
+    assert ok.passed, ok.line()
+    assert not unknown.passed
+    assert "no variant named 'house/no-such-house'" in unknown.line()
+    assert "house/seed003-scoring" in unknown.line()
+
+
+def test_a_file_beside_the_case_file_wins_over_a_name(tmp_path):
+    (tmp_path / "house").mkdir()
+    write(tmp_path / "house", "extends: two-deck-80\nplay: {kitty: power}\n", "turn-kitty")
+    p = write(
+        tmp_path,
+        """\
+        variant: house/turn-kitty
+        defaults: {level: "10", trump: S}
+        cases:
+          - {id: power, kitty_multiplier: {play: "H5 H5 H4 H4"}, expect: 8}
+        """,
+    )
+    assert all(r.passed for r in results(p)), [r.line() for r in results(p)]
+
+
 def test_house_cases_fail_against_the_builtin_they_extend(tmp_path):
     # the knob cases really depend on the house file: run them against the base variant
     src = (CASES / "house" / "scoring-seed003.cases.yaml").read_text(encoding="utf-8")
     p = write(tmp_path, src.replace("variant: scoring-seed003.yaml", "variant: two-deck-80"))
     failed = [r for r in results(p) if not r.passed]
     assert {r.case.id for r in failed} >= {"eighty", "one-twenty", "one-sixty"}
+
+
+HOUSE_CASES = sorted((CASES / "house").glob("*.cases.yaml"))
+
+
+@pytest.mark.parametrize("path", HOUSE_CASES, ids=lambda p: p.name)
+def test_every_house_case_file_passes_on_its_house_and_fails_on_the_base(path, tmp_path):
+    # the pattern of docs/conformance.md: a house knob is shown by cases that hold on the
+    # house file and not on the variant it extends
+    import yaml
+
+    assert all(r.passed for r in results(path)), [r.line() for r in results(path)]
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    house = yaml.safe_load((path.parent / data["variant"]).read_text(encoding="utf-8"))
+    base = house["extends"]
+    assert not base.endswith(".yaml"), f"{path.name}: extend a registered variant"
+    data["variant"] = base
+    p = write(tmp_path, yaml.safe_dump(data, allow_unicode=True))
+    assert any(not r.passed for r in results(p)), f"{path.name} passes on {base} too"
 
 
 def test_xfail_note(tmp_path):
@@ -248,7 +303,7 @@ def test_unknown_variant_is_a_failing_case_not_a_crash(tmp_path):
 @pytest.mark.parametrize(
     "text, words",
     [
-        ("variant: [unclosed\n", ["not valid YAML", "line"]),
+        ("variant: [unclosed\n", ["not valid YAML", ".cases.yaml:2:"]),
         ("- just a list\n", ["expected a mapping"]),
         ("variant: two-deck-80\ncases: []\n", ["cases"]),
         ("variant: two-deck-80\ncase: []\n", ["unknown key", "case"]),

@@ -83,7 +83,7 @@ def test_outside_plugin_changes_the_scoring_table(tmp_path):
     (tmp_path / "flat.yaml").write_text(
         "extends: two-deck-80\nplugins: [shengji_flat_scoring]\n", encoding="utf-8"
     )
-    flat = load_variant(tmp_path / "flat.yaml")
+    flat = load_variant(tmp_path / "flat.yaml", allow_plugins=["shengji_flat_scoring"])
     assert plain.score_deal(90) == ScoreOutcome("attackers", 0)
     assert flat.score_deal(90) == ScoreOutcome("dealers", 1)
     assert flat.score_deal(140) == ScoreOutcome("attackers", 2)
@@ -134,7 +134,7 @@ def test_plugin_registered_as_entry_point(monkeypatch, tmp_path):
 def test_plugins_accumulate_through_extends(tmp_path):
     (tmp_path / "a.yaml").write_text("extends: two-deck-80\nplugins: [shengji_flat_scoring]\n")
     (tmp_path / "b.yaml").write_text("extends: a.yaml\nstart_level: 4\n")
-    v = load_variant(tmp_path / "b.yaml")
+    v = load_variant(tmp_path / "b.yaml", allow_plugins=["shengji_flat_scoring"])
     assert v.settings["plugins"] == ["shengji_flat_scoring"]
     assert v.score_deal(90) == ScoreOutcome("dealers", 1)
 

@@ -252,7 +252,9 @@ def test_next_dealer_seed_000(v2):
     hold, lose = ScoreOutcome(D, 1), ScoreOutcome(A, 0)
     assert [v2.next_dealer(d, hold) for d in range(4)] == [2, 3, 0, 1]  # 由其對家當莊家
     assert [v2.next_dealer(d, lose) for d in range(4)] == [1, 2, 3, 0]  # 莊家的下家
-    keep = load_variant("house/one-deck-seed003")
+    # seed 003 (抢庄) also hands the deal to the partner (issue 10 fixed the house file)
+    assert load_variant("house/one-deck-seed003").next_dealer(1, hold) == 3
+    keep = load_variant({"extends": "one-deck-40", "next_dealer": {"hold": "dealer"}})
     assert keep.next_dealer(1, hold) == 1
 
 

@@ -16,9 +16,16 @@ from shengji.variants import load_variant
 PLUGINS = Path(__file__).resolve().parent / "plugins"
 
 
+#: the plugin names these tests give; plugins run code, so they are allowed explicitly
+#: (docs/variants.md "Trust"); test_untrusted_plugin_is_refused checks the default
+TEST_PLUGINS = ("shengji_misspelt", "shengji_unmarked_misspelt", "shengji_bad_args",
+                "no_such_plugin_xyz", "my_rules_not_on_path")
+
+
 @pytest.fixture(autouse=True)
 def _plugins_importable(monkeypatch):
     monkeypatch.syspath_prepend(str(PLUGINS))
+    monkeypatch.setenv("SHENGJI_ALLOW_PLUGINS", ",".join(TEST_PLUGINS))
 
 
 def write(tmp_path, name, text):

@@ -16,6 +16,7 @@ import yaml
 
 from ..cards import RANKS
 from ..errors import ShengjiError
+from ..plugins import plugin_origin
 from ..rules import KITTY_TABLE_KEYS, pattern_str, shape_str
 from ..variants import load_variant
 from ..variants.files import display_path
@@ -160,6 +161,14 @@ def _show(ref: str) -> int:
     return 0
 
 
+def _plugin_code(v) -> str:
+    """The plugins ``v`` imported and ran, each with its file: checking a variant with
+    plugins runs their code, and ``check`` says so."""
+    named = v.settings.get("plugins") or []
+    return ", ".join(f"{name} ({plugin_origin(obj)})" for name, obj in zip(named, v.plugins,
+                                                                          strict=False))
+
+
 def _files(paths: list[str]) -> list[Path]:
     out = []
     for p in map(Path, paths):
@@ -181,6 +190,8 @@ def _check(paths: list[str]) -> int:
             failed += 1
             print(str(e), file=sys.stderr)
         else:
-            print(f"{display_path(f)}: ok ({v.name})")
+            ran = _plugin_code(v)
+            ran = f"; ran plugin code: {ran}" if ran else ""
+            print(f"{display_path(f)}: ok ({v.name}){ran}")
     print(f"{len(files) - failed} ok, {failed} with errors")
     return 1 if failed else 0

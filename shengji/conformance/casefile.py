@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..cards import parse_rank, parse_suit
 from ..errors import ShengjiError
+from ..safeload import MAX_CASE_BYTES, load_yaml, read_text
 
 SUFFIX = ".cases.yaml"
 
@@ -32,6 +31,8 @@ KINDS = (
     "kitty_multiplier",
     "score",
     "declare",
+    # our additions (docs/conformance.md "Kinds we add")
+    "next_dealer",
 )
 #: kinds that are judged in a deal's context and so need ``level`` and ``trump``
 CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier")
@@ -100,17 +101,8 @@ def load_case_file(path) -> CaseFile:
     """Read one case file. File-level problems raise CaseFileError; a malformed case
     becomes a Case whose ``problem`` says what is wrong, so the other cases still run."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CaseFileError(f"{path}: cannot read: {e.strerror or e}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        at = f" line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(e, "problem", None) or str(e)
-        raise CaseFileError(f"{path}:{at}: not valid YAML: {problem}") from None
+    text = read_text(path, str(path), CaseFileError, limit=MAX_CASE_BYTES, what="case file")
+    data, _ = load_yaml(text, str(path), CaseFileError)
     if not isinstance(data, Mapping):
         raise CaseFileError(f"{path}: expected a mapping with keys {', '.join(FILE_KEYS)}")
     unknown = sorted(set(map(str, data)) - set(FILE_KEYS))
@@ -254,6 +246,10 @@ def _card_strings(x) -> bool:
     return isinstance(x, list) and bool(x) and all(map(_cards_like, x))
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _need(cond: bool, msg: str) -> None:
     if not cond:
         raise _Problem(msg)
@@ -309,6 +305,13 @@ def _check_value(kind: str, v) -> None:
             isinstance(p, int) and not isinstance(p, bool),
             "score.attacker_points: expected an integer",
         )
+    elif kind == "next_dealer":
+        _need(
+            isinstance(v, Mapping) and set(v) == {"dealer", "attacker_points"},
+            "next_dealer: expected {dealer: SEAT, attacker_points: P}",
+        )
+        for k in ("dealer", "attacker_points"):
+            _need(_is_int(v[k]), f"next_dealer.{k}: expected an integer")
     elif kind == "declare":
         _need(isinstance(v, Mapping) and set(v) == {"steps"}, "declare: expected {steps: [...]}")
         steps = v["steps"]
@@ -340,7 +343,7 @@ def _check_expect(kind: str, e) -> None:
         )
     elif kind == "follow":
         _need(e in ("legal", "illegal"), f"expect: {e!r} is not legal, illegal or error")
-    elif kind in ("winner", "kitty_multiplier"):
+    elif kind in ("winner", "kitty_multiplier", "next_dealer"):
         _need(isinstance(e, int) and not isinstance(e, bool), f"expect: {e!r} is not an integer")
     elif kind == "throw":
         _need(

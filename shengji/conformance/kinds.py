@@ -15,7 +15,7 @@ from typing import Any
 
 from ..cards import SUITS as SUIT_LETTERS
 from ..cards import counts_of, format_counts, parse_cards, parse_suit, suit_of
-from ..errors import CardError, HandError
+from ..errors import CardError, HandError, ShengjiError
 from .casefile import Case
 
 INPUT_ERRORS = (CardError, HandError)
@@ -114,6 +114,17 @@ def judge_score(variant, case: Case):
     return {"next": out.next, "rise": out.rise}
 
 
+def judge_next_dealer(variant, case: Case):
+    v = case.value
+    _seat(variant, v["dealer"], "next_dealer.dealer")
+    return int(variant.next_dealer(v["dealer"], variant.score_deal(v["attacker_points"])))
+
+
+def _seat(variant, seat: int, key: str) -> None:
+    if not 0 <= seat < variant.players:
+        raise ShengjiError(f"{key}: no seat {seat} (seats are 0..{variant.players - 1})")
+
+
 def judge_declare(variant, case: Case):
     from ..model import Bid
 
@@ -167,6 +178,7 @@ JUDGES: dict[str, Callable[[Any, Case], Any]] = {
     "kitty_multiplier": judge_kitty,
     "score": judge_score,
     "declare": judge_declare,
+    "next_dealer": judge_next_dealer,
 }
 
 

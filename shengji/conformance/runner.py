@@ -90,8 +90,7 @@ class VariantCache:
     def get(self, ref: str, case_file: Path):
         from ..variants import load_variant
 
-        local = case_file.parent / ref
-        key = str(local.resolve()) if _looks_like_path(ref) else ref
+        key = _variant_key(ref, case_file)
         if key not in self._cache:
             try:
                 self._cache[key] = load_variant(key)
@@ -107,8 +106,15 @@ class _VariantProblem(Exception):
     pass
 
 
-def _looks_like_path(ref: str) -> bool:
-    return "/" in ref or "\\" in ref or ref.endswith((".yaml", ".yml"))
+def _variant_key(ref: str, case_file: Path) -> str:
+    """What ``load_variant`` gets for a case's ``variant``: a ``.yaml`` name or an existing
+    file is a path relative to the case file; anything else a registered name, which may
+    contain a slash (``house/turn-kitty``, CONFORMANCE.md) — an unknown one is reported
+    with the list of known names."""
+    local = case_file.parent / ref
+    if ref.endswith((".yaml", ".yml")) or local.is_file():
+        return str(local.resolve())
+    return ref
 
 
 def run_case(case: Case, variants: VariantCache | None = None) -> CaseResult:

@@ -76,9 +76,14 @@ class Game:
     ``Game(variant, seed)``: ``variant`` is a loaded ``Variant`` or a name/path for
     ``shengji.variants.load_variant``; ``seed`` an int or str. ``max_deals`` stops the
     match (phase ``over``, ``winner`` None) after that many deals have been scored.
+    ``deal_order(deal_number, attempt, deck)``, when given, returns the order in which
+    ``deck`` (the seeded shuffle, a tuple of kind ids) is dealt: a permutation of it.
+    It lets a chance player outside the engine choose the cards (the OpenSpiel game);
+    it must be picklable for the game to pickle.
     """
 
-    def __init__(self, variant, seed: int | str = 0, *, max_deals: int | None = None):
+    def __init__(self, variant, seed: int | str = 0, *, max_deals: int | None = None,
+                 deal_order=None):
         from ..variants import load_variant  # imported late: variants import the core
 
         if isinstance(variant, (str, os.PathLike)):
@@ -89,6 +94,7 @@ class Game:
         self.variant = v = variant
         self.seed = seed
         self.max_deals = max_deals
+        self.deal_order = deal_order
         self.players = v.players
         self.teams = tuple(v.teams)
         if len(self.teams) != self.players:
@@ -129,8 +135,10 @@ class Game:
     def over(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self, seat: int | None = None) -> Legal:
-        """What ``seat`` (default: the seat to act) may do now. See ``engine.legal``."""
+    def legal_actions(self, seat: int | None = None, *, limit: int | None = None) -> Legal:
+        """What ``seat`` (default: the seat to act) may do now. See ``engine.legal``.
+        ``limit`` bounds the follows listed from the core (default ``FOLLOW_LIMIT``);
+        ``Legal.total`` is the true count either way."""
         if seat is None:
             seat = self.to_act
         if seat != self.to_act or self.phase == OVER:
@@ -162,7 +170,8 @@ class Game:
                 return Legal("follow", seat, [base], count=n)
             pool = [0 if eff[k] == suit else c for k, c in enumerate(hand)]
             return Legal("follow", seat, FillerFollows(base, pool, n - held), count=n)
-        res = self.ctx.legal_follows(self._trick_hands[0], self._hand_of(seat), limit=FOLLOW_LIMIT)
+        res = self.ctx.legal_follows(self._trick_hands[0], self._hand_of(seat),
+                                     limit=FOLLOW_LIMIT if limit is None else limit)
         return Legal("follow", seat, res.plays, total=res.total, count=n)
 
     def can(self, action: Action) -> bool:
@@ -332,6 +341,8 @@ class Game:
         rng = random.Random(f"{self.seed}:{self.deal_number}:{attempt}")
         deck = self.composition.cards()
         rng.shuffle(deck)
+        if self.deal_order is not None:
+            deck = self._ordered_deck(deck, attempt)
         self._deck = deck
         self._n_deal = self.hand_size * self.players
         self._dealt = 0
@@ -600,6 +611,13 @@ class Game:
 
     # --------------------------------------------------------------------- helpers
 
+    def _ordered_deck(self, deck: list, attempt: int) -> list:
+        ordered = list(self.deal_order(self.deal_number, attempt, tuple(deck)))
+        if sorted(ordered) != sorted(deck):
+            raise ShengjiError(f"deal_order returned {len(ordered)} cards that are not an "
+                               f"ordering of the {len(deck)} cards of the deck")
+        return ordered
+
     def _seat_from_hook(self, seat, hook: str) -> int:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise VariantError(f"variant {self.variant.name}: hook {hook} returned seat "
@@ -671,13 +689,46 @@ class Game:
         return game_from_dict(data, variant)
 
     @classmethod
-    def replay(cls, variant, seed, actions, *, max_deals: int | None = None) -> Game:
+    def replay(cls, variant, seed, actions, *, max_deals: int | None = None,
+               deal_order=None) -> Game:
         """Rebuild a game from (variant, seed, actions); raises IllegalAction if an action
         does not fit."""
-        g = cls(variant, seed, max_deals=max_deals)
+        g = cls(variant, seed, max_deals=max_deals, deal_order=deal_order)
         for a in actions:
             g.apply(a)
         return g
+
+    def copy(self) -> Game:
+        """An independent copy of the match, cheap enough for tree search: the variant,
+        contexts, caches of pure hook results, actions and events (all immutable) are
+        shared; every mutable container of the state is copied one level deep (hands are
+        lists of lists)."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        for name, value in self.__dict__.items():
+            t = type(value)
+            if t is list:
+                value = [x[:] if type(x) is list else x for x in value]
+            elif t is dict and name not in _SHARED_CACHES:
+                value = value.copy()
+            d[name] = value
+        return new
+
+    def __deepcopy__(self, memo) -> Game:
+        return self.copy()
+
+    def __reduce__(self):
+        # pickled as its record: (variant, seed, actions), rebuilt by replay
+        return (_unpickle, (self.variant_ref, self.seed, self.max_deals, self.deal_order,
+                            tuple(self.actions)))
+
+
+def _unpickle(variant_ref, seed, max_deals, deal_order, actions) -> Game:
+    return Game.replay(variant_ref, seed, actions, max_deals=max_deals, deal_order=deal_order)
+
+
+#: per-game caches of pure hook results: a copy may share them
+_SHARED_CACHES = frozenset({"_strength_cache", "_overturn_cache", "_offer_cache"})
 
 
 def _variant_ref(variant) -> str:

@@ -2,8 +2,9 @@
 
 Errors name the file, the line, the key path and what is allowed, e.g.
 ``variants/foo.yaml:12: play.ruff_compare: 'biggest' is not one of strongest, ...``.
-PyYAML's node marks give the lines: the file is composed to nodes once, and a map from
-key path to line is built beside the plain data.
+PyYAML's node marks give the lines: the file is composed to nodes once (size, nesting
+and aliases bounded by ``shengji.safeload``), and a map from key path to line is built
+beside the plain data.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import jsonschema
 import yaml
 
 from ..errors import VariantError
+from ..safeload import MAX_VARIANT_BYTES, load_yaml, read_text
 
 KeyPath = tuple  # of str keys and int list indices
 
@@ -92,20 +94,9 @@ def read_file(path: str | os.PathLike) -> VariantFile:
     """Parse and schema-check one variant file. Raises VariantError."""
     path = Path(path)
     shown = display_path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise VariantError(f"{shown}: no such variant file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise VariantError(f"{shown}: cannot read variant file: {e}") from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-        where = f"{shown}:{mark.line + 1}" if mark else shown
-        problem = getattr(e, "problem", None) or str(e)
-        raise VariantError(f"{where}: not valid YAML: {problem}") from None
+    # bounded size and nesting, no aliases (safeload.py): one line for a hostile file
+    text = read_text(path, shown, VariantError, limit=MAX_VARIANT_BYTES, what="variant file")
+    data, node = load_yaml(text, shown, VariantError)
     if data is None:
         data = {}
     if not isinstance(data, dict):

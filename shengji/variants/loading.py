@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..builtin_rules import DEFAULTS
@@ -33,6 +33,9 @@ class Resolved:
     settings: dict
     #: (plugin name, where it was named: "file:line: plugins[i]")
     plugins: list[tuple[str, str]]
+    #: plugin names given by a variant an installed package ships (built-in, house or
+    #: entry point): as trusted as the package (see shengji.plugins, trust model)
+    trusted_plugins: set = field(default_factory=set)
 
     @property
     def path(self) -> Path | None:
@@ -119,12 +122,15 @@ def resolve(ref: str | Path | Mapping, name: str | None = None,
     file, and the ``by_players`` table then gives that count's deck and deal."""
     chain: list[VariantFile] = []
     seen: list[str] = []
+    shipped: set[int] = set()  # id() of the files that came from the registry
     if isinstance(ref, Mapping):
         vf, src_name = from_mapping(ref), None
     else:
         vf, src_name = _open(str(ref), None, "")
     first_name = name or src_name
     while True:
+        if src_name is not None:
+            shipped.add(id(vf))
         ident = _identity(vf)
         if ident in seen:
             cycle = " → ".join(display_path(f.path) for f in chain) + f" → {display_path(vf.path)}"
@@ -136,18 +142,21 @@ def resolve(ref: str | Path | Mapping, name: str | None = None,
         if parent is None:
             break
         base = vf.path.parent if vf.path is not None else None
-        vf, _ = _open(parent, base, vf.where(("extends",)))
+        vf, src_name = _open(parent, base, vf.where(("extends",)))
     chain.reverse()
 
     top = chain[-1]
     files: dict = {}
     plugins: list[tuple[str, str]] = []
+    trusted: set[str] = set()
     for vf in chain:
         data = dict(vf.data)
         data.pop("extends", None)
         for i, plugin in enumerate(data.pop("plugins", None) or []):
             if plugin not in [p for p, _ in plugins]:
                 plugins.append((plugin, vf.where(("plugins", i))))
+            if id(vf) in shipped:
+                trusted.add(plugin)
         data.pop("name", None)
         data.pop("description", None)
         _one_deck_key(files, data)
@@ -168,7 +177,8 @@ def resolve(ref: str | Path | Mapping, name: str | None = None,
     settings["name"] = resolved_name
     settings["description"] = top.data.get("description", "")
     _check_merged(settings, top)
-    return Resolved(name=resolved_name, files=chain, settings=settings, plugins=plugins)
+    return Resolved(name=resolved_name, files=chain, settings=settings, plugins=plugins,
+                    trusted_plugins=trusted)
 
 
 def _one_deck_key(below: dict, above: dict) -> None:

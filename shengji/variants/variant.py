@@ -29,7 +29,8 @@ def _level(level: int | str) -> int:
 class Variant:
     """One ruleset. Build it with ``shengji.variants.load_variant``."""
 
-    def __init__(self, resolved: Resolved, extra_plugins: Iterable = ()):
+    def __init__(self, resolved: Resolved, extra_plugins: Iterable = (),
+                 allow_plugins: Iterable[str] = ()):
         self.name: str = resolved.name
         self.path: Path | None = resolved.path
         self.files = [f.path for f in resolved.files]
@@ -48,10 +49,12 @@ class Variant:
         #: the player count given to load_variant (a CLI's --seats), else None
         self.players_override: int | None = None
         self.extra_plugins = tuple(extra_plugins)
+        self.allow_plugins = tuple(allow_plugins)
         self.pm = plugin_mod.new_manager()
         self.plugins = []  # loaded plugin objects, in registration order
+        allowed = set(allow_plugins) | resolved.trusted_plugins
         for name, where in resolved.plugins:
-            obj = plugin_mod.resolve_plugin(name, where)
+            obj = plugin_mod.resolve_plugin(name, where, trusted=name in allowed)
             plugin_mod.register(self.pm, obj, f"{where}: plugin {name!r}", name=name)
             self.plugins.append(obj)
         for obj in self.extra_plugins:

@@ -1,0 +1,224 @@
+"""The PettingZoo AEC environment of a shengji variant (docs/rl.md).
+
+Agents are ``player_0 … player_{N-1}``, one per seat of the variant. The action space
+is ``Discrete(55)`` for every agent (``shengji.env.building``: add a card of kind 0..53,
+or 54 = submit), and every observation is a dict
+
+- ``observation``: the seat's view as a float32 vector (``shengji.env.observation``);
+- ``action_mask``: int8, 1 for the actions allowed now (all zero when not to act).
+
+An episode is ``deals`` deals of one match (default 1) from the seed given to
+``reset``. Rewards (``reward=``):
+
+- ``"levels"`` (default): at the end of each deal, the levels the seat's side gained
+  minus the levels the other side gained (+rise for the rising side, −rise for the
+  others; zero-sum when the sides are the same size);
+- ``"points"``: after every trick, the change of the attackers' points (+ for the
+  attackers, − for the dealer's side), and at the end of the deal the rest of the
+  attackers' total (kitty bonus, penalties), so a deal sums to ±the attackers' total.
+
+``view_in_info=True`` adds the structured view (``shengji.engine.SeatView``) to the
+acting seat's ``info["view"]``; ``env.view(agent)`` gives any seat's at any time.
+"""
+
+from __future__ import annotations
+
+import random
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as e:  # pragma: no cover - exercised without the extra
+    from ..errors import ShengjiError
+
+    raise ShengjiError(
+        f"shengji.env needs the 'rl' extra ({e.name} is missing): pip install 'shengji[rl]'"
+    ) from None
+
+from ..engine.errors import IllegalAction
+from ..engine.events import DealScored, TrickWon
+from ..engine.game import Game
+from .building import DONE, N_ACTIONS, Decision
+from .observation import Encoder, Tracker
+
+REWARDS = ("levels", "points")
+
+
+class ShengjiEnv(AECEnv):
+    metadata = {"name": "shengji_v0", "render_modes": ["ansi", "human"],
+                "is_parallelizable": False}
+
+    def __init__(self, variant="two-deck-80", *, deals: int = 1, reward: str = "levels",
+                 view_in_info: bool = False, render_mode: str | None = None):
+        super().__init__()
+        from ..errors import ShengjiError
+        from ..variants import Variant, load_variant
+
+        self.variant = variant if isinstance(variant, Variant) else load_variant(variant)
+        if reward not in REWARDS:
+            raise ShengjiError(f"reward {reward!r}: choose one of {', '.join(REWARDS)}")
+        if not isinstance(deals, int) or deals < 1:
+            raise ShengjiError(f"deals {deals!r}: needs a positive number")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ShengjiError(f"render_mode {render_mode!r}: choose ansi or human")
+        self.deals = deals
+        self.reward_mode = reward
+        self.view_in_info = view_in_info
+        self.render_mode = render_mode
+        self.encoder = Encoder(self.variant)
+        self.layout = self.encoder.layout
+        n = self.variant.players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(self.layout.low, self.layout.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.game: Game | None = None
+        self.decision: Decision | None = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._rng.seed(f"shengji-env:{seed}")
+        game_seed = self._rng.getrandbits(64)
+        self.game = Game(self.variant, game_seed, max_deals=self.deals)
+        self.tracker = Tracker(self.variant.players)
+        self.tracker.update(self.game.events)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._points = 0
+        self._next_decision()
+
+    def _next_decision(self) -> None:
+        g = self.game
+        if g.over:
+            self.decision = None
+            self.terminations = dict.fromkeys(self.agents, True)
+            return
+        self.decision = Decision(g, g.to_act)
+        self.agent_selection = self.possible_agents[g.to_act]
+        if self.view_in_info:
+            self.infos[self.agent_selection] = {"view": g.view(g.to_act)}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        a = int(action)
+        dec = self.decision
+        if not dec.allows(a):
+            raise IllegalAction(
+                f"{agent}: action {a} is not allowed now (allowed: {dec.mask()})",
+                "masked_action")
+        self._cumulative_rewards[agent] = 0.0
+        for k in self.rewards:
+            self.rewards[k] = 0.0
+        engine_action = dec.step(a)
+        if engine_action is not None:
+            g = self.game
+            events = g.apply(engine_action)
+            self.tracker.update(events)
+            self._reward(events)
+            if self.view_in_info:
+                self.infos[agent] = {}
+            self._next_decision()
+        self._accumulate_rewards()
+        if self.render_mode == "human" and engine_action is not None:
+            print(self.render())
+
+    def _reward(self, events) -> None:
+        g = self.game
+        teams = g.teams
+        agents = self.possible_agents
+        rewards = self.rewards
+        if self.reward_mode == "levels":
+            for ev in events:
+                if type(ev) is DealScored and ev.rise:
+                    for s, t in enumerate(teams):
+                        rewards[agents[s]] += ev.rise if t == ev.rising_team else -ev.rise
+            return
+        for ev in events:
+            t = type(ev)
+            if t is TrickWon:
+                gained = ev.attacker_points - self._points
+                self._points = ev.attacker_points
+            elif t is DealScored:
+                gained = ev.attacker_points - self._points
+                self._points = 0
+            else:
+                continue
+            if gained:
+                dealer_team = teams[ev.dealer] if t is DealScored else g.dealer_team
+                for s, team in enumerate(teams):
+                    rewards[agents[s]] += -gained if team == dealer_team else gained
+
+    _points = 0
+
+    # ------------------------------------------------------------------ observing
+
+    def observe(self, agent):
+        seat = self._seat[agent]
+        g = self.game
+        dec = self.decision if g.to_act == seat and not g.over else None
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        if dec is not None:
+            mask[dec.mask()] = 1
+        return {"observation": self.encoder.encode(g, seat, dec, self.tracker),
+                "action_mask": mask}
+
+    def view(self, agent):
+        """The structured view of ``agent``'s seat (``shengji.engine.SeatView``)."""
+        return self.game.view(self._seat[agent])
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        g = self.game
+        lines = [f"deal {g.deal_number}  phase {g.phase}  level {g.level}  trump {g.trump}"
+                 f"  attackers' points {g.trick_points}"]
+        from ..cards import format_counts
+        from ..engine.actions import cards_text
+
+        for s in range(g.players):
+            mark = "*" if s == g.to_act else " "
+            lines.append(f"{mark} player_{s}: {format_counts(g.hands[s])}")
+        if g.trick:
+            lines.append("trick: " + "  ".join(
+                f"player_{s}: {cards_text(c)}" for s, c in g.trick))
+        if self.decision is not None and self.decision.cards:
+            lines.append(f"building: {cards_text(self.decision.cards)}")
+        return "\n".join(lines)
+
+    def close(self):
+        pass
+
+
+def raw_env(variant="two-deck-80", **kwargs) -> ShengjiEnv:
+    """The environment without PettingZoo's wrappers (fastest)."""
+    return ShengjiEnv(variant, **kwargs)
+
+
+def env(variant="two-deck-80", **kwargs):
+    """The environment with PettingZoo's order-enforcing wrapper (the usual entry)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(ShengjiEnv(variant, **kwargs))
+
+
+__all__ = ["ShengjiEnv", "env", "raw_env", "DONE", "N_ACTIONS"]

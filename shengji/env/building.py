@@ -1,0 +1,258 @@
+"""Decisions built card by card: the action encoding of the environments.
+
+Every decision of the engine — a declaration or a pass, the burial, a lead (a throw
+too), a follow, the choice of a forced play after a failed throw — is a multiset of
+cards. The environments build it one card per step and then submit it:
+
+- actions ``0..53`` add one card of that kind id (``shengji.cards``) to the cards being
+  built;
+- action ``DONE`` (54) submits them. Submitting nothing is a pass (declarations only).
+
+Cards are added in one canonical order, kind ids descending (the order of
+``shengji.engine.actions.norm_cards``), so each multiset has exactly one sequence of
+steps. The mask of a step is read from the *prefix-closed* legal set: card ``k`` is
+allowed when the cards so far plus ``k`` begin (in that order) some legal decision, and
+``DONE`` when the cards so far are one. Every mask therefore leads to a legal decision,
+and every legal decision can be built — including every throw a seat may attempt and
+every forced play a chooser may pick, which an index into a fixed list of plays could
+not offer (a seat's possible throws and burials are far too many to list).
+
+Legal sets come in a few forms, each with its own prefix test:
+
+- ``Listed``: an explicit list (declarations, forced-play options, follows from the
+  core, single-structure leads of variants without throws);
+- ``Burial``: any ``count`` cards of the hand;
+- ``OneSuit``: any non-empty cards of one effective suit (leads when throws exist: a
+  throw that fails is still a legal attempt);
+- ``Filler``: every card of the led suit the seat holds plus any ``r`` other cards
+  (follows of a seat short in the led suit, semantics §4 step 2).
+"""
+
+from __future__ import annotations
+
+from ..cards import NUM_KINDS
+from ..engine.actions import Bury, ChooseForced, Declare, Pass, Play
+from ..engine.legal import FillerFollows
+
+#: the submit action; card actions are 0..NUM_KINDS-1
+DONE = NUM_KINDS
+N_ACTIONS = NUM_KINDS + 1
+
+#: decision kinds, in the order of the observation's one-hot "decision" piece
+KINDS = ("declare", "bury", "lead", "follow", "choose")
+
+#: follows are listed completely by the core up to this many (far beyond what play
+#: reaches: a random card-by-card agent's follows stay under 120; past it the list is cut
+#: and only the listed follows are offered)
+FOLLOW_LIST_LIMIT = 200_000
+
+
+class Listed:
+    """An explicit list of legal multisets (tuples sorted by id, descending)."""
+
+    __slots__ = ("alive",)
+
+    def __init__(self, plays):
+        self.alive = list(plays)
+
+    def mask(self, prefix: list, counts: list) -> list:
+        i = len(prefix)
+        out = set()
+        done = False
+        for p in self.alive:
+            if len(p) > i:
+                out.add(p[i])
+            else:
+                done = True
+        out = sorted(out)
+        if done:
+            out.append(DONE)
+        return out
+
+    def add(self, prefix: list, k: int) -> None:
+        i = len(prefix)
+        self.alive = [p for p in self.alive if len(p) > i and p[i] == k]
+
+
+class Burial:
+    """Any ``count`` cards of ``hand`` (54 counts)."""
+
+    __slots__ = ("hand", "count")
+
+    def __init__(self, hand, count: int):
+        self.hand = hand
+        self.count = count
+
+    def mask(self, prefix: list, counts: list) -> list:
+        need = self.count - len(prefix)
+        if need == 0:
+            return [DONE]
+        hand = self.hand
+        top = prefix[-1] if prefix else NUM_KINDS - 1
+        # cards still free at kind ids <= k, counted from the bottom
+        out = []
+        below = 0
+        for k in range(top + 1):
+            free = hand[k] - counts[k]
+            below += free
+            if free > 0 and below >= need:
+                out.append(k)
+        return out
+
+    def add(self, prefix: list, k: int) -> None:
+        pass
+
+
+class OneSuit:
+    """Any non-empty multiset of one effective suit from ``hand``."""
+
+    __slots__ = ("hand", "eff")
+
+    def __init__(self, hand, eff):
+        self.hand = hand
+        self.eff = eff
+
+    def mask(self, prefix: list, counts: list) -> list:
+        hand = self.hand
+        if not prefix:
+            return [k for k in range(NUM_KINDS) if hand[k]]
+        eff = self.eff
+        last = prefix[-1]
+        suit = eff[last]
+        out = [k for k in range(last + 1) if eff[k] == suit and hand[k] > counts[k]]
+        out.append(DONE)
+        return out
+
+    def add(self, prefix: list, k: int) -> None:
+        pass
+
+
+class Filler:
+    """All of ``base`` (the led suit's cards the seat holds) plus any ``r`` cards of
+    ``pool`` (54 counts of the other cards)."""
+
+    __slots__ = ("base", "pool", "r")
+
+    def __init__(self, base: tuple, pool: list, r: int):
+        b = [0] * NUM_KINDS
+        for c in base:
+            b[c] += 1
+        self.base = b
+        self.pool = pool
+        self.r = r
+
+    def mask(self, prefix: list, counts: list) -> list:
+        base, pool = self.base, self.pool
+        top = prefix[-1] if prefix else NUM_KINDS - 1
+        used = sum(counts[k] for k in range(NUM_KINDS) if pool[k])
+        need_fill = self.r - used
+        # the highest base kind still to come: no card below it may be added first
+        high_base = -1
+        for k in range(top, -1, -1):
+            if base[k] > counts[k]:
+                high_base = k
+                break
+        out = []
+        fill_below = 0  # free pool cards at ids <= k
+        for k in range(top + 1):
+            free = pool[k] - counts[k] if pool[k] else 0
+            fill_below += free
+            if k < high_base:
+                continue
+            if base[k] > counts[k]:
+                if fill_below >= need_fill:
+                    out.append(k)
+            elif free > 0 and need_fill > 0 and fill_below >= need_fill:
+                out.append(k)
+        if high_base < 0 and need_fill == 0:
+            out.append(DONE)
+        return out
+
+    def add(self, prefix: list, k: int) -> None:
+        pass
+
+
+class Decision:
+    """The decision of the seat to act, built card by card.
+
+    ``kind`` is one of ``KINDS``; ``mask()`` lists the allowed action ids (ascending);
+    ``step(a)`` adds a card and returns None, or on ``DONE`` returns the engine action
+    the built cards stand for.
+    """
+
+    __slots__ = ("kind", "seat", "legal", "cards", "counts", "_set", "_options", "_mask")
+
+    def __init__(self, game, seat: int):
+        self.seat = seat
+        self.cards: list[int] = []
+        self.counts = [0] * NUM_KINDS
+        self._options = None
+        self._mask = None
+        legal = game.legal_actions(seat)
+        kind = legal.kind
+        if kind == "declare":
+            s = Listed([() if type(a) is Pass else a.cards for a in legal])
+        elif kind == "bury":
+            s = Burial(game.hands[seat], legal.count)
+        elif kind == "lead":
+            if game.rules.throws:
+                s = OneSuit(game.hands[seat], game._eff)
+            else:
+                s = Listed(legal._items)
+        elif kind == "follow":
+            items = legal._items
+            if isinstance(items, FillerFollows):
+                pool = [0] * NUM_KINDS
+                for k, c in zip(items.kinds, items.caps, strict=True):
+                    pool[k] = c
+                s = Filler(items.base, pool, items.r)
+            else:
+                if legal.truncated:
+                    legal = game.legal_actions(seat, limit=FOLLOW_LIST_LIMIT)
+                s = Listed([a.cards for a in legal])
+        elif kind == "choose":
+            self._options = tuple(tuple(o) for o in game._choice[1])
+            s = Listed(sorted(set(self._options)))
+        else:
+            raise ValueError(f"seat {seat} has no decision to build ({kind})")
+        self.kind = kind
+        self._set = s
+
+    def mask(self) -> list:
+        m = self._mask
+        if m is None:
+            m = self._mask = self._set.mask(self.cards, self.counts)
+        return m
+
+    def allows(self, a: int) -> bool:
+        return a in self.mask()
+
+    def step(self, a: int):
+        """Apply action ``a`` (already checked with ``allows``)."""
+        if a == DONE:
+            return self.action()
+        self._set.add(self.cards, a)
+        self.cards.append(a)
+        self.counts[a] += 1
+        self._mask = None
+        return None
+
+    def action(self):
+        """The engine action of the cards built so far."""
+        cards = tuple(self.cards)
+        seat, kind = self.seat, self.kind
+        if kind == "lead" or kind == "follow":
+            return Play.trusted(seat, cards)
+        if kind == "declare":
+            return Declare(seat, cards) if cards else Pass(seat)
+        if kind == "bury":
+            return Bury(seat, cards)
+        return ChooseForced(seat, self._options.index(cards))
+
+
+def actions_for(action) -> list[int]:
+    """The steps that build an engine action (the inverse of ``Decision``)."""
+    if isinstance(action, ChooseForced):
+        raise ValueError("a forced-play choice is built from its option's cards")
+    cards = getattr(action, "cards", ())
+    return [*sorted(cards, reverse=True), DONE]

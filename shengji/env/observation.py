@@ -1,0 +1,198 @@
+"""A seat's view as one flat vector with named pieces (numpy).
+
+Seats are *relative*: row 0 of every per-seat piece is the observing seat, row 1 the
+next seat in play order, and so on, so a policy learnt at one seat reads the same at
+any other. Counts are of card kinds (ids of ``shengji.cards``: 0..51 by suit and rank,
+52 little joker, 53 big joker). ``Layout.split(vector)`` gives the pieces back by name
+(views, no copy). The pieces (P = seats):
+
+=============  =========  ==========================================================
+piece          size       content
+=============  =========  ==========================================================
+decision       6          one-hot: declare, bury, lead, follow, choose, (not my turn)
+hand           54         the seat's cards (with the kitty while the dealer buries)
+building       54         the cards chosen so far in this decision
+played         P×54       the cards each seat has played face up this deal
+trick          P×54       the current trick, by seat
+buried         54         the cards this seat buried (the dealer only)
+bid            54         the cards of the standing declaration
+bid_seat       P+1        its seat (last: no declaration yet)
+trump          6          suit 0..3, 4 no trump, 5 not settled yet
+level          13         the rank played this deal (0 = "2" … 12 = "A")
+dealer         P+1        the dealer (last: not known yet)
+leader         P+1        the leader of the current trick (last: none)
+partners       P          1 for the seats on this seat's side (itself included)
+hand_sizes     P          cards held by each seat
+levels         2          this side's level, the highest other side's (0 = "2"; 13 = past A)
+points         1          the attackers' points from tricks so far
+to_deal        1          cards still to be dealt
+trick_number   1          tricks completed this deal
+=============  =========  ==========================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import NUM_KINDS
+from ..engine.events import Buried, DealStarted, Played, TrickWon
+from .building import KINDS
+
+_TRUMP_NONE, _TRUMP_UNSET = 4, 5
+_LEVEL_CAP = 13
+
+
+class Layout:
+    """Offsets, shapes and upper bounds of the pieces for a variant."""
+
+    def __init__(self, variant):
+        p = variant.players
+        d = variant.decks
+        total = d * NUM_KINDS
+        self.players = p
+        self.pieces = [
+            ("decision", (len(KINDS) + 1,), 1),
+            ("hand", (NUM_KINDS,), d),
+            ("building", (NUM_KINDS,), d),
+            ("played", (p, NUM_KINDS), d),
+            ("trick", (p, NUM_KINDS), d),
+            ("buried", (NUM_KINDS,), d),
+            ("bid", (NUM_KINDS,), d),
+            ("bid_seat", (p + 1,), 1),
+            ("trump", (6,), 1),
+            ("level", (13,), 1),
+            ("dealer", (p + 1,), 1),
+            ("leader", (p + 1,), 1),
+            ("partners", (p,), 1),
+            ("hand_sizes", (p,), total),
+            ("levels", (2,), _LEVEL_CAP),
+            ("points", (1,), 100 * d),
+            ("to_deal", (1,), total),
+            ("trick_number", (1,), total),
+        ]
+        self.slices = {}
+        high = []
+        at = 0
+        for name, shape, hi in self.pieces:
+            n = int(np.prod(shape))
+            self.slices[name] = (at, at + n, shape)
+            high += [hi] * n
+            at += n
+        self.size = at
+        self.high = np.array(high, dtype=np.float32)
+        self.low = np.zeros(at, dtype=np.float32)
+
+    def split(self, vector) -> dict:
+        """The named pieces of an observation vector (views)."""
+        return {name: vector[a:b].reshape(shape) for name, (a, b, shape) in self.slices.items()}
+
+
+class Tracker:
+    """What the encoder needs beyond the engine's state, kept from the events: each
+    seat's face-up plays this deal, the current trick by seat, the dealer's burial."""
+
+    __slots__ = ("played", "trick", "buried", "buried_by")
+
+    def __init__(self, players: int):
+        self.played = np.zeros((players, NUM_KINDS), dtype=np.float32)
+        self.trick = np.zeros((players, NUM_KINDS), dtype=np.float32)
+        self.buried = np.zeros(NUM_KINDS, dtype=np.float32)
+        self.buried_by = None
+
+    def copy(self) -> Tracker:
+        t = Tracker.__new__(Tracker)
+        t.played, t.trick, t.buried = self.played.copy(), self.trick.copy(), self.buried.copy()
+        t.buried_by = self.buried_by
+        return t
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def update(self, events) -> None:
+        for ev in events:
+            t = type(ev)
+            if t is Played:
+                row_p, row_t = self.played[ev.seat], self.trick[ev.seat]
+                for c in ev.cards:
+                    row_p[c] += 1
+                    row_t[c] += 1
+            elif t is TrickWon:
+                self.trick.fill(0)
+            elif t is Buried:
+                self.buried_by = ev.seat
+                for c in ev.cards:
+                    self.buried[c] += 1
+            elif t is DealStarted:
+                self.played.fill(0)
+                self.trick.fill(0)
+                self.buried.fill(0)
+                self.buried_by = None
+
+
+class Encoder:
+    """Encodes ``(game, seat, decision)`` as the flat observation vector of ``Layout``."""
+
+    def __init__(self, variant):
+        self.layout = lay = Layout(variant)
+        p = lay.players
+        self.players = p
+        self.order = [np.array([(s + i) % p for i in range(p)]) for s in range(p)]
+        sl = lay.slices
+        self._s = {name: (a, b) for name, (a, b, _) in sl.items()}
+
+    def encode(self, game, seat: int, decision, tracker: Tracker) -> np.ndarray:
+        s = self._s
+        p = self.players
+        out = np.zeros(self.layout.size, dtype=np.float32)
+        a = s["decision"][0]
+        out[a + (KINDS.index(decision.kind) if decision is not None else len(KINDS))] = 1
+        a, b = s["hand"]
+        out[a:b] = game.hands[seat]
+        if decision is not None and decision.cards:
+            a, b = s["building"]
+            out[a:b] = decision.counts
+        order = self.order[seat]
+        a, b = s["played"]
+        out[a:b] = tracker.played[order].ravel()
+        if game._trick:
+            a, b = s["trick"]
+            out[a:b] = tracker.trick[order].ravel()
+        if tracker.buried_by == seat:
+            a, b = s["buried"]
+            out[a:b] = tracker.buried
+
+        def rel(x):
+            return p if x is None else (x - seat) % p
+
+        bids = game._bids
+        if bids:
+            bid = bids[-1]
+            a = s["bid"][0]
+            for c in bid.cards:
+                out[a + c] += 1
+            out[s["bid_seat"][0] + rel(bid.seat)] = 1
+        else:
+            out[s["bid_seat"][0] + p] = 1
+        dealing = game.phase == "deal"
+        trump = _TRUMP_UNSET if dealing else (_TRUMP_NONE if game.trump is None else game.trump)
+        out[s["trump"][0] + trump] = 1
+        out[s["level"][0] + game.level] = 1
+        out[s["dealer"][0] + rel(game.dealer)] = 1
+        out[s["leader"][0] + rel(game.leader if not dealing else None)] = 1
+        teams = game.teams
+        mine = teams[seat]
+        a = s["partners"][0]
+        for i, o in enumerate(order):
+            if teams[o] == mine:
+                out[a + i] = 1
+        a, b = s["hand_sizes"]
+        out[a:b] = [game.hand_len[o] for o in order]
+        levels = game.levels
+        other = max((lv for t, lv in levels.items() if t != mine), default=0)
+        a = s["levels"][0]
+        out[a] = min(levels[mine], _LEVEL_CAP)
+        out[a + 1] = min(other, _LEVEL_CAP)
+        out[s["points"][0]] = game.trick_points
+        out[s["to_deal"][0]] = game._n_deal - game._dealt if dealing else 0
+        out[s["trick_number"][0]] = game.trick_number
+        return out
