@@ -94,7 +94,7 @@ def test_join_errors(client):
         for msg, err in [({"room": "ZZZZZ"}, "no_such_room"),
                          ({"room": code, "token": "guess"}, "bad_token"),
                          ({"room": code, "seat": 9}, "no_such_seat"),
-                         ({"room": code, "protocol": 2}, "bad_version")]:
+                         ({"room": code, "protocol": PROTOCOL_VERSION + 1}, "bad_version")]:
             send(ws, **{"type": "join", "protocol": PROTOCOL_VERSION, **msg})
             reply = ws.receive_json()
             assert reply["type"] == "error" and reply["code"] == err, reply
