@@ -35,7 +35,8 @@ _CHOICES = {
 _FOLLOWING = ({}, {"pair": ["pair", "singles"]},
               {"titanic": ["titanic", "triple + triple", "tractor", "triple + pair", "singles"],
                "triple": ["triple", "pair", "singles"]},
-              {"quad": ["quad", "triple", "pair + pair", "singles"], "3x5": ["2x2", "pair"]},
+              {"quad": ["quad", "triple", "pair + pair", "pair", "singles"],
+               "3x5": ["2x2", "pair"]},
               {"bogus": ["pair"]})  # fmt: skip
 
 

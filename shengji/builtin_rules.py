@@ -9,6 +9,8 @@ last answers. Each implementation reads the data sections documented in docs/var
 
 from __future__ import annotations
 
+import random
+
 from .cards import BIG_JOKER, LITTLE_JOKER, parse_rank, rank_of, suit_of
 from .hookspecs import hookimpl
 from .model import FailedThrow, NoBidOutcome, ScoreOutcome
@@ -30,6 +32,8 @@ DEFAULTS: dict = {
         "self_overturn": True,
         "when_nobody": "no_trump",
         "first_deal_redeal": False,
+        "redeal_limit": 10,
+        "nobody_first_dealer": "dealt_first",
         "first_dealer": "first_declarer",
     },
     "penalties": {"failed_throw": 0},
@@ -128,9 +132,9 @@ def shengji_may_overturn(variant, current, new):
 
 
 @hookimpl(trylast=True)
-def shengji_no_declaration(variant, deal_number, kitty, level):
+def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
     rules = variant.settings["declare"]
-    if deal_number == 0 and rules["first_deal_redeal"]:
+    if deal_number == 0 and rules["first_deal_redeal"] and redeals < rules["redeal_limit"]:
         return NoBidOutcome(trump=None, redeal=True)
     if rules["when_nobody"] == "turn_kitty" and kitty:
         # seed 002: the kitty's first card names the suit; a joker leaves no trump
@@ -140,10 +144,14 @@ def shengji_no_declaration(variant, deal_number, kitty, level):
 
 
 @hookimpl(trylast=True)
-def shengji_first_dealer(variant, bids, players):
+def shengji_first_dealer(variant, bids, players, seed):
+    rules = variant.settings["declare"]
     if not bids:
-        return None
-    rule = variant.settings["declare"]["first_dealer"]
+        # nobody declared (or the redeals ran out): a stated rule, never a silent seat
+        if rules["nobody_first_dealer"] == "random":
+            return random.Random(f"{seed}:first-dealer").randrange(players)
+        return 0  # dealt_first: the seat dealt the first card of a first deal
+    rule = rules["first_dealer"]
     return (bids[0] if rule == "first_declarer" else bids[-1]).seat
 
 

@@ -90,15 +90,17 @@ def shengji_may_overturn(variant, current, new):
 
 
 @hookspec(firstresult=True)
-def shengji_no_declaration(variant, deal_number, kitty, level):
+def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
     """What happens when the deal ends with no declaration.
 
     :param variant: the Variant.
     :param deal_number: 0 for the first deal of the match.
     :param kitty: the kitty's cards as kind ids, in the order they were set aside.
     :param level: the level rank of the deal.
+    :param redeals: how many times this deal was already redealt in a row.
     :return: a ``shengji.model.NoBidOutcome`` (play no trump; a suit; or redeal).
-        First non-None result wins.
+        First non-None result wins. The engine redeals at most ``declare.redeal_limit``
+        times in a row: past it, a redeal answer is played with its ``trump`` instead.
     """
 
 
@@ -160,15 +162,17 @@ def shengji_next_dealer(variant, dealer, outcome, players, side):
 
 
 @hookspec(firstresult=True)
-def shengji_first_dealer(variant, bids, players):
+def shengji_first_dealer(variant, bids, players, seed):
     """Dealer of the first deal, decided by the declarations (抢庄).
 
     :param variant: the Variant.
-    :param bids: the accepted ``Bid`` records of the first deal, in order.
+    :param bids: the accepted ``Bid`` records of the first deal, in order (empty when
+        nobody declared).
     :param players: number of seats.
-    :return: a seat, or None to keep the engine's default (seat 0 when nobody declared).
-        First non-None result wins (built-in: the first declarer; seed 003 allows later
-        overturns to change trump but not the dealer).
+    :param seed: a string fixed by the game's seed and the deal, for a rule that draws.
+    :return: a seat. First non-None result wins (built-in: ``declare.first_dealer`` —
+        the first declarer, or the last one; with no bids ``declare.nobody_first_dealer``
+        — the seat dealt first, or one drawn from ``seed``).
     """
 
 

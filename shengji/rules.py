@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .errors import RulesError
+from .errors import RulesError, ShengjiError
 
 Shape = tuple[int, int]
 Pattern = tuple[Shape, ...]
@@ -78,8 +78,10 @@ def parse_pattern(text: str | Iterable) -> Pattern:
     largest structure first). ``"singles"``, ``"any"`` or ``""`` is the empty pattern."""
     if isinstance(text, str):
         parts = [p.strip() for p in text.replace(",", "+").split("+")]
-    else:
+    elif isinstance(text, Iterable) and not isinstance(text, bytes):
         parts = list(text)
+    else:
+        raise RulesError(f"pattern {text!r}: expected shape names joined by '+' or a list")
     shapes = []
     for p in parts:
         if isinstance(p, str) and p.strip().lower() in ("", "single", "singles", "any"):
@@ -130,14 +132,41 @@ def default_ladder(lead: Shape, max_tuple: int) -> Ladder:
     return tuple(ladder)
 
 
-def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
+def _check_choice(name: str, value, allowed: tuple[str, ...]) -> None:
+    if not isinstance(value, str) or value not in allowed:
         raise RulesError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_int(name: str, value, lo: int, hi: int | None = None) -> None:
+    if not _is_int(value):
+        raise RulesError(f"{name}: {value!r} is not an integer")
+    if value < lo or (hi is not None and value > hi):
+        allowed = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
+        raise RulesError(f"{name}: {value} is out of range ({allowed})")
+
+
+def _check_bool(name: str, value) -> None:
+    if not isinstance(value, bool):
+        raise RulesError(f"{name}: {value!r} is not true or false")
+
+
+#: what the C core's rules struct holds (shengji_core.h; tests/test_core_errors.py checks
+#: these against the compiled core)
+MAX_LADDERS = 16
+MAX_LADDER_PATTERNS = 24
+MAX_PATTERN_SHAPES = 64
 
 
 @dataclass(frozen=True)
 class PlayRules:
-    """Every play-phase rule setting, as data. Defaults follow the two-deck seeds (000)."""
+    """Every play-phase rule setting, as data. Defaults follow the two-deck seeds (000).
+
+    Every field is type- and range-checked here (``RulesError`` naming the field), so a
+    PlayRules that exists can always be handed to the C core."""
 
     decks: int = 2
     #: widest tuple that exists; None → one deck 1 (singles only), else min(decks, 4)
@@ -166,8 +195,7 @@ class PlayRules:
     extra: tuple = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.decks, int) or not 1 <= self.decks <= 4:
-            raise RulesError(f"decks: {self.decks!r} is not 1, 2, 3 or 4")
+        _check_int("decks", self.decks, 1, 4)
         if self.copies is None:
             object.__setattr__(self, "copies", (self.decks,) * 54)
         else:
@@ -179,51 +207,121 @@ class PlayRules:
             object.__setattr__(self, "copies", copies)
         if self.max_tuple is None:
             object.__setattr__(self, "max_tuple", 1 if self.decks == 1 else min(self.decks, 4))
-        if not 1 <= self.max_tuple <= self.decks:
+        _check_int("max_tuple", self.max_tuple, 1)
+        if self.max_tuple > self.decks:
             raise RulesError(
                 f"max_tuple: {self.max_tuple} is impossible with {self.decks} deck(s) "
                 f"(allowed 1..{self.decks})"
             )
-        if not 2 <= self.tractor_min_width <= 4:
-            raise RulesError(f"tractor_min_width: {self.tractor_min_width} (allowed 2..4)")
-        if not 2 <= self.tractor_min_length <= 24:
-            raise RulesError(f"tractor_min_length: {self.tractor_min_length} (allowed 2..24)")
-        for r in self.constant_ranks:
-            if not isinstance(r, int) or not 0 <= r <= 12:
+        for name in ("tractors", "throws", "tractor_bridges_level_gap", "must_break_tuples"):
+            _check_bool(name, getattr(self, name))
+        _check_int("tractor_min_width", self.tractor_min_width, 2, 4)
+        _check_int("tractor_min_length", self.tractor_min_length, 2, 24)
+        ranks = self.constant_ranks
+        if isinstance(ranks, (str, bytes)) or not isinstance(ranks, Iterable):
+            raise RulesError(f"constant_ranks: {ranks!r} is not a list of rank indices")
+        ranks = tuple(ranks)
+        for r in ranks:
+            if not _is_int(r) or not 0 <= r <= 12:
                 raise RulesError(f"constant_ranks: {r!r} is not a rank index 0..12")
-        object.__setattr__(self, "constant_ranks", tuple(sorted(set(self.constant_ranks))))
+        object.__setattr__(self, "constant_ranks", tuple(sorted(set(ranks))))
         _check_choice("ruff_compare", self.ruff_compare, RUFF_COMPARE)
         _check_choice("failed_throw", self.failed_throw, FAILED_THROW)
         _check_choice("kitty", self.kitty, KITTY_POLICIES)
-        if len(self.kitty_table) != len(KITTY_TABLE_KEYS):
+        _check_int("kitty_cap", self.kitty_cap, 1)
+        table = self.kitty_table
+        if isinstance(table, (str, bytes)) or not isinstance(table, Iterable):
+            raise RulesError(f"kitty_table: {table!r} is not a list of multipliers")
+        table = tuple(table)
+        if len(table) != len(KITTY_TABLE_KEYS):
             raise RulesError(
                 f"kitty_table: needs {len(KITTY_TABLE_KEYS)} values {KITTY_TABLE_KEYS}"
             )
-        if self.kitty_cap < 1:
-            raise RulesError(f"kitty_cap: {self.kitty_cap} must be at least 1")
-        seen = set()
-        norm = []
-        following = self.following
+        for key, v in zip(KITTY_TABLE_KEYS, table, strict=True):
+            _check_int(f"kitty_table.{key}", v, 1)
+        object.__setattr__(self, "kitty_table", table)
+        object.__setattr__(self, "following", self._normalise_following(self.following))
+
+    def _normalise_following(self, following) -> tuple:
+        """Ladders as ((shape, (pattern, ...)), ...), every shape validated, and held to
+        what the C struct can store and to what a follower can ever supply."""
         if isinstance(following, Mapping):  # {led shape: ladder}, as in a variant file
             following = following.items()
+        elif isinstance(following, (str, bytes)) or not isinstance(following, Iterable):
+            raise RulesError(f"following: {following!r} is not a list of (led shape, ladder)")
+        seen = set()
+        norm = []
         for entry in following:
             if not (isinstance(entry, (tuple, list)) and len(entry) == 2):
                 raise RulesError(f"following: {entry!r} is not a (led shape, ladder) pair")
             lead, ladder = entry
-            if isinstance(ladder, str) or not isinstance(ladder, Iterable):
+            if isinstance(ladder, (str, bytes)) or not isinstance(ladder, Iterable):
                 raise RulesError(
                     f"following: the ladder for {lead!r} must be a list of patterns, "
                     f"not {ladder!r}"
                 )
             lead = parse_shape(lead)
+            name = shape_str(lead)
             if lead in seen:
-                raise RulesError(f"following: two ladders for led shape {shape_str(lead)}")
+                raise RulesError(f"following: two ladders for led shape {name}")
             seen.add(lead)
-            pats = tuple(parse_pattern(p) if not _is_pattern(p) else tuple(p) for p in ladder)
+            pats = tuple(parse_pattern(p) for p in ladder)
             if not pats:
-                raise RulesError(f"following: empty ladder for led shape {shape_str(lead)}")
+                raise RulesError(f"following: empty ladder for led shape {name}")
+            if len(pats) > MAX_LADDER_PATTERNS:
+                raise RulesError(
+                    f"following.{name}: {len(pats)} patterns, the core holds at most "
+                    f"{MAX_LADDER_PATTERNS} per ladder"
+                )
+            for pat in pats:
+                self._check_pattern(lead, pat)
             norm.append((lead, pats))
-        object.__setattr__(self, "following", tuple(norm))
+        if len(norm) > MAX_LADDERS:
+            raise RulesError(
+                f"following: {len(norm)} ladders, the core holds at most {MAX_LADDERS}"
+            )
+        return tuple(norm)
+
+    def _check_pattern(self, lead: Shape, pat: Pattern) -> None:
+        where = f"following.{shape_str(lead)}: pattern {pattern_str(pat)}"
+        if len(pat) > MAX_PATTERN_SHAPES:
+            raise RulesError(
+                f"{where}: {len(pat)} structures, the core holds at most {MAX_PATTERN_SHAPES}"
+            )
+        if pattern_cards(pat) > lead[0] * lead[1]:
+            # a hand holding it would have no legal follow: the play has only w*L cards
+            raise RulesError(
+                f"{where}: asks {pattern_cards(pat)} cards but the led {shape_str(lead)} "
+                f"has {lead[0] * lead[1]}; no follow could ever supply it"
+            )
+        if not self.shape_exists(lead):
+            return  # a ladder for a shape that never occurs under these rules: unused
+        for s in pat:
+            if not self.shape_exists(s):
+                raise RulesError(
+                    f"{where}: no hand can supply it, a {shape_str(s)} does not exist under "
+                    f"these rules ({self._why_not(s)})"
+                )
+
+    def shape_exists(self, shape: Shape) -> bool:
+        """Can a structure of this shape exist under these rules (semantics §3)?"""
+        w, ln = shape
+        if w > self.max_tuple:
+            return False
+        if ln == 1:
+            return True
+        return (self.tractors and w >= 2 and w >= self.tractor_min_width
+                and ln >= self.tractor_min_length)
+
+    def _why_not(self, shape: Shape) -> str:
+        w, ln = shape
+        if w > self.max_tuple:
+            return f"max_tuple is {self.max_tuple}"
+        if not self.tractors:
+            return "tractors: false"
+        if w < self.tractor_min_width:
+            return f"tractor_min_width is {self.tractor_min_width}"
+        return f"tractor_min_length is {self.tractor_min_length}"
 
     def ladder_for(self, lead: Shape) -> Ladder:
         """The following ladder for a led shape: the explicit one, else the default."""
@@ -236,32 +334,34 @@ class PlayRules:
     def from_mapping(cls, data: Mapping) -> PlayRules:
         """Build from plain data (as in a variant file's ``play:`` section): shapes and
         patterns may be written as names (``following: {titanic: ["titanic", ...]}``)."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"play rules: {data!r} is not a mapping of settings")
         data = dict(data)
         following = data.pop("following", {}) or {}
         if isinstance(following, Mapping):
             following = list(following.items())
-        data["following"] = tuple(
-            (parse_shape(lead), tuple(parse_pattern(p) for p in ladder))
-            for lead, ladder in following
-        )
+        data["following"] = following
         if "constant_ranks" in data:
             from .cards import parse_rank
 
-            data["constant_ranks"] = tuple(parse_rank(r) for r in data["constant_ranks"])
+            ranks = data["constant_ranks"]
+            if isinstance(ranks, (str, bytes)) or not isinstance(ranks, Iterable):
+                raise RulesError(f"constant_ranks: {ranks!r} is not a list of ranks")
+            try:
+                data["constant_ranks"] = tuple(parse_rank(r) for r in ranks)
+            except ShengjiError as e:
+                raise RulesError(f"constant_ranks: {e}") from None
         if isinstance(data.get("kitty_table"), Mapping):
             table = data["kitty_table"]
             defaults = dict(zip(KITTY_TABLE_KEYS, cls.kitty_table, strict=True))
             unknown = set(table) - set(KITTY_TABLE_KEYS)
             if unknown:
                 raise RulesError(
-                    f"kitty_table: unknown keys {sorted(unknown)}; allowed {KITTY_TABLE_KEYS}"
+                    f"kitty_table: unknown keys {sorted(unknown, key=str)}; "
+                    f"allowed {KITTY_TABLE_KEYS}"
                 )
-            data["kitty_table"] = tuple(int(table.get(k, defaults[k])) for k in KITTY_TABLE_KEYS)
+            data["kitty_table"] = tuple(table.get(k, defaults[k]) for k in KITTY_TABLE_KEYS)
         try:
             return cls(**data)
         except TypeError as e:
             raise RulesError(f"play rules: {e}") from None
-
-
-def _is_pattern(p) -> bool:
-    return isinstance(p, tuple) and all(isinstance(s, tuple) and len(s) == 2 for s in p)

@@ -13,7 +13,7 @@ from oracle import OracleContext
 from oracle.structures import structure_counts, structures
 
 from shengji.cards import NUM_KINDS, RANKS
-from shengji.rules import PlayRules
+from shengji.rules import PlayRules, parse_pattern
 
 # explicit ladders from the seeds (docs/rules.md §5), and a few odd ones
 TITANIC_LADDERS = {
@@ -24,7 +24,7 @@ TITANIC_LADDERS = {
     "002": ("titanic", "triple + triple", "triple + pair", "triple", "tractor",
             "pair + pair", "pair", "singles"),
 }  # fmt: skip
-QUAD_003 = ("quad", "triple", "pair + pair", "singles")
+QUAD_003 = ("quad", "triple", "pair + pair", "pair", "singles")
 TRIPLE_003 = ("triple", "pair", "singles")
 ODD_LADDERS = [
     ("tractor", ("pair", "tractor", "singles")),  # pairs before the tractor
@@ -66,7 +66,13 @@ def play_rules(draw, decks=None):
     if decks >= 2 and draw(st.integers(0, 3)) == 0:
         shape, ladder = draw(st.sampled_from(ODD_LADDERS))
         following[shape] = ladder
-    kw["following"] = following
+    # PlayRules refuses a pattern no hand can supply (a shape the drawn rules do not
+    # have): keep the ladders that make sense under the drawn rules
+    base = PlayRules.from_mapping(kw)
+    kw["following"] = {
+        shape: ladder for shape, ladder in following.items()
+        if all(base.shape_exists(s) for p in ladder for s in parse_pattern(p))
+    }
     return PlayRules.from_mapping(kw)
 
 

@@ -147,3 +147,103 @@ def test_malformed_following_ladders_are_rules_errors(following):
 def test_following_may_be_a_mapping():
     rules = PlayRules(decks=3, following={"titanic": ["titanic", "triple + triple"]})
     assert rules.ladder_for((3, 2)) == (((3, 2),), ((3, 1), (3, 1)))
+
+
+# --- PlayRules validates every field's type (issue 12): RulesError naming the field ----
+
+
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        ({"max_tuple": "2"}, "max_tuple"),
+        ({"max_tuple": 2.0}, "max_tuple"),
+        ({"kitty_cap": None}, "kitty_cap"),
+        ({"kitty_cap": True}, "kitty_cap"),
+        ({"throws": "no"}, "throws"),
+        ({"tractors": 1}, "tractors"),
+        ({"must_break_tuples": None}, "must_break_tuples"),
+        ({"tractor_bridges_level_gap": "yes"}, "tractor_bridges_level_gap"),
+        ({"decks": True}, "decks"),
+        ({"decks": "2"}, "decks"),
+        ({"decks": 5}, "decks"),
+        ({"tractor_min_length": 2.5}, "tractor_min_length"),
+        ({"tractor_min_width": None}, "tractor_min_width"),
+        ({"constant_ranks": "2"}, "constant_ranks"),
+        ({"constant_ranks": 0}, "constant_ranks"),
+        ({"constant_ranks": (True,)}, "constant_ranks"),
+        ({"ruff_compare": ["strongest"]}, "ruff_compare"),
+        ({"failed_throw": None}, "failed_throw"),
+        ({"kitty": 3}, "kitty"),
+        ({"kitty_table": (2, 4, 6, 8, 8, "16")}, "kitty_table.titanic"),
+        ({"kitty_table": 5}, "kitty_table"),
+        ({"following": 7}, "following"),
+        ({"following": [((2, 1), [((2, -1),)])]}, "shape"),
+        ({"following": [((2, 1), [((2, 10**30),)])]}, "shape"),
+        ({"following": [((2, 1), [None])]}, "pattern"),
+    ],
+)
+def test_play_rules_type_errors_name_the_field(kwargs, field):
+    with pytest.raises(RulesError) as e:
+        PlayRules(**kwargs)
+    assert field in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("data", [{"max_tuple": "2"}, {"constant_ranks": 2},
+                                  {"constant_ranks": ["Z"]}, {"kitty_table": {"pear": 3}},
+                                  {"bogus": 1}, ["decks", 2]])
+def test_play_rules_from_mapping_errors(data):
+    with pytest.raises(RulesError):
+        PlayRules.from_mapping(data)
+
+
+def test_play_rules_limits_match_the_c_struct():
+    from shengji._core import lib
+
+    from shengji import rules
+
+    assert rules.MAX_LADDERS == lib.SJ_MAX_LADDERS
+    assert rules.MAX_LADDER_PATTERNS == lib.SJ_LADDER_PATS
+    assert rules.MAX_PATTERN_SHAPES == lib.SJ_PAT_SHAPES
+
+
+def test_play_rules_reject_what_the_c_struct_cannot_hold():
+    # 17 ladders (explicit shapes 2x2 .. 2x18)
+    ladders = {f"2x{n}": ["pair", "singles"] for n in range(2, 19)}
+    with pytest.raises(RulesError, match="17 ladders, the core holds at most 16"):
+        PlayRules(decks=2, following=ladders)
+    with pytest.raises(RulesError, match="25 patterns"):
+        PlayRules(decks=2, following={"2x24": ["pair"] * 25})
+    with pytest.raises(RulesError, match="65 structures"):
+        PlayRules(decks=4, following={"4x24": [" + ".join(["pair"] * 65)]})
+
+
+@pytest.mark.parametrize(
+    "decks, following, words",
+    [
+        (2, {"pair": ["triple", "singles"]}, ["asks 3 cards", "pair has 2"]),  # issue 12
+        (2, {"tractor": ["triple", "singles"]}, ["no hand can supply", "max_tuple is 2"]),
+        (3, {"tractor": ["triple", "singles"]}, []),  # fine with triples
+        (4, {"quad": ["tractor", "singles"]}, []),
+        (4, {"quad": ["tractor"]}, []),
+        (2, {"tractor": ["pair + pair + pair"]}, ["asks 6 cards"]),
+        (3, {"titanic": ["2x3", "singles"]}, []),  # fine: a 6-card tractor of pairs
+    ],
+)
+def test_following_ladders_no_hand_can_supply(decks, following, words):
+    if not words:
+        if decks == 4 and "quad" in following:
+            with pytest.raises(RulesError, match="tractors: false"):
+                PlayRules(decks=4, tractors=False, following=following)
+        PlayRules(decks=decks, following=following)
+        return
+    with pytest.raises(RulesError) as e:
+        PlayRules(decks=decks, following=following)
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_ladder_for_a_shape_the_rules_never_have_is_unused_not_an_error():
+    # a house file lowering max_tuple under four-deck keeps its (now unused) quad ladder
+    rules = PlayRules(decks=4, max_tuple=3, following={"quad": ["quad", "triple", "singles"]})
+    assert not rules.shape_exists((4, 1))

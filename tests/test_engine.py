@@ -30,7 +30,6 @@ from shengji.engine import (
     action_from_dict,
     event_from_dict,
 )
-from shengji.engine.game import MAX_REDEALS
 from shengji.errors import IllegalPlay, ShengjiError
 from shengji.variants import load_variant
 
@@ -201,11 +200,63 @@ def test_first_deal_redealt_when_nobody_declares():
     check_conservation(game)
 
 
-def test_endless_redeals_are_a_typed_error():
+def test_after_the_last_card_a_new_declaration_reopens_the_round():
+    """issue 10, decided from seed 003 (在發牌結束後, 每方都可以根據牌情翻出級牌, 最後翻出
+    的級牌花色即為主花色): a seat that passed after the last card is asked again when a
+    later seat declares, and the round ends only when all others have passed."""
+    game = Game(V80, 0)
+    while game._final is None:
+        game.apply(Pass(game.to_act))
+    first = game.to_act
+    assert len(game.legal_actions(first)) > 1  # it could declare, and passes
+    game.apply(Pass(first))
+    bidder = game.to_act
+    game.apply(game.legal_actions(bidder)[1])
+    asked = []
+    while game.phase == "deal":
+        asked.append(game.to_act)
+        assert game.to_act != bidder
+        game.apply(Pass(game.to_act))
+    assert first in asked
+    assert asked == sorted(asked, key=lambda s: (s - bidder) % game.players)
+    assert game.trump == game.bids[-1].trump and game.bids[-1].seat == bidder
+
+
+def test_a_run_of_redeals_ends_by_the_redeal_limit():
+    """issue 10: seats that never declare used to redeal until the engine raised; after
+    declare.redeal_limit redeals the deal is played by when_nobody (turn the kitty) with
+    the seat dealt first as dealer (declare.nobody_first_dealer)."""
     game = Game("house/turn-kitty", 4)
-    with pytest.raises(ShengjiError, match="without a declaration"):
-        advance(game, always_pass(game), lambda g: False)
-    assert game._attempt == MAX_REDEALS - 1
+    limit = game.variant.settings["declare"]["redeal_limit"]
+    advance(game, always_pass(game), lambda g: g.phase != "deal")
+    starts = [e for e in game.events if type(e).__name__ == "DealStarted"]
+    assert [s.attempt for s in starts] == list(range(limit + 1))
+    assert sum(isinstance(e, Redealt) for e in game.events) == limit
+    ts = [e for e in game.events if isinstance(e, TrumpSet)][-1]
+    assert ts.declarer is None and ts.dealer == 0 and ts.turned_card == game.kitty[0]
+    assert game.phase == "bury" and game.to_act == 0
+    check_conservation(game)
+
+
+@pytest.mark.parametrize("limit", [0, 2])
+def test_redeal_limit_is_a_setting(limit):
+    v = load_variant({"extends": "house/turn-kitty", "declare": {"redeal_limit": limit}})
+    game = Game(v, 4)
+    advance(game, always_pass(game), lambda g: g.phase != "deal")
+    assert sum(isinstance(e, Redealt) for e in game.events) == limit
+
+
+def test_nobody_first_dealer_random_is_drawn_from_the_seed():
+    v = load_variant({"extends": "two-deck-80", "declare": {"nobody_first_dealer": "random"}})
+    dealers = set()
+    for seed in range(12):
+        game = Game(v, seed)
+        advance(game, always_pass(game), lambda g: g.phase != "deal")
+        again = Game(v, seed)
+        advance(again, always_pass(again), lambda g: g.phase != "deal")
+        assert game.dealer == again.dealer
+        dealers.add(game.dealer)
+    assert len(dealers) > 1
 
 
 def test_later_deal_turns_the_kitty():

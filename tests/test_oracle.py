@@ -249,7 +249,7 @@ FOUR_DECKS_003 = dict(
     throws=False,
     must_break_tuples=False,
     following=(
-        ((4, 1), (((4, 1),), ((3, 1),), ((2, 1), (2, 1)), ())),
+        ((4, 1), (((4, 1),), ((3, 1),), ((2, 1), (2, 1)), ((2, 1),), ())),
         ((3, 1), (((3, 1),), ((2, 1),), ())),
         ((2, 1), (((2, 1),), ())),
     ),
@@ -276,6 +276,9 @@ def test_quad_led_order_seed_003():
     assert not follows(c, lead, "H7 H7 H7 H3 H9 H9 H4 H4", "H9 H9 H4 H4")[0]
     assert follows(c, lead, "HK H3 H9 H9 H4 H4 H6", "H9 H9 H4 H4")[0]
     assert not follows(c, lead, "HK H3 H9 H9 H4 H4 H6", "H9 H9 HK H3")[0]
+    # 没有对跟四张单牌: four singles only without a pair (one pair held: it must be played)
+    assert not follows(c, lead, "HK H3 H9 H9 H6 H4", "HK H3 H6 H4")[0]
+    assert follows(c, lead, "HK H3 H9 H9 H6 H4", "H9 H9 H6 H4")[0]
 
 
 TITANIC_001 = (

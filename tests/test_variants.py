@@ -60,7 +60,7 @@ def test_play_rules_per_variant():
     )
     assert four.kitty == "table" and four.kitty_table[:4] == (2, 4, 6, 8)
     assert four.ladder_for((4, 1)) == tuple(
-        parse_pattern(p) for p in ["quad", "triple", "pair + pair", "singles"]
+        parse_pattern(p) for p in ["quad", "triple", "pair + pair", "pair", "singles"]
     )
     assert load_variant("constant-two").play_rules.constant_ranks == (0,)  # 2為常主
 
@@ -242,7 +242,8 @@ def test_no_declaration_and_first_dealer(v2):
     _, first = v2.declare([(2, "H10")], "10")
     _, second = v2.declare([(2, "H10"), (1, "S10 S10")], "10")
     assert v2.first_dealer([first, second]) == 2  # 先亮者為莊家 (seed 000)
-    assert v2.first_dealer([]) is None
+    assert v2.first_dealer([]) == 0  # nobody declared: the seat dealt first (stated rule)
+    assert house.no_declaration(0, kitty, "2", redeals=10).redeal is False  # redeal_limit
 
 
 # --- dealers, levels, the end of the match ---------------------------------------------

@@ -237,3 +237,13 @@ def test_output_piped_into_head_is_no_traceback():
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def test_a_variant_that_can_never_declare_is_refused_at_load():
+    """issue 10: turn-kitty style redeals never end when no bid can be accepted; such a
+    variant is refused when it is loaded, naming `declare`."""
+    never = {"extends": "two-deck-80",
+             "declare": {"min_level_cards": 3, "jokers": {"allowed": False}}}
+    with pytest.raises(VariantError, match="declare: no declaration is ever accepted"):
+        load_variant(never)
+    load_variant({**never, "decks": 3, "hand_size": 39, "kitty_size": 6})  # three copies

@@ -33,6 +33,8 @@ KINDS = (
     "declare",
     # our additions (docs/conformance.md "Kinds we add")
     "next_dealer",
+    "first_dealer",
+    "no_bid",
 )
 #: kinds that are judged in a deal's context and so need ``level`` and ``trump``
 CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier")
@@ -187,8 +189,8 @@ def _parse_case(path: Path, index: int, cid: str, raw: Mapping, base: Mapping) -
             k for k, ok in (("level", level is not None), ("trump", has_trump)) if not ok
         )
         raise _Problem(f"{missing}: needed by a {kind} case (give it in defaults or the case)")
-    if kind == "declare" and level is None:
-        raise _Problem("level: needed by a declare case (give it in defaults or the case)")
+    if kind in ("declare", "first_dealer", "no_bid") and level is None:
+        raise _Problem(f"level: needed by a {kind} case (give it in defaults or the case)")
     value = raw[kind]
     _check_value(kind, value)
     expect = raw["expect"]
@@ -314,18 +316,34 @@ def _check_value(kind: str, v) -> None:
             _need(_is_int(v[k]), f"next_dealer.{k}: expected an integer")
     elif kind == "declare":
         _need(isinstance(v, Mapping) and set(v) == {"steps"}, "declare: expected {steps: [...]}")
-        steps = v["steps"]
-        _need(isinstance(steps, list), "declare.steps: expected a list of {seat, cards}")
-        for i, s in enumerate(steps):
-            _need(
-                isinstance(s, Mapping) and set(s) == {"seat", "cards"},
-                f"declare.steps[{i}]: expected a mapping with exactly seat and cards",
-            )
-            _need(
-                isinstance(s["seat"], int) and not isinstance(s["seat"], bool),
-                f"declare.steps[{i}].seat: expected a seat number",
-            )
-            _need(_cards_like(s["cards"]), f"declare.steps[{i}].cards: expected a card string")
+        _check_steps(kind, v["steps"])
+    elif kind == "first_dealer":
+        _need(
+            isinstance(v, Mapping) and "steps" in v and set(v) <= {"steps", "seed"},
+            "first_dealer: expected {steps: [...]} or {steps: [...], seed: TEXT}",
+        )
+        _check_steps(kind, v["steps"])
+        _need(isinstance(v.get("seed", ""), (str, int)), "first_dealer.seed: expected text")
+    elif kind == "no_bid":
+        _need(
+            isinstance(v, Mapping) and {"deal", "kitty"} <= set(v) <= {"deal", "kitty", "redeals"},
+            "no_bid: expected {deal: N, kitty: CARDS} (and optionally redeals: N)",
+        )
+        _need(_is_int(v["deal"]) and v["deal"] >= 0, "no_bid.deal: expected a deal number >= 0")
+        _need(_is_int(v.get("redeals", 0)) and v.get("redeals", 0) >= 0,
+              "no_bid.redeals: expected a number >= 0")
+        _need(_cards_like(v["kitty"]), "no_bid.kitty: expected a card string")
+
+
+def _check_steps(kind: str, steps) -> None:
+    _need(isinstance(steps, list), f"{kind}.steps: expected a list of {{seat, cards}}")
+    for i, s in enumerate(steps):
+        _need(
+            isinstance(s, Mapping) and set(s) == {"seat", "cards"},
+            f"{kind}.steps[{i}]: expected a mapping with exactly seat and cards",
+        )
+        _need(_is_int(s["seat"]), f"{kind}.steps[{i}].seat: expected a seat number")
+        _need(_cards_like(s["cards"]), f"{kind}.steps[{i}].cards: expected a card string")
 
 
 def _check_expect(kind: str, e) -> None:
@@ -343,7 +361,7 @@ def _check_expect(kind: str, e) -> None:
         )
     elif kind == "follow":
         _need(e in ("legal", "illegal"), f"expect: {e!r} is not legal, illegal or error")
-    elif kind in ("winner", "kitty_multiplier", "next_dealer"):
+    elif kind in ("winner", "kitty_multiplier", "next_dealer", "first_dealer"):
         _need(isinstance(e, int) and not isinstance(e, bool), f"expect: {e!r} is not an integer")
     elif kind == "throw":
         _need(
@@ -374,6 +392,18 @@ def _check_expect(kind: str, e) -> None:
             isinstance(e["rise"], int) and not isinstance(e["rise"], bool),
             f"expect.rise: {e['rise']!r} is not an integer",
         )
+    elif kind == "no_bid":
+        _need(
+            isinstance(e, Mapping) and e and set(e) <= {"redeal", "trump", "turned"},
+            "expect: expected a mapping of redeal, trump and turned",
+        )
+        if "redeal" in e:
+            _need(isinstance(e["redeal"], bool), "expect.redeal: expected true or false")
+        if "trump" in e:
+            _trump(e["trump"])
+        if "turned" in e:
+            _need(e["turned"] is None or _cards_like(e["turned"]),
+                  "expect.turned: expected a card or null")
     elif kind == "declare":
         _need(
             isinstance(e, Mapping) and e and set(e) <= {"accepted", "trump", "declarer"},

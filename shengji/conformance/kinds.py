@@ -125,10 +125,28 @@ def _seat(variant, seat: int, key: str) -> None:
         raise ShengjiError(f"{key}: no seat {seat} (seats are 0..{variant.players - 1})")
 
 
-def judge_declare(variant, case: Case):
+def judge_first_dealer(variant, case: Case):
+    _, bids = _steps(variant, case)
+    return int(variant.first_dealer(bids, seed=str(case.value.get("seed", ""))))
+
+
+def judge_no_bid(variant, case: Case):
+    v = case.value
+    _hand(variant, v["kitty"])  # checked like a hand; the written order is the kitty's
+    kitty = tuple(parse_cards(v["kitty"]))
+    out = variant.no_declaration(v["deal"], kitty, case.level, v.get("redeals", 0))
+    return {
+        "redeal": bool(out.redeal),
+        "trump": "none" if out.trump is None else SUIT_LETTERS[out.trump],
+        "turned": None if out.turned_card is None else canonical([out.turned_card]),
+    }
+
+
+def _steps(variant, case: Case) -> tuple[list[bool], list]:
+    """Judge declaration steps in order: (accepted per step, the accepted bids)."""
     from ..model import Bid
 
-    standing = None
+    bids: list = []
     accepted: list[bool] = []
     for step in case.value["steps"]:
         cards = tuple(_hand(variant, step["cards"]).cards())
@@ -138,10 +156,16 @@ def judge_declare(variant, case: Case):
             strength = tuple(variant.declaration_strength(cards, case.level) or ())
             if strength:
                 bid = Bid(seat=step["seat"], cards=cards, trump=trump, strength=strength)
-                ok = bool(variant.may_overturn(standing, bid))
+                ok = bool(variant.may_overturn(bids[-1] if bids else None, bid))
                 if ok:
-                    standing = bid
+                    bids.append(bid)
         accepted.append(ok)
+    return accepted, bids
+
+
+def judge_declare(variant, case: Case):
+    accepted, bids = _steps(variant, case)
+    standing = bids[-1] if bids else None
     return {
         "accepted": accepted,
         "trump": "none"
@@ -179,6 +203,8 @@ JUDGES: dict[str, Callable[[Any, Case], Any]] = {
     "score": judge_score,
     "declare": judge_declare,
     "next_dealer": judge_next_dealer,
+    "first_dealer": judge_first_dealer,
+    "no_bid": judge_no_bid,
 }
 
 
@@ -196,6 +222,15 @@ def expected_form(case: Case):
             out["forced"] = canonical(out["forced"])
         if "forced_options" in out:
             out["forced_options"] = [canonical(c) for c in out["forced_options"]]
+        return out
+    if case.kind == "no_bid":
+        out = dict(e)
+        if "trump" in out:
+            t = out["trump"]
+            none = t in (None, False) or str(t).strip().lower() in ("none", "no", "nt")
+            out["trump"] = "none" if none else SUIT_LETTERS[parse_suit(t)]
+        if out.get("turned") is not None:
+            out["turned"] = canonical(out["turned"])
         return out
     if case.kind == "declare":
         out = dict(e)
@@ -222,7 +257,7 @@ def matches(case: Case, expected, got) -> bool:
         ):
             return False
         return True
-    if kind == "declare":
+    if kind in ("declare", "no_bid"):
         return all(expected[k] == got[k] for k in expected)
     if kind == "tractor":
         return expected is got or expected == got

@@ -13,7 +13,6 @@ Checks (each returns one ``Check`` whose message says what broke):
 - ``scoring``: ``score_deal`` over the whole range of points gives a side in
   {dealers, attackers}, a rise ≥ 0, and never rewards the attackers less for more points;
 - ``next-dealer``: the next dealer is a seat of the side that deals next;
-- ``ladders``: every pattern of an explicit following ladder fits in the lead it follows;
 - ``follows``: random hands heavy in the led suit always have a legal follow, and every
   follow the core lists passes the core's own check;
 - ``deal-N``: a random match from seed N played with random legal actions: some action
@@ -34,7 +33,7 @@ from pathlib import Path
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, format_counts, kind
 from ..deck import deal_error
 from ..errors import ShengjiError
-from ..rules import pattern_cards, pattern_str, shape_str
+from ..rules import shape_str
 
 SIDES = ("dealers", "attackers")
 
@@ -205,19 +204,6 @@ def _check_next_dealer(v, config: SuiteConfig) -> None:
                 )
 
 
-def _check_ladders(v, config: SuiteConfig) -> None:
-    for shape, ladder in v.play_rules.following:
-        n = shape[0] * shape[1]
-        for pattern in ladder:
-            if pattern_cards(pattern) > n:
-                raise Broken(
-                    f"following ladder for a led {shape_str(shape)}: pattern "
-                    f"'{pattern_str(pattern)}' needs {pattern_cards(pattern)} cards but a "
-                    f"{shape_str(shape)} is followed with {n}: a follower who holds it has no "
-                    "legal follow at all"
-                )
-
-
 def _led_shapes(rules) -> list[tuple[int, int]]:
     shapes = {(w, 1) for w in range(1, rules.max_tuple + 1)}
     if rules.tractors:
@@ -309,7 +295,6 @@ _FIXED: list[tuple[str, Callable]] = [
     ("settings", _check_settings),
     ("scoring", _check_scoring),
     ("next-dealer", _check_next_dealer),
-    ("ladders", _check_ladders),
     ("follows", _check_follows),
 ]
 

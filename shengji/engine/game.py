@@ -44,10 +44,6 @@ from .legal import FillerFollows, Legal, lead_structures
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
 
-#: a first deal that nobody declares may be redealt (seed 002); past this many redeals in
-#: a row the variant cannot be played (its declaration hooks accept nothing)
-MAX_REDEALS = 200
-
 RULE_DECLARE = "docs/rules.md §7 (declaring trump while dealing, seed 000 亮牌規則)"
 RULE_BURY = "docs/rules.md §8 (the dealer buries as many cards as the kitty held)"
 RULE_LEAD = "docs/rules.md §4 (leading and throws, seed 000 出牌規則)"
@@ -108,6 +104,7 @@ class Game:
         if problem:
             raise VariantError(f"variant {v.name}: {problem}")
         self.rules = v.play_rules
+        self._redeal_limit = v.settings["declare"]["redeal_limit"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
         #: level of every seat (a team's seats always share theirs: they rise together)
         self.levels = [v.start_level()] * self.players
@@ -203,6 +200,10 @@ class Game:
             self._bids.append(bid)
             self._bid_version += 1
             ev.append(Declared(bid.seat, bid.cards, bid.trump, bid.strength))
+            if self._final is not None:
+                # after the last card: every other seat may answer the new declaration,
+                # also one that passed before (seed 003: the last shown declaration stands)
+                self._final = [(bid.seat + i) % self.players for i in range(1, self.players)]
             self._run_dealing(ev)
         elif isinstance(action, Bury):
             self._do_bury(action, ev)
@@ -385,7 +386,8 @@ class Game:
 
     def _run_dealing(self, ev: list) -> None:
         """Deal cards until a seat has a new declaration to consider, then stop; after the
-        last card give every seat one more chance in play order, then settle trump."""
+        last card ask every seat in play order, and after each declaration made then every
+        other seat again, until all have passed; then settle trump."""
         players, first, deck = self.players, self._first_seat, self._deck
         hands, hand_len, bid_kinds = self.hands, self.hand_len, self._bid_kinds
         while self._dealt < self._n_deal:
@@ -463,22 +465,17 @@ class Game:
             standing = self._bids[-1]
             trump, declarer = standing.trump, standing.seat
         else:
-            out = v.no_declaration(self.deal_number, kitty, self.level)
-            if out.redeal:
-                if self._attempt + 1 >= MAX_REDEALS:
-                    raise ShengjiError(
-                        f"variant {v.name}: {MAX_REDEALS} deals in a row ended without a "
-                        "declaration and the variant redeals each time (shengji_no_declaration)")
+            out = v.no_declaration(self.deal_number, kitty, self.level, self._attempt)
+            # seed 002 redeals a first deal nobody declared; declare.redeal_limit ends a
+            # run of redeals whatever the hooks say: then the outcome's trump is played
+            if out.redeal and self._attempt < self._redeal_limit:
                 ev.append(Redealt(self.deal_number, self._attempt, kitty))
                 self._start_deal(ev, self._attempt + 1)
                 return
             trump, declarer, turned = out.trump, None, out.turned_card
         if self.dealer is None:
-            dealer = v.first_dealer(tuple(self._bids))
-            if dealer is not None:
-                dealer = self._seat_from_hook(dealer, "shengji_first_dealer")
-            if dealer is None:
-                dealer = self._bids[0].seat if self._bids else 0
+            dealer = v.first_dealer(tuple(self._bids),
+                                    seed=f"{self.seed}:{self.deal_number}:{self._attempt}")
             self.dealer = dealer
             self.level = min(self.levels[dealer], 12)
         self.trump = trump

@@ -131,11 +131,31 @@ def schema() -> dict:
     return json.loads(text)
 
 
+def _is_integer(checker, instance) -> bool:
+    # JSON Schema counts 25.0 as an integer; the engine does not (hand_size: 25.0 passed
+    # `check` and crashed `simulate` with a TypeError), and a bool is never a count
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
 @cache
 def _validator() -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema())
     cls.check_schema(schema())
-    return cls(schema())
+    plain_enum = cls.VALIDATORS["enum"]
+
+    def strict_enum(validator, enums, instance, sch):
+        # likewise 10.0 (or true) would match the rank 10 (or 1) of an enum
+        if isinstance(instance, (bool, float)) and all(type(e) is not type(instance)
+                                                        for e in enums):
+            yield jsonschema.ValidationError(f"{instance!r} is not one of {enums!r}")
+            return
+        yield from plain_enum(validator, enums, instance, sch)
+
+    strict = jsonschema.validators.extend(
+        cls, type_checker=cls.TYPE_CHECKER.redefine("integer", _is_integer),
+        validators={"enum": strict_enum},
+    )
+    return strict(schema())
 
 
 _TYPE_NAMES = {
@@ -157,6 +177,13 @@ def _choices(values) -> str:
     return ", ".join(out)
 
 
+def _yaml_repr(value) -> str:
+    """A value as the file spelt it: true/false/null rather than Python's True/None."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else repr(value)
+
+
 def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
     """One schema error → [(key path, message)] in words a rule-writer understands."""
     path = tuple(err.absolute_path)
@@ -167,12 +194,12 @@ def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
         allowed = ", ".join(known) if known else "none"
         return [(path + (k,), f"unknown key (allowed here: {allowed})") for k in extra]
     if kind == "enum":
-        return [(path, f"{inst!r} is not one of {_choices(err.validator_value)}")]
+        return [(path, f"{_yaml_repr(inst)} is not one of {_choices(err.validator_value)}")]
     if kind == "type":
         want = err.validator_value
         want = [want] if isinstance(want, str) else want
         words = " or ".join(_TYPE_NAMES.get(w, w) for w in want)
-        return [(path, f"{inst!r} is not {words}")]
+        return [(path, f"{_yaml_repr(inst)} is not {words}")]
     if kind in ("minimum", "maximum"):
         lo, hi = sch.get("minimum"), sch.get("maximum")
         rng = f"{lo}..{hi}" if lo is not None and hi is not None else (

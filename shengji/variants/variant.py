@@ -64,6 +64,7 @@ class Variant:
         self.hook = self.pm.hook
         # built now, so that a bad `play:` section fails at load time
         self.play_rules: PlayRules = self._build_play_rules()
+        self._check_declarable()
 
     def __repr__(self) -> str:
         return f"<Variant {self.name} ({display_path(self.path)})>"
@@ -92,6 +93,23 @@ class Variant:
             return self._call("shengji_play_rules", PlayRules)
         except RulesError as e:
             raise VariantError(f"{display_path(self.path)}: play: {e}") from None
+
+    def _check_declarable(self) -> None:
+        """Refuse a variant whose declaration hooks accept no bid at any level: its deals
+        could never name trump or the first dealer by declaring (issue 10: such a
+        variant used to redeal its first deal until the engine gave up)."""
+        for level in range(13):
+            kinds = [suit * 13 + level for suit in range(4)] + [LITTLE_JOKER, BIG_JOKER]
+            for k in kinds:
+                for n in range(1, self.decks + 1):
+                    bid = self.bid(0, (k,) * n, level)
+                    if bid.strength and self.may_overturn(None, bid):
+                        return
+        raise VariantError(
+            f"{display_path(self.path)}: declare: no declaration is ever accepted (no group "
+            "of level cards or jokers gets a strength that may stand on an empty table, at "
+            "any level; hooks shengji_declaration_strength, shengji_may_overturn)"
+        )
 
     def context(self, level: int | str, trump: int | str | None):
         """The core's Context for one deal (cached per level and trump)."""
@@ -143,19 +161,24 @@ class Variant:
                 standing = new
         return accepted, standing
 
-    def no_declaration(self, deal_number: int, kitty, level: int | str) -> NoBidOutcome:
+    def no_declaration(self, deal_number: int, kitty, level: int | str,
+                       redeals: int = 0) -> NoBidOutcome:
         return self._call(
             "shengji_no_declaration",
             NoBidOutcome,
             deal_number=deal_number,
             kitty=tuple(parse_cards(kitty)),
             level=_level(level),
+            redeals=redeals,
         )
 
-    def first_dealer(self, bids: Sequence[Bid]) -> int | None:
-        return self._call(
-            "shengji_first_dealer", (int, type(None)), bids=list(bids), players=self.players
+    def first_dealer(self, bids: Sequence[Bid], seed: str = "") -> int:
+        seat = self._call(
+            "shengji_first_dealer", int, bids=list(bids), players=self.players, seed=str(seed)
         )
+        if not 0 <= seat < self.players:
+            self._bad_result("shengji_first_dealer", seat, f"a seat 0..{self.players - 1}")
+        return seat
 
     # --- playing -------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ def shengji_may_overturn(variant, current, new):
 
 
 @hookimpl
-def shengji_no_declaration(variant, deal_number, kitty, level):
+def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
     return NoBidOutcome(trump=2)
 
 
@@ -53,7 +53,7 @@ def shengji_next_dealer(variant, dealer, outcome, players):
 
 
 @hookimpl
-def shengji_first_dealer(variant, bids, players):
+def shengji_first_dealer(variant, bids, players, seed):
     return players - 1
 
 
