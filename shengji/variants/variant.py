@@ -101,7 +101,7 @@ class Variant:
         for level in range(13):
             kinds = [suit * 13 + level for suit in range(4)] + [LITTLE_JOKER, BIG_JOKER]
             for k in kinds:
-                for n in range(1, self.decks + 1):
+                for n in range(1, self.composition.counts[k] + 1):  # what the deck holds
                     bid = self.bid(0, (k,) * n, level)
                     if bid.strength and self.may_overturn(None, bid):
                         return
