@@ -26,7 +26,11 @@ HOST = "127.0.0.1"  # loopback only, never another address
 SERVER = """
 import uvicorn
 from shengji.frontends.web.app import create_app
-uvicorn.run(create_app(bot_delay=0, max_rooms=100000), host={host!r}, port={port},
+from shengji.frontends.web.limits import Limits
+# every client of this script shares one address: lift the per-address caps only
+limits = Limits(max_rooms=100000, max_connections=100000, conns_per_address=100000,
+                rooms_per_address=100000, room_burst=100000)
+uvicorn.run(create_app(bot_delay=0, limits=limits), host={host!r}, port={port},
             log_level="warning", ws_max_size=1 << 20)
 """
 

@@ -27,6 +27,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is missing")
 
 from shengji.frontends.web.app import create_app  # noqa: E402
+from shengji.protocol import PROTOCOL_VERSION  # noqa: E402
 
 #: upper bound on the decisions of one deal at one seat (25 plays, declarations, burial)
 MAX_TURNS = 200
@@ -68,6 +69,18 @@ def shots_dir(tmp_path) -> Path:
     return d
 
 
+def wait_js(page, expression: str, timeout_ms: int = WAIT_MS) -> None:
+    """Poll a JS expression until it is truthy. (Playwright's wait_for_function compiles
+    its predicate inside the page, which the page's CSP forbids: no unsafe-eval.)"""
+    import time
+
+    end = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > end:
+            pytest.fail(f"timed out waiting for {expression}")
+        page.wait_for_timeout(20)
+
+
 def state(page) -> dict:
     return page.evaluate("() => ({index: window.shengji.state.event_index, "
                          "legal: window.shengji.state.legal, view: window.shengji.state.view})")
@@ -102,8 +115,8 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
 
     refused = False
     for _ in range(MAX_TURNS):
-        page.wait_for_function("() => window.shengji.state.legal !== null || "
-                               "!document.getElementById('result').hidden")
+        wait_js(page, "window.shengji.state.legal !== null || "
+                      "!document.getElementById('result').hidden")
         if page.locator("#result:not([hidden])").count():
             break
         st = state(page)
@@ -131,7 +144,7 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
                 tokens = legal["actions"][0]["cards"].split()
             click_cards(page, tokens)
             page.click("#play")
-        page.wait_for_function(f"() => window.shengji.state.event_index > {st['index']}")
+        wait_js(page, f"window.shengji.state.event_index > {st['index']}")
     else:
         pytest.fail(f"no deal result after {MAX_TURNS} decisions")
 
@@ -144,3 +157,32 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
     page.click("#rnext")
     assert "Trick 1" in page.inner_text("#replaybody")
     page.screenshot(path=str(shots / "browser-replay.png"))
+
+
+def test_a_hostile_name_is_shown_as_text_and_runs_nothing(server, page, tmp_path):
+    """Issue 13: a player name that is markup reaches the other players as text. The
+    page builds every name with text nodes, and the server's Content-Security-Policy
+    would refuse an inline handler anyway."""
+    import json
+
+    from websockets.sync.client import connect
+
+    evil = '<img src=x onerror="window.__xss=1">'
+    page.goto(server)
+    page.wait_for_selector("#variant option", state="attached")
+    page.click("#create")
+    page.wait_for_selector("#waiting:not([hidden])")
+    code = page.inner_text("#waitcode")
+    with connect(server.replace("http://", "ws://") + "/ws") as ws:
+        ws.send(json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": code,
+                            "name": evil}))
+        assert json.loads(ws.recv())["type"] == "welcome"
+        wait_js(page, "document.getElementById('waitseats').textContent.includes('<img src=x')")
+        page.click("#start")
+        page.wait_for_selector("#game:not([hidden])")
+        wait_js(page, "document.getElementById('felt').textContent.includes('onerror=')")
+        page.screenshot(path=str(shots_dir(tmp_path) / "browser-hostile-name.png"))
+        assert page.evaluate("window.__xss") is None
+        assert page.locator("img").count() == 0
+    headers = page.request.get(server + "/").headers
+    assert "script-src 'self'" in headers["content-security-policy"]

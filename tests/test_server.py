@@ -17,6 +17,8 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx works the sa
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient  # noqa: E402
 
+from webtools import BASE, WS, join, new_room, room_of, send, some_action, until  # noqa: E402
+
 from shengji.cards import format_counts  # noqa: E402
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION  # noqa: E402
@@ -24,43 +26,8 @@ from shengji.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION  # noqa: E402
 
 @pytest.fixture()
 def client():
-    with TestClient(create_app(bot_delay=0)) as c:
+    with TestClient(create_app(bot_delay=0), base_url=BASE) as c:
         yield c
-
-
-def new_room(client, **body) -> str:
-    r = client.post("/api/rooms", json={"seed": 1, "max_deals": 1, **body})
-    assert r.status_code == 200, r.text
-    return r.json()["room"]
-
-
-def room_of(client, code):
-    return client.app.state.lobby.rooms[code]
-
-
-def join(ws, code, **extra) -> dict:
-    ws.send_text(json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": code, **extra}))
-    msg = ws.receive_json()
-    assert msg["type"] == "welcome", msg
-    return msg
-
-
-def until(ws, kind: str) -> dict:
-    while True:
-        msg = ws.receive_json()
-        if msg["type"] == kind:
-            return msg
-
-
-def send(ws, **msg) -> None:
-    ws.send_text(json.dumps(msg))
-
-
-def some_action(state: dict) -> dict:
-    legal = state["legal"]
-    if legal["kind"] == "bury":
-        return {"type": "Bury", "cards": " ".join(state["view"]["hand"].split()[:legal["count"]])}
-    return legal["actions"][0]
 
 
 # ---------------------------------------------------------------- rooms and seats
@@ -73,12 +40,13 @@ def test_create_room_validates_its_input(client):
         r = client.post("/api/rooms", json=body)
         assert r.status_code == status, body
         assert r.json()["type"] == "error" and r.json()["message"]
-    r = client.post("/api/rooms", content=b"{nope")
+    json_type = {"content-type": "application/json"}
+    r = client.post("/api/rooms", content=b"{nope", headers=json_type)
     assert r.status_code == 400 and r.json()["code"] == "bad_json"
-    r = client.post("/api/rooms", content=b"[1]")
+    r = client.post("/api/rooms", content=b"[1]", headers=json_type)
     assert r.status_code == 400
-    r = client.post("/api/rooms", content=b" " * 5000)
-    assert r.status_code == 400 and r.json()["code"] == "too_large"
+    r = client.post("/api/rooms", content=b" " * 5000, headers=json_type)
+    assert r.status_code == 413 and r.json()["code"] == "too_large"
 
 
 def test_page_and_static_files_are_served(client):
@@ -90,8 +58,8 @@ def test_page_and_static_files_are_served(client):
 
 def test_join_errors(client):
     code = new_room(client)
-    with client.websocket_connect("/ws") as ws:
-        for msg, err in [({"room": "ZZZZZ"}, "no_such_room"),
+    with client.websocket_connect(WS) as ws:
+        for msg, err in [({"room": "ZZZZZZZZ"}, "no_such_room"),
                          ({"room": code, "token": "guess"}, "bad_token"),
                          ({"room": code, "seat": 9}, "no_such_seat"),
                          ({"room": code, "protocol": PROTOCOL_VERSION + 1}, "bad_version")]:
@@ -102,14 +70,14 @@ def test_join_errors(client):
         assert me["seat"] == 2
         send(ws, type="join", protocol=PROTOCOL_VERSION, room=code)
         assert until(ws, "error")["code"] == "already_joined"
-    with client.websocket_connect("/ws") as ws2:
+    with client.websocket_connect(WS) as ws2:
         send(ws2, type="join", protocol=PROTOCOL_VERSION, room=code, seat=2)
         assert ws2.receive_json()["code"] == "seat_taken"
 
 
 def test_room_fills_with_bots_and_a_whole_deal_is_played(client):
     code = new_room(client)
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect(WS) as ws:
         me = join(ws, code, name="ann")
         room = until(ws, "room")
         assert [s["kind"] for s in room["seats"]] == ["human", "open", "open", "open"]
@@ -132,13 +100,13 @@ def test_room_fills_with_bots_and_a_whole_deal_is_played(client):
 
 def test_reconnecting_with_the_token_restores_the_seat(client):
     code = new_room(client)
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect(WS) as ws:
         me = join(ws, code)
         send(ws, type="start", token=me["token"])
         first = until(ws, "state")
         while first["legal"] is None:  # the bots act until it is our turn
             first = until(ws, "state")
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect(WS) as ws:
         again = join(ws, code, token=me["token"])
         assert again["seat"] == me["seat"] and again["token"] == me["token"]
         state = until(ws, "state")
@@ -159,7 +127,7 @@ class Table4:
 
     def __init__(self, client, code):
         self.client, self.code = client, code
-        self.cms = [client.websocket_connect("/ws") for _ in range(4)]
+        self.cms = [client.websocket_connect(WS) for _ in range(4)]
         self.ws = [cm.__enter__() for cm in self.cms]
         self.me = [join(w, code) for w in self.ws]
         self.state = [until(w, "state") for w in self.ws]  # the last join starts the game
@@ -272,7 +240,7 @@ def test_bad_actions_are_refused_and_change_nothing(client):
 
 def test_messages_before_joining_are_refused(client):
     code = new_room(client)
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect(WS) as ws:
         send(ws, type="action", token="x", action={"type": "Pass"})
         assert ws.receive_json()["code"] == "not_joined"
         send(ws, type="ping")

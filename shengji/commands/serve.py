@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import ipaddress
+import sys
+
+EXPOSED_WARNING = (
+    "WARNING: --host {host} listens on every network interface: anyone who can reach "
+    "this machine can open the page, create rooms and sit at open seats. There are no "
+    "accounts and the traffic is plain HTTP; put the server behind a TLS reverse proxy "
+    "for anything but a trusted network (docs/serving.md).")
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "serve", help="serve the browser frontend (rooms, websockets)",
-        description="Serve the page and the protocol websocket. Rooms have a code and four "
-                    "seats; empty seats get bots. Needs the web extra: pip install 'shengji[web]'.")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
-                                                        "127.0.0.1: this machine only)")
+        description="Serve the page and the protocol websocket. Rooms have a code and "
+                    "seats; empty seats get bots. Needs the web extra: "
+                    "pip install 'shengji[web]'. See docs/serving.md.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only). "
+                        "WARNING: 0.0.0.0 or :: listens on every interface, open to anyone "
+                        "who can reach the machine (plain HTTP, no accounts)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--variant", default="two-deck-80",
                    help="default variant of new rooms (a name, or a YAML path the server "
@@ -17,7 +29,26 @@ def add_parser(subparsers) -> None:
     p.add_argument("--bot", default="heuristic", help="bot that fills empty seats")
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help="seconds between two bot plays (default 0.6; 0 for no pause)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a host name the page is served under (IP addresses and localhost "
+                        "always are; other names are refused against DNS rebinding)")
+    p.add_argument("--allowed-origin", action="append", default=[], metavar="URL",
+                   help="another origin whose pages may open websockets here "
+                        "(default: only this server's own page)")
+    p.add_argument("--proxy-headers", action="store_true",
+                   help="trust X-Forwarded-For from a reverse proxy on 127.0.0.1 (the "
+                        "per-address limits then count the real clients)")
     p.set_defaults(func=run)
+
+
+def exposed(host: str) -> bool:
+    """True unless ``host`` is a loopback address (or localhost)."""
+    if host == "localhost":
+        return False
+    try:
+        return not ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return True  # a name: it may resolve to anything
 
 
 def run(args) -> int:
@@ -35,11 +66,19 @@ def run(args) -> int:
     if args.bot_delay < 0:
         raise ShengjiError("--bot-delay: cannot be negative")
     from ..bots import make_bot
+    from ..protocol import MAX_MESSAGE_BYTES
     from ..variants import load_variant
 
     make_bot(args.bot, load_variant(args.variant))  # an unknown bot fails here, not in a room
-    app = create_app(default_variant=args.variant, bot=args.bot, bot_delay=args.bot_delay)
+    app = create_app(default_variant=args.variant, bot=args.bot, bot_delay=args.bot_delay,
+                     allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin)
+    if exposed(args.host):
+        print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr)
     print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)")
+    sys.stdout.flush()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                ws_max_size=1 << 20)
+                # frames a little over the protocol's own limit; no compression (it costs
+                # CPU on every message and a small frame may inflate to a large one)
+                ws_max_size=4 * MAX_MESSAGE_BYTES, ws_per_message_deflate=False,
+                proxy_headers=args.proxy_headers, forwarded_allow_ips="127.0.0.1")
     return 0

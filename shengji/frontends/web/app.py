@@ -5,14 +5,21 @@ websocket that speaks the protocol (docs/protocol.md).
     GET  /api/variants     names a room may use
     POST /api/rooms        {"variant": NAME, "seed": S} → {"room": CODE}
     WS   /ws               protocol messages, one JSON object per text frame
+
+Every request passes ``guard.Guard`` first (Host and Origin checks, security headers);
+``limits.Limits`` holds the abuse limits (docs/serving.md).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import secrets
+import time
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -21,26 +28,38 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...errors import ShengjiError
 from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, error_message
 from ...variants import list_variants, load_variant
-from .rooms import DEFAULT_BOT_DELAY, Conn, Lobby
+from .guard import Guard
+from .limits import Limits
+from .rooms import DEFAULT_BOT_DELAY, Conn, Lobby, encode
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 MAX_SEED = 64
 #: a match is long; a room plays at most this many deals unless the server says otherwise
 MAX_DEALS_LIMIT = 1000
+#: HTTP status of each refusal code of the room API (the rest are 400)
+STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_large": 413,
+          "bad_media_type": 415}
 
 
 def create_app(*, variants: list[str] | None = None, default_variant: str = "two-deck-80",
                bot_delay: float = DEFAULT_BOT_DELAY, bot: str = "heuristic",
-               max_rooms: int | None = None) -> Starlette:
+               limits: Limits | None = None, max_rooms: int | None = None,
+               allowed_hosts=(), allowed_origins=()) -> Starlette:
     """``variants``: the names or paths rooms may use (default: the built-in names; a
     client never names a file). The first load of each happens here, so a broken variant
-    fails at start-up, not in a room."""
+    fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
+    shortcut for ``Limits(max_rooms=...)``). ``allowed_hosts``/``allowed_origins``: names
+    this server answers to besides IP literals and localhost (see guard.py)."""
     allowed = list(dict.fromkeys(variants or list_variants()))
     if default_variant not in allowed:
         allowed.insert(0, default_variant)
     loaded = {name: load_variant(name) for name in allowed}
-    lobby = Lobby(bot_delay=bot_delay, bot=bot, **({"max_rooms": max_rooms} if max_rooms else {}))
+    limits = limits or Limits()
+    if max_rooms:
+        from dataclasses import replace
+        limits = replace(limits, max_rooms=max_rooms)
+    lobby = Lobby(bot_delay=bot_delay, bot=bot, limits=limits)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
@@ -51,37 +70,53 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
 
     async def create_room(request):
         try:
-            body = await request.body()
-            if len(body) > MAX_BODY:
-                raise ProtocolError("too_large", f"request body over {MAX_BODY} bytes")
-            data = json.loads(body or b"{}")
-            if not isinstance(data, dict):
-                raise ProtocolError("bad_message", "the body is a JSON object")
-            room = lobby.create(*_room_settings(data, loaded, default_variant))
-        except ValueError as e:
-            return JSONResponse(error_message(ProtocolError("bad_json", f"bad JSON ({e})")), 400)
+            data = await _read_json(request)
+            address = request.client.host if request.client else "?"
+            room = lobby.create(*_room_settings(data, loaded, default_variant), address=address)
         except ShengjiError as e:
-            status = 503 if getattr(e, "code", "") == "server_full" else 400
-            return JSONResponse(error_message(e), status)
+            return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 400))
         return JSONResponse({"room": room.code, "variant": room.table.game.variant_ref})
 
     async def websocket(ws: WebSocket):
+        address = ws.client.host if ws.client else "?"
         await ws.accept()
-        conn = Conn(ws.send_json)
+        refused = lobby.connect(address)
+        if refused is not None:
+            await ws.send_text(encode(error_message(refused)))
+            await ws.close(1008)
+            return
+
+        async def send(msg):
+            await ws.send_text(msg if isinstance(msg, str) else encode(msg))
+
+        conn = Conn(send, address, limits)
+        deadline = time.monotonic() + limits.join_timeout
         try:
-            while True:
-                frame = await ws.receive()
+            while conn.closing is None:
+                if conn.room is None:  # not joined yet: only so long
+                    try:
+                        frame = await asyncio.wait_for(ws.receive(),
+                                                       max(0.0, deadline - time.monotonic()))
+                    except asyncio.TimeoutError:
+                        await send(error_message(ProtocolError(
+                            "join_timeout", f"no join within {limits.join_timeout:g} s")))
+                        conn.closing = "join timeout"
+                        break
+                else:
+                    frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
                 text = frame.get("text")
                 if text is None:
                     text = frame.get("bytes") or b""
                 await lobby.receive(conn, text)
-        except WebSocketDisconnect:
-            pass
+            if conn.closing is not None:
+                await ws.close(1008, conn.closing)
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the peer went away (RuntimeError: sending on a closed socket)
         finally:
             room = conn.room
-            lobby.leave(conn)
+            lobby.disconnect(conn)
             if room is not None:
                 await room.broadcast()  # the others see the seat disconnected
 
@@ -91,9 +126,34 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         Route("/api/rooms", create_room, methods=["POST"]),
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ])
+    ], middleware=[Middleware(Guard, allowed_hosts=allowed_hosts,
+                              allowed_origins=allowed_origins)])
     app.state.lobby = lobby
     return app
+
+
+async def _read_json(request) -> dict:
+    """The request body as a JSON object, read no further than MAX_BODY bytes (a larger
+    body is refused while it arrives, never held in memory)."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        # also what keeps a cross-site HTML form from posting here
+        raise ProtocolError("bad_media_type", "send the body as application/json")
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise ProtocolError("too_large", f"request body over {MAX_BODY} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise ProtocolError("too_large", f"request body over {MAX_BODY} bytes")
+    try:
+        data = json.loads(bytes(body) or b"{}")
+    except (ValueError, RecursionError) as e:  # RecursionError: nested too deep
+        raise ProtocolError("bad_json", f"bad JSON ({str(e)[:80]})") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "the body is a JSON object")
+    return data
 
 
 def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
@@ -102,10 +162,15 @@ def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
         raise ProtocolError("bad_message", f"unknown key(s) {', '.join(sorted(unknown))} "
                                            "(allowed: variant, seed, max_deals)")
     name = data.get("variant", default_variant)
+    if not isinstance(name, str):
+        raise ProtocolError("bad_message", "variant: a variant name (a string)")
     if name not in loaded:
         raise ProtocolError("bad_variant", f"variant {name!r} is not offered here (choose one "
                                            f"of {', '.join(loaded)})")
-    seed = data.get("seed", 0)
+    # without a seed the deal is a secret: a known seed would tell every hand
+    seed = data.get("seed")
+    if seed is None:
+        seed = secrets.token_hex(8)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)) or len(str(seed)) > MAX_SEED:
         raise ProtocolError("bad_message", f"seed: an integer or a string of at most "
                                            f"{MAX_SEED} characters")

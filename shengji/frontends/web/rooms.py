@@ -1,40 +1,62 @@
-"""Rooms: a code, four seats, one protocol ``Table`` (shengji.protocol), and the
+"""Rooms: a code, its seats, one protocol ``Table`` (shengji.protocol), and the
 connections of the people sitting there. Independent of the web framework: a connection
-is any object with ``async send(message: dict)``.
+is a ``Conn`` around any ``async send(message)`` (a dict, or JSON text already encoded).
 
 Seats are open until someone takes them; each taken seat gets a secret token, and joining
-again with that token (a reload, another device) restores the seat. ``start`` fills the
-open seats with bots. Every inbound message is checked by the protocol module first; a
-refused message gets an ``error`` reply and changes nothing.
+again with that token (a reload, another device) restores the seat. Only a hash of each
+token is kept. ``start`` fills the open seats with bots. Every inbound message is
+rate-limited, then checked by the protocol module; a refused message gets an ``error``
+reply and changes nothing. The limits are in ``limits.Limits``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
+import json
 import secrets
 import time
+import unicodedata
 
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
+from .limits import Bucket, Limits, PerAddress
 
-#: room codes use letters that cannot be mistaken for each other
+#: room codes use letters that cannot be mistaken for each other; 8 of 32 = 40 bits, and
+#: failed joins are rate-limited per address (limits.Limits.failed_join_*)
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 5
-#: rooms kept at most; finished or idle rooms are dropped first when full
-MAX_ROOMS = 2000
+CODE_LENGTH = 8
 IDLE_SECONDS = 3600
 #: seconds between two bot plays, so that people can follow the trick
 DEFAULT_BOT_DELAY = 0.6
 MAX_NAME = 24
 
 
+def token_hash(token: str) -> bytes:
+    """What a room keeps of a seat's token (any text hashes: a forged non-ASCII token is
+    simply wrong)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+def clean_name(name: str, default: str) -> str:
+    """A display name: no control or format characters, spaces collapsed, MAX_NAME long.
+    It is shown as text everywhere (never as markup)."""
+    text = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in name or "")
+    text = " ".join(text.split())[:MAX_NAME]
+    return text or default
+
+
+def encode(msg: dict) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
 class Seat:
-    __slots__ = ("kind", "token", "name")
+    __slots__ = ("kind", "token_hash", "name")
 
     def __init__(self):
         self.kind = "open"      # open | human | bot
-        self.token = None
+        self.token_hash = None
         self.name = ""
 
     def info(self, seat: int, connected: bool) -> dict:
@@ -42,29 +64,43 @@ class Seat:
 
 
 class Conn:
-    """What a room knows about one connection: the seat it holds and its event cursor."""
+    """One connection: the seat it holds, its event cursor, its message budget."""
 
-    __slots__ = ("send", "seat", "cursor", "room")
+    __slots__ = ("_send", "seat", "cursor", "room", "address", "bucket", "limited",
+                 "dropped", "closing")
 
-    def __init__(self, send):
-        self.send = send
+    def __init__(self, send, address: str = "?", limits: Limits | None = None):
+        limits = limits or Limits()
+        self._send = send
         self.seat = None
         self.cursor = 0
         self.room = None
+        self.address = address
+        self.bucket = Bucket(limits.msg_rate, limits.msg_burst)
+        self.limited = False    # over the rate: told once, then messages are dropped
+        self.dropped = 0
+        self.closing = None     # a reason to close this connection, set by the lobby
+
+    async def send(self, msg: dict | str) -> None:
+        await self._send(msg)
 
 
 class Room:
     def __init__(self, code: str, variant, seed, *, max_deals=None, bot="heuristic",
-                 bot_delay: float = DEFAULT_BOT_DELAY):
+                 bot_delay: float = DEFAULT_BOT_DELAY, limits: Limits | None = None,
+                 creator: str = ""):
         self.code = code
         self.table = Table(variant, seed, max_deals=max_deals)
         self.bot = bot
         self.bot_delay = bot_delay
+        self.limits = limits or Limits()
+        self.creator = creator
         self.seats = [Seat() for _ in range(self.table.players)]
         self.conns: list[Conn] = []
         self.started = False
         self.touched = time.monotonic()
         self._runner: asyncio.Task | None = None
+        self._replays: dict[tuple, str] = {}   # (seat, deal) -> encoded replay message
 
     # ----------------------------------------------------------------- info
 
@@ -92,16 +128,16 @@ class Room:
     # ----------------------------------------------------------------- seats
 
     def _seat_of_token(self, token: str) -> int | None:
+        h = token_hash(token)
         for i, s in enumerate(self.seats):
-            if s.token is not None and hmac.compare_digest(s.token, token):
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
                 return i
         return None
 
     def _check_token(self, conn: Conn, token: str) -> int:
         if conn.seat is None:
             raise ProtocolError("not_joined", "join a room first")
-        seat_token = self.seats[conn.seat].token
-        if not hmac.compare_digest(seat_token, token):
+        if not hmac.compare_digest(self.seats[conn.seat].token_hash, token_hash(token)):
             raise ProtocolError("bad_token", "this token does not hold your seat")
         return conn.seat
 
@@ -117,6 +153,11 @@ class Room:
             seat = self._seat_of_token(token)
             if seat is None:
                 raise ProtocolError("bad_token", f"no seat of room {self.code} has this token")
+            held = sum(1 for c in self.conns if c.seat == seat)
+            if held >= self.limits.conns_per_seat:
+                raise ProtocolError("too_many_connections",
+                                    f"seat {seat} is open in {held} places already; close one "
+                                    "of them first")
         else:
             seat = msg.get("seat")
             if seat is None:
@@ -128,15 +169,16 @@ class Room:
                                                     f"0..{len(self.seats) - 1}")
             elif self.seats[seat].kind != "open":
                 raise ProtocolError("seat_taken", f"seat {seat} is taken ({self.seats[seat].kind})")
+            token = secrets.token_urlsafe(18)
             s = self.seats[seat]
-            s.kind, s.token = "human", secrets.token_urlsafe(18)
-            s.name = (msg.get("name") or f"player {seat}")[:MAX_NAME]
+            s.kind, s.token_hash = "human", token_hash(token)
+            s.name = clean_name(msg.get("name", ""), f"player {seat}")
         conn.seat, conn.room = seat, self
         conn.cursor = self.table.deal_start_index()
         self.conns.append(conn)
         self.touched = time.monotonic()
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": seat, "token": self.seats[seat].token,
+                         "seat": seat, "token": token,
                          "variant": self.table.game.variant_ref})
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
@@ -170,7 +212,7 @@ class Room:
         if kind == "start":
             await self.start()
         elif kind == "replay":
-            await conn.send(self.table.replay(seat, msg["deal"]))
+            await conn.send(self.replay(seat, msg["deal"]))
         elif kind == "action":
             if not self.started:
                 raise ProtocolError("not_started", "the game has not started: send start "
@@ -178,6 +220,14 @@ class Room:
             self.table.act(seat, msg["action"])
             await self.broadcast()
             self.kick()
+
+    def replay(self, seat: int, deal: int) -> str:
+        """A finished deal never changes: its replay is built once per seat and kept."""
+        key = (seat, deal)
+        text = self._replays.get(key)
+        if text is None:
+            text = self._replays[key] = encode(self.table.replay(seat, deal))
+        return text
 
     async def broadcast(self) -> None:
         for conn in list(self.conns):
@@ -211,25 +261,57 @@ class Room:
 
 
 class Lobby:
-    """All rooms of one server."""
+    """All rooms of one server, and the per-address limits."""
 
     def __init__(self, *, bot_delay: float = DEFAULT_BOT_DELAY, bot: str = "heuristic",
-                 max_rooms: int = MAX_ROOMS):
+                 limits: Limits | None = None):
         self.rooms: dict[str, Room] = {}
         self.bot_delay = bot_delay
         self.bot = bot
-        self.max_rooms = max_rooms
+        self.limits = limits or Limits()
+        self.addresses = PerAddress(self.limits)
+        self.connections = 0
 
-    def create(self, variant, seed=0, max_deals=None) -> Room:
-        if len(self.rooms) >= self.max_rooms:
+    # ----------------------------------------------------------------- connections
+
+    def connect(self, address: str) -> ProtocolError | None:
+        """Count a new connection; an error (to send before closing) when over a cap."""
+        if self.connections >= self.limits.max_connections:
+            return ProtocolError("server_full", "the server has too many connections; try "
+                                                "again later")
+        if not self.addresses.connect(address):
+            return ProtocolError("too_many_connections",
+                                 f"{self.limits.conns_per_address} connections from your "
+                                 "address are open already")
+        self.connections += 1
+        return None
+
+    def disconnect(self, conn: Conn) -> None:
+        self.connections -= 1
+        self.addresses.disconnect(conn.address)
+        self.leave(conn)
+
+    # ----------------------------------------------------------------- rooms
+
+    def create(self, variant, seed=0, max_deals=None, address: str = "?") -> Room:
+        lim = self.limits
+        live = sum(1 for r in self.rooms.values()
+                   if r.creator == address and not r.table.over and not r.idle)
+        if live >= lim.rooms_per_address:
+            raise ProtocolError("too_many_rooms", f"your address holds {live} unfinished rooms "
+                                                  "already; finish or leave one first")
+        if len(self.rooms) >= lim.max_rooms:
             for code in [c for c, r in self.rooms.items() if r.idle]:
                 del self.rooms[code]
-            if len(self.rooms) >= self.max_rooms:
-                raise ProtocolError("server_full", f"the server holds {self.max_rooms} rooms; "
+            if len(self.rooms) >= lim.max_rooms:
+                raise ProtocolError("server_full", f"the server holds {lim.max_rooms} rooms; "
                                                    "try again later")
+        if not self.addresses.bucket("room", address).take():
+            raise ProtocolError("rate_limited", "rooms are created too fast from your address; "
+                                                "wait a little")
         code = self._new_code()
         self.rooms[code] = Room(code, variant, seed, max_deals=max_deals, bot=self.bot,
-                                bot_delay=self.bot_delay)
+                                bot_delay=self.bot_delay, limits=lim, creator=address)
         return self.rooms[code]
 
     def _new_code(self) -> str:
@@ -239,22 +321,54 @@ class Lobby:
                 return code
 
     def get(self, code: str) -> Room:
-        room = self.rooms.get(code.strip().upper()) if isinstance(code, str) else None
+        key = "".join(c for c in code.upper() if c.isalnum()) if isinstance(code, str) else ""
+        room = self.rooms.get(key)
         if room is None:
             raise ProtocolError("no_such_room", f"no room {code!r}")
         return room
 
+    async def _join(self, conn: Conn, msg: dict) -> None:
+        """Joins that fail for want of a secret (a room code, a token) are rate-limited per
+        address, so that codes and tokens cannot be guessed by trying."""
+        bucket = self.addresses.bucket("join", conn.address)
+        if bucket.empty():
+            raise ProtocolError("rate_limited", "too many failed joins from your address; "
+                                                "wait a minute and check the room code")
+        try:
+            await self.get(msg["room"]).join(conn, msg)
+        except ProtocolError as e:
+            if e.code in ("no_such_room", "bad_token"):
+                bucket.take()
+            raise
+
+    def _admit(self, conn: Conn) -> bool:
+        """The connection's message budget: False (drop the message) when over it; the
+        first refused message is answered, the rest are not; too many close the socket."""
+        if conn.bucket.take():
+            conn.limited = False
+            return True
+        conn.dropped += 1
+        if conn.dropped >= self.limits.msg_dropped_close:
+            conn.closing = "too many messages"
+        return False
+
     async def receive(self, conn: Conn, text) -> None:
-        """One inbound message: parse, check, dispatch; any refusal → an error reply."""
+        """One inbound message: budget, parse, check, dispatch; a refusal → an error reply."""
         from ...protocol import parse_message
 
         try:
+            if not self._admit(conn):
+                if not conn.limited:
+                    conn.limited = True
+                    raise ProtocolError("rate_limited", "too many messages: slow down (messages "
+                                                        "are ignored until you do)")
+                return
             msg = parse_message(text)
             kind = msg["type"]
             if kind == "ping":
                 await conn.send({"type": "pong", "protocol": PROTOCOL_VERSION})
             elif kind == "join":
-                await self.get(msg["room"]).join(conn, msg)
+                await self._join(conn, msg)
             elif conn.room is None:
                 raise ProtocolError("not_joined", f"{kind}: join a room first")
             else:

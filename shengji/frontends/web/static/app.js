@@ -9,6 +9,35 @@ const SUIT_NAME = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
 const RED = new Set(["H", "D"]);
 const $ = (id) => document.getElementById(id);
 
+// Every piece of data (names, messages, cards) reaches the page as text nodes through
+// h(): never as markup. The server also sends a Content-Security-Policy without inline
+// scripts, so even a slip here would not run a script.
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k.startsWith("on")) el[k] = v;
+    else el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return el;
+}
+
+function frag(...children) {
+  const f = document.createDocumentFragment();
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    f.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return f;
+}
+
+function fill(el, ...children) { el.replaceChildren(frag(...children)); return el; }
+
 const app = (window.shengji = {
   ws: null, room: null, seat: null, token: null,
   state: null, legal: null, selected: new Set(), log: [], results: [],
@@ -29,9 +58,12 @@ function cardEl(tok, opts = {}) {
   el.className = "card" + (c.red ? " red" : "") + (c.joker ? " joker" : "") +
     (opts.trump ? " trump" : "") + (opts.small ? " small" : "");
   el.dataset.card = tok;
-  el.innerHTML = c.joker
-    ? `<span class="rank">${c.rank}</span><span class="suit">${tok === "BJ" ? "★" : "☆"}</span><span class="jname">${tok === "BJ" ? "big" : "little"}</span>`
-    : `<span class="rank">${c.rank}</span><span class="suit">${c.suit}</span>`;
+  if (c.joker) {
+    fill(el, h("span", { class: "rank" }, c.rank), h("span", { class: "suit" }, tok === "BJ" ? "★" : "☆"),
+      h("span", { class: "jname" }, tok === "BJ" ? "big" : "little"));
+  } else {
+    fill(el, h("span", { class: "rank" }, c.rank), h("span", { class: "suit" }, c.suit));
+  }
   el.title = tok;
   return el;
 }
@@ -43,11 +75,15 @@ function cardsRow(text, small = true) {
   return row;
 }
 
+// card tokens as glyph text ("♥A ♥A"), one span per card
 function textCards(text) {
-  return (text || "").split(" ").filter(Boolean).map((t) => {
+  const out = [];
+  for (const t of (text || "").split(" ").filter(Boolean)) {
     const c = cardLabel(t);
-    return `<span class="tok${c.red ? " red" : ""}">${c.joker ? (t === "BJ" ? "★BJ" : "☆LJ") : c.suit + c.rank}</span>`;
-  }).join(" ");
+    if (out.length) out.push(" ");
+    out.push(h("span", { class: "tok" + (c.red ? " red" : "") }, c.joker ? (t === "BJ" ? "★BJ" : "☆LJ") : c.suit + c.rank));
+  }
+  return frag(out);
 }
 
 // ------------------------------------------------------------------ connection
@@ -117,11 +153,12 @@ async function loadVariants() {
 }
 
 async function createRoom() {
+  // no seed: the server draws a secret one (a known seed would tell every hand)
   const seedText = $("seed").value.trim();
-  const seed = /^-?\d+$/.test(seedText) ? parseInt(seedText, 10) : seedText;
+  const body = { variant: $("variant").value };
+  if (seedText) body.seed = /^-?\d+$/.test(seedText) ? parseInt(seedText, 10) : seedText;
   const r = await fetch("/api/rooms", {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ variant: $("variant").value, seed }),
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
   });
   const data = await r.json();
   if (!r.ok) { showError(data); return; }
@@ -133,7 +170,7 @@ function showWaiting(msg) {
   $("game").hidden = true;
   $("waitcode").textContent = msg.room;
   const ul = $("waitseats");
-  ul.innerHTML = "";
+  ul.replaceChildren();
   for (const s of msg.seats) {
     const li = document.createElement("li");
     li.textContent = `seat ${s.seat}: ` + (s.kind === "open" ? "open (a bot if still empty)" :
@@ -177,9 +214,9 @@ function relPos(seat) { return (seat - app.seat + 4) % 4; }
 function render() {
   const st = app.state, v = st.view;
   $("level").textContent = v.level_rank;
-  $("trump").innerHTML = v.trump_suit === null ? "<i>dealing…</i>" :
+  fill($("trump"), v.trump_suit === null ? h("i", {}, "dealing…") :
     v.trump_suit === "none" ? "no trump" :
-    `<span class="bigsuit ${RED.has(v.trump_suit) ? "red" : ""}">${SUIT[v.trump_suit]} ${SUIT_NAME[v.trump_suit]}</span>`;
+    h("span", { class: "bigsuit" + (RED.has(v.trump_suit) ? " red" : "") }, `${SUIT[v.trump_suit]} ${SUIT_NAME[v.trump_suit]}`));
   $("dealer").textContent = v.dealer === null ? "first to declare" : seatName(v.dealer);
   $("points").textContent = v.trick_points;
   $("side").textContent = v.dealer_team === null ? "–" : v.dealer_team === v.team ? "defending (dealers)" : "attacking";
@@ -200,17 +237,16 @@ function renderSpots(st) {
   for (const [s, c] of trick) played[s] = c;
   for (const spot of document.querySelectorAll(".spot")) {
     const seat = (app.seat + Number(spot.dataset.pos)) % 4;
-    spot.innerHTML = "";
+    spot.replaceChildren();
     spot.dataset.seat = seat;
     spot.classList.toggle("active", v.to_act === seat);
     spot.classList.toggle("partner", v.teams[seat] === v.team && seat !== app.seat);
-    const head = document.createElement("div");
-    head.className = "who";
     const info = st.seats ? st.seats[seat] : null;
-    const dealer = (v.dealer === seat ? ' <span class="badge">dealer</span>' : "") +
-      (v.teams[seat] === v.team && seat !== app.seat ? ' <span class="badge partner">partner</span>' : "");
-    const away = info && info.kind === "human" && !info.connected ? ' <span class="badge away">away</span>' : "";
-    head.innerHTML = `<b>${seatName(seat)}</b>${dealer}${away}<span class="count">${v.hand_sizes[seat]} cards</span>`;
+    const head = h("div", { class: "who" }, h("b", {}, seatName(seat)),
+      v.dealer === seat ? h("span", { class: "badge" }, "dealer") : null,
+      v.teams[seat] === v.team && seat !== app.seat ? h("span", { class: "badge partner" }, "partner") : null,
+      info && info.kind === "human" && !info.connected ? h("span", { class: "badge away" }, "away") : null,
+      h("span", { class: "count" }, `${v.hand_sizes[seat]} cards`));
     spot.appendChild(head);
     if (played[seat]) {
       const row = cardsRow(played[seat]);
@@ -222,16 +258,17 @@ function renderSpots(st) {
 
 function renderCenter(st) {
   const v = st.view, c = $("center");
-  c.innerHTML = "";
+  c.replaceChildren();
   if (v.phase === "deal") {
-    const bids = v.bids.map((b) => `${seatName(b.seat)}: ${textCards(b.cards)}`).join("<br>") || "no declaration yet";
-    c.innerHTML = `<div class="dealing">Dealing — ${v.to_deal} cards to go<br><small>${bids}</small></div>`;
+    const bids = v.bids.length ? v.bids.map((b) => h("div", {}, `${seatName(b.seat)}: `, textCards(b.cards)))
+      : "no declaration yet";
+    c.appendChild(h("div", { class: "dealing" }, `Dealing — ${v.to_deal} cards to go`, h("small", {}, bids)));
   } else if (v.phase === "bury") {
-    c.innerHTML = `<div class="dealing">${v.dealer === app.seat ? "Bury" : seatName(v.dealer) + " buries"} ${v.kitty_size} cards</div>`;
+    c.appendChild(h("div", { class: "dealing" }, `${v.dealer === app.seat ? "Bury" : seatName(v.dealer) + " buries"} ${v.kitty_size} cards`));
   } else if (st.over) {
-    c.innerHTML = `<div class="dealing">Game over${st.winner !== null ? " — team " + st.winner + " wins" : ""}</div>`;
+    c.appendChild(h("div", { class: "dealing" }, `Game over${st.winner !== null ? " — team " + st.winner + " wins" : ""}`));
   } else if (!v.trick.length && v.tricks.length) {
-    c.innerHTML = `<div class="dealing"><small>last trick</small></div>`;
+    c.appendChild(h("div", { class: "dealing" }, h("small", {}, "last trick")));
   }
 }
 
@@ -256,7 +293,7 @@ function renderTurn(st) {
 
 function renderHand(st) {
   const hand = $("hand");
-  hand.innerHTML = "";
+  hand.replaceChildren();
   const toks = handTokens(st.view);
   let group = null, groupEl = null;
   toks.forEach((c, i) => {
@@ -278,10 +315,7 @@ function renderHand(st) {
     groupEl.appendChild(el);
   });
   if (st.view.kitty) {
-    const note = document.createElement("div");
-    note.className = "note";
-    note.innerHTML = "You took the kitty: " + textCards(st.view.kitty);
-    hand.appendChild(note);
+    hand.appendChild(h("div", { class: "note" }, "You took the kitty: ", textCards(st.view.kitty)));
   }
 }
 
@@ -300,7 +334,7 @@ function button(label, onClick, cls = "") {
 
 function renderActions(st) {
   const box = $("actions"), legal = st.legal;
-  box.innerHTML = "";
+  box.replaceChildren();
   if (!legal) return;
   const n = app.selected.size;
   if (legal.kind === "declare") {
@@ -308,7 +342,7 @@ function renderActions(st) {
       if (a.type === "Pass") box.appendChild(button("Pass", () => sendAction({ type: "Pass" }), "pass"));
       else {
         const b = button("", () => sendAction(a), "declare");
-        b.innerHTML = "Declare " + textCards(a.cards);
+        fill(b, "Declare ", textCards(a.cards));
         box.appendChild(b);
       }
     }
@@ -320,7 +354,7 @@ function renderActions(st) {
   } else if (legal.kind === "choose") {
     st.view.forced_options.forEach((o, i) => {
       const b = button("", () => sendAction({ type: "ChooseForced", option: i }), "declare");
-      b.innerHTML = `Force ${textCards(o)}`;
+      fill(b, "Force ", textCards(o));
       box.appendChild(b);
     });
   } else {
@@ -354,31 +388,26 @@ function hint() {
 function showError(msg) {
   const el = $("error");
   el.hidden = false;
-  el.innerHTML = `<b>Refused:</b> ${escapeHtml(msg.message)}` +
-    (msg.rule ? `<div class="rule">Rule: ${escapeHtml(msg.rule)}</div>` : "");
+  fill(el, h("b", {}, "Refused: "), String(msg.message),
+    msg.rule ? h("div", { class: "rule" }, "Rule: " + msg.rule) : null);
 }
 
 function hideError() { $("error").hidden = true; }
 
-function escapeHtml(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
 function logEvent(e, st) {
   let line = null;
   switch (e.type) {
-    case "DealStarted": line = `<b>Deal ${e.deal + 1}</b> starts`; break;
-    case "Declared": line = `${seatName(e.seat)} declares ${textCards(e.cards)}`; break;
+    case "DealStarted": line = [h("b", {}, `Deal ${e.deal + 1}`), " starts"]; break;
+    case "Declared": line = [`${seatName(e.seat)} declares `, textCards(e.cards)]; break;
     case "TrumpSet": line = `Trump: ${e.trump === null ? "no trump" : SUIT["SHCD"[e.trump]]}, dealer ${seatName(e.dealer)}`; break;
-    case "ThrowFailed": line = `${seatName(e.seat)} tried to throw ${textCards(e.attempted)} — refused`; break;
+    case "ThrowFailed": line = [`${seatName(e.seat)} tried to throw `, textCards(e.attempted), " — refused"]; break;
     case "TrickWon": line = `Trick ${e.trick + 1} to ${seatName(e.seat)} (${e.points} pts; attackers ${e.attacker_points})`; break;
-    case "DealScored": line = `<b>Deal ${e.deal + 1}</b>: attackers ${e.attacker_points} points`; showResult(e); break;
-    case "MatchOver": line = `<b>Match over</b> — team ${e.winner} wins`; break;
+    case "DealScored": line = [h("b", {}, `Deal ${e.deal + 1}`), `: attackers ${e.attacker_points} points`]; showResult(e); break;
+    case "MatchOver": line = [h("b", {}, "Match over"), ` — team ${e.winner} wins`]; break;
     default: break;
   }
   if (!line) return;
-  const li = document.createElement("li");
-  li.innerHTML = line;
+  const li = h("li", {}, line);
   const list = $("loglist");
   list.insertBefore(li, list.firstChild);
   while (list.children.length > 40) list.removeChild(list.lastChild);
@@ -390,12 +419,12 @@ function showResult(e) {
   const box = $("result");
   box.hidden = false;
   const rising = e.rising.includes(app.seat) ? "your side" : "the other side";
-  box.innerHTML = `<h3>Deal ${e.deal + 1} result</h3>
-    <p>Attackers took <b>${e.attacker_points}</b> points (tricks ${e.trick_points}` +
-    (e.kitty_bonus ? `, kitty ${e.kitty_points} × ${e.multiplier}` : "") + `).</p>
-    <p>${ours ? "You were" : "Your opponents were"} the dealers; ${e.next_side} deal next,
-    ${rising} rises ${e.rise} level${e.rise === 1 ? "" : "s"}.</p>
-    <p>Kitty: ${textCards(e.kitty)}</p>`;
+  fill(box, h("h3", {}, `Deal ${e.deal + 1} result`),
+    h("p", {}, "Attackers took ", h("b", {}, String(e.attacker_points)), ` points (tricks ${e.trick_points}` +
+      (e.kitty_bonus ? `, kitty ${e.kitty_points} × ${e.multiplier}` : "") + ")."),
+    h("p", {}, `${ours ? "You were" : "Your opponents were"} the dealers; ${e.next_side} deal next, ` +
+      `${rising} rises ${e.rise} level${e.rise === 1 ? "" : "s"}.`),
+    h("p", {}, "Kitty: ", textCards(e.kitty)));
   box.dataset.deal = e.deal;
   const b = button(`Replay deal ${e.deal + 1}`, () => send({ type: "replay", token: app.token, deal: e.deal }));
   b.id = "replaybtn";
@@ -419,32 +448,23 @@ function renderReplay() {
   $("replay").hidden = false;
   $("replaytitle").textContent = `Replay of deal ${r.deal + 1}`;
   const body = $("replaybody");
-  body.innerHTML = "";
+  body.replaceChildren();
   if (app.replayStep === 0) {
-    body.innerHTML = `<p>Trump ${trump && trump.trump !== null ? SUIT["SHCD"[trump.trump]] : "none"},
-      dealer ${trump ? seatName(trump.dealer) : "–"}. Cards each seat played:</p>`;
+    body.appendChild(h("p", {}, `Trump ${trump && trump.trump !== null ? SUIT["SHCD"[trump.trump]] : "none"}, ` +
+      `dealer ${trump ? seatName(trump.dealer) : "–"}. Cards each seat played:`));
     r.played.forEach((cards, s) => {
-      const d = document.createElement("div");
-      d.className = "replayrow";
-      d.innerHTML = `<b>${seatName(s)}</b>`;
-      d.appendChild(cardsRow(cards));
-      body.appendChild(d);
+      body.appendChild(h("div", { class: "replayrow" }, h("b", {}, seatName(s)), cardsRow(cards)));
     });
   } else {
     const t = tricks[app.replayStep - 1];
-    body.innerHTML = `<p>Trick ${t.won.trick + 1}: ${seatName(t.won.seat)} wins ${t.won.points} points
-      (attackers ${t.won.attacker_points}).</p>`;
+    body.appendChild(h("p", {}, `Trick ${t.won.trick + 1}: ${seatName(t.won.seat)} wins ${t.won.points} points ` +
+      `(attackers ${t.won.attacker_points}).`));
     for (const p of t.plays) {
-      const d = document.createElement("div");
-      d.className = "replayrow" + (p.seat === t.won.seat ? " winner" : "");
-      d.innerHTML = `<b>${seatName(p.seat)}</b>`;
-      d.appendChild(cardsRow(p.cards));
-      body.appendChild(d);
+      body.appendChild(h("div", { class: "replayrow" + (p.seat === t.won.seat ? " winner" : "") },
+        h("b", {}, seatName(p.seat)), cardsRow(p.cards)));
     }
     if (app.replayStep === steps - 1 && scored) {
-      const p = document.createElement("p");
-      p.innerHTML = `Kitty ${textCards(scored.kitty)} — attackers end with ${scored.attacker_points} points.`;
-      body.appendChild(p);
+      body.appendChild(h("p", {}, "Kitty ", textCards(scored.kitty), ` — attackers end with ${scored.attacker_points} points.`));
     }
   }
   $("rstep").textContent = app.replayStep === 0 ? "hands" : `trick ${app.replayStep} of ${tricks.length}`;
