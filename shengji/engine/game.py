@@ -80,13 +80,17 @@ class Game:
 
     def __init__(self, variant, seed: int | str = 0, *, max_deals: int | None = None,
                  deal_order=None):
-        from ..variants import load_variant  # imported late: variants import the core
+        from ..variants import Variant, load_variant  # late: variants import the core
 
+        _check_game_args(seed, max_deals)
         if isinstance(variant, (str, os.PathLike)):
             self.variant_ref = str(variant)
             variant = load_variant(variant)
-        else:
+        elif isinstance(variant, Variant):
             self.variant_ref = _variant_ref(variant)
+        else:
+            raise ShengjiError(f"Game: variant must be a Variant, a variant name or a YAML path, "
+                               f"got {type(variant).__name__} {variant!r:.40}")
         self.variant = v = variant
         self.seed = seed
         self.max_deals = max_deals
@@ -718,6 +722,18 @@ class Game:
         # pickled as its record: (variant, seed, actions), rebuilt by replay
         return (_unpickle, (self.variant_ref, self.seed, self.max_deals, self.deal_order,
                             tuple(self.actions)))
+
+
+def _check_game_args(seed, max_deals) -> None:
+    """Types at the boundary (a saved game's fields arrive here): one line, not a
+    TypeError deep in the deal."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise ShengjiError(f"Game: seed must be an integer or a string, got "
+                           f"{type(seed).__name__} {seed!r:.40}")
+    if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int)
+                                  or max_deals < 1):
+        raise ShengjiError(f"Game: max_deals must be a number of deals (1 or more) or None, "
+                           f"got {max_deals!r:.40}")
 
 
 def _unpickle(variant_ref, seed, max_deals, deal_order, actions) -> Game:
