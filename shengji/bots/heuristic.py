@@ -163,7 +163,7 @@ class HeuristicBot(Bot):
         super().__init__(variant, seed, **options)
         self._tables: dict = {}
         self._buried = (None, (0,) * NUM_KINDS)
-        self._copies = (variant.decks,) * NUM_KINDS
+        self._copies = tuple(variant.composition.counts)
         self._voids = None  # [deal key, completed tricks read, opponents' voids]
 
     # ------------------------------------------------------------------ dispatch
@@ -210,7 +210,8 @@ class HeuristicBot(Bot):
 
     @staticmethod
     def _same_side(view, a: int, b: int) -> bool:
-        return view.teams[a] == view.teams[b]
+        """Seats known to play on one side this deal (an unfound friend is not known)."""
+        return bool(view.same_side(a, b))
 
     def _winner(self, ctx, eff, st, plays) -> int:
         if len(plays[0]) == 1:
