@@ -1,7 +1,7 @@
 """The page in a real browser: open it, create and join a room, start (bots take the other
 seats) and play a whole deal by clicking cards (each lead and follow from the Hint
-button's advice); an illegal play is explained; the replay of the finished deal opens. Screenshots go to $SHENGJI_ARTIFACTS (default: pytest's
-tmp dir).
+button's advice); an illegal play is explained; the replay of the finished deal opens.
+Screenshots go to $SHENGJI_ARTIFACTS (default: pytest's tmp dir).
 
 Uses Debian's chromium at /usr/bin/chromium through the playwright package (no browser
 download); skipped when either is missing.

@@ -2,8 +2,9 @@
 
 ``ProtocolBot(bot, seat).act(state_message) -> action object``: it rebuilds the SeatView
 and the legal actions from the JSON message (nothing else), asks the bot, and encodes
-its answer; ``advise(state_message) -> (action object, reason)`` asks for advice (hints). The same adapter serves a bot inside the server and a bot client on the
-other end of a websocket (benchmarks/load_server.py).
+its answer; ``advise(state_message) -> (action object, reason)`` asks for advice
+(hints). The same adapter serves a bot inside the server and a bot client on the other
+end of a websocket (benchmarks/load_server.py).
 """
 
 from __future__ import annotations
