@@ -178,6 +178,9 @@ class Progress:
 def simulate(variant_ref, players: list[str], *, deals: int = 0, matches: int = 0,
              seed=0, jobs: int = 1, log=None, progress: bool = True) -> dict:
     """Run the simulation and return the summary (see ``summary``)."""
+    # loaded afresh for each run (a relative path, an edited file, the plugins allowed
+    # now), then shared with the units of this run (forked workers inherit it)
+    _VARIANTS.pop(variant_ref, None)
     variant = _load(variant_ref)
     if len(players) != variant.players:
         raise ShengjiError(f"--players names {len(players)} bots but variant {variant.name} "
