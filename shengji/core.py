@@ -475,7 +475,6 @@ class Context:
         if err.index >= 0 and err.which in (lib.SJ_ARG_OTHERS, lib.SJ_ARG_PLAYS):
             what = f"{what}[{err.index}]"
         card = card_str(err.card) if 0 <= err.card < NUM_KINDS else None
-        decks = self.rules.decks
         if code == lib.SJ_ERR_COPIES:
             raise HandError(
                 f"{what}: {err.count} copies of {card} but {_hold_only(self.rules, err.card)}"

@@ -113,17 +113,21 @@ def _tractor_lists(widths: tuple[int, ...], tractors: tuple[int, int]) -> list:
     """Every non-empty list of tractors the tuples ``widths`` can be grouped into
     (tractors of width >= tractors[0], length >= tractors[1]), each as its shapes."""
     min_w, min_len = tractors
+
+    def lengths(left: int, most: int) -> list[tuple[int, ...]]:
+        """Every non-increasing list of tractor lengths (>= min_len) summing <= left."""
+        out: list[tuple[int, ...]] = [()]
+        for k in range(min(left, most), min_len - 1, -1):
+            out += [(k,) + rest for rest in lengths(left - k, k)]
+        return out
+
     per_width = []
     for v in sorted(set(widths), reverse=True):
         c = widths.count(v)
-        options: list[tuple[Shape, ...]] = [()]
         if v >= min_w and c >= min_len:
-            def parts(left: int, most: int, acc: tuple, v=v) -> None:
-                for k in range(min(left, most), min_len - 1, -1):
-                    options.append(acc + ((v, k),))
-                    parts(left - k, k, acc + ((v, k),))
-            parts(c, c, ())
-        per_width.append(options)
+            per_width.append([tuple((v, k) for k in ks) for ks in lengths(c, c)])
+        else:
+            per_width.append([()])
     lists: list[tuple[Shape, ...]] = [()]
     for options in per_width:
         lists = [a + b for a in lists for b in options]

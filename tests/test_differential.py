@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from strategies import (
     contexts,
     follow_case,
-    grouping_follow_case,
     full,
+    grouping_follow_case,
     holdings,
     leads,
     minus,
