@@ -62,6 +62,8 @@
 #define SJ_ARG_PLAYS 4
 #define SJ_ARG_RULES 5
 #define SJ_ARG_POSITION 6
+#define SJ_POLICY_RANDOM 0
+#define SJ_POLICY_GREEDY 1
 #define SJ_MAX_PLAYERS 8
 
 typedef struct {
@@ -193,3 +195,10 @@ int sj_playout(const sj_rules *r, const sj_position *pos, uint64_t seed, sj_play
                sj_err *err);
 int sj_playout_batch(const sj_rules *r, const sj_position *pos, uint64_t seed, int n,
                      int32_t *totals, int32_t *trick_points, int32_t *multipliers, sj_err *err);
+/* For search (search.c): n playouts per world and candidate play, each starting with
+ * that play by the seat to act (checked: held and legal there; n_plays 0 = no forced
+ * play), the rest by policy; totals[(d * max(n_plays, 1) + k) * n + j]. Playout j of
+ * world d uses seed + d*n + j for every candidate. */
+int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
+                    const uint8_t *plays, int n_plays, int n, uint64_t seed, int policy,
+                    int32_t *totals, sj_err *err);

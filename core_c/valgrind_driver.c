@@ -164,6 +164,16 @@ int main(void)
             int32_t totals[3], points[3], mults[3];
             if (!sj_playout_batch(&r, &pos, 7, 3, totals, points, mults, &err))
                 checksum += totals[2] + points[1] + mults[0];
+            /* search: two candidate leads of the leader, both policies */
+            uint8_t cand[2 * SJ_NK] = {0};
+            int32_t evals[2 * 2];
+            for (int k = 0, c = 0; k < SJ_NK && c < 2; k++)
+                if (pos.hands[pos.leader][k])
+                    cand[c++ * SJ_NK + k] = 1;
+            for (int policy = 0; policy < 2; policy++)
+                if (!sj_playout_eval(&r, &pos, 1, cand, 2, 2, 5, policy, evals, &err))
+                    checksum += evals[0] + evals[3];
+            checksum += sj_playout_eval(&r, &pos, 1, cand, 2, 2, 5, 7, evals, &err);
             pos.hands[2][0] = 9; /* more copies than the decks hold: refused */
             checksum += sj_playout(&r, &pos, 1, &res, &err);
         }

@@ -773,3 +773,41 @@ def _position_playouts(ctx: Context, f: dict, n: int, seed: int) -> tuple:
     if lib.sj_playout_batch(ctx._r, pos, seed, n, *bufs, err):
         _playout_error(ctx, err)
     return tuple(array("i", ffi.buffer(b, 4 * n)[:]) for b in bufs)
+
+
+_POLICIES = {"random": 0, "greedy": 1}
+
+
+def _position_eval(ctx: Context, f: dict, worlds: list, plays: list, n: int, seed: int,
+                   policy: str) -> tuple:
+    """``worlds``: (hands as one bytes of players*54 counts, kitty points) each; ``plays``:
+    54-count bytes each. Returns the totals, world-major then play then playout."""
+    from array import array
+
+    base = _position(ctx, f)
+    d_n, k_n = len(worlds), len(plays)
+    arr = ffi.new("sj_position[]", d_n)
+    size = ffi.sizeof("sj_position")
+    hands_len = f["players"] * NUM_KINDS
+    for d, (hands, kitty_points) in enumerate(worlds):
+        p = arr + d
+        ffi.memmove(p, base, size)
+        if len(hands) != hands_len:
+            raise HandError(f"world {d}: {len(hands)} counts, expected {hands_len}")
+        ffi.memmove(p.hands, hands, hands_len)
+        p.kitty_points = kitty_points
+    buf = ffi.new("uint8_t[]", max(k_n, 1) * NUM_KINDS)
+    for k, play in enumerate(plays):
+        if len(play) != NUM_KINDS:
+            raise HandError(f"play {k}: {len(play)} counts, expected {NUM_KINDS}")
+        ffi.memmove(buf + k * NUM_KINDS, play, NUM_KINDS)
+    count = d_n * max(k_n, 1) * n
+    out = ffi.new("int32_t[]", max(count, 1))
+    err = ffi.new("sj_err *")
+    if lib.sj_playout_eval(ctx._r, arr, d_n, buf, k_n, n, seed, _POLICIES[policy], out, err):
+        if err.which == lib.SJ_ARG_PLAY:
+            card = card_str(err.card) if 0 <= err.card < NUM_KINDS else "?"
+            raise HandError(f"play {err.index} is not a legal first play of the seat to act "
+                            f"(core error {err.code}, card {card})")
+        _playout_error(ctx, err)
+    return array("i", ffi.buffer(out, 4 * count)[:])
