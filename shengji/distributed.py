@@ -152,3 +152,27 @@ def ray_mapper(address: str | None = None, cpus: int | None = None,
         started = True
     workers = int(ray.cluster_resources().get("CPU", 1))
     return RayMapper(ray, address, workers, batch=batch, started=started)
+
+
+def mapper_for(ray: str | None, jobs: int | None):
+    """The mapper a command's ``--ray [ADDRESS]`` and ``--jobs N`` ask for: local
+    processes, or Ray (a cluster at the address; a local Ray of ``jobs`` CPUs)."""
+    if ray is None:
+        return local_mapper(jobs or 1)
+    if ray and jobs is not None:
+        raise ShengjiError(f"--jobs {jobs} with --ray {ray}: the cluster's CPUs are used; "
+                           "--jobs sets the CPUs of a local Ray only")
+    return ray_mapper(ray or None, cpus=jobs)
+
+
+def add_arguments(parser, what: str) -> None:
+    """``--jobs``, ``--ray [ADDRESS]`` and ``--plot FILE.png`` of simulate and arena."""
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="worker processes (default 1); with --ray and no address, the "
+                             "CPUs of the local Ray (default: all)")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="run on Ray: the cluster at ADDRESS (HOST:PORT of `ray start "
+                             "--head`, ray://HOST:PORT, or auto), or a local Ray when no "
+                             "address is given (the ray extra; docs/scaling.md)")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help=f"draw {what} into FILE.png (the plot extra: matplotlib)")

@@ -77,12 +77,14 @@ def shengji_declaration_strength(variant, cards, level):
 
 
 @hookspec(firstresult=True)
-def shengji_may_overturn(variant, current, new):
+def shengji_may_overturn(variant, current, new, bids):
     """May ``new`` replace the standing declaration ``current``?
 
     :param variant: the Variant.
     :param current: the standing ``shengji.model.Bid`` or None if nobody declared yet.
     :param new: the proposed ``Bid`` (its strength already computed).
+    :param bids: every accepted ``Bid`` of the deal so far, in order (``current`` is the
+        last), for rules that look at a seat's own earlier bid.
     :return: True to accept, False to refuse. Covers overturning (反主), reinforcing
         (自保, same seat and suit), overturning oneself (自反) and joker no-trump.
         First non-None result wins.

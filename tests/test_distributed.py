@@ -9,6 +9,7 @@ import pytest
 
 from shengji.cli import main
 from shengji.distributed import RayMapper, local_mapper, ray_mapper
+from shengji.engine.arena import arena
 from shengji.engine.simulation import simulate
 
 TIMING = ("seconds", "deals_per_second", "jobs", "backend")
@@ -71,8 +72,25 @@ def test_simulate_same_results_on_any_mapper():
     assert base["backend"] == "local" and fake["backend"] == "ray"
 
 
-def run(capsys, *argv):
-    code = main(["simulate", *argv])
+def arena_results(summary):
+    s = {k: v for k, v in summary.items() if k not in TIMING}
+    s["ratings"] = [{k: v for k, v in r.items() if not k.endswith("decision_ms")}
+                    for r in s["ratings"]]
+    return s
+
+
+def test_arena_same_results_on_the_ray_mapper():
+    bots = ["heuristic", "random"]
+    local = arena("one-deck-40", bots, boards=3, seed=4, progress=False)
+    on_ray = arena("one-deck-40", bots, boards=3, seed=4, progress=False,
+                   mapper=RayMapper(FakeRay(), None, workers=2))
+    assert arena_results(local) == arena_results(on_ray)
+    assert on_ray["backend"] == "ray" and on_ray["jobs"] == 2
+    assert sum(map(sum, (h.values() for h in local["levels_histogram"]))) == 2 * 6
+
+
+def run(capsys, *argv, command="simulate"):
+    code = main([command, *argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -104,6 +122,16 @@ def test_jobs_with_a_ray_address_is_refused(capsys):
     assert code == 2 and "--jobs sets the CPUs of a local Ray only" in err
 
 
+def test_arena_ray_errors_are_one_line(capsys, monkeypatch):
+    code, out, err = run(capsys, "heuristic", "random", "--deals", "2", "--ray", "nowhere",
+                         command="arena")
+    assert code == 2 and "not an address" in err
+    monkeypatch.setitem(sys.modules, "ray", None)
+    code, out, err = run(capsys, "heuristic", "random", "--deals", "2", "--ray",
+                         command="arena")
+    assert code == 2 and "--ray needs Ray" in err and "Traceback" not in err
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     ray = pytest.importorskip("ray")
@@ -126,3 +154,10 @@ def test_local_ray_with_two_cpus_gives_the_local_results(local_ray, capsys):
     assert code == 0 and "40/40 deals" in err
     s = json.loads(out)
     assert s["backend"] == "ray" and s["deals"] == 40
+    # the arena, on the same Ray
+    bots = ["heuristic", "random"]
+    local = arena("two-deck-80", bots, boards=4, seed=2, progress=False)
+    code, out, err = run(capsys, *bots, "--deals", "4", "--seed", "2", "--json", "--ray",
+                         command="arena")
+    assert code == 0 and "8/8 deals" in err
+    assert arena_results(json.loads(out)) == arena_results(json.loads(json.dumps(local)))

@@ -247,3 +247,20 @@ def test_a_variant_that_can_never_declare_is_refused_at_load():
     with pytest.raises(VariantError, match="declare: no declaration is ever accepted"):
         load_variant(never)
     load_variant({**never, "decks": 3, "hand_size": 39, "kitty_size": 6})  # three copies
+
+
+@pytest.mark.parametrize("declare, words", [
+    ("{jokers: {min: lots}}",
+     ["declare.jokers.min", "'lots' is not an integer 1..4, decks or decks-1"]),
+    ("{jokers: {min_big: 0}}",
+     ["declare.jokers.min_big", "0 is not an integer 1..4, decks, decks-1 or null"]),
+    ("{suit_order: [S, S, H, D]}", ["declare.suit_order", "lists a value twice"]),
+    ("{equal_count: suits}", ["declare.equal_count", "jokers, nothing, jokers_or_higher_suit"]),
+    ("{when_nobody: turn}", ["declare.when_nobody", "turn_kitty_level"]),
+])
+def test_bidding_keys_name_their_choices(tmp_path, declare, words):
+    p = tmp_path / "h.yaml"
+    p.write_text(f"extends: two-deck-80\ndeclare: {declare}\n", encoding="utf-8")
+    with pytest.raises(VariantError) as e:
+        load_variant(p)
+    assert all(w in str(e.value) for w in words), str(e.value)

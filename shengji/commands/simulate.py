@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ..distributed import add_arguments
 from ..errors import ShengjiError
 
 
@@ -21,16 +22,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--players", default=None,
                    help="bot per seat, comma separated, e.g. random,heuristic,random,heuristic "
                         "(default: random at every seat)")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="worker processes (default 1); with --ray and no address, the CPUs "
-                        "of the local Ray (default: all)")
-    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help="run the deals on Ray: the cluster at ADDRESS (HOST:PORT of "
-                        "`ray start --head`, ray://HOST:PORT, or auto), or a local Ray when "
-                        "no address is given (needs the ray extra; docs/scaling.md)")
-    p.add_argument("--plot", metavar="FILE.png",
-                   help="draw the attackers' points and the level changes per side into "
-                        "FILE.png (needs the plot extra: matplotlib)")
+    add_arguments(p, "the attackers' points and the level changes per side")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--log", metavar="FILE", help="write every deal's events as JSON lines")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -38,6 +30,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..distributed import mapper_for
     from ..engine.simulation import _load, format_summary, simulate
 
     variant = _load(args.variant)
@@ -53,7 +46,7 @@ def run(args) -> int:
         from ..plots import check_target
 
         check_target(args.plot)
-    mapper = _mapper(args)
+    mapper = mapper_for(args.ray, args.jobs)
     log = None
     if args.log:
         try:
@@ -79,14 +72,3 @@ def run(args) -> int:
         print(format_summary(result))
     return 0
 
-
-def _mapper(args):
-    """Where the units run: local processes (--jobs), or Ray (--ray [ADDRESS])."""
-    from ..distributed import local_mapper, ray_mapper
-
-    if args.ray is None:
-        return local_mapper(args.jobs or 1)
-    if args.ray and args.jobs is not None:
-        raise ShengjiError(f"--jobs {args.jobs} with --ray {args.ray}: the cluster's CPUs "
-                           "are used; --jobs sets the CPUs of a local Ray only")
-    return ray_mapper(args.ray or None, cpus=args.jobs)

@@ -85,6 +85,12 @@ class Passed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BidTakenBack(Event):
+    seat: int
+    cards: tuple          # the declaration withdrawn (declare.takeback)
+
+
+@dataclass(frozen=True, slots=True)
 class Redealt(Event):
     deal: int
     attempt: int
@@ -178,8 +184,9 @@ class MatchOver(Event):
 
 EVENT_TYPES = {
     cls.__name__: cls
-    for cls in (DealStarted, CardDealt, Declared, Passed, Redealt, TrumpSet, KittyTaken,
-                Buried, ThrowFailed, ForcedChosen, Played, TrickWon, DealScored, MatchOver)
+    for cls in (DealStarted, CardDealt, Declared, Passed, BidTakenBack, Redealt, TrumpSet,
+                KittyTaken, Buried, ThrowFailed, ForcedChosen, Played, TrickWon, DealScored,
+                MatchOver)
 }
 
 

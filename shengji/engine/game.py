@@ -20,9 +20,20 @@ from collections.abc import Iterable
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, point_value
 from ..errors import HandError, ShengjiError, VariantError
 from ..model import Bid
-from .actions import Action, Bury, ChooseForced, Declare, Pass, Play, cards_text, norm_cards
+from .actions import (
+    Action,
+    Bury,
+    ChooseForced,
+    Declare,
+    Pass,
+    Play,
+    TakeBack,
+    cards_text,
+    norm_cards,
+)
 from .errors import IllegalAction, IllegalPlayAction
 from .events import (
+    BidTakenBack,
     Buried,
     CardDealt,
     DealScored,
@@ -42,6 +53,8 @@ from .legal import FillerFollows, Legal, lead_structures
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
+#: kitty theft (炒地皮, declare.kitty_theft): after a burial the other seats may overturn
+STEALING = "steal"
 
 RULE_DECLARE = "docs/rules.md §7 (declaring trump while dealing, seed 000 亮牌規則)"
 RULE_BURY = "docs/rules.md §8 (the dealer buries as many cards as the kitty held)"
@@ -49,6 +62,7 @@ RULE_LEAD = "docs/rules.md §4 (leading and throws, seed 000 出牌規則)"
 RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規則)"
 RULE_TURN = "docs/rules.md §4 (play order: the trick's leader, then each next seat)"
 RULE_CHOOSE = "docs/rules.md §4 (failed throw: the next player chooses the forced play, seed 002)"
+RULE_TAKEBACK = "docs/variants.md declare.takeback (right after declaring, keep it or take it back)"
 
 
 def _ids(cards) -> tuple[int, ...]:
@@ -109,7 +123,10 @@ class Game:
                 f"{self.decks} deck(s)"
             )
         self.rules = v.play_rules
-        self._redeal_limit = v.settings["declare"]["redeal_limit"]
+        declare = v.settings["declare"]
+        self._redeal_limit = declare["redeal_limit"]
+        self._takeback_rule = declare["takeback"]
+        self._theft_rule = declare["kitty_theft"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
         start = v.start_level()
         self.levels = {t: start for t in self.team_ids}
@@ -142,7 +159,9 @@ class Game:
             seat = self.to_act
         if seat != self.to_act or self.phase == OVER:
             return Legal("none", seat, ())
-        if self.phase == DEALING:
+        if self.phase == DEALING or self.phase == STEALING:
+            if self._takeback is not None:
+                return Legal("takeback", seat, (Pass(seat), TakeBack(seat)))
             return Legal("declare", seat, (Pass(seat), *self._offer))
         if self.phase == BURYING:
             return Legal("bury", seat, (), count=self.kitty_size)
@@ -194,18 +213,35 @@ class Game:
         if type(action) is Play:
             self._do_play(action, plan, ev)
         elif isinstance(action, Pass):
-            self._declined[action.seat] = (self._bid_version, frozenset(self._offer))
+            if self._takeback is not None:  # keeps the declaration just made
+                self._takeback = None
+            else:
+                self._declined[action.seat] = (self._bid_version, frozenset(self._offer))
             ev.append(Passed(action.seat))
-            self._run_dealing(ev)
+            self._run_stealing(ev) if self.phase == STEALING else self._run_dealing(ev)
         elif isinstance(action, Declare):
             bid = plan
             self._bids.append(bid)
             self._bid_version += 1
             ev.append(Declared(bid.seat, bid.cards, bid.trump, bid.strength))
-            if self._final is not None:
-                # after the last card: every other seat may answer the new declaration,
-                # also one that passed before (seed 003: the last shown declaration stands)
-                self._final = [(bid.seat + i) % self.players for i in range(1, self.players)]
+            if self.phase == STEALING:
+                self._steal(bid, ev)
+            else:
+                if self._final is not None:
+                    # after the last card every other seat may answer the new declaration,
+                    # also one that passed before (seed 003: the last one shown stands)
+                    self._final = [(bid.seat + i) % self.players
+                                   for i in range(1, self.players)]
+                if self._takeback_rule and bid.seat not in self._took_back:
+                    self._takeback = bid.seat  # asked at once: keep it, or take it back
+                else:
+                    self._run_dealing(ev)
+        elif isinstance(action, TakeBack):
+            bid = self._bids.pop()
+            self._bid_version += 1
+            self._took_back.add(action.seat)
+            self._takeback = None
+            ev.append(BidTakenBack(action.seat, bid.cards))
             self._run_dealing(ev)
         elif isinstance(action, Bury):
             self._do_bury(action, ev)
@@ -239,12 +275,14 @@ class Game:
             self._refuse(
                 f"{name} by seat {action.seat}: it is seat {self.to_act}'s turn "
                 f"({self.phase} phase)", "not_your_turn", RULE_TURN, isinstance(action, Play))
-        expected = _EXPECTED[self.phase]
+        expected, rule = _EXPECTED[self.phase], RULE_TURN
+        if self._takeback is not None:
+            expected, rule = (Pass, TakeBack), RULE_TAKEBACK
         if not isinstance(action, expected):
             self._refuse(
                 f"{name} by seat {action.seat}: in the {self.phase} phase only "
-                f"{' or '.join(c.__name__ for c in expected)} is possible", "wrong_phase",
-                RULE_TURN)
+                f"{' or '.join(c.__name__ for c in expected)} is possible now", "wrong_phase",
+                rule)
         if isinstance(action, Declare):
             return self._check_declare(action)
         if isinstance(action, Bury):
@@ -358,6 +396,9 @@ class Game:
         self._seen_version = [-1] * self.players
         self._declined: list = [None] * self.players
         self._offer: tuple = ()
+        self._takeback: int | None = None  # seat that may take back its declaration now
+        self._took_back: set = set()       # seats that took one back this deal (once each)
+        self._steal_queue: list = []       # seats still to be asked in a theft round
         self._bid_kinds = tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER)
         self.trump = None
         self.ctx = None
@@ -426,8 +467,7 @@ class Game:
 
     def _offers(self, seat: int) -> tuple:
         hand = self.hands[seat]
-        standing = self._bids[-1] if self._bids else None
-        key = (seat, self.level, standing, tuple([hand[k] for k in self._bid_kinds]))
+        key = (seat, self.level, tuple(self._bids), tuple([hand[k] for k in self._bid_kinds]))
         offer = self._offer_cache.get(key)
         if offer is None:
             found = []
@@ -450,11 +490,12 @@ class Game:
         return Bid(seat, tuple(sorted(cards)), trump, strength)
 
     def _may_overturn(self, bid: Bid) -> bool:
-        current = self._bids[-1] if self._bids else None
-        key = (current, bid)
+        bids = tuple(self._bids)
+        key = (bids, bid)
         ok = self._overturn_cache.get(key)
         if ok is None:
-            ok = self._overturn_cache[key] = bool(self.variant.may_overturn(current, bid))
+            current = bids[-1] if bids else None
+            ok = self._overturn_cache[key] = bool(self.variant.may_overturn(current, bid, bids))
         return ok
 
     def _finish_dealing(self, ev: list) -> None:
@@ -500,8 +541,51 @@ class Game:
         self.hand_len[action.seat] -= len(action.cards)
         self._seat_hands[action.seat] = None
         ev.append(Buried(action.seat, action.cards))
+        if self._theft_rule and self._bids:
+            # 炒地皮: every other seat, in play order after the one who buried, may
+            # overturn and take the kitty (not after a trump nobody declared: shengji.io
+            # allows no theft of an automatic bid)
+            self.phase = STEALING
+            self._steal_queue = [(action.seat + i) % self.players
+                                 for i in range(1, self.players)]
+            self._run_stealing(ev)
+            return
+        self._start_play()
+
+    def _start_play(self) -> None:
         self.phase = PLAYING
         self.leader = self.to_act = self.dealer
+
+    def _run_stealing(self, ev: list) -> None:
+        """Ask the next seat that holds a declaration the rules accept now; when every
+        other seat has passed, the dealer leads."""
+        while self._steal_queue:
+            seat = self._steal_queue.pop(0)
+            offer = self._offers(seat)
+            if offer:
+                self._offer = offer
+                self.to_act = seat
+                return
+        self._start_play()
+
+    def _steal(self, bid: Bid, ev: list) -> None:
+        """The declaration stands: its suit is trump, and its seat takes the buried kitty
+        and buries as many cards. The dealer, and so the sides, do not change."""
+        seat, v = bid.seat, self.variant
+        self.trump = bid.trump
+        self.ctx = ctx = v.context(self.level, bid.trump)
+        self._eff, self._str, self._suit_kinds = _tables(ctx)
+        self.kitty = tuple(k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(self.buried[k]))
+        ev.append(TrumpSet(bid.trump, seat, self.dealer, self.level, None))
+        ev.append(KittyTaken(seat, self.kitty))
+        hand = self.hands[seat]
+        for c in self.kitty:
+            hand[c] += 1
+        self.buried = [0] * NUM_KINDS
+        self.hand_len[seat] += len(self.kitty)
+        self._seat_hands[seat] = None
+        self.phase = BURYING
+        self.to_act = seat
 
     # ---------------------------------------------------------------------- tricks
 
@@ -746,8 +830,8 @@ def _variant_ref(variant) -> str:
 
 _TABLES: dict = {}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
-_EXPECTED = {DEALING: (Declare, Pass), BURYING: (Bury,), PLAYING: (Play,),
-             CHOOSING: (ChooseForced,)}
+_EXPECTED = {DEALING: (Declare, Pass), STEALING: (Declare, Pass), BURYING: (Bury,),
+             PLAYING: (Play,), CHOOSING: (ChooseForced,)}
 
 
 def _tables(ctx) -> tuple:

@@ -2,10 +2,11 @@
 
 A ``SeatView`` holds the seat's own hand and public facts (declarations, the trump, the
 cards played face up, trick history, points, levels). It never holds another seat's
-cards, nor the buried kitty — except the kitty cards the dealer holds while burying
-(then ``kitty`` is the kitty the dealer took). It is what bots and frontends receive:
-a fresh copy each time, read-only by convention (not frozen: one is built before every
-decision, and frozen dataclasses are slower to build).
+cards, nor the buried kitty — except the kitty cards the seat burying holds (then
+``kitty`` is the kitty it took: the dealer, or with kitty theft the seat that stole it).
+It is what bots and frontends receive: a fresh copy each time, read-only by convention
+(not frozen: one is built before every decision, and frozen dataclasses are slower to
+build).
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def view_of(game, seat: int) -> SeatView:
         raise IllegalAction(f"no seat {seat}: seats are 0..{game.players - 1}", "no_such_seat")
     dealing = game.phase == "deal"
     kitty = None
-    if game.phase == "bury" and seat == game.dealer:
+    if game.phase == "bury" and seat == game.to_act:  # the dealer, or a seat that stole
         kitty = tuple(sorted(game.kitty, reverse=True))
     return SeatView(
         seat=seat, players=game.players, teams=game.teams, phase=game.phase,

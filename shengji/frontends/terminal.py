@@ -22,7 +22,8 @@ RED, BOLD, DIM, YELLOW, GREEN, RESET = "\033[31m", "\033[1m", "\033[2m", "\033[3
 #: hints shown with each prompt (``h`` shows up to HINTS_ALL)
 HINTS_SHOWN, HINTS_ALL = 6, 60
 PROMPTS = {"declare": "declare or pass", "bury": "bury", "lead": "lead", "follow": "follow",
-           "choose": "choose the forced play"}
+           "choose": "choose the forced play",
+           "takeback": "keep your declaration (pass) or take it back (t)"}
 
 
 class Terminal:
@@ -165,7 +166,8 @@ class Terminal:
             return [self._advisor.act(state)["cards"]]
         if kind == "choose":
             return [f"#{i}" for i in range(len(legal["actions"]))]
-        return ["pass" if a["type"] == "Pass" else a["cards"] for a in legal["actions"]]
+        return ["pass" if a["type"] == "Pass" else "takeback" if a["type"] == "TakeBack"
+                else a["cards"] for a in legal["actions"]]
 
     def prompt(self, state: dict, hints: list[str]) -> None:
         legal = state["legal"]
@@ -186,7 +188,9 @@ class Terminal:
         self.out.flush()
 
     def _hint_text(self, hint: str) -> str:
-        return hint if hint == "pass" or hint.startswith("#") else self.cards(hint)
+        if hint in ("pass", "takeback") or hint.startswith("#"):
+            return hint
+        return self.cards(hint)
 
     # ----------------------------------------------------------------- input
 
@@ -208,8 +212,10 @@ class Terminal:
             self.say("all hints: " + " | ".join(listed)
                      + (" …" if len(hints) > HINTS_ALL or state["legal"]["truncated"] else ""))
             return "again"
-        if low in ("p", "pass") or (not text and kind == "declare"):
+        if low in ("p", "pass") or (not text and kind in ("declare", "takeback")):
             return {"type": "Pass"}
+        if kind == "takeback" and low in ("t", "takeback", "take back"):
+            return {"type": "TakeBack"}
         if not text:
             return "again"
         if text.startswith("#") and text[1:].isdigit():
@@ -222,8 +228,13 @@ class Terminal:
             text = hints[i]
             if text == "pass":
                 return {"type": "Pass"}
+            if text == "takeback":
+                return {"type": "TakeBack"}
         kind_type = {"declare": "Declare", "bury": "Bury", "lead": "Play", "follow": "Play",
-                     "choose": "ChooseForced"}[kind]
+                     "choose": "ChooseForced", "takeback": "TakeBack"}[kind]
+        if kind_type == "TakeBack":
+            self.say("type p to keep your declaration, t to take it back")
+            return "again"
         if kind_type == "ChooseForced":
             self.say("type #0, #1, … to choose an option")
             return "again"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 from ..cards import RANKS, SUITS, parse_cards
-from ..engine.actions import ACTION_TYPES, Action, ChooseForced, Pass, cards_text
+from ..engine.actions import ACTION_TYPES, Action, ChooseForced, Pass, TakeBack, cards_text
 from ..engine.legal import Legal
 from ..engine.view import SeatView
 from ..errors import ShengjiError
@@ -63,7 +63,7 @@ CLIENT_MESSAGES = {
     "ping": {},
 }
 ACTION_KEYS = {"Pass": (), "Declare": ("cards",), "Bury": ("cards",), "Play": ("cards",),
-               "ChooseForced": ("option",)}
+               "ChooseForced": ("option",), "TakeBack": ()}
 MAX_SHORT_TEXT = 64
 
 
@@ -156,8 +156,8 @@ def decode_action(d: dict, seat: int) -> Action:
         raise ProtocolError("not_your_seat", f"you hold seat {seat}; you cannot act for "
                                              f"seat {d['seat']}")
     cls = ACTION_TYPES[d["type"]]
-    if cls is Pass:
-        return Pass(seat)
+    if cls is Pass or cls is TakeBack:
+        return cls(seat)
     if cls is ChooseForced:
         return ChooseForced(seat, d["option"])
     try:

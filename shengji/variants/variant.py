@@ -136,21 +136,26 @@ class Variant:
         trump = None if not ids or ids[0] in (LITTLE_JOKER, BIG_JOKER) else suit_of(ids[0])
         return Bid(seat=seat, cards=ids, trump=trump, strength=strength)
 
-    def may_overturn(self, current_bid: Bid | None, new_bid: Bid) -> bool:
-        return self._call("shengji_may_overturn", bool, current=current_bid, new=new_bid)
+    def may_overturn(self, current_bid: Bid | None, new_bid: Bid,
+                     bids: Sequence[Bid] | None = None) -> bool:
+        """``bids``: the deal's accepted bids so far (default: just ``current_bid``)."""
+        if bids is None:
+            bids = () if current_bid is None else (current_bid,)
+        return self._call("shengji_may_overturn", bool, current=current_bid, new=new_bid,
+                          bids=tuple(bids))
 
     def declare(self, steps: Sequence, level: int | str) -> tuple[list[bool], Bid | None]:
         """Judge declarations shown in order: ``steps`` are ``(seat, cards)`` pairs or
         ``{seat, cards}`` mappings. Returns (accepted per step, the standing bid)."""
-        accepted, standing = [], None
+        accepted, bids = [], []
         for step in steps:
             seat, cards = (step["seat"], step["cards"]) if isinstance(step, Mapping) else step
             new = self.bid(seat, cards, level)
-            ok = bool(new.strength) and self.may_overturn(standing, new)
+            ok = bool(new.strength) and self.may_overturn(bids[-1] if bids else None, new, bids)
             accepted.append(ok)
             if ok:
-                standing = new
-        return accepted, standing
+                bids.append(new)
+        return accepted, (bids[-1] if bids else None)
 
     def no_declaration(self, deal_number: int, kitty, level: int | str,
                        redeals: int = 0) -> NoBidOutcome:

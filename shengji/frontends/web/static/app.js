@@ -283,6 +283,7 @@ function renderTurn(st) {
   t.className = "turn mine";
   const what = {
     declare: "declare trump, or pass",
+    takeback: "keep your declaration, or take it back",
     bury: `choose ${legal.count} cards to bury`,
     lead: "lead: click cards, then Play",
     follow: `follow with ${legal.count} card${legal.count > 1 ? "s" : ""}`,
@@ -337,9 +338,10 @@ function renderActions(st) {
   box.replaceChildren();
   if (!legal) return;
   const n = app.selected.size;
-  if (legal.kind === "declare") {
+  if (legal.kind === "declare" || legal.kind === "takeback") {
     for (const a of legal.actions) {
-      if (a.type === "Pass") box.appendChild(button("Pass", () => sendAction({ type: "Pass" }), "pass"));
+      if (a.type === "Pass") box.appendChild(button(legal.kind === "takeback" ? "Keep it" : "Pass", () => sendAction({ type: "Pass" }), "pass"));
+      else if (a.type === "TakeBack") box.appendChild(button("Take it back", () => sendAction({ type: "TakeBack" }), "pass"));
       else {
         const b = button("", () => sendAction(a), "declare");
         fill(b, "Declare ", textCards(a.cards));
@@ -399,6 +401,7 @@ function logEvent(e, st) {
   switch (e.type) {
     case "DealStarted": line = [h("b", {}, `Deal ${e.deal + 1}`), " starts"]; break;
     case "Declared": line = [`${seatName(e.seat)} declares `, textCards(e.cards)]; break;
+    case "BidTakenBack": line = [`${seatName(e.seat)} takes back `, textCards(e.cards)]; break;
     case "TrumpSet": line = `Trump: ${e.trump === null ? "no trump" : SUIT["SHCD"[e.trump]]}, dealer ${seatName(e.dealer)}`; break;
     case "ThrowFailed": line = [`${seatName(e.seat)} tried to throw `, textCards(e.attempted), " — refused"]; break;
     case "TrickWon": line = `Trick ${e.trick + 1} to ${seatName(e.seat)} (${e.points} pts; attackers ${e.attacker_points})`; break;
