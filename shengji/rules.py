@@ -252,8 +252,8 @@ class PlayRules:
     #: a led tractor the follower cannot match asks for shorter tractors before plain
     #: tuples (有拖拉機必須出拖拉機, seeds 000/001/004, shengji.io); false: seed 002's list
     shorter_tractors: bool = True
-    #: copies of each of the 54 kinds the packs hold (short packs, jokers per pack);
-    #: None → ``decks`` of every kind. ``decks`` is the most of any kind.
+    #: copies of each of the 54 kinds in the deck (shengji.deck.Composition.counts: short
+    #: packs, jokers per pack); None → ``decks`` of every kind. ``decks`` is the most of any kind.
     copies: tuple[int, ...] | None = None
     extra: tuple = field(default=(), compare=False, repr=False)
 
