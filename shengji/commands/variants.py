@@ -87,7 +87,8 @@ def resolved_rules(v) -> dict:
         "tractor_min_length": pr.tractor_min_length,
         "tractor_bridges_level_gap": pr.tractor_bridges_level_gap,
         "constant_ranks": [RANKS[r] for r in pr.constant_ranks],
-        "must_break_tuples": pr.must_break_tuples,
+        "follow_protection": pr.follow_protection,
+        "shorter_tractors": pr.shorter_tractors,
         "following": {
             shape_str(shape): [pattern_str(p) for p in pr.ladder_for(shape)]
             for shape in _shown_shapes(pr)
