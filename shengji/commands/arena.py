@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ..distributed import add_arguments
 from ..errors import ShengjiError
 
 
@@ -26,7 +27,8 @@ def add_parser(subparsers) -> None:
     size.add_argument("--deals", type=int, help="boards per pair, one deal each (default 100)")
     size.add_argument("--matches", type=int, help="boards per pair, one whole match each")
     p.add_argument("--seed", default="0", help="seed (int or text); same seed, same results")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    add_arguments(p, "the ratings with their intervals, the attackers' points by attacking "
+                     "bot and the levels each bot gained per deal")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--log", metavar="FILE",
                    help="write every game as a JSON line (its serial form and its events)")
@@ -35,6 +37,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..distributed import mapper_for
     from ..engine.arena import arena, format_summary
 
     bots = list(args.bots)
@@ -42,13 +45,18 @@ def run(args) -> int:
         bots += [b.strip() for b in args.bot_list.split(",") if b.strip()]
     if not bots:
         bots = ["heuristic", "random"]
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise ShengjiError(f"--jobs {args.jobs}: needs at least 1 process")
     for name, n in (("--deals", args.deals), ("--matches", args.matches)):
         if n is not None and n < 1:
             raise ShengjiError(f"{name} {n}: needs a positive number")
     boards = args.matches or args.deals or 100
     seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    if args.plot:
+        from ..plots import check_target
+
+        check_target(args.plot)
+    mapper = mapper_for(args.ray, args.jobs)
     log = None
     if args.log:
         try:
@@ -57,11 +65,17 @@ def run(args) -> int:
             raise ShengjiError(f"--log {args.log}: cannot write ({e.strerror})") from None
     try:
         result = arena(args.variant, bots, boards=boards, seed=seed,
-                       matches=bool(args.matches), jobs=args.jobs, log=log,
-                       progress=not args.no_progress)
+                       matches=bool(args.matches), log=log,
+                       progress=not args.no_progress, mapper=mapper)
     finally:
         if log is not None:
             log.close()
+        if hasattr(mapper, "close"):
+            mapper.close()
+    if args.plot:
+        from ..plots import arena_figure
+
+        arena_figure(result, args.plot)
     if args.json:
         json.dump(result, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -90,6 +90,12 @@ class Pass(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class TakeBack(Action):
+    """Withdraw the declaration just made (``declare.takeback``; shengji.io bid takeback).
+    Offered only to the seat that declared, at once, and once per deal."""
+
+
+@dataclass(frozen=True, slots=True)
 class Bury(_CardAction):
     """The dealer buries as many cards as the kitty held (扣底)."""
 
@@ -113,7 +119,7 @@ class ChooseForced(Action):
                                f"got {self.option!r}")
 
 
-ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced)}
+ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced, TakeBack)}
 
 
 def action_from_dict(d: dict, where: str = "action record") -> Action:
@@ -129,8 +135,8 @@ def action_from_dict(d: dict, where: str = "action record") -> Action:
     seat = d.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
         raise RecordError(f"{where}.seat: {_short(seat)} is not a seat number")
-    if cls is Pass:
-        return Pass(seat)
+    if cls is Pass or cls is TakeBack:
+        return cls(seat)
     if cls is ChooseForced:
         option = d.get("option")
         if isinstance(option, bool) or not isinstance(option, int) or option < 0:

@@ -67,6 +67,8 @@ class GameResult:
     #: per side: CPU seconds of each lead/follow decision
     times: tuple = ((), ())
     log: str | None = None
+    #: per scored deal: (attackers' points, the attacking side) — for --plot
+    points: list = field(default_factory=list)
 
 
 def seatings(teams: tuple) -> list[tuple]:
@@ -134,10 +136,11 @@ def play_spec(spec: DealSpec) -> GameResult:
         if isinstance(ev, DealStarted) and ev.attempt == 0:
             start = i
         elif isinstance(ev, DealScored):
-            side = side_of_team[ev.rising_team]
+            side = spec.sides[ev.rising[0]]  # the seats that won the deal
             gains = [0, 0]
             gains[side] += ev.rise
             res.deals.append((gains[0], gains[1], side))
+            res.points.append((ev.attacker_points, 1 - side_of_team[game.teams[ev.dealer]]))
             if spec.log:
                 events.append({"deal": ev.deal,
                                "events": [e.to_dict() for e in game.events[start:i + 1]]})
@@ -197,7 +200,8 @@ def arena(variant_ref, bots: list[str], *, boards: int = 100, seed=0, matches: b
     summary = reduce_results(results, bots, variant=variant.name, seed=seed, matches=matches)
     summary["bot_options"] = [describe(b) for b in bots]
     summary["seconds"] = time.perf_counter() - t0
-    summary["jobs"] = jobs
+    summary["jobs"] = getattr(mapper, "workers", jobs)
+    summary["backend"] = getattr(mapper, "backend", "local")
     return summary
 
 
@@ -220,10 +224,20 @@ def reduce_results(results: Iterable[GameResult], bots: list[str], *, variant: s
     """Tables per pair and ratings from the games' results (order does not matter)."""
     by_pair: dict = {}
     times: dict = {i: [] for i in range(len(bots))}
+    # for --plot: attackers' points by the attacking bot, levels gained per deal by bot
+    points_hist: dict = {i: {} for i in range(len(bots))}
+    rise_hist: dict = {i: {} for i in range(len(bots))}
     for r in results:
         by_pair.setdefault(tuple(r.pair), []).append(r)
         times[r.pair[0]].extend(r.times[0])
         times[r.pair[1]].extend(r.times[1])
+        for pts, side in r.points:
+            h = points_hist[r.pair[side]]
+            h[pts] = h.get(pts, 0) + 1
+        for gains in r.deals:
+            for side in (0, 1):
+                h = rise_hist[r.pair[side]]
+                h[gains[side]] = h.get(gains[side], 0) + 1
     pairs = []
     wins_matrix: dict = {}
     for (i, j), rs in sorted(by_pair.items()):
@@ -282,7 +296,11 @@ def reduce_results(results: Iterable[GameResult], bots: list[str], *, variant: s
                         "median_decision_ms": 1000 * statistics.median(ts) if ts else None,
                         "mean_decision_ms": 1000 * sum(ts) / len(ts) if ts else None})
     return {"variant": variant, "seed": seed, "bots": list(bots),
-            "mode": "matches" if matches else "deals", "pairs": pairs, "ratings": per_bot}
+            "mode": "matches" if matches else "deals", "pairs": pairs, "ratings": per_bot,
+            "attacker_points_histogram": [
+                {str(k): n for k, n in sorted(points_hist[i].items())} for i in range(len(bots))],
+            "levels_histogram": [
+                {str(k): n for k, n in sorted(rise_hist[i].items())} for i in range(len(bots))]}
 
 
 def _bt_fit(n: int, wins: dict) -> list[float]:
@@ -374,7 +392,9 @@ def format_summary(s: dict) -> str:
     for r in rrows:
         lines.append("  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip())
     if "seconds" in s:
-        lines.append(f"\n{s['seconds']:.1f} s with {s['jobs']} job(s)")
+        where = (f"{s['jobs']} Ray worker(s)" if s.get("backend") == "ray"
+                 else f"{s['jobs']} job(s)")
+        lines.append(f"\n{s['seconds']:.1f} s with {where}")
     lines.append("levels/deal: the first bot's levels minus the second's, per deal (duplicate "
                  "boards); deal win: deals where the first bot's side rose or kept/took the "
                  "deal")
