@@ -8,8 +8,8 @@ One game is one deal of the variant, as OpenSpiel's card games are one deal: the
 chance player first orders the deck one card at a time (outcome = a kind id, with the
 probability of its remaining copies), then the engine deals that deck with declarations,
 the kitty and the tricks, and the deal is scored. Players act with the card-by-card
-actions of ``shengji.env.building`` (0..53 add a card, 54 submits), so a game's
-``num_distinct_actions`` is 55 whatever the variant.
+actions of ``shengji.env.building`` (0..53 add a card, 54 submits, 55 takes a
+declaration back), so a game's ``num_distinct_actions`` is 56 whatever the variant.
 
 Returns are the levels of the deal: +rise for each seat of the side that rose, −rise for
 the others (general sum in OpenSpiel's terms: zero-sum only when the sides are the same
@@ -40,7 +40,7 @@ from ..cards import NUM_KINDS, card_str
 from ..engine.actions import cards_text
 from ..engine.events import DealScored
 from ..engine.game import Game
-from .building import DONE, N_ACTIONS, Decision
+from .building import DONE, N_ACTIONS, TAKE_BACK, Decision
 from .observation import Encoder, Tracker
 
 SHORT_NAME = "shengji"
@@ -202,7 +202,9 @@ class ShengjiState(pyspiel.State):
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deck:{card_str(action)}"
-        return "done" if action == DONE else card_str(action)
+        if action == DONE:
+            return "done"
+        return "take back" if action == TAKE_BACK else card_str(action)
 
     def is_terminal(self):
         return self.game is not None and self.game.over
@@ -333,7 +335,10 @@ def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiSta
     # holders of hidden cards: the other seats' hands, the unseen kitty (after the burial,
     # for all but the dealer), and the undealt rest of the deck while dealing
     caps = {s: g.hand_len[s] for s in range(p) if s != player}
-    kitty_hidden = g.phase in ("play", "choose") and g.dealer != player
+    # the buried kitty is hidden from all but the seat that buried it (the dealer, or a
+    # seat that stole it)
+    burier = new.tracker.buried_by
+    kitty_hidden = burier is not None and burier != player and g.phase != "bury"
     if kitty_hidden:
         caps["kitty"] = g.kitty_size
     if dealing:
@@ -358,7 +363,7 @@ def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiSta
                 if not pool[k]:
                     break
                 h = s
-                if kitty_hidden and s == g.dealer and (
+                if kitty_hidden and s == burier and (
                         sum(known[s]) >= caps[s] or eff[k] in voids.get(s, ())):
                     h = "kitty"
                 known[h][k] += 1
