@@ -20,7 +20,6 @@ from .rules import PlayRules
 #: ``scoring`` without a table gets seed 000's pattern with ``step`` = 20 points per deck).
 DEFAULTS: dict = {
     "players": 4,
-    "teams": [0, 1, 0, 1],
     "start_level": "2",
     "plugins": [],
     "play": {},
@@ -93,7 +92,8 @@ def shengji_following_priorities(variant):
 def shengji_play_rules(variant):
     play = dict(variant.settings["play"])
     play["following"] = variant.hook.shengji_following_priorities(variant=variant) or {}
-    play["decks"] = variant.decks
+    play["decks"] = variant.composition.max_copies
+    play["copies"] = variant.composition.counts
     return PlayRules.from_mapping(play)
 
 
@@ -236,24 +236,23 @@ def shengji_score_deal(variant, attacker_points):
     return score(table, step, attacker_points)
 
 
-def _next_seat_where(start: int, teams: list[int], want) -> int:
-    n = len(teams)
-    for i in range(1, n + 1):
-        seat = (start + i) % n
-        if want(teams[seat]):
+def _next_seat_where(start: int, players: int, want) -> int:
+    for i in range(1, players + 1):
+        seat = (start + i) % players
+        if want(seat):
             return seat
     return start
 
 
 @hookimpl(trylast=True)
-def shengji_next_dealer(variant, dealer, outcome, players):
-    teams = variant.teams
-    mine = teams[dealer]
+def shengji_next_dealer(variant, dealer, outcome, players, side):
+    ours = set(side) if side else {s for s in range(players)
+                                   if variant.teams[s] == variant.teams[dealer]}
     if outcome.next == "dealers":
         if variant.settings["next_dealer"]["hold"] == "dealer":
             return dealer
-        return _next_seat_where(dealer, teams, lambda t: t == mine)  # the partner
-    return _next_seat_where(dealer, teams, lambda t: t != mine)  # the seat after the dealer
+        return _next_seat_where(dealer, players, lambda s: s in ours)  # the partner
+    return _next_seat_where(dealer, players, lambda s: s not in ours)  # the seat after
 
 
 @hookimpl(trylast=True)
@@ -262,11 +261,12 @@ def shengji_start_level(variant):
 
 
 @hookimpl(trylast=True)
-def shengji_match_winner(variant, levels, outcome, dealer_team):
+def shengji_match_winner(variant, levels, outcome, dealer_team, side):
     end = variant.settings["match_end"]
     last = parse_rank(end["last_level"])
     passed = [t for t, lv in levels.items() if lv > last]
     if end["as_dealer"]:
         # house rule: the last level must be won while defending it as dealers
-        passed = [t for t in passed if t == dealer_team and outcome.next == "dealers"]
+        dealers = {variant.teams[s] for s in side} if side else {dealer_team}
+        passed = [t for t in passed if t in dealers and outcome.next == "dealers"]
     return max(passed, key=lambda t: levels[t]) if passed else None

@@ -137,9 +137,12 @@ class Position:
                         f"variant {v.name}: a plugin implements {hook}; the C playout "
                         "only knows the built-in behaviour of that hook")
         kitty_points = sum(point_value(k) * n for k, n in enumerate(game.buried) if n)
+        # the sides as they stand now: the dealer's side (team, or dealer + friends found)
+        # against the rest (friends still to be found: issue 11, the core's part)
+        side = set(game.side)
         return cls(
             game.ctx, [Hand.from_counts(h) for h in game.hands], game.leader,
-            game.dealer_team, teams=game.teams,
+            0, teams=[0 if s in side else 1 for s in range(game.players)],
             trick=[Hand(cards) for _, cards in game.trick], trick_points=game.trick_points,
             penalty=game.penalty, kitty_points=kitty_points, throws=game.rules.throws,
             throw_penalty=v.settings["penalties"]["failed_throw"])

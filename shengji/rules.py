@@ -189,10 +189,22 @@ class PlayRules:
     kitty_cap: int = 64
     #: for kitty == "table": (single, pair, triple, quad, tractor, titanic) multipliers
     kitty_table: tuple[int, ...] = (2, 4, 6, 8, 8, 16)
+    #: copies of each of the 54 kinds in the deck (shengji.deck.Composition.counts);
+    #: None → ``decks`` of every kind. ``decks`` is the most of any kind.
+    copies: tuple[int, ...] | None = None
     extra: tuple = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, 4)
+        if self.copies is None:
+            object.__setattr__(self, "copies", (self.decks,) * 54)
+        else:
+            copies = tuple(self.copies)
+            if len(copies) != 54 or not all(
+                    isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= self.decks
+                    for n in copies):
+                raise RulesError(f"copies: 54 counts of 0..decks ({self.decks}) expected")
+            object.__setattr__(self, "copies", copies)
         if self.max_tuple is None:
             object.__setattr__(self, "max_tuple", 1 if self.decks == 1 else min(self.decks, 4))
         _check_int("max_tuple", self.max_tuple, 1)

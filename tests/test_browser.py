@@ -27,6 +27,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is missing")
 
 from shengji.frontends.web.app import create_app  # noqa: E402
+from shengji.protocol import PROTOCOL_VERSION  # noqa: E402
 
 #: upper bound on the decisions of one deal at one seat (25 plays, declarations, burial)
 MAX_TURNS = 200
@@ -173,7 +174,8 @@ def test_a_hostile_name_is_shown_as_text_and_runs_nothing(server, page, tmp_path
     page.wait_for_selector("#waiting:not([hidden])")
     code = page.inner_text("#waitcode")
     with connect(server.replace("http://", "ws://") + "/ws") as ws:
-        ws.send(json.dumps({"type": "join", "protocol": 1, "room": code, "name": evil}))
+        ws.send(json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": code,
+                            "name": evil}))
         assert json.loads(ws.recv())["type"] == "welcome"
         wait_js(page, "document.getElementById('waitseats').textContent.includes('<img src=x')")
         page.click("#start")

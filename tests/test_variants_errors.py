@@ -83,7 +83,7 @@ BASE = "extends: two-deck-80\n"
         # a root file must say how many cards
         ("decks: 2\n", ": missing key(s) hand_size, kitty_size"),
         ("decks: 2\nhand_size: 20\nkitty_size: 8\n",
-         "4 players × 20 + 8 kitty = 88 cards, but 2 deck(s) hold 108"),
+         "4 players × 20 cards + 8 kitty = 88 cards, but the deck (2 full packs) has 108"),
         (BASE + "players: 3\n", "teams: 4 entries for 3 players"),
         # extends a variant that does not exist
         ("extends: five-deck\n", ":1: extends: no variant named 'five-deck' (known: one-deck-40,"),

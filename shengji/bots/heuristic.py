@@ -64,11 +64,11 @@ class HeuristicBot(Bot):
         return t
 
     def _unseen(self, view) -> list[int]:
-        decks = self.variant.decks
+        copies = self.variant.composition.counts
         buried = self._buried[1] if self._buried[0] == (view.deal_number, view.dealer) else None
         out = []
         for k in range(NUM_KINDS):
-            n = decks - view.hand[k] - view.played[k] - (buried[k] if buried else 0)
+            n = copies[k] - view.hand[k] - view.played[k] - (buried[k] if buried else 0)
             out.append(max(n, 0))
         return out
 
@@ -82,7 +82,7 @@ class HeuristicBot(Bot):
         if len(legal) == 1:
             return legal[0]
         bids = view.bids
-        if bids and view.teams[bids[-1].seat] == view.team and bids[-1].seat != view.seat:
+        if bids and bids[-1].seat != view.seat and view.same_side(bids[-1].seat, view.seat):
             return legal[0]  # never overturn the partner
         held = sum(view.hand)
         final = view.to_deal == 0
@@ -217,7 +217,7 @@ class HeuristicBot(Bot):
         for trick in view.tricks + ((view.trick,) if view.trick else ()):
             lead_suit = eff[trick[0][1][0]]
             for seat, cards in trick[1:]:
-                if view.teams[seat] != view.team and any(eff[c] != lead_suit for c in cards):
+                if not view.same_side(seat, view.seat) and any(eff[c] != lead_suit for c in cards):
                     voids.add(lead_suit)
         return voids
 
@@ -230,7 +230,7 @@ class HeuristicBot(Bot):
         n_after = view.players - len(plays) - 1
         trick_points = sum(point_value(c) for p in plays for c in p)
         win_idx = ctx.trick_winner(plays) if len(plays) > 1 else 0
-        partner_winning = view.teams[seats[win_idx]] == view.team
+        partner_winning = bool(view.same_side(seats[win_idx], view.seat))
         if len(legal) > MAX_JUDGED:
             options = [legal[i] for i in sorted(self.rng.sample(range(len(legal)), MAX_JUDGED))]
         else:

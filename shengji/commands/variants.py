@@ -104,6 +104,8 @@ def resolved_rules(v) -> dict:
         "files": [display_path(p) for p in v.files],
         "plugins": s["plugins"],
         "decks": v.decks,
+        "deck": {**v.composition.to_dict(), "cards": v.composition.total,
+                 "points": v.composition.points},
         "players": v.players,
         "teams": list(v.teams),
         "hand_size": v.hand_size,
@@ -182,7 +184,7 @@ def _check(paths: list[str]) -> int:
         try:
             v = load_variant(f)
             resolved_rules(v)  # builds PlayRules and asks start_level
-            for points in range(0, 100 * v.decks + 1, 5):
+            for points in range(0, v.composition.points + 1, 5):
                 v.score_deal(points)
         except ShengjiError as e:
             failed += 1

@@ -33,7 +33,9 @@ def _ctx(variant, case: Case):
 def _hand(variant, cards):
     from ..core import Hand
 
-    return Hand(cards, decks=variant.decks)
+    hand = Hand(cards, decks=variant.decks)
+    variant.composition.check(hand.cards())  # a card the deck leaves out is an input error
+    return hand
 
 
 # --- judges: (variant, case) -> answer in case-file notation ---------------------------
@@ -71,7 +73,14 @@ def judge_follow(variant, case: Case):
     return "legal" if result.ok else "illegal"
 
 
+def _seats(variant, n: int, what: str) -> None:
+    if n != variant.players:
+        raise HandError(f"{what}: {n} given, but variant {variant.name} seats "
+                        f"{variant.players} players (one per seat)")
+
+
 def judge_winner(variant, case: Case):
+    _seats(variant, len(case.value["plays"]), "winner.plays")
     plays = [_hand(variant, p) for p in case.value["plays"]]
     return int(_ctx(variant, case).trick_winner(plays))
 
@@ -79,6 +88,7 @@ def judge_winner(variant, case: Case):
 def judge_throw(variant, case: Case):
     ctx = _ctx(variant, case)
     lead = _hand(variant, case.value["lead"])
+    _seats(variant, len(case.value["others"]) + 1, "throw: the leader and others")
     others = [_hand(variant, h) for h in case.value["others"]]
     result = ctx.check_throw(lead, others)
     if result.valid:

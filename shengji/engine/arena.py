@@ -136,7 +136,7 @@ def play_spec(spec: DealSpec) -> GameResult:
         if isinstance(ev, DealStarted) and ev.attempt == 0:
             start = i
         elif isinstance(ev, DealScored):
-            side = side_of_team[ev.rising_team]
+            side = spec.sides[ev.rising[0]]  # the seats that won the deal
             gains = [0, 0]
             gains[side] += ev.rise
             res.deals.append((gains[0], gains[1], side))

@@ -18,6 +18,7 @@ import random
 from collections.abc import Iterable
 
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, point_value
+from ..deck import deal_error
 from ..errors import HandError, ShengjiError, VariantError
 from ..model import Bid
 from .actions import (
@@ -114,23 +115,20 @@ class Game:
             raise VariantError(f"variant {v.name}: teams lists {len(self.teams)} seats "
                                f"but the variant has {self.players} players")
         self.decks = v.decks
+        self.composition = v.composition
         self.hand_size = v.hand_size
         self.kitty_size = v.kitty_size
-        if self.hand_size * self.players + self.kitty_size != self.decks * NUM_KINDS:
-            raise VariantError(
-                f"variant {v.name}: {self.players} hands of {self.hand_size} plus a kitty of "
-                f"{self.kitty_size} is not the {self.decks * NUM_KINDS} cards of "
-                f"{self.decks} deck(s)"
-            )
+        problem = deal_error(self.players, self.hand_size, self.kitty_size, self.composition)
+        if problem:
+            raise VariantError(f"variant {v.name}: {problem}")
         self.rules = v.play_rules
         declare = v.settings["declare"]
         self._redeal_limit = declare["redeal_limit"]
         self._takeback_rule = declare["takeback"]
         self._theft_rule = declare["kitty_theft"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
-        start = v.start_level()
-        self.levels = {t: start for t in self.team_ids}
-        self._levels_key = None
+        #: level of every seat (a team's seats always share theirs: they rise together)
+        self.levels = [v.start_level()] * self.players
         # the declaration hooks are pure functions of their arguments: cache them per game
         self._strength_cache: dict = {}
         self._overturn_cache: dict = {}
@@ -140,6 +138,10 @@ class Game:
         self.deal_number = 0
         self.deals_played = 0
         self.dealer: int | None = None  # decided by the declarations in the first deal
+        #: seats on the dealer's side this deal, dealer first (the dealer's team); public
+        self.side: tuple = ()
+        #: is every seat's side public? (always, with fixed teams)
+        self.sides_known = True
         self.winner = None
         self.phase = DEALING
         self.to_act: int | None = None
@@ -376,12 +378,11 @@ class Game:
         self.phase = DEALING
         first = self.dealer if self.dealer is not None else 0
         self._first_seat = first
-        if self.dealer is not None:
-            self.level = min(self.levels[self.teams[self.dealer]], 12)
-        else:  # first deal: every side is at the start level
-            self.level = min(self.levels[self.team_ids[0]], 12)
+        # the dealer's level is the deal's; a first deal is played at seat 0's (every seat
+        # starts at the same level)
+        self.level = min(self.levels[first], 12)
         rng = random.Random(f"{self.seed}:{self.deal_number}:{attempt}")
-        deck = [k for k in range(NUM_KINDS) for _ in range(self.decks)]
+        deck = self.composition.cards()
         rng.shuffle(deck)
         if self.deal_order is not None:
             deck = self._ordered_deck(deck, attempt)
@@ -412,18 +413,21 @@ class Game:
         self.trick_number = 0
         self.leader = None
         self.trick_points = 0
+        self.captured = [0] * self.players   # trick points won by each seat
+        self.penalties = [0] * self.players  # failed-throw penalties each seat incurred
         self.penalty = 0
+        self.side = ()
         self._choice = None
         ev.append(DealStarted(self.deal_number, attempt, self.dealer, self.level,
                               self._levels_tuple(), first))
         self._run_dealing(ev)
 
     def _levels_tuple(self) -> tuple:
-        key = tuple(self.levels.values())
-        if self._levels_key != key:
-            self._levels_key = key
-            self._levels_t = tuple((t, self.levels[t]) for t in self.team_ids)
-        return self._levels_t
+        return tuple(self.levels)
+
+    def team_levels(self) -> dict:
+        """{team: level}: a team's seats share one level."""
+        return {self.teams[s]: lv for s, lv in enumerate(self.levels)}
 
     def _run_dealing(self, ev: list) -> None:
         """Deal cards until a seat has a new declaration to consider, then stop; after the
@@ -518,11 +522,15 @@ class Game:
             dealer = v.first_dealer(tuple(self._bids),
                                     seed=f"{self.seed}:{self.deal_number}:{self._attempt}")
             self.dealer = dealer
-            self.level = min(self.levels[self.teams[dealer]], 12)
+            self.level = min(self.levels[dealer], 12)
         self.trump = trump
         self.ctx = ctx = v.context(self.level, trump)
         self._eff, self._str, self._suit_kinds = _tables(ctx)
         self.dealer_team = self.teams[self.dealer]
+        # the dealer first, then the teammates in play order
+        n, d = self.players, self.dealer
+        order = [(d + i) % n for i in range(n)]
+        self.side = tuple(s for s in order if self.teams[s] == self.dealer_team)
         self.kitty = kitty
         ev.append(TrumpSet(trump, declarer, self.dealer, self.level, turned))
         ev.append(KittyTaken(self.dealer, tuple(sorted(kitty, reverse=True))))
@@ -602,7 +610,8 @@ class Game:
                 chooser = ft.chooser if len(options) > 1 else None
                 ev.append(ThrowFailed(seat, cards, options, chooser, ft.penalty))
                 # the penalty goes to the side that did not throw
-                self.penalty += ft.penalty if self.teams[seat] == self.dealer_team else -ft.penalty
+                self.penalties[seat] += ft.penalty
+                self.penalty += ft.penalty if seat in self.side else -ft.penalty
                 if chooser is not None:
                     self.phase = CHOOSING
                     self.to_act = chooser
@@ -628,7 +637,8 @@ class Game:
         idx = self.ctx.trick_winner(self._trick_hands)
         winner = trick[idx][0]
         points = sum([_POINTS[c] for _, cs in trick for c in cs])
-        if self.teams[winner] != self.dealer_team:
+        self.captured[winner] += points
+        if winner not in self.side:
             self.trick_points += points
         ev.append(TrickWon(self.trick_number, winner, points, self.trick_points))
         self._tricks = self._tricks + (tuple(trick),)
@@ -644,32 +654,34 @@ class Game:
 
     def _score(self, ev: list, last_winner: int, winning: tuple, lead: tuple) -> None:
         v = self.variant
+        side = self.side
+        # points by the sides as they stand at the end (a friend's earlier tricks count
+        # for the dealer's side)
+        self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in side)
+        self.penalty = sum(p if s in side else -p for s, p in enumerate(self.penalties))
         kitty_points = sum(point_value(k) * n for k, n in enumerate(self.buried) if n)
         multiplier = bonus = 0
-        if self.teams[last_winner] != self.dealer_team:  # 抠底: the attackers took the kitty
+        if last_winner not in side:  # 抠底: the attackers took the kitty
             multiplier = int(v.kitty_multiplier(self.ctx, self._hand_obj(winning),
                                                  self._hand_obj(lead)))
             bonus = kitty_points * multiplier
         total = max(0, self.trick_points + bonus + self.penalty)
         outcome = v.score_deal(total)
-        next_dealer = self._seat_from_hook(v.next_dealer(self.dealer, outcome),
+        next_dealer = self._seat_from_hook(v.next_dealer(self.dealer, outcome, side),
                                            "shengji_next_dealer")
         if outcome.next == "dealers":
-            rising = self.dealer_team
-        elif self.teams[next_dealer] != self.dealer_team:
-            rising = self.teams[next_dealer]
-        else:  # the next dealer is a dealer-side seat: the first attacker after him rises
-            rising = next(self.teams[(self.dealer + i) % self.players]
-                          for i in range(1, self.players)
-                          if self.teams[(self.dealer + i) % self.players] != self.dealer_team)
-        self.levels[rising] += outcome.rise
+            rising = side
+        else:  # every attacker rises (with two teams: the other team)
+            rising = tuple(s for s in range(self.players) if s not in side)
+        for s in rising:
+            self.levels[s] += outcome.rise
         self.deals_played += 1
         ev.append(DealScored(
             self.deal_number, self.dealer, self.trick_points,
             tuple(k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(self.buried[k])),
             kitty_points, multiplier, bonus, self.penalty, total, outcome.next,
-            outcome.rise, rising, self._levels_tuple(), next_dealer))
-        winner = v.match_winner(dict(self.levels), outcome, self.dealer_team)
+            outcome.rise, rising, self._levels_tuple(), next_dealer, side))
+        winner = v.match_winner(self.team_levels(), outcome, self.dealer_team, side)
         if winner is not None:
             self.winner = winner
             ev.append(MatchOver(winner, self._levels_tuple(), self.deals_played))

@@ -32,7 +32,7 @@ def snapshot(game) -> dict:
         "deals_played": game.deals_played,
         "dealer": game.dealer,
         "level": game.level,
-        "levels": [list(p) for p in game._levels_tuple()],
+        "levels": list(game.levels),
         "trump": game.trump,
         "winner": game.winner,
         "dealt": game._dealt,
@@ -56,6 +56,7 @@ def game_to_dict(game) -> dict:
     return {
         "format": FORMAT,
         "variant": game.variant_ref,
+        "players": game.players,
         "seed": game.seed,
         "max_deals": game.max_deals,
         "actions": [a.to_dict() for a in game.actions],
@@ -109,7 +110,15 @@ def game_from_dict(data: dict, variant=None, source: str = "game record"):
     check_record(data, source, variant)
     actions = [action_from_dict(a, f"{source}: actions[{i}]")
                for i, a in enumerate(data["actions"])]
-    game = Game(variant or data["variant"], data["seed"], max_deals=data.get("max_deals"))
+    if variant is None:
+        from ..variants import load_variant
+
+        players = data.get("players")
+        if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+            raise RecordError(f"{source}: players: {_short(players)} is not a number of seats")
+        # the table size is part of the record: a variant played with --seats
+        variant = load_variant(data["variant"], players=players)
+    game = Game(variant, data["seed"], max_deals=data.get("max_deals"))
     for i, action in enumerate(actions):
         try:
             game.apply(action)

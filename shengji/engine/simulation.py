@@ -61,13 +61,16 @@ class Stats:
 
 
 def team_labels(players: list[str], teams: tuple) -> dict:
-    """team id → label made of its seats' bot names ("heuristic", "random+heuristic")."""
+    """team id → (label made of its seats' bot names ("heuristic", "random+heuristic"),
+    its seats). In finding friends every seat is its own team."""
     labels: dict = {}
+    seats: dict = {}
     for seat, team in enumerate(teams):
         labels.setdefault(team, [])
+        seats.setdefault(team, []).append(seat)
         if players[seat] not in labels[team]:
             labels[team].append(players[seat])
-    return {t: "+".join(names) for t, names in labels.items()}
+    return {t: ("+".join(names), tuple(seats[t])) for t, names in labels.items()}
 
 
 def _record(stats: Stats, ev: DealScored, labels: dict) -> None:
@@ -86,15 +89,20 @@ def _record(stats: Stats, ev: DealScored, labels: dict) -> None:
     else:
         stats.rise_attackers += ev.rise
         stats.takeovers += 1
-    for team, label in labels.items():
+    rising = set(ev.rising)
+    gains: dict = {}
+    for label, seats in labels.values():
+        won = any(seat in rising for seat in seats)
+        gained = ev.rise if won else 0
+        gains.setdefault(label, []).append(gained)
         stats.team_deals[label] = stats.team_deals.get(label, 0) + 1
-        gained = ev.rise if team == ev.rising_team else 0
         stats.team_levels[label] = stats.team_levels.get(label, 0) + gained
-        stats.team_deals_won[label] = stats.team_deals_won.get(label, 0) + (team == ev.rising_team)
-    if len(set(labels.values())) == 2:
-        # difference between the two sides' gains, signed from the alphabetically first
-        first = min(labels.values())
-        d = ev.rise if labels[ev.rising_team] == first else -ev.rise
+        stats.team_deals_won[label] = stats.team_deals_won.get(label, 0) + won
+    if len(gains) == 2:
+        # the mean gain of the alphabetically first label's teams minus the other's (with
+        # two fixed teams: +rise or -rise; with finding friends: per seat)
+        first, second = sorted(gains)
+        d = sum(gains[first]) / len(gains[first]) - sum(gains[second]) / len(gains[second])
         stats.diff_sum += d
         stats.diff_sq += d * d
 
@@ -131,7 +139,7 @@ def run_unit(task: tuple):
                     }, ensure_ascii=False))
             elif isinstance(ev, MatchOver):
                 stats.matches += 1
-                label = labels[ev.winner]
+                label = labels[ev.winner][0]
                 stats.team_match_wins[label] = stats.team_match_wins.get(label, 0) + 1
         stats.failed_throws += sum(type(e).__name__ == "ThrowFailed" for e in game.events)
         if matches and game.winner is None:

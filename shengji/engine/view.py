@@ -27,7 +27,7 @@ class SeatView:
     deal_number: int
     dealer: int | None
     level: int
-    levels: tuple            # ((team, level), ...)
+    levels: tuple            # level of each seat (a team's seats share theirs)
     trump: int | None        # None: no trump yet (dealing) or no-trump deal
     trump_set: bool          # False while dealing
     to_deal: int             # cards still to be dealt (0 in the last declaration round)
@@ -43,17 +43,32 @@ class SeatView:
     played: tuple            # 54 counts: every card played face up this deal
     trick_points: int        # attackers' points from tricks so far
     forced_options: tuple    # after a failed throw, the options the chooser picks from
+    side: tuple = ()         # seats known to be on the dealer's side (dealer first)
+    sides_known: bool = True  # every seat's side is public (fixed teams; all friends found)
 
     @property
     def team(self):
         return self.teams[self.seat]
+
+    def same_side(self, a: int, b: int) -> bool | None:
+        """Do seats ``a`` and ``b`` play on the same side this deal, as far as this seat
+        may know? None while it is not public (a friend not found yet)."""
+        if a == b:
+            return True
+        if self.sides_known:
+            if not self.side:  # no dealer yet: the fixed teams
+                return self.teams[a] == self.teams[b]
+            return (a in self.side) == (b in self.side)
+        if a in self.side and b in self.side:
+            return True
+        return None
 
     def to_dict(self) -> dict:
         return {
             "seat": self.seat, "players": self.players, "teams": list(self.teams),
             "phase": self.phase, "to_act": self.to_act, "deal": self.deal_number,
             "dealer": self.dealer, "level": self.level,
-            "levels": [list(p) for p in self.levels], "trump": self.trump,
+            "levels": list(self.levels), "trump": self.trump,
             "trump_set": self.trump_set, "to_deal": self.to_deal,
             "bids": [{"seat": b.seat, "cards": cards_text(b.cards), "trump": b.trump}
                      for b in self.bids],
@@ -65,6 +80,7 @@ class SeatView:
             "tricks": [[[s, cards_text(c)] for s, c in t] for t in self.tricks],
             "played": format_counts(self.played), "trick_points": self.trick_points,
             "forced_options": [cards_text(o) for o in self.forced_options],
+            "side": list(self.side), "sides_known": self.sides_known,
         }
 
 
@@ -87,4 +103,5 @@ def view_of(game, seat: int) -> SeatView:
         leader=game.leader, trick_number=game.trick_number, trick=tuple(game._trick),
         tricks=game._tricks, played=tuple(game.played), trick_points=game.trick_points,
         forced_options=game._choice[1] if game._choice else (),
+        side=game.side, sides_known=game.sides_known,
     )

@@ -150,8 +150,8 @@ class ShengjiEnv(AECEnv):
         if self.reward_mode == "levels":
             for ev in events:
                 if type(ev) is DealScored and ev.rise:
-                    for s, t in enumerate(teams):
-                        rewards[agents[s]] += ev.rise if t == ev.rising_team else -ev.rise
+                    for s in range(len(teams)):
+                        rewards[agents[s]] += ev.rise if s in ev.rising else -ev.rise
             return
         for ev in events:
             t = type(ev)
@@ -164,9 +164,9 @@ class ShengjiEnv(AECEnv):
             else:
                 continue
             if gained:
-                dealer_team = teams[ev.dealer] if t is DealScored else g.dealer_team
-                for s, team in enumerate(teams):
-                    rewards[agents[s]] += -gained if team == dealer_team else gained
+                side = ev.side if t is DealScored else g.side
+                for s in range(len(teams)):
+                    rewards[agents[s]] += -gained if s in side else gained
 
     _points = 0
 

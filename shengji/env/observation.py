@@ -189,10 +189,10 @@ class Encoder:
                 out[a + i] = 1
         a, b = s["hand_sizes"]
         out[a:b] = [game.hand_len[o] for o in order]
-        levels = game.levels
-        other = max((lv for t, lv in levels.items() if t != mine), default=0)
+        levels = game.levels  # per seat
+        other = max((lv for o, lv in enumerate(levels) if teams[o] != mine), default=0)
         a = s["levels"][0]
-        out[a] = min(levels[mine], _LEVEL_CAP)
+        out[a] = min(levels[seat], _LEVEL_CAP)
         out[a + 1] = min(other, _LEVEL_CAP)
         out[s["points"][0]] = game.trick_points
         out[s["to_deal"][0]] = game._n_deal - game._dealt if dealing else 0

@@ -191,9 +191,8 @@ class ShengjiState(pyspiel.State):
         self.log.update(events)
         for ev in events:
             if type(ev) is DealScored and ev.rise:
-                teams = self.game.teams
-                for s, t in enumerate(teams):
-                    self._returns[s] += ev.rise if t == ev.rising_team else -ev.rise
+                for s in range(self.game.players):
+                    self._returns[s] += ev.rise if s in ev.rising else -ev.rise
 
     def _next(self) -> None:
         g = self.game

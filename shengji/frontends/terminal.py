@@ -106,23 +106,31 @@ class Terminal:
                                      f"after {e['deals']} deals ***", BOLD))
 
     def deal_result(self, e: dict, view: dict) -> None:
-        mine = view["teams"][e["dealer"]] == view["team"]
+        mine = self.seat in e["side"]
         self.say(self._paint(f"--- Deal {e['deal'] + 1} result ---", BOLD))
         self.say(f"  kitty: {self.cards(e['kitty'])} ({e['kitty_points']} points"
                  + (f", ×{e['multiplier']} to the attackers" if e["multiplier"] else "") + ")")
         self.say(f"  attackers' points: {e['attacker_points']} (tricks {e['trick_points']}, "
                  f"kitty bonus {e['kitty_bonus']}, penalties {e['penalty']})")
-        side = "you are" if mine else "your opponents are"
-        self.say(f"  {side} the dealers; {e['next_side']} deal next and team "
-                 f"{e['rising_team']} rises {e['rise']} level(s)")
-        levels = ", ".join(f"team {t}: {lv}" for (t, _), lv in
-                           zip(e["levels"], self._ranks(e["levels"]), strict=True))
-        self.say(f"  levels now: {levels}")
+        dealers = ", ".join(self.who(s, view) for s in e["side"])
+        side = "you were" if mine else "your opponents were"
+        rising = ", ".join(self.who(s, view) for s in e["rising"]) or "nobody"
+        self.say(f"  {side} the dealers ({dealers}); {e['next_side']} deal next; "
+                 f"rising {e['rise']} level(s): {rising}")
+        self.say(f"  levels now: {self.levels(e['levels'], view)}")
 
-    @staticmethod
-    def _ranks(levels) -> list[str]:
+    def levels(self, levels: list, view: dict) -> str:
+        """Each seat's level; seats of one team share theirs, so a team is listed once."""
         from ..protocol.messages import rank_name
-        return [rank_name(lv) for _, lv in levels]
+        teams, parts, seen = view["teams"], [], set()
+        for seat, lv in enumerate(levels):
+            mates = [s for s in range(len(levels)) if teams[s] == teams[seat]]
+            if teams[seat] in seen:
+                continue
+            seen.add(teams[seat])
+            names = " & ".join(self.who(s, view) for s in mates)
+            parts.append(f"{names}: {rank_name(lv)}")
+        return ", ".join(parts)
 
     # ----------------------------------------------------------------- the prompt
 

@@ -1,4 +1,4 @@
-"""The JSON messages of the shengji protocol, version 1 (docs/protocol.md).
+"""The JSON messages of the shengji protocol, version 2 (docs/protocol.md).
 
 Everything here turns engine objects into plain JSON data and back: the per-seat view,
 the legal actions, events, actions and errors. Cards are always strings in the notation
@@ -22,7 +22,7 @@ from ..errors import ShengjiError
 from ..model import Bid
 
 #: protocol version; a client that joins with another version is refused
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 #: largest inbound message, in bytes of JSON text (an action of the largest hand fits)
 MAX_MESSAGE_BYTES = 8192
 #: legal plays listed to a client at most (the list says when it is a prefix)
@@ -210,7 +210,7 @@ def encode_view(view: SeatView, variant) -> dict:
     d["trump_suit"] = trump_name(view.trump) if view.trump_set else None
     d["team"] = view.team
     d["dealer_team"] = view.teams[view.dealer] if view.dealer is not None else None
-    d["level_ranks"] = [rank_name(lv) for _, lv in view.levels]
+    d["level_ranks"] = [rank_name(lv) for lv in view.levels]
     d["hand_groups"] = hand_groups(view, variant)
     return d
 
@@ -232,7 +232,7 @@ def decode_view(d: dict) -> SeatView:
     return SeatView(
         seat=d["seat"], players=d["players"], teams=tuple(d["teams"]), phase=d["phase"],
         to_act=d["to_act"], deal_number=d["deal"], dealer=d["dealer"], level=d["level"],
-        levels=tuple(tuple(p) for p in d["levels"]), trump=d["trump"], trump_set=d["trump_set"],
+        levels=tuple(d["levels"]), trump=d["trump"], trump_set=d["trump_set"],
         to_deal=d["to_deal"],
         bids=tuple(Bid(b["seat"], tuple(sorted(parse_cards(b["cards"]))), b["trump"],
                        tuple(b.get("strength", ()))) for b in d["bids"]),
@@ -241,6 +241,7 @@ def decode_view(d: dict) -> SeatView:
         leader=d["leader"], trick_number=d["trick_number"], trick=plays(d["trick"]),
         tricks=tuple(plays(t) for t in d["tricks"]), played=counts(d["played"]),
         trick_points=d["trick_points"], forced_options=tuple(ids(o) for o in d["forced_options"]),
+        side=tuple(d["side"]), sides_known=d["sides_known"],
     )
 
 

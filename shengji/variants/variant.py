@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .. import plugins as plugin_mod
-from ..cards import BIG_JOKER, LITTLE_JOKER, counts_of, parse_cards, parse_rank, suit_of
+from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_rank, suit_of
+from ..deck import Composition
 from ..errors import RulesError, ShengjiError, VariantError
 from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from ..rules import PlayRules
@@ -35,12 +36,20 @@ class Variant:
         self.files = [f.path for f in resolved.files]
         self.settings: dict = resolved.settings
         s = self.settings
-        self.decks: int = s["decks"]
+        #: the cards shuffled (shengji.deck.Composition); ``decks`` is its number of packs
+        self.composition = Composition.from_settings(s)
+        self.decks: int = self.composition.packs
         self.players: int = s["players"]
         self.hand_size: int = s["hand_size"]
         self.kitty_size: int = s["kitty_size"]
         self.teams: tuple[int, ...] = tuple(s["teams"])
         self._contexts: dict = {}
+        #: what load_variant was given (reloading with another player count uses it)
+        self.source = resolved.path or s
+        #: the player count given to load_variant (a CLI's --seats), else None
+        self.players_override: int | None = None
+        self.extra_plugins = tuple(extra_plugins)
+        self.allow_plugins = tuple(allow_plugins)
         self.pm = plugin_mod.new_manager()
         self.plugins = []  # loaded plugin objects, in registration order
         allowed = set(allow_plugins) | resolved.trusted_plugins
@@ -48,7 +57,7 @@ class Variant:
             obj = plugin_mod.resolve_plugin(name, where, trusted=name in allowed)
             plugin_mod.register(self.pm, obj, f"{where}: plugin {name!r}", name=name)
             self.plugins.append(obj)
-        for obj in extra_plugins:
+        for obj in self.extra_plugins:
             label = f"plugin {getattr(obj, '__name__', type(obj).__name__)!r}"
             plugin_mod.register(self.pm, obj, f"variant {self.name}: {label}")
             self.plugins.append(obj)
@@ -92,7 +101,7 @@ class Variant:
         for level in range(13):
             kinds = [suit * 13 + level for suit in range(4)] + [LITTLE_JOKER, BIG_JOKER]
             for k in kinds:
-                for n in range(1, self.decks + 1):
+                for n in range(1, self.composition.counts[k] + 1):  # what the deck holds
                     bid = self.bid(0, (k,) * n, level)
                     if bid.strength and self.may_overturn(None, bid):
                         return
@@ -115,7 +124,7 @@ class Variant:
 
     def _cards(self, cards, what: str = "declaration") -> tuple[int, ...]:
         ids = parse_cards(cards)
-        counts_of(ids, self.decks, what=what)
+        self.composition.check(ids, what=what)
         return tuple(sorted(ids))
 
     def declaration_strength(self, cards, level: int | str) -> tuple:
@@ -201,9 +210,13 @@ class Variant:
             self._bad_result("shengji_score_deal", outcome, "next dealers|attackers, rise >= 0")
         return outcome
 
-    def next_dealer(self, dealer: int, outcome: ScoreOutcome) -> int:
+    def next_dealer(self, dealer: int, outcome: ScoreOutcome, side: Sequence = ()) -> int:
+        """``side``: the dealer's side at the end of the deal (default: the dealer's team)."""
+        side = tuple(side) or tuple(s for s in range(self.players)
+                                    if self.teams[s] == self.teams[dealer])
         seat = self._call(
-            "shengji_next_dealer", int, dealer=dealer, outcome=outcome, players=self.players
+            "shengji_next_dealer", int, dealer=dealer, outcome=outcome, players=self.players,
+            side=side,
         )
         if not 0 <= seat < self.players:
             self._bad_result("shengji_next_dealer", seat, f"a seat 0..{self.players - 1}")
@@ -220,11 +233,15 @@ class Variant:
             f"variant {self.name}: hook {hook} returned {result!r}; expected {expected}"
         )
 
-    def match_winner(self, levels: Mapping, outcome: ScoreOutcome, dealer_team: int):
+    def match_winner(self, levels: Mapping, outcome: ScoreOutcome, dealer_team: int,
+                     side: Sequence = ()):
+        """``side``: the dealer's side (default: every seat of ``dealer_team``)."""
+        side = tuple(side) or tuple(s for s, t in enumerate(self.teams) if t == dealer_team)
         return self._call(
             "shengji_match_winner",
             (int, type(None)),
             levels=dict(levels),
             outcome=outcome,
             dealer_team=dealer_team,
+            side=side,
         )

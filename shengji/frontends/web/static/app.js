@@ -1,9 +1,9 @@
-// shengji web client: speaks protocol v1 (docs/protocol.md) over one websocket.
+// shengji web client: speaks protocol v2 (docs/protocol.md) over one websocket.
 // No build step, no framework: the server sends the whole view of our seat each time,
 // and render() draws it again.
 "use strict";
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 const SUIT = { S: "♠", H: "♥", C: "♣", D: "♦" };
 const SUIT_NAME = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
 const RED = new Set(["H", "D"]);
@@ -220,7 +220,7 @@ function render() {
   $("dealer").textContent = v.dealer === null ? "first to declare" : seatName(v.dealer);
   $("points").textContent = v.trick_points;
   $("side").textContent = v.dealer_team === null ? "–" : v.dealer_team === v.team ? "defending (dealers)" : "attacking";
-  $("levels").textContent = v.levels.map(([t], i) => `team ${t}: ${v.level_ranks[i]}`).join(" · ");
+  $("levels").textContent = v.level_ranks.map((r, s) => `${seatName(s)}: ${r}`).join(" · ");
   renderSpots(st);
   renderCenter(st);
   renderTurn(st);
@@ -418,10 +418,10 @@ function logEvent(e, st) {
 
 function showResult(e) {
   const st = app.state, v = st.view;
-  const ours = v.teams[e.dealer] === v.team;
+  const ours = e.side.includes(app.seat);
   const box = $("result");
   box.hidden = false;
-  const rising = e.rising_team === v.team ? "your team" : "the other team";
+  const rising = e.rising.includes(app.seat) ? "your side" : "the other side";
   fill(box, h("h3", {}, `Deal ${e.deal + 1} result`),
     h("p", {}, "Attackers took ", h("b", {}, String(e.attacker_points)), ` points (tricks ${e.trick_points}` +
       (e.kitty_bonus ? `, kitty ${e.kitty_points} × ${e.multiplier}` : "") + ")."),
