@@ -47,6 +47,16 @@ def test_games_sim_test(variant):
     t.sim_game(load(variant))  # pickling, clone checks, utilities in bounds
 
 
+@pytest.mark.parametrize("players", [6, pytest.param(8, marks=LONG), pytest.param(5, marks=LONG)])
+def test_openspiel_at_other_seat_counts(tmp_path, players):
+    from research_tables import write_tables
+
+    path = write_tables(tmp_path / "tables.yaml")
+    game = pyspiel.load_game(sos.SHORT_NAME, {"variant": path, "players": players})
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
 def random_state(game, rng, stop):
     state = game.new_initial_state()
     while not state.is_terminal() and not stop(state):

@@ -108,6 +108,32 @@ def test_take_back_and_kitty_theft_are_reachable():
     assert TakeBack
 
 
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    from research_tables import write_tables
+
+    return write_tables(tmp_path_factory.mktemp("tables") / "tables.yaml")
+
+
+@pytest.mark.parametrize("players", [5, 6, 8, 12])
+def test_any_seat_count_the_variant_allows(tables, players):
+    e = env(tables, players=players)
+    assert len(e.possible_agents) == players
+    steps, total = play_out(e, players, random.Random(players))
+    game = e.unwrapped.game
+    assert game.players == players and game.over
+    (ev,) = [x for x in game.events if isinstance(x, DealScored)]
+    assert [total[a] for a in e.possible_agents] == [
+        ev.rise if s in ev.rising else -ev.rise for s in range(players)]
+    parts = e.unwrapped.layout.split(e.unwrapped.observe("player_0")["observation"])
+    assert parts["played"].shape == (players, 54)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_test_at_six_seats(tables):
+    api_test(env(tables, players=6), num_cycles=300)
+
+
 def test_points_reward_sums_to_the_attackers_total():
     e = env("two-deck-80", reward="points")
     steps, total = play_out(e, 3, random.Random(1))

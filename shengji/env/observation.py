@@ -49,8 +49,9 @@ class Layout:
 
     def __init__(self, variant):
         p = variant.players
-        d = variant.decks
-        total = d * NUM_KINDS
+        comp = variant.composition
+        d = comp.max_copies  # most copies of one card (packs, or jokers beyond them)
+        total = comp.total
         self.players = p
         self.pieces = [
             ("decision", (len(KINDS) + 1,), 1),
@@ -68,7 +69,7 @@ class Layout:
             ("partners", (p,), 1),
             ("hand_sizes", (p,), total),
             ("levels", (2,), _LEVEL_CAP),
-            ("points", (1,), 100 * d),
+            ("points", (1,), comp.points),
             ("to_deal", (1,), total),
             ("trick_number", (1,), total),
         ]

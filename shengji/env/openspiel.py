@@ -60,7 +60,8 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"variant": DEFAULT_VARIANT},
+    # players 0: the variant's own seat count
+    parameter_specification={"variant": DEFAULT_VARIANT, "players": 0},
 )
 
 
@@ -88,7 +89,8 @@ def _max_rise(variant) -> int:
     from ..cards import point_value
 
     r = variant.play_rules
-    points = sorted((point_value(k) for k in range(NUM_KINDS) for _ in range(variant.decks)),
+    counts = variant.composition.counts
+    points = sorted((point_value(k) for k in range(NUM_KINDS) for _ in range(counts[k])),
                     reverse=True)
     multiplier = max(r.kitty_cap, *r.kitty_table, 2 * variant.hand_size)
     penalty = abs(int(variant.settings.get("penalties", {}).get("failed_throw", 0) or 0))
@@ -103,15 +105,16 @@ class ShengjiGame(pyspiel.Game):
 
         params = dict(params or {})
         self.variant_ref = params.get("variant", DEFAULT_VARIANT)
-        self.variant = v = load_variant(self.variant_ref)
-        self.deck_size = v.decks * NUM_KINDS
+        players = int(params.get("players", 0) or 0)
+        self.variant = v = load_variant(self.variant_ref, players=players or None)
+        self.deck_size = v.composition.total
         rise = _max_rise(v)
         # chance: the deck; dealing: at most one ask per dealt card plus a final round, a
         # declaration built card by card (up to ten redeals of passes on top); the burial;
         # every card played plus a submit per play; forced choices after failed throws
         asks = v.hand_size * v.players + v.players
-        longest = (self.deck_size + (v.decks + 1) * asks + 10 * asks + v.kitty_size + 1
-                   + 2 * self.deck_size + 2 * self.deck_size)
+        longest = (self.deck_size + (v.composition.max_copies + 1) * asks + 10 * asks
+                   + v.kitty_size + 1 + 2 * self.deck_size + 2 * self.deck_size)
         info = pyspiel.GameInfo(
             num_distinct_actions=N_ACTIONS,
             max_chance_outcomes=NUM_KINDS,
@@ -120,7 +123,7 @@ class ShengjiGame(pyspiel.Game):
             max_utility=float(rise),
             max_game_length=longest,
         )
-        super().__init__(_GAME_TYPE, info, {"variant": self.variant_ref})
+        super().__init__(_GAME_TYPE, info, {"variant": self.variant_ref, "players": players})
         self.encoder = Encoder(v)
 
     def new_initial_state(self):
@@ -134,7 +137,7 @@ class ShengjiState(pyspiel.State):
     def __init__(self, game: ShengjiGame):
         super().__init__(game)
         self.deck: list[int] = []
-        self.remaining = [game.variant.decks] * NUM_KINDS
+        self.remaining = list(game.variant.composition.counts)
         self.game: Game | None = None
         self.decision: Decision | None = None
         self.tracker = Tracker(game.variant.players)
