@@ -31,6 +31,7 @@ from .cards import (
 from .errors import CardError, HandError, RulesError, ShengjiError
 from .rules import (
     FAILED_THROW,
+    FOLLOW_PROTECTIONS,
     KITTY_POLICIES,
     RUFF_COMPARE,
     PlayRules,
@@ -322,9 +323,18 @@ _ARG_NAMES = {
 _RULE_FIELDS = {
     1: "decks", 2: "level", 3: "trump", 4: "max_tuple", 5: "tractors",
     6: "tractor_min_width", 7: "tractor_min_length", 8: "tractor_bridges_level_gap",
-    9: "must_break_tuples", 10: "constant_ranks", 11: "ruff_compare", 12: "failed_throw",
+    9: "follow_protection", 10: "constant_ranks", 11: "ruff_compare", 12: "failed_throw",
     13: "kitty", 14: "kitty_cap", 15: "kitty_table", 16: "following", 17: "following",
+    18: "shorter_tractors", 19: "bombs", 20: "rainbow_min", 21: "copies",
 }  # fmt: skip
+
+
+def _hold_only(rules: PlayRules, k: int) -> str:
+    """'2 deck(s) hold only 2', or what the packs hold of kind k when that differs."""
+    c = rules.copies[k] if 0 <= k < NUM_KINDS else rules.decks
+    if c == rules.decks:
+        return f"{rules.decks} deck(s) hold only {rules.decks}"
+    return f"the packs hold only {c} (the variant's deck composition)"
 
 
 def _parse_level(level) -> int:
@@ -365,7 +375,9 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.tractor_min_width = rules.tractor_min_width
     r.tractor_min_length = rules.tractor_min_length
     r.bridge = int(bool(rules.tractor_bridges_level_gap))
-    r.must_break = int(bool(rules.must_break_tuples))
+    r.protection = FOLLOW_PROTECTIONS.index(rules.follow_protection)
+    r.shorter_tractors = int(rules.shorter_tractors)
+    r.copies = list(rules.copies)
     r.constant_mask = sum(1 << c for c in rules.constant_ranks)
     r.ruff_compare = RUFF_COMPARE.index(rules.ruff_compare)
     r.failed_throw = FAILED_THROW.index(rules.failed_throw)
@@ -463,10 +475,9 @@ class Context:
         if err.index >= 0 and err.which in (lib.SJ_ARG_OTHERS, lib.SJ_ARG_PLAYS):
             what = f"{what}[{err.index}]"
         card = card_str(err.card) if 0 <= err.card < NUM_KINDS else None
-        decks = self.rules.decks
         if code == lib.SJ_ERR_COPIES:
             raise HandError(
-                f"{what}: {err.count} copies of {card} but {decks} deck(s) hold only {decks}"
+                f"{what}: {err.count} copies of {card} but {_hold_only(self.rules, err.card)}"
             )
         if code == lib.SJ_ERR_EMPTY:
             raise HandError(f"{what}: empty lead (a lead needs at least one card)")
@@ -727,7 +738,7 @@ def _playout_error(ctx: Context, err) -> None:
     card = card_str(err.card) if 0 <= err.card < NUM_KINDS else None
     if code == lib.SJ_ERR_COPIES:
         raise HandError(f"position: {err.count} copies of {card} in the hands and the trick, "
-                        f"but {ctx.rules.decks} deck(s) hold only {ctx.rules.decks}")
+                        f"but {_hold_only(ctx.rules, err.card)}")
     if code == lib.SJ_ERR_SIZE:
         raise HandError(f"position: seat/play {err.index} holds {err.count} cards, which does "
                         "not fit the others (every seat plays the same number of cards per trick)")
