@@ -172,7 +172,7 @@ static uint64_t leads_walk(const sj_rules *r, const uint8_t *H, const tally_t *t
 
 /* ---------------------------------------------------------------- one playout */
 
-static int check_position(const sj_rules *r, const sj_position *p, sj_err *e)
+int sj__check_position(const sj_rules *r, const sj_position *p, sj_err *e)
 {
     int m = p->players;
     if (m < 2 || m > SJ_MAX_PLAYERS)
@@ -188,7 +188,7 @@ static int check_position(const sj_rules *r, const sj_position *p, sj_err *e)
         p->trick_points > LIMIT_POINTS || p->penalty < -LIMIT_POINTS ||
         p->penalty > LIMIT_POINTS)
         return perr(e, SJ_ERR_ARG, -1, -1, -1);
-    /* every copy of a card is in one place: the decks hold them all */
+    /* every copy of a card is in one place: the packs hold them all */
     int size[SJ_MAX_PLAYERS], play_n = -1;
     for (int k = 0; k < SJ_NK; k++) {
         int sum = 0;
@@ -196,7 +196,7 @@ static int check_position(const sj_rules *r, const sj_position *p, sj_err *e)
             sum += p->hands[j][k];
         for (int j = 0; j < p->n_trick; j++)
             sum += p->trick[j][k];
-        if (sum > r->decks)
+        if (sum > r->copies[k])
             return perr(e, SJ_ERR_COPIES, -1, k, sum);
     }
     for (int j = 0; j < m; j++) {
@@ -228,7 +228,12 @@ static int check_position(const sj_rules *r, const sj_position *p, sj_err *e)
     return SJ_OK;
 }
 
-static int playout(const sj_rules *r, const sj_position *p, uint64_t seed, sj_playout_result *res)
+/* The playout itself. ``first`` (NULL: none) is the first decision's play, already
+ * checked by the caller (search.c): held by the seat to act and legal there. ``policy``
+ * SJ_POLICY_RANDOM is the documented random policy; SJ_POLICY_GREEDY draws leads among
+ * single structures only and picks follows by sj__greedy_follow (search.c). */
+int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const uint8_t *first,
+                int policy, sj_playout_result *res)
 {
     int m = p->players, leader = p->leader, cur = p->n_trick, rc;
     uint8_t H[SJ_MAX_PLAYERS][64], P[SJ_MAX_PLAYERS][64];
@@ -258,13 +263,20 @@ static int playout(const sj_rules *r, const sj_position *p, uint64_t seed, sj_pl
             return rc;
     }
     for (;;) {
-        if (cur == 0) {
+        if (cur == 0 && first) {
+            memcpy(P[0], first, SJ_NK);
+            first = NULL;
+        } else if (cur == 0) {
             tally_t ty;
             tally(r, H[leader], &ty);
-            uint64_t nleads = leads_walk(r, H[leader], &ty, p->throws, -1, NULL);
+            /* the greedy policy never throws: a random throw mostly fails */
+            int throws = policy == SJ_POLICY_GREEDY ? 0 : p->throws;
+            uint64_t nleads = leads_walk(r, H[leader], &ty, throws, -1, NULL);
             if (nleads == 0)
                 return SJ_ERR_EMPTY;
-            leads_walk(r, H[leader], &ty, p->throws, (int64_t)sj__below(&rng, nleads), P[0]);
+            leads_walk(r, H[leader], &ty, throws, (int64_t)sj__below(&rng, nleads), P[0]);
+        }
+        if (cur == 0) {
             int n = 0;
             for (int k = 0; k < SJ_NK; k++)
                 n += P[0][k];
@@ -298,7 +310,16 @@ static int playout(const sj_rules *r, const sj_position *p, uint64_t seed, sj_pl
         }
         for (; cur < m; cur++) {
             int seat = (leader + cur) % m;
-            if ((rc = sj__follow_pick(r, &F, H[seat], hn[seat], &rng, P[cur])))
+            if (first) {
+                memcpy(P[cur], first, SJ_NK);
+                first = NULL;
+            } else if (policy == SJ_POLICY_GREEDY) {
+                rc = sj__greedy_follow(r, &F, (const uint8_t (*)[64])P, cur, p->teams, leader,
+                                       m, H[seat], hn[seat], &rng, P[cur]);
+            } else {
+                rc = sj__follow_pick(r, &F, H[seat], hn[seat], &rng, P[cur]);
+            }
+            if (rc)
                 return rc;
             for (int k = 0; k < SJ_NK; k++)
                 H[seat][k] = (uint8_t)(H[seat][k] - P[cur][k]);
@@ -334,7 +355,7 @@ static int playout(const sj_rules *r, const sj_position *p, uint64_t seed, sj_pl
 }
 
 /* sj_prepare's magic, without exposing it: a prepared struct answers sj_card */
-static int prepared(const sj_rules *r)
+int sj__prepared(const sj_rules *r)
 {
     int32_t es;
     return r && sj_card(r, 0, &es, NULL) == SJ_OK;
@@ -343,32 +364,32 @@ static int prepared(const sj_rules *r)
 int sj_playout(const sj_rules *r, const sj_position *pos, uint64_t seed, sj_playout_result *out,
                sj_err *e)
 {
-    if (!prepared(r))
+    if (!sj__prepared(r))
         return perr(e, SJ_ERR_CONTEXT, -1, -1, -1);
     if (!pos || !out)
         return perr(e, SJ_ERR_ARG, -1, -1, -1);
-    int rc = check_position(r, pos, e);
+    int rc = sj__check_position(r, pos, e);
     if (rc)
         return rc;
     memset(out, 0, sizeof *out);
-    rc = playout(r, pos, seed, out);
+    rc = sj__playout(r, pos, seed, NULL, SJ_POLICY_RANDOM, out);
     return rc ? perr(e, rc, -1, -1, -1) : SJ_OK;
 }
 
 int sj_playout_batch(const sj_rules *r, const sj_position *pos, uint64_t seed, int n,
                      int32_t *totals, int32_t *trick_points, int32_t *multipliers, sj_err *e)
 {
-    if (!prepared(r))
+    if (!sj__prepared(r))
         return perr(e, SJ_ERR_CONTEXT, -1, -1, -1);
     if (!pos || n < 0)
         return perr(e, SJ_ERR_ARG, -1, -1, n);
-    int rc = check_position(r, pos, e);
+    int rc = sj__check_position(r, pos, e);
     if (rc)
         return rc;
     sj_playout_result res;
     for (int i = 0; i < n; i++) {
         /* playout i uses seed + i: the batch is the same as n single playouts */
-        if ((rc = playout(r, pos, seed + (uint64_t)i, &res)))
+        if ((rc = sj__playout(r, pos, seed + (uint64_t)i, NULL, SJ_POLICY_RANDOM, &res)))
             return perr(e, rc, i, -1, -1);
         if (totals)
             totals[i] = res.total;

@@ -43,6 +43,20 @@ int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int 
 /* kitty multiplier of a last trick led by F (§8, the lead's components) */
 int sj__kitty(const sj_rules *r, const sj_lead *F);
 
+/* ---- playout.c and search.c */
+
+/* one playout of a checked position; first (NULL: none) a checked first play */
+int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const uint8_t *first,
+                int policy, sj_playout_result *res);
+/* check a position (every copy in one place, sizes that fit); SJ_OK or an error in e */
+int sj__check_position(const sj_rules *r, const sj_position *p, sj_err *e);
+/* r was prepared by sj_prepare */
+int sj__prepared(const sj_rules *r);
+/* the greedy policy's follow of the seat at trick position cur (P[0..cur-1] played) */
+int sj__greedy_follow(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int cur,
+                      const int32_t *teams, int leader, int m, const uint8_t *H, int hn,
+                      uint64_t *rng, uint8_t *out);
+
 /* ---- helpers shared between the core's files: order.c */
 
 /* fill e (when not NULL) with an error's details; returns code */

@@ -31,7 +31,9 @@ static void setup(sj_rules *r, int decks, int level, int trump, int variant)
     r->tractor_min_width = 2;
     r->tractor_min_length = 2;
     r->bridge = variant != 1;
-    r->must_break = decks < 4;
+    r->protection = decks < 4 ? SJ_PROTECT_NONE : SJ_PROTECT_LONGER_TUPLES;
+    r->shorter_tractors = variant != 3;
+    memset(r->copies, decks, sizeof r->copies);
     r->constant_mask = variant == 2 ? 1u : 0u;
     r->ruff_compare = variant % 3;
     r->failed_throw = variant % 2;
@@ -162,6 +164,16 @@ int main(void)
             int32_t totals[3], points[3], mults[3];
             if (!sj_playout_batch(&r, &pos, 7, 3, totals, points, mults, &err))
                 checksum += totals[2] + points[1] + mults[0];
+            /* search: two candidate leads of the leader, both policies */
+            uint8_t cand[2 * SJ_NK] = {0};
+            int32_t evals[2 * 2];
+            for (int k = 0, c = 0; k < SJ_NK && c < 2; k++)
+                if (pos.hands[pos.leader][k])
+                    cand[c++ * SJ_NK + k] = 1;
+            for (int policy = 0; policy < 2; policy++)
+                if (!sj_playout_eval(&r, &pos, 1, cand, 2, 2, 5, policy, evals, &err))
+                    checksum += evals[0] + evals[3];
+            checksum += sj_playout_eval(&r, &pos, 1, cand, 2, 2, 5, 7, evals, &err);
             pos.hands[2][0] = 9; /* more copies than the decks hold: refused */
             checksum += sj_playout(&r, &pos, 1, &res, &err);
         }

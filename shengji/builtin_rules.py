@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import BIG_JOKER, LITTLE_JOKER, parse_rank, rank_of, suit_of
+from .cards import BIG_JOKER, LITTLE_JOKER, parse_rank, parse_suit, rank_of, suit_of
 from .hookspecs import hookimpl
 from .model import FailedThrow, NoBidOutcome, ScoreOutcome
 from .rules import PlayRules
@@ -20,24 +20,29 @@ from .rules import PlayRules
 #: ``scoring`` without a table gets seed 000's pattern with ``step`` = 20 points per deck).
 DEFAULTS: dict = {
     "players": 4,
-    "teams": [0, 1, 0, 1],
     "start_level": "2",
     "plugins": [],
     "play": {},
     "declare": {
         "min_level_cards": 1,
-        "jokers": {"allowed": True, "min": 2, "big_beats_little": True},
+        "jokers": {"allowed": True, "min": 2, "min_big": None, "big_beats_little": True},
+        "equal_count": "jokers",
+        "suit_order": ["D", "C", "H", "S"],
         "overturn": True,
         "overturn_same_suit": False,
         "reinforce": True,
         "self_overturn": True,
+        "reinforce_to_match": False,
+        "takeback": False,
         "when_nobody": "no_trump",
         "first_deal_redeal": False,
         "redeal_limit": 10,
         "nobody_first_dealer": "dealt_first",
         "first_dealer": "first_declarer",
+        "kitty_theft": False,
     },
     "penalties": {"failed_throw": 0},
+    "table": {"hide_played_cards": False, "hide_dealer_points": False},
     "scoring": {},
     "next_dealer": {"hold": "partner"},
     "match_end": {"last_level": "A", "as_dealer": False},
@@ -88,44 +93,81 @@ def shengji_following_priorities(variant):
 def shengji_play_rules(variant):
     play = dict(variant.settings["play"])
     play["following"] = variant.hook.shengji_following_priorities(variant=variant) or {}
-    play["decks"] = variant.decks
+    play["decks"] = variant.composition.max_copies
+    play["copies"] = variant.composition.counts
     return PlayRules.from_mapping(play)
 
 
 # --- declarations ------------------------------------------------------------------------
 
 
+def joker_min(value, decks: int) -> int:
+    """A joker minimum of ``declare.jokers``: a count, ``decks`` or ``decks-1`` (never
+    below one card)."""
+    if value == "decks":
+        return decks
+    if value == "decks-1":
+        return max(1, decks - 1)
+    return int(value)
+
+
 @hookimpl(trylast=True)
 def shengji_declaration_strength(variant, cards, level):
-    """(n, class): n identical cards; class 0 level cards, 1 little jokers, 2 big jokers
-    (jokers share class 1 when the big joker does not beat the little one)."""
+    """(n, class[, suit]): n identical cards; class 0 level cards, 1 little jokers, 2 big
+    jokers (jokers share class 1 when the big joker does not beat the little one).
+    ``equal_count`` says what beats a bid of as many cards: ``jokers`` (the class),
+    ``nothing`` (only n counts), ``jokers_or_higher_suit`` (then a pair or more of a
+    higher suit in ``suit_order``)."""
     rules = variant.settings["declare"]
     if not cards or len(set(cards)) != 1:
         return ()
     card, n = cards[0], len(cards)
     if card in (LITTLE_JOKER, BIG_JOKER):
         jokers = rules["jokers"]
-        if not jokers["allowed"] or n < jokers["min"]:
+        big = card == BIG_JOKER
+        least = jokers["min_big"] if big and jokers["min_big"] is not None else jokers["min"]
+        if not jokers["allowed"] or n < joker_min(least, variant.decks):
             return ()
-        return (n, 2 if card == BIG_JOKER and jokers["big_beats_little"] else 1)
-    if rank_of(card) != level or n < rules["min_level_cards"]:
-        return ()
-    return (n, 0)
+        cls, suit = (2 if big and jokers["big_beats_little"] else 1), 0
+    else:
+        if rank_of(card) != level or n < rules["min_level_cards"]:
+            return ()
+        cls, suit = 0, 0
+        if n >= 2:  # shengji.io JokerOrHigherSuit: a single never outranks by suit
+            suit = 1 + [parse_suit(x) for x in rules["suit_order"]].index(suit_of(card))
+    equal = rules["equal_count"]
+    if equal == "nothing":
+        return (n,)
+    if equal == "jokers_or_higher_suit":
+        return (n, cls, suit)
+    return (n, cls)
+
+
+def _own_last(bids, seat):
+    return next((b for b in reversed(bids) if b.seat == seat), None)
 
 
 @hookimpl(trylast=True)
-def shengji_may_overturn(variant, current, new):
+def shengji_may_overturn(variant, current, new, bids):
     """Accept a strictly stronger bid; by the same seat only as reinforcement (same
     card: 自保) or self-overturn (自反), by another seat only as an overturn (反主), of
-    another suit unless ``overturn_same_suit``."""
+    another suit unless ``overturn_same_suit``. ``reinforce_to_match``: a seat that was
+    overturned may add cards to its own last bid up to the standing bid's count (not
+    against jokers)."""
     rules = variant.settings["declare"]
     if not new.strength:
         return False
     if current is None:
         return True
+    same_card = new.cards[0] == current.cards[0]
+    if new.seat != current.seat and rules["reinforce_to_match"]:
+        own = _own_last(bids, new.seat)
+        if (own is not None and own.cards[0] == new.cards[0] and len(own.cards) < len(new.cards)
+                and len(new.cards) == len(current.cards) and current.trump is not None
+                and not same_card):
+            return True
     if new.strength <= current.strength:
         return False
-    same_card = new.cards[0] == current.cards[0]
     if new.seat == current.seat:
         return rules["reinforce"] if same_card else rules["self_overturn"]
     return rules["overturn"] and (not same_card or rules["overturn_same_suit"])
@@ -139,6 +181,13 @@ def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
     if rules["when_nobody"] == "turn_kitty" and kitty:
         # seed 002: the kitty's first card names the suit; a joker leaves no trump
         card = kitty[0]
+        return NoBidOutcome(trump=suit_of(card), turned_card=card)
+    if rules["when_nobody"] == "turn_kitty_level" and kitty:
+        # shengji.io FirstCardOfLevelOrHighest: turn until a level card or a joker; with
+        # none, the highest card by rank names the suit (ties: the first turned)
+        card = next((c for c in kitty if c >= LITTLE_JOKER or rank_of(c) == level), None)
+        if card is None:
+            card = max(kitty, key=lambda c: (rank_of(c), -kitty.index(c)))
         return NoBidOutcome(trump=suit_of(card), turned_card=card)
     return NoBidOutcome(trump=None)
 
@@ -188,24 +237,23 @@ def shengji_score_deal(variant, attacker_points):
     return score(table, step, attacker_points)
 
 
-def _next_seat_where(start: int, teams: list[int], want) -> int:
-    n = len(teams)
-    for i in range(1, n + 1):
-        seat = (start + i) % n
-        if want(teams[seat]):
+def _next_seat_where(start: int, players: int, want) -> int:
+    for i in range(1, players + 1):
+        seat = (start + i) % players
+        if want(seat):
             return seat
     return start
 
 
 @hookimpl(trylast=True)
-def shengji_next_dealer(variant, dealer, outcome, players):
-    teams = variant.teams
-    mine = teams[dealer]
+def shengji_next_dealer(variant, dealer, outcome, players, side):
+    ours = set(side) if side else {s for s in range(players)
+                                   if variant.teams[s] == variant.teams[dealer]}
     if outcome.next == "dealers":
         if variant.settings["next_dealer"]["hold"] == "dealer":
             return dealer
-        return _next_seat_where(dealer, teams, lambda t: t == mine)  # the partner
-    return _next_seat_where(dealer, teams, lambda t: t != mine)  # the seat after the dealer
+        return _next_seat_where(dealer, players, lambda s: s in ours)  # the partner
+    return _next_seat_where(dealer, players, lambda s: s not in ours)  # the seat after
 
 
 @hookimpl(trylast=True)
@@ -214,11 +262,12 @@ def shengji_start_level(variant):
 
 
 @hookimpl(trylast=True)
-def shengji_match_winner(variant, levels, outcome, dealer_team):
+def shengji_match_winner(variant, levels, outcome, dealer_team, side):
     end = variant.settings["match_end"]
     last = parse_rank(end["last_level"])
     passed = [t for t, lv in levels.items() if lv > last]
     if end["as_dealer"]:
         # house rule: the last level must be won while defending it as dealers
-        passed = [t for t in passed if t == dealer_team and outcome.next == "dealers"]
+        dealers = {variant.teams[s] for s in side} if side else {dealer_team}
+        passed = [t for t in passed if t in dealers and outcome.next == "dealers"]
     return max(passed, key=lambda t: levels[t]) if passed else None

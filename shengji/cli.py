@@ -19,7 +19,7 @@ import sys
 from .errors import ShengjiError
 from .plugins import ALLOW_ENV, allowing
 
-COMMANDS = ("variants", "conformance", "simulate", "play", "serve")
+COMMANDS = ("variants", "conformance", "simulate", "arena", "play", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

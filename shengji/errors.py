@@ -34,5 +34,11 @@ class IllegalPlay(ShengjiError):
         self.rule = rule
 
 
+class RecordError(ShengjiError, ValueError):
+    """A saved game (or an action record) is malformed: not JSON, not an object, a field
+    missing or of the wrong type, an action that does not replay. The message names the
+    field, e.g. ``game record: actions[3].option: 'abc' is not an integer``."""
+
+
 class VariantError(ShengjiError):
     """A variant file or plugin is broken. The message names the file, line and key path."""

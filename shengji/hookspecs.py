@@ -77,12 +77,14 @@ def shengji_declaration_strength(variant, cards, level):
 
 
 @hookspec(firstresult=True)
-def shengji_may_overturn(variant, current, new):
+def shengji_may_overturn(variant, current, new, bids):
     """May ``new`` replace the standing declaration ``current``?
 
     :param variant: the Variant.
     :param current: the standing ``shengji.model.Bid`` or None if nobody declared yet.
     :param new: the proposed ``Bid`` (its strength already computed).
+    :param bids: every accepted ``Bid`` of the deal so far, in order (``current`` is the
+        last), for rules that look at a seat's own earlier bid.
     :return: True to accept, False to refuse. Covers overturning (反主), reinforcing
         (自保, same seat and suit), overturning oneself (自反) and joker no-trump.
         First non-None result wins.
@@ -146,15 +148,18 @@ def shengji_score_deal(variant, attacker_points):
 
 
 @hookspec(firstresult=True)
-def shengji_next_dealer(variant, dealer, outcome, players):
+def shengji_next_dealer(variant, dealer, outcome, players, side):
     """Dealer of the next deal.
 
     :param variant: the Variant.
     :param dealer: this deal's dealer seat.
     :param outcome: this deal's ``ScoreOutcome``.
     :param players: number of seats.
-    :return: a seat. First non-None result wins (built-in: dealers hold → the dealer's
-        partner; attackers take over → the seat after the dealer).
+    :param side: the seats of the dealer's side at the end of the deal (the dealer's
+        team, or the dealer and the friends who joined), dealer first.
+    :return: a seat. First non-None result wins (built-in: dealers hold → the next seat
+        after the dealer on the dealer's side, the partner; attackers take over → the
+        next seat after the dealer that is not on it).
     """
 
 
@@ -183,13 +188,15 @@ def shengji_start_level(variant):
 
 
 @hookspec(firstresult=True)
-def shengji_match_winner(variant, levels, outcome, dealer_team):
+def shengji_match_winner(variant, levels, outcome, dealer_team, side):
     """Has the match ended, and who won?
 
     :param variant: the Variant.
-    :param levels: ``{team: level}`` after this deal's rises (may exceed 12: passed A).
+    :param levels: ``{team: level}`` after this deal's rises (may exceed 12: passed A);
+        a team's seats share one level (in finding friends every seat is its own team).
     :param outcome: the deal's ``ScoreOutcome``.
-    :param dealer_team: the team that dealt this deal.
+    :param dealer_team: the dealer's team.
+    :param side: the seats of the dealer's side at the end of the deal, dealer first.
     :return: the winning team, or None to play on. First non-None result wins
         (built-in: the first side to pass A).
     """

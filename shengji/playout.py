@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import NUM_KINDS, point_value
-from .core import Context, Hand, _position_playout, _position_playouts
+from .core import Context, Hand, _position_eval, _position_playout, _position_playouts
 from .errors import HandError, RulesError, VariantError
 
 __all__ = [
@@ -43,6 +43,8 @@ __all__ = [
     "PlayoutResult",
     "Playouts",
     "SplitMix64",
+    "POLICIES",
+    "evaluate",
     "playout",
     "playouts",
     "reference_playout",
@@ -135,9 +137,12 @@ class Position:
                         f"variant {v.name}: a plugin implements {hook}; the C playout "
                         "only knows the built-in behaviour of that hook")
         kitty_points = sum(point_value(k) * n for k, n in enumerate(game.buried) if n)
+        # the sides as they stand now: the dealer's side (team, or dealer + friends found)
+        # against the rest (friends still to be found: issue 11, the core's part)
+        side = set(game.side)
         return cls(
             game.ctx, [Hand.from_counts(h) for h in game.hands], game.leader,
-            game.dealer_team, teams=game.teams,
+            0, teams=[0 if s in side else 1 for s in range(game.players)],
             trick=[Hand(cards) for _, cards in game.trick], trick_points=game.trick_points,
             penalty=game.penalty, kitty_points=kitty_points, throws=game.rules.throws,
             throw_penalty=v.settings["penalties"]["failed_throw"])
@@ -172,6 +177,57 @@ def playouts(position: Position, n: int, seed: int = 0) -> Playouts:
     totals, points, mults = _position_playouts(position.ctx, position._fields(), n,
                                                 _seed(seed))
     return Playouts(totals, points, mults)
+
+
+#: playout policies of ``evaluate``: "random" is the policy above; "greedy" (core_c/search.c)
+#: leads a random single structure (never a throw) and follows with the best of a few
+#: legal follows by a one-trick rule of thumb (win cheaply or add points to the own
+#: side's winning trick; else keep points back and play the cheapest cards)
+POLICIES = ("random", "greedy")
+
+
+def evaluate(position: Position, worlds: Sequence, plays: Sequence, n: int, seed: int = 0,
+             policy: str = "random") -> array:
+    """Playouts for search, in one C call. Each world is ``(hands, kitty_points)``:
+    every seat's cards (a sequence of 54-count sequences, or one ``bytes`` of
+    ``players * 54`` counts) in place of ``position.hands``, and the points in that
+    world's kitty. Each play (cards, or 54 counts) is a candidate first play of the seat
+    to act (anything ``Hand()`` accepts, or ``bytes`` of 54 counts); the core checks it
+    is held and legal in every world. For world ``d``, play
+    ``k`` and playout ``j`` the result's entry ``(d * K + k) * n + j`` (``K`` = number of
+    plays, 1 when none is given: plain playouts) is the attackers' total; playout ``j``
+    of world ``d`` uses the seed ``seed + d * n + j`` for every play, so plays are
+    compared on the same random continuations."""
+    if policy not in POLICIES:
+        raise HandError(f"policy: {policy!r} is not one of {', '.join(POLICIES)}")
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 2**20:
+        raise HandError(f"n: {n!r} is not a number of playouts")
+    m = position.players
+    packed = []
+    for d, world in enumerate(worlds):
+        try:
+            hands, kitty_points = world
+        except (TypeError, ValueError):
+            raise HandError(f"world {d}: expected (hands, kitty_points)") from None
+        if not isinstance(hands, (bytes, bytearray)):
+            if len(hands) != m:
+                raise HandError(f"world {d}: {len(hands)} hands for {m} seats")
+            if any(len(h) != NUM_KINDS for h in hands):
+                raise HandError(f"world {d}: a hand is not 54 counts")
+            try:
+                hands = bytes(c for h in hands for c in h)
+            except (TypeError, ValueError):
+                raise HandError(f"world {d}: a count is not 0..255") from None
+        if (not isinstance(kitty_points, int) or isinstance(kitty_points, bool)
+                or not 0 <= kitty_points <= 10**6):
+            raise HandError(f"world {d}: kitty_points {kitty_points!r} is not a point count")
+        packed.append((bytes(hands), kitty_points))
+    if not packed:
+        raise HandError("worlds: at least one world")
+    plays_b = [p if isinstance(p, (bytes, bytearray)) and len(p) == NUM_KINDS
+               else bytes(_counts(p)) for p in plays]
+    return _position_eval(position.ctx, position._fields(), packed, plays_b, n, _seed(seed),
+                          policy)
 
 
 # ------------------------------------------------------------------ the Python reference

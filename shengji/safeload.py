@@ -156,7 +156,8 @@ def load_json(text: str | bytes, shown: str, error=ShengjiError, *, max_depth: i
     try:
         return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as e:
-        raise error(f"{shown}:{e.lineno}: not valid JSON: {e.msg} (column {e.colno})") from None
+        at = f"line {e.lineno}, column {e.colno}"
+        raise error(f"{shown}: not valid JSON: {e.msg} ({at})") from None
     except _NotFinite as e:
         raise error(f"{shown}: not valid JSON: {e} is not a finite number") from None
     except RecursionError:  # pragma: no cover - the depth check comes first

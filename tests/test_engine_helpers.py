@@ -4,7 +4,7 @@ the issue after every action. (No tests here.)
 Invariants (issue 4, "Must show"):
 - every play is legal by the core: a lead is one effective suit, a throw that stood was
   valid against the other hands (``check_throw``), a follow passes ``check_follow``;
-- cards are conserved: hands + undealt + kitty/buried + played = the decks;
+- cards are conserved: hands + undealt + kitty/buried + played = the deck's composition;
 - points never exceed the decks' total plus the kitty bonus (plus penalties gained);
 - every deal ends: a bounded number of actions, every seat plays its whole hand.
 """
@@ -34,7 +34,7 @@ def _require(cond, msg):
 
 
 def check_conservation(game: Game) -> None:
-    full = [game.decks] * NUM_KINDS
+    full = list(game.composition.counts)
     total = [sum(h[k] for h in game.hands) for k in range(NUM_KINDS)]
     if game.phase == "deal":
         for c in game._deck[game._dealt:]:
@@ -56,7 +56,7 @@ def check_events(game: Game, before: dict, events: list) -> None:
     ctx = before["ctx"]
     hands = before["hands"]
     trick = list(before["trick"])
-    max_points = 100 * game.decks
+    max_points = game.composition.points
     throw_options = before["options"]
     chosen = None
     for ev in events:

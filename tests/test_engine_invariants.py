@@ -74,4 +74,4 @@ def test_match_to_the_end():
     bots = [make_bot("heuristic" if s % 2 else "random", v, s) for s in range(v.players)]
     run_checked(game, bots)
     assert game.winner is not None
-    assert max(lv for _, lv in game._levels_tuple()) > 12
+    assert max(game.levels) > 12

@@ -21,7 +21,7 @@ from webtools import BASE, WS, join, new_room, room_of, send, some_action, until
 
 from shengji.cards import format_counts  # noqa: E402
 from shengji.frontends.web.app import create_app  # noqa: E402
-from shengji.protocol import MAX_MESSAGE_BYTES  # noqa: E402
+from shengji.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION  # noqa: E402
 
 
 @pytest.fixture()
@@ -62,16 +62,16 @@ def test_join_errors(client):
         for msg, err in [({"room": "ZZZZZZZZ"}, "no_such_room"),
                          ({"room": code, "token": "guess"}, "bad_token"),
                          ({"room": code, "seat": 9}, "no_such_seat"),
-                         ({"room": code, "protocol": 2}, "bad_version")]:
-            send(ws, **{"type": "join", "protocol": 1, **msg})
+                         ({"room": code, "protocol": PROTOCOL_VERSION + 1}, "bad_version")]:
+            send(ws, **{"type": "join", "protocol": PROTOCOL_VERSION, **msg})
             reply = ws.receive_json()
             assert reply["type"] == "error" and reply["code"] == err, reply
         me = join(ws, code, seat=2, name="ann")
         assert me["seat"] == 2
-        send(ws, type="join", protocol=1, room=code)
+        send(ws, type="join", protocol=PROTOCOL_VERSION, room=code)
         assert until(ws, "error")["code"] == "already_joined"
     with client.websocket_connect(WS) as ws2:
-        send(ws2, type="join", protocol=1, room=code, seat=2)
+        send(ws2, type="join", protocol=PROTOCOL_VERSION, room=code, seat=2)
         assert ws2.receive_json()["code"] == "seat_taken"
 
 

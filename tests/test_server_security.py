@@ -26,6 +26,7 @@ from webtools import BASE, WS, join, new_room, room_of, send, some_action, until
 from shengji.frontends.web.app import MAX_BODY, create_app  # noqa: E402
 from shengji.frontends.web.limits import Limits  # noqa: E402
 from shengji.frontends.web.rooms import CODE_ALPHABET, CODE_LENGTH  # noqa: E402
+from shengji.protocol import PROTOCOL_VERSION  # noqa: E402
 
 
 def make_client(**limits) -> TestClient:
@@ -145,7 +146,7 @@ def test_deeply_nested_json_is_400_not_a_traceback(client):
 def test_a_non_ascii_token_is_a_bad_token(client):
     code = new_room(client)
     with client.websocket_connect(WS) as ws:
-        send(ws, type="join", protocol=1, room=code, token="tökén\ud800")
+        send(ws, type="join", protocol=PROTOCOL_VERSION, room=code, token="tökén\ud800")
         assert ws.receive_json()["code"] == "bad_token"
         me = join(ws, code)
         send(ws, type="start", token="ünïcödé")
@@ -218,7 +219,7 @@ def test_connections_per_seat_and_per_address_are_capped():
                 client.websocket_connect(WS) as c:
             me = join(a, code)
             join(b, code, token=me["token"])
-            send(c, type="join", protocol=1, room=code, token=me["token"])
+            send(c, type="join", protocol=PROTOCOL_VERSION, room=code, token=me["token"])
             assert c.receive_json()["code"] == "too_many_connections"
             with client.websocket_connect(WS) as d:  # a fourth socket from this address
                 assert d.receive_json()["code"] == "too_many_connections"
@@ -266,12 +267,12 @@ def test_failed_joins_are_rate_limited():
         code = new_room(client)
         with client.websocket_connect(WS) as ws:
             for guess in ["AAAAAAAA", "BBBBBBBB"]:
-                send(ws, type="join", protocol=1, room=guess)
+                send(ws, type="join", protocol=PROTOCOL_VERSION, room=guess)
                 assert ws.receive_json()["code"] == "no_such_room"
-            send(ws, type="join", protocol=1, room=code, token="guessed-token")
+            send(ws, type="join", protocol=PROTOCOL_VERSION, room=code, token="guessed-token")
             assert ws.receive_json()["code"] == "bad_token"
             # the budget is spent: even the right code waits now
-            send(ws, type="join", protocol=1, room=code)
+            send(ws, type="join", protocol=PROTOCOL_VERSION, room=code)
             assert ws.receive_json()["code"] == "rate_limited"
 
 
@@ -286,9 +287,11 @@ def test_room_codes_are_long_and_forgiving_to_type(client):
 def test_protocol_errors_leave_no_traceback(client, caplog):
     code = new_room(client)
     with client.websocket_connect(WS) as ws:
-        for text in ["\x00", "{}", json.dumps({"type": "join", "protocol": 1, "room": ["x"]}),
-                     json.dumps({"type": "join", "protocol": 1, "room": code, "seat": -1}),
-                     json.dumps({"type": "join", "protocol": 1, "room": code,
+        for text in ["\x00", "{}",
+                     json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": ["x"]}),
+                     json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": code,
+                                 "seat": -1}),
+                     json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": code,
                                  "name": "\ud800"})]:
             ws.send_text(text)
             reply = ws.receive_json()

@@ -83,7 +83,7 @@ BASE = "extends: two-deck-80\n"
         # a root file must say how many cards
         ("decks: 2\n", ": missing key(s) hand_size, kitty_size"),
         ("decks: 2\nhand_size: 20\nkitty_size: 8\n",
-         "4 players × 20 + 8 kitty = 88 cards, but 2 deck(s) hold 108"),
+         "4 players × 20 cards + 8 kitty = 88 cards, but the deck (2 full packs) has 108"),
         (BASE + "players: 3\n", "teams: 4 entries for 3 players"),
         # extends a variant that does not exist
         ("extends: five-deck\n", ":1: extends: no variant named 'five-deck' (known: one-deck-40,"),
@@ -247,3 +247,20 @@ def test_a_variant_that_can_never_declare_is_refused_at_load():
     with pytest.raises(VariantError, match="declare: no declaration is ever accepted"):
         load_variant(never)
     load_variant({**never, "decks": 3, "hand_size": 39, "kitty_size": 6})  # three copies
+
+
+@pytest.mark.parametrize("declare, words", [
+    ("{jokers: {min: lots}}",
+     ["declare.jokers.min", "'lots' is not an integer 1..4, decks or decks-1"]),
+    ("{jokers: {min_big: 0}}",
+     ["declare.jokers.min_big", "0 is not an integer 1..4, decks, decks-1 or null"]),
+    ("{suit_order: [S, S, H, D]}", ["declare.suit_order", "lists a value twice"]),
+    ("{equal_count: suits}", ["declare.equal_count", "jokers, nothing, jokers_or_higher_suit"]),
+    ("{when_nobody: turn}", ["declare.when_nobody", "turn_kitty_level"]),
+])
+def test_bidding_keys_name_their_choices(tmp_path, declare, words):
+    p = tmp_path / "h.yaml"
+    p.write_text(f"extends: two-deck-80\ndeclare: {declare}\n", encoding="utf-8")
+    with pytest.raises(VariantError) as e:
+        load_variant(p)
+    assert all(w in str(e.value) for w in words), str(e.value)

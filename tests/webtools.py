@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from shengji.protocol import PROTOCOL_VERSION
+
 #: the tests speak to the server as http://127.0.0.1 (an IP literal passes the Host check)
 BASE = "http://127.0.0.1"
 WS = "ws://127.0.0.1/ws"
@@ -25,7 +27,7 @@ def send(ws, **msg) -> None:
 
 
 def join(ws, code, **extra) -> dict:
-    send(ws, **{"type": "join", "protocol": 1, "room": code, **extra})
+    send(ws, **{"type": "join", "protocol": PROTOCOL_VERSION, "room": code, **extra})
     msg = ws.receive_json()
     assert msg["type"] == "welcome", msg
     return msg

@@ -8,7 +8,7 @@ Built in: ``random`` (uniform over the listed legal actions, declares sometimes)
 ``Legal`` actions of ``shengji.engine``.
 """
 
-from . import heuristic, random_bot  # noqa: F401  (register the built-in bots)
-from .base import BOTS, Bot, make_bot, register
+from . import heuristic, mc, random_bot  # noqa: F401  (register the built-in bots)
+from .base import BOTS, Bot, Option, describe, make_bot, parse_spec, register
 
-__all__ = ["BOTS", "Bot", "make_bot", "register"]
+__all__ = ["BOTS", "Bot", "Option", "describe", "make_bot", "parse_spec", "register"]

@@ -1,25 +1,58 @@
 """The bot interface: a bot sees what a frontend sees — one seat's ``SeatView`` and the
-``Legal`` actions — and returns one action. Bots are made by name from the registry."""
+``Legal`` actions — and returns one action. Bots are made by name from the registry.
+
+A bot is named by a *spec*: its name, then options as ``:key=value``
+(``mc:budget=200ms:policy=greedy``). Each bot class declares its options in
+``options``; an unknown name, option or value is a one-line ``ShengjiError`` that names
+it and lists the choices.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..errors import ShengjiError
 
 
+@dataclass(frozen=True)
+class Option:
+    """One bot option: ``parse(text) -> value`` (raises ValueError with a message),
+    its default (already parsed) and a line of help."""
+
+    parse: Callable
+    default: object
+    help: str = ""
+
+
 class Bot:
     """Base class. ``variant`` is the loaded Variant (public rules), ``seed`` makes the
-    bot's own random choices reproducible."""
+    bot's own random choices reproducible, ``options`` are this class's ``options``
+    (parsed values)."""
 
     name = "bot"
+    #: option name -> Option
+    options: dict[str, Option] = {}
 
-    def __init__(self, variant, seed: int | str = 0):
+    def __init__(self, variant, seed: int | str = 0, **options):
         self.variant = variant
+        self.seed = seed
         self.rng = random.Random(f"bot:{seed}")
+        unknown = set(options) - set(self.options)
+        if unknown:
+            raise ShengjiError(_unknown_option(self.name, sorted(unknown)[0], self.options))
+        self.config = {k: options.get(k, o.default) for k, o in self.options.items()}
 
     def act(self, view, legal):
         raise NotImplementedError
+
+    def advise(self, view, legal) -> tuple:
+        """``(action, reason)``: the action this bot would take and a short reason in
+        words ("" when it has none). Used for hints; never changes what ``act`` does
+        later (a bot that remembers its own decisions, e.g. its burial, remembers
+        only what ``act`` did)."""
+        return self.act(view, legal), ""
 
 
 BOTS: dict[str, type[Bot]] = {}
@@ -30,10 +63,51 @@ def register(cls: type[Bot]) -> type[Bot]:
     return cls
 
 
-def make_bot(name: str, variant, seed: int | str = 0) -> Bot:
-    try:
-        cls = BOTS[name]
-    except KeyError:
-        choices = ", ".join(sorted(BOTS))
-        raise ShengjiError(f"unknown bot {name!r}: choose one of {choices}") from None
-    return cls(variant, seed)
+def _bot_list() -> str:
+    return ", ".join(BOTS)
+
+
+def _unknown_option(name: str, key: str, options: dict) -> str:
+    known = ", ".join(options) if options else "none"
+    return f"unknown option {key!r} for bot {name!r}; options: {known}"
+
+
+def parse_spec(spec: str) -> tuple[type[Bot], dict]:
+    """``"mc:budget=200ms"`` → (the bot class, parsed options). Raises ShengjiError with
+    one line naming what is wrong."""
+    if not isinstance(spec, str):
+        raise ShengjiError(f"a bot is named by a string, not {type(spec).__name__}")
+    name, *parts = spec.strip().split(":")
+    cls = BOTS.get(name.strip())
+    if cls is None:
+        raise ShengjiError(f"unknown bot {name.strip()!r}; bots: {_bot_list()}")
+    values = {}
+    for part in parts:
+        key, eq, text = part.partition("=")
+        key = key.strip()
+        if key not in cls.options:
+            raise ShengjiError(_unknown_option(cls.name, key, cls.options))
+        if not eq:
+            raise ShengjiError(f"bot {cls.name!r}: option {key!r} needs a value ({key}=...: "
+                               f"{cls.options[key].help})")
+        try:
+            values[key] = cls.options[key].parse(text.strip())
+        except ValueError as e:
+            raise ShengjiError(f"bot {cls.name!r}: {key}={text.strip()}: {e}") from None
+    return cls, values
+
+
+def make_bot(spec: str, variant, seed: int | str = 0) -> Bot:
+    """A bot from its spec (``"heuristic"``, ``"mc:budget=500"``)."""
+    cls, options = parse_spec(spec)
+    return cls(variant, seed, **options)
+
+
+def describe(spec: str) -> dict:
+    """The spec's name and every option value, defaults included (for results)."""
+    cls, options = parse_spec(spec)
+    out = {"name": cls.name}
+    for key, opt in cls.options.items():
+        value = options.get(key, opt.default)
+        out[key] = value.text if hasattr(value, "text") else value
+    return out

@@ -12,7 +12,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0; 0 and 2 are "
                                                        "partners)")
     p.add_argument("--seed", default="0", help="seed (int or text); same seed, same deal")
-    p.add_argument("--bot", default="heuristic", help="bot at the other seats (heuristic, random)")
+    p.add_argument("--bot", default="heuristic",
+                   help="bot at the other seats, with options (heuristic, random, mc, "
+                        "mc:budget=500)")
+    p.add_argument("--advisor", default="heuristic",
+                   help="bot whose choice and reason lead the hints (e.g. mc)")
     p.add_argument("--deals", type=int, default=None, help="stop after this many deals "
                                                             "(default: the whole match)")
     colour = p.add_mutually_exclusive_group()
@@ -29,4 +33,5 @@ def run(args) -> int:
     if args.deals is not None and args.deals < 1:
         raise ShengjiError(f"--deals {args.deals}: needs a positive number")
     seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
-    return play(args.variant, args.seat, seed, bot=args.bot, deals=args.deals, color=args.color)
+    return play(args.variant, args.seat, seed, bot=args.bot, deals=args.deals, color=args.color,
+                advisor=args.advisor)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ..distributed import add_arguments
 from ..errors import ShengjiError
 
 
@@ -21,7 +22,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--players", default=None,
                    help="bot per seat, comma separated, e.g. random,heuristic,random,heuristic "
                         "(default: random at every seat)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    add_arguments(p, "the attackers' points and the level changes per side")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--log", metavar="FILE", help="write every deal's events as JSON lines")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -29,17 +30,23 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..distributed import mapper_for
     from ..engine.simulation import _load, format_summary, simulate
 
     variant = _load(args.variant)
     players = (args.players.split(",") if args.players else ["random"] * variant.players)
     players = [p.strip() for p in players]
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise ShengjiError(f"--jobs {args.jobs}: needs at least 1 process")
     if args.deals is not None and args.deals < 1 or args.matches is not None and args.matches < 1:
         raise ShengjiError("--deals/--matches: needs a positive number")
     deals = args.deals if args.deals is not None else (0 if args.matches else 1000)
     seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    if args.plot:
+        from ..plots import check_target
+
+        check_target(args.plot)
+    mapper = mapper_for(args.ray, args.jobs)
     log = None
     if args.log:
         try:
@@ -48,13 +55,20 @@ def run(args) -> int:
             raise ShengjiError(f"--log {args.log}: cannot write ({e.strerror})") from None
     try:
         result = simulate(args.variant, players, deals=deals, matches=args.matches or 0,
-                          seed=seed, jobs=args.jobs, log=log, progress=not args.no_progress)
+                          seed=seed, log=log, progress=not args.no_progress, mapper=mapper)
     finally:
         if log is not None:
             log.close()
+        if hasattr(mapper, "close"):
+            mapper.close()
+    if args.plot:
+        from ..plots import simulation_figure
+
+        simulation_figure(result, args.plot, variant)
     if args.json:
         json.dump(result, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         print(format_summary(result))
     return 0
+

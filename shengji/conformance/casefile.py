@@ -35,6 +35,8 @@ KINDS = (
     "next_dealer",
     "first_dealer",
     "no_bid",
+    "bidding",
+    "visibility",
 )
 #: kinds that are judged in a deal's context and so need ``level`` and ``trump``
 CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier")
@@ -189,7 +191,7 @@ def _parse_case(path: Path, index: int, cid: str, raw: Mapping, base: Mapping) -
             k for k, ok in (("level", level is not None), ("trump", has_trump)) if not ok
         )
         raise _Problem(f"{missing}: needed by a {kind} case (give it in defaults or the case)")
-    if kind in ("declare", "first_dealer", "no_bid") and level is None:
+    if kind in ("declare", "first_dealer", "no_bid", "bidding") and level is None:
         raise _Problem(f"level: needed by a {kind} case (give it in defaults or the case)")
     value = raw[kind]
     _check_value(kind, value)
@@ -324,6 +326,33 @@ def _check_value(kind: str, v) -> None:
         )
         _check_steps(kind, v["steps"])
         _need(isinstance(v.get("seed", ""), (str, int)), "first_dealer.seed: expected text")
+    elif kind == "bidding":
+        _need(
+            isinstance(v, Mapping) and "steps" in v and set(v) <= {"steps", "steal", "dealer"},
+            "bidding: expected {steps: [...]} with optional steal: [...] and dealer: SEAT",
+        )
+        _need(v.get("dealer") is None or _is_int(v["dealer"]),
+              "bidding.dealer: expected a seat number (or null: the first deal)")
+        for key in ("steps", "steal"):
+            steps = v.get(key, [])
+            _need(isinstance(steps, list), f"bidding.{key}: expected a list of steps")
+            for i, st in enumerate(steps):
+                where = f"bidding.{key}[{i}]"
+                back = (key == "steps" and isinstance(st, Mapping)
+                        and set(st) == {"seat", "take_back"})
+                _need(isinstance(st, Mapping) and (set(st) == {"seat", "cards"} or back),
+                      f"{where}: expected {{seat, cards}}"
+                      + (" or {seat, take_back: true}" if key == "steps" else ""))
+                _need(_is_int(st["seat"]), f"{where}.seat: expected a seat number")
+                if back:
+                    _need(st["take_back"] is True, f"{where}.take_back: expected true")
+                else:
+                    _need(_cards_like(st["cards"]), f"{where}.cards: expected a card string")
+    elif kind == "visibility":
+        _need(isinstance(v, Mapping) and set(v) == {"completed_tricks"},
+              "visibility: expected {completed_tricks: N}")
+        _need(_is_int(v["completed_tricks"]) and v["completed_tricks"] >= 0,
+              "visibility.completed_tricks: expected a number >= 0")
     elif kind == "no_bid":
         _need(
             isinstance(v, Mapping) and {"deal", "kitty"} <= set(v) <= {"deal", "kitty", "redeals"},
@@ -392,6 +421,29 @@ def _check_expect(kind: str, e) -> None:
             isinstance(e["rise"], int) and not isinstance(e["rise"], bool),
             f"expect.rise: {e['rise']!r} is not an integer",
         )
+    elif kind == "bidding":
+        keys = {"accepted", "trump", "declarer", "dealer", "kitty"}
+        _need(isinstance(e, Mapping) and e and set(e) <= keys,
+              "expect: expected a mapping of accepted, trump, declarer, dealer and kitty")
+        if "accepted" in e:
+            acc = e["accepted"]
+            _need(isinstance(acc, list) and all(isinstance(a, bool) for a in acc),
+                  "expect.accepted: expected a list of true/false, one per step")
+        if "trump" in e:
+            _trump(e["trump"])
+        for k in ("declarer", "dealer", "kitty"):
+            if k in e:
+                _need(e[k] is None or _is_int(e[k]), f"expect.{k}: {e[k]!r} is not a seat")
+    elif kind == "visibility":
+        keys = {"tricks_shown", "dealer_points", "attacker_points"}
+        _need(isinstance(e, Mapping) and e and set(e) <= keys,
+              "expect: expected a mapping of tricks_shown, dealer_points and attacker_points")
+        if "tricks_shown" in e:
+            _need(isinstance(e["tricks_shown"], list) and all(map(_is_int, e["tricks_shown"])),
+                  "expect.tricks_shown: expected a list of trick numbers")
+        for k in ("dealer_points", "attacker_points"):
+            if k in e:
+                _need(isinstance(e[k], bool), f"expect.{k}: expected true or false")
     elif kind == "no_bid":
         _need(
             isinstance(e, Mapping) and e and set(e) <= {"redeal", "trump", "turned"},

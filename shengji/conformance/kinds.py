@@ -33,7 +33,9 @@ def _ctx(variant, case: Case):
 def _hand(variant, cards):
     from ..core import Hand
 
-    return Hand(cards, decks=variant.decks)
+    hand = Hand(cards, decks=variant.decks)
+    variant.composition.check(hand.cards())  # a card the deck leaves out is an input error
+    return hand
 
 
 # --- judges: (variant, case) -> answer in case-file notation ---------------------------
@@ -71,7 +73,14 @@ def judge_follow(variant, case: Case):
     return "legal" if result.ok else "illegal"
 
 
+def _seats(variant, n: int, what: str) -> None:
+    if n != variant.players:
+        raise HandError(f"{what}: {n} given, but variant {variant.name} seats "
+                        f"{variant.players} players (one per seat)")
+
+
 def judge_winner(variant, case: Case):
+    _seats(variant, len(case.value["plays"]), "winner.plays")
     plays = [_hand(variant, p) for p in case.value["plays"]]
     return int(_ctx(variant, case).trick_winner(plays))
 
@@ -79,6 +88,7 @@ def judge_winner(variant, case: Case):
 def judge_throw(variant, case: Case):
     ctx = _ctx(variant, case)
     lead = _hand(variant, case.value["lead"])
+    _seats(variant, len(case.value["others"]) + 1, "throw: the leader and others")
     others = [_hand(variant, h) for h in case.value["others"]]
     result = ctx.check_throw(lead, others)
     if result.valid:
@@ -132,25 +142,89 @@ def judge_no_bid(variant, case: Case):
     }
 
 
+def judge_visibility(variant, case: Case):
+    from ..engine.view import points_shown, shown_tricks
+
+    table = variant.settings["table"]
+    return {
+        "tricks_shown": list(shown_tricks(table, case.value["completed_tricks"])),
+        "dealer_points": points_shown(table, True),
+        "attacker_points": points_shown(table, False),
+    }
+
+
 def _steps(variant, case: Case) -> tuple[list[bool], list]:
     """Judge declaration steps in order: (accepted per step, the accepted bids)."""
+    bids: list = []
+    accepted = [_try_bid(variant, case, step, bids) is not None for step in case.value["steps"]]
+    return accepted, bids
+
+
+def _try_bid(variant, case: Case, step, bids: list):
+    """The Bid of one ``{seat, cards}`` step if the variant accepts it now (appended to
+    ``bids``), else None."""
     from ..model import Bid
 
+    cards = tuple(_hand(variant, step["cards"]).cards())
+    trump = _named_suit(cards)
+    if trump is _MIXED:
+        return None
+    strength = tuple(variant.declaration_strength(cards, case.level) or ())
+    if not strength:
+        return None
+    bid = Bid(seat=step["seat"], cards=cards, trump=trump, strength=strength)
+    if not variant.may_overturn(bids[-1] if bids else None, bid, bids):
+        return None
+    bids.append(bid)
+    return bid
+
+
+def judge_bidding(variant, case: Case):
+    """A deal's bidding as the engine runs it: declarations while dealing (a take-back
+    right after one's own accepted declaration, once per deal, with declare.takeback),
+    the dealer (given, or the first deal's rule), then kitty theft after the burial
+    (declare.kitty_theft: any seat but the kitty's holder, only after a declared trump)."""
+    rules = variant.settings["declare"]
+    v = case.value
     bids: list = []
     accepted: list[bool] = []
-    for step in case.value["steps"]:
-        cards = tuple(_hand(variant, step["cards"]).cards())
-        ok = False
-        trump = _named_suit(cards)
-        if trump is not _MIXED:
-            strength = tuple(variant.declaration_strength(cards, case.level) or ())
-            if strength:
-                bid = Bid(seat=step["seat"], cards=cards, trump=trump, strength=strength)
-                ok = bool(variant.may_overturn(bids[-1] if bids else None, bid))
-                if ok:
-                    bids.append(bid)
+    took_back: set = set()
+    just_declared = None  # seat whose declaration the previous step made
+    for step in v["steps"]:
+        seat = step["seat"]
+        _seat(variant, seat, "bidding.steps.seat")
+        if "take_back" in step:
+            ok = rules["takeback"] and just_declared == seat and seat not in took_back
+            if ok:
+                bids.pop()
+                took_back.add(seat)
+            just_declared = None
+        else:
+            ok = _try_bid(variant, case, step, bids) is not None
+            just_declared = seat if ok else None
         accepted.append(ok)
-    return accepted, bids
+    dealer = v.get("dealer")
+    if dealer is None:
+        dealer = variant.first_dealer(bids)
+    _seat(variant, dealer, "bidding.dealer")
+    holder, declared = dealer, bool(bids)
+    for step in v.get("steal", []):
+        seat = step["seat"]
+        _seat(variant, seat, "bidding.steal.seat")
+        ok = (rules["kitty_theft"] and declared and seat != holder
+              and _try_bid(variant, case, step, bids) is not None)
+        if ok:
+            holder = seat
+        accepted.append(ok)
+    standing = bids[-1] if bids else None
+    return {
+        "accepted": accepted,
+        "trump": "none" if standing is None or standing.trump is None
+        else SUIT_LETTERS[standing.trump],
+        "declarer": None if standing is None else standing.seat,
+        "dealer": dealer,
+        "kitty": holder,
+    }
 
 
 def judge_declare(variant, case: Case):
@@ -195,6 +269,8 @@ JUDGES: dict[str, Callable[[Any, Case], Any]] = {
     "next_dealer": judge_next_dealer,
     "first_dealer": judge_first_dealer,
     "no_bid": judge_no_bid,
+    "bidding": judge_bidding,
+    "visibility": judge_visibility,
 }
 
 
@@ -213,23 +289,19 @@ def expected_form(case: Case):
         if "forced_options" in out:
             out["forced_options"] = [canonical(c) for c in out["forced_options"]]
         return out
-    if case.kind == "no_bid":
+    if case.kind in ("declare", "bidding", "no_bid"):
         out = dict(e)
         if "trump" in out:
-            t = out["trump"]
-            none = t in (None, False) or str(t).strip().lower() in ("none", "no", "nt")
-            out["trump"] = "none" if none else SUIT_LETTERS[parse_suit(t)]
+            out["trump"] = _trump_letter(out["trump"])
         if out.get("turned") is not None:
             out["turned"] = canonical(out["turned"])
         return out
-    if case.kind == "declare":
-        out = dict(e)
-        if "trump" in out:
-            t = out["trump"]
-            none = t in (None, False) or str(t).strip().lower() in ("none", "no", "nt")
-            out["trump"] = "none" if none else SUIT_LETTERS[parse_suit(t)]
-        return out
     return e
+
+
+def _trump_letter(t) -> str:
+    none = t in (None, False) or str(t).strip().lower() in ("none", "no", "nt")
+    return "none" if none else SUIT_LETTERS[parse_suit(t)]
 
 
 def matches(case: Case, expected, got) -> bool:
@@ -247,7 +319,7 @@ def matches(case: Case, expected, got) -> bool:
         ):
             return False
         return True
-    if kind in ("declare", "no_bid"):
+    if kind in ("declare", "no_bid", "bidding", "visibility"):
         return all(expected[k] == got[k] for k in expected)
     if kind == "tractor":
         return expected is got or expected == got

@@ -145,7 +145,7 @@ def run_case(case: Case, variants: VariantCache | None = None) -> CaseResult:
     if expected == ERROR:
         return CaseResult(case, False, ERROR, got)
     if (
-        case.kind == "declare"
+        case.kind in ("declare", "bidding")
         and "accepted" in expected
         and len(expected["accepted"]) != len(got["accepted"])
     ):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, format_counts, kind
+from ..deck import deal_error
 from ..errors import ShengjiError
 from ..rules import shape_str
 
@@ -116,6 +117,8 @@ def _label(variant) -> str:
 
 
 def _crash(e: BaseException) -> str:
+    if isinstance(e, ShengjiError):  # raised on purpose: its message says what and where
+        return f"{type(e).__name__}: {e}"
     frames = traceback.extract_tb(e.__traceback__)
     at = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
     return f"crashed with {type(e).__name__}{at}: {e}"
@@ -128,11 +131,9 @@ def _check_settings(v, config: SuiteConfig) -> None:
     start = v.start_level()
     if not (isinstance(start, int) and 0 <= start <= 12):
         raise Broken(f"start_level() returned {start!r}: a level is a rank index 0..12")
-    if v.hand_size * v.players + v.kitty_size != v.decks * NUM_KINDS:
-        raise Broken(
-            f"{v.players} hands of {v.hand_size} plus a kitty of {v.kitty_size} is not the "
-            f"{v.decks * NUM_KINDS} cards of {v.decks} deck(s)"
-        )
+    problem = deal_error(v.players, v.hand_size, v.kitty_size, v.composition)
+    if problem:
+        raise Broken(problem)
     for level in range(13):
         for k in [kind(s, level) for s in range(4)] + [LITTLE_JOKER, BIG_JOKER]:
             for n in range(1, v.decks + 1):
@@ -156,7 +157,7 @@ def _outcome_rank(out) -> int:
 
 
 def _check_scoring(v, config: SuiteConfig) -> None:
-    top = 100 * v.decks * 2  # beyond every point of the decks: kitty bonuses
+    top = v.composition.points * 2  # beyond every point of the deck: kitty bonuses
     prev = None
     for points in range(0, top + 1, 5):
         # the raw hook, not v.score_deal (which refuses bad results): say what broke
@@ -186,16 +187,17 @@ def _check_next_dealer(v, config: SuiteConfig) -> None:
 
     teams = tuple(v.teams)
     for dealer in range(v.players):
+        side = tuple(s for s in range(v.players) if teams[s] == teams[dealer])
         for out in (ScoreOutcome("dealers", 1), ScoreOutcome("attackers", 0)):
             nxt = v.hook.shengji_next_dealer(
-                variant=v, dealer=dealer, outcome=out, players=v.players
+                variant=v, dealer=dealer, outcome=out, players=v.players, side=side
             )
             if not (isinstance(nxt, int) and 0 <= nxt < v.players):
                 raise Broken(
                     f"next_dealer({dealer}, {out.next}) returned {nxt!r}: not a seat "
                     f"0..{v.players - 1}"
                 )
-            same = teams[nxt] == teams[dealer]
+            same = nxt in side
             if same != (out.next == "dealers"):
                 raise Broken(
                     f"next_dealer({dealer}, {out.next} +{out.rise}) returned seat {nxt}, "
@@ -388,7 +390,8 @@ def _check_follow_by_core(game, action, at: str) -> None:
 
 
 def _check_invariants(game, at: str) -> None:
-    decks, players = game.decks, game.players
+    copies, players = game.composition.counts, game.players
+    points = game.composition.points
     hands = game.hands
     for seat in range(players):
         if sum(hands[seat]) != game.hand_len[seat]:
@@ -401,10 +404,11 @@ def _check_invariants(game, at: str) -> None:
     if game.phase != "deal" and game.phase != "over":
         for k in range(NUM_KINDS):
             total = sum(h[k] for h in hands) + game.played[k] + game.buried[k]
-            if total != decks:
+            if total != copies[k]:
                 raise Broken(
                     f"{at}: {total} copies of {format_counts(_counts([k]))} in hands, tricks "
-                    f"and kitty, but {decks} deck(s) hold {decks}: cards are not conserved"
+                    f"and kitty, but the deck ({game.composition.describe()}) holds "
+                    f"{copies[k]}: cards are not conserved"
                 )
         if not game.trick and game.phase == "play":
             sizes = {game.hand_len[s] for s in range(players)}
@@ -412,10 +416,10 @@ def _check_invariants(game, at: str) -> None:
                 raise Broken(
                     f"{at}: between tricks the hands differ in size: {list(game.hand_len)}"
                 )
-    if not 0 <= game.trick_points <= 100 * decks or game.trick_points % 5:
+    if not 0 <= game.trick_points <= points or game.trick_points % 5:
         raise Broken(
             f"{at}: attackers' trick points {game.trick_points} are impossible "
-            f"(0..{100 * decks} in steps of 5)"
+            f"(0..{points} in steps of 5)"
         )
 
 
@@ -427,8 +431,9 @@ def _check_scored(v, ev, at: str) -> None:
         )
     if not isinstance(ev.rise, int) or ev.rise < 0:
         raise Broken(f"{at}: the deal was scored with rise {ev.rise!r} (must be ≥ 0)")
-    if not 0 <= ev.trick_points <= 100 * v.decks:
-        raise Broken(f"{at}: attackers' trick points {ev.trick_points} out of 0..{100 * v.decks}")
+    if not 0 <= ev.trick_points <= v.composition.points:
+        raise Broken(f"{at}: attackers' trick points {ev.trick_points} out of "
+                     f"0..{v.composition.points}")
     if ev.kitty_points < 0 or ev.kitty_bonus < 0 or ev.multiplier < 0:
         raise Broken(
             f"{at}: negative kitty points, bonus or multiplier: {ev.kitty_points}, "

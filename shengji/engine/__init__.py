@@ -9,9 +9,10 @@ views, JSON round trips and replay from (variant, seed, actions).
     view = g.view(seat)                # what that seat may know
 """
 
-from .actions import Action, Bury, ChooseForced, Declare, Pass, Play, action_from_dict
+from .actions import Action, Bury, ChooseForced, Declare, Pass, Play, TakeBack, action_from_dict
 from .errors import IllegalAction, IllegalPlayAction
 from .events import (
+    BidTakenBack,
     Buried,
     CardDealt,
     DealScored,
@@ -29,17 +30,17 @@ from .events import (
     TrumpSet,
     event_from_dict,
 )
-from .game import BURYING, CHOOSING, DEALING, OVER, PLAYING, Game
+from .game import BURYING, CHOOSING, DEALING, OVER, PLAYING, STEALING, Game
 from .legal import Legal
 from .runner import play
 from .view import SeatView
 
 __all__ = [
-    "Action", "Bury", "ChooseForced", "Declare", "Pass", "Play", "action_from_dict",
+    "Action", "Bury", "ChooseForced", "Declare", "Pass", "Play", "TakeBack", "action_from_dict",
     "IllegalAction", "IllegalPlayAction",
     "Event", "DealStarted", "CardDealt", "Declared", "Passed", "Redealt", "TrumpSet",
-    "KittyTaken", "Buried", "ThrowFailed", "ForcedChosen", "Played", "TrickWon",
+    "BidTakenBack", "KittyTaken", "Buried", "ThrowFailed", "ForcedChosen", "Played", "TrickWon",
     "DealScored", "MatchOver", "event_from_dict",
     "Game", "Legal", "SeatView", "play",
-    "DEALING", "BURYING", "PLAYING", "CHOOSING", "OVER",
+    "DEALING", "STEALING", "BURYING", "PLAYING", "CHOOSING", "OVER",
 ]

@@ -8,10 +8,11 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from ..cards import card_str, parse_cards
-from ..errors import ShengjiError
+from ..errors import RecordError, ShengjiError
 
 
 def norm_cards(cards) -> tuple[int, ...]:
@@ -30,9 +31,19 @@ def cards_text(cards) -> str:
     return " ".join(card_str(c) for c in cards)
 
 
+def _check_seat(action, seat) -> None:
+    if type(seat) is not int or seat < 0:
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise ShengjiError(f"{type(action).__name__}: seat must be a seat number 0, 1, ..., "
+                               f"got {seat!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     seat: int
+
+    def __post_init__(self):
+        _check_seat(self, self.seat)
 
     def to_dict(self) -> dict:
         d = {"type": type(self).__name__, "seat": self.seat}
@@ -54,8 +65,7 @@ class _CardAction(Action):
     cards: tuple[int, ...]
 
     def __post_init__(self):
-        if not isinstance(self.seat, int):
-            raise ShengjiError(f"{type(self).__name__}: seat must be an int, got {self.seat!r}")
+        _check_seat(self, self.seat)
         object.__setattr__(self, "cards", norm_cards(self.cards))
 
     @classmethod
@@ -80,6 +90,12 @@ class Pass(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class TakeBack(Action):
+    """Withdraw the declaration just made (``declare.takeback``; shengji.io bid takeback).
+    Offered only to the seat that declared, at once, and once per deal."""
+
+
+@dataclass(frozen=True, slots=True)
 class Bury(_CardAction):
     """The dealer buries as many cards as the kitty held (扣底)."""
 
@@ -96,22 +112,50 @@ class ChooseForced(Action):
 
     option: int
 
+    def __post_init__(self):
+        _check_seat(self, self.seat)
+        if type(self.option) is not int or self.option < 0:
+            raise ShengjiError(f"ChooseForced: option must be an index 0, 1, ..., "
+                               f"got {self.option!r}")
 
-ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced)}
+
+ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced, TakeBack)}
 
 
-def action_from_dict(d: dict) -> Action:
-    """The inverse of ``Action.to_dict``; a malformed record raises ShengjiError."""
+def action_from_dict(d: dict, where: str = "action record") -> Action:
+    """The inverse of ``Action.to_dict``; a malformed record raises RecordError naming
+    the field (``where`` says which record: ``game record: actions[3]``)."""
+    needs = f"needs type (one of {', '.join(ACTION_TYPES)}), seat and cards/option"
+    if not isinstance(d, dict):
+        raise RecordError(f"{where}: malformed action record {_short(d)}: an object that {needs}")
+    kind = d.get("type")
+    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise RecordError(f"{where}.type: malformed action record {_short(d)}: {needs}")
+    seat = d.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+        raise RecordError(f"{where}.seat: {_short(seat)} is not a seat number")
+    if cls is Pass or cls is TakeBack:
+        return cls(seat)
+    if cls is ChooseForced:
+        option = d.get("option")
+        if isinstance(option, bool) or not isinstance(option, int) or option < 0:
+            raise RecordError(f"{where}.option: {_short(option)} is not an index 0, 1, ...")
+        return ChooseForced(seat, option)
+    cards = d.get("cards")
+    if not isinstance(cards, (str, list)):
+        raise RecordError(f"{where}.cards: {_short(cards)} is not a card string such as "
+                          "'HA HA'")
     try:
-        cls = ACTION_TYPES[d["type"]]
-        seat = d["seat"]
-        if cls is Pass:
-            return Pass(seat)
-        if cls is ChooseForced:
-            return ChooseForced(seat, int(d["option"]))
-        return cls(seat, d["cards"])
-    except (KeyError, TypeError) as e:
-        raise ShengjiError(
-            f"malformed action record {d!r}: needs type (one of {', '.join(ACTION_TYPES)}), "
-            f"seat and cards/option ({e})"
-        ) from None
+        return cls(seat, cards)
+    except ShengjiError as e:
+        raise RecordError(f"{where}.cards: {e}") from None
+
+
+def _short(value) -> str:
+    """A value as the JSON record spells it (null, "x"), cut to 60 characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -37,8 +37,6 @@ class Event:
                 v = [cards_text(o) for o in v]
             elif f.name == "card" and v is not None:
                 v = cards_text((v,))
-            elif f.name == "levels":
-                v = [list(p) for p in v]
             elif isinstance(v, tuple):
                 v = list(v)
             d[f.name] = v
@@ -56,8 +54,8 @@ class DealStarted(Event):
     deal: int
     attempt: int          # 0, or the number of redeals before this shuffle
     dealer: int | None    # None in a first deal: the declarations decide
-    level: int            # level rank of the deal (0..12)
-    levels: tuple         # ((team, level), ...)
+    level: int            # level rank of the deal (0..12): the dealer's
+    levels: tuple         # level of each seat (may exceed 12: passed A)
     first_seat: int       # seat that receives the first card
 
 
@@ -82,6 +80,12 @@ class Declared(Event):
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
     seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidTakenBack(Event):
+    seat: int
+    cards: tuple          # the declaration withdrawn (declare.takeback)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,22 +168,24 @@ class DealScored(Event):
     attacker_points: int  # what the scoring table saw
     next_side: str        # "dealers" or "attackers"
     rise: int
-    rising_team: object
-    levels: tuple         # ((team, level), ...) after the rise
+    rising: tuple         # the seats that rose (``rise`` levels each)
+    levels: tuple         # level of each seat after the rise
     next_dealer: int
+    side: tuple           # the dealer's side at the end of the deal (dealer first)
 
 
 @dataclass(frozen=True, slots=True)
 class MatchOver(Event):
-    winner: object
-    levels: tuple
+    winner: object        # the winning team (a seat's team id)
+    levels: tuple         # level of each seat
     deals: int
 
 
 EVENT_TYPES = {
     cls.__name__: cls
-    for cls in (DealStarted, CardDealt, Declared, Passed, Redealt, TrumpSet, KittyTaken,
-                Buried, ThrowFailed, ForcedChosen, Played, TrickWon, DealScored, MatchOver)
+    for cls in (DealStarted, CardDealt, Declared, Passed, BidTakenBack, Redealt, TrumpSet,
+                KittyTaken, Buried, ThrowFailed, ForcedChosen, Played, TrickWon, DealScored,
+                MatchOver)
 }
 
 
@@ -194,8 +200,6 @@ def event_from_dict(d: dict) -> Event:
             v = tuple(tuple(parse_cards(o)) for o in v)
         elif f.name == "card" and v is not None:
             v = parse_cards(v)[0]
-        elif f.name == "levels":
-            v = tuple(tuple(p) for p in v)
         elif isinstance(v, list):
             v = tuple(v)
         kw[f.name] = v

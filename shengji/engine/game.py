@@ -18,11 +18,23 @@ import random
 from collections.abc import Iterable
 
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, point_value
+from ..deck import deal_error
 from ..errors import HandError, ShengjiError, VariantError
 from ..model import Bid
-from .actions import Action, Bury, ChooseForced, Declare, Pass, Play, cards_text, norm_cards
+from .actions import (
+    Action,
+    Bury,
+    ChooseForced,
+    Declare,
+    Pass,
+    Play,
+    TakeBack,
+    cards_text,
+    norm_cards,
+)
 from .errors import IllegalAction, IllegalPlayAction
 from .events import (
+    BidTakenBack,
     Buried,
     CardDealt,
     DealScored,
@@ -42,6 +54,8 @@ from .legal import FillerFollows, Legal, lead_structures
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
+#: kitty theft (炒地皮, declare.kitty_theft): after a burial the other seats may overturn
+STEALING = "steal"
 
 RULE_DECLARE = "docs/rules.md §7 (declaring trump while dealing, seed 000 亮牌規則)"
 RULE_BURY = "docs/rules.md §8 (the dealer buries as many cards as the kitty held)"
@@ -49,6 +63,7 @@ RULE_LEAD = "docs/rules.md §4 (leading and throws, seed 000 出牌規則)"
 RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規則)"
 RULE_TURN = "docs/rules.md §4 (play order: the trick's leader, then each next seat)"
 RULE_CHOOSE = "docs/rules.md §4 (failed throw: the next player chooses the forced play, seed 002)"
+RULE_TAKEBACK = "docs/variants.md declare.takeback (right after declaring, keep it or take it back)"
 
 
 def _ids(cards) -> tuple[int, ...]:
@@ -79,13 +94,17 @@ class Game:
 
     def __init__(self, variant, seed: int | str = 0, *, max_deals: int | None = None,
                  deal_order=None):
-        from ..variants import load_variant  # imported late: variants import the core
+        from ..variants import Variant, load_variant  # late: variants import the core
 
+        _check_game_args(seed, max_deals)
         if isinstance(variant, (str, os.PathLike)):
             self.variant_ref = str(variant)
             variant = load_variant(variant)
-        else:
+        elif isinstance(variant, Variant):
             self.variant_ref = _variant_ref(variant)
+        else:
+            raise ShengjiError(f"Game: variant must be a Variant, a variant name or a YAML path, "
+                               f"got {type(variant).__name__} {variant!r:.40}")
         self.variant = v = variant
         self.seed = seed
         self.max_deals = max_deals
@@ -96,20 +115,22 @@ class Game:
             raise VariantError(f"variant {v.name}: teams lists {len(self.teams)} seats "
                                f"but the variant has {self.players} players")
         self.decks = v.decks
+        self.composition = v.composition
         self.hand_size = v.hand_size
         self.kitty_size = v.kitty_size
-        if self.hand_size * self.players + self.kitty_size != self.decks * NUM_KINDS:
-            raise VariantError(
-                f"variant {v.name}: {self.players} hands of {self.hand_size} plus a kitty of "
-                f"{self.kitty_size} is not the {self.decks * NUM_KINDS} cards of "
-                f"{self.decks} deck(s)"
-            )
+        problem = deal_error(self.players, self.hand_size, self.kitty_size, self.composition)
+        if problem:
+            raise VariantError(f"variant {v.name}: {problem}")
         self.rules = v.play_rules
-        self._redeal_limit = v.settings["declare"]["redeal_limit"]
+        declare = v.settings["declare"]
+        self._redeal_limit = declare["redeal_limit"]
+        self._takeback_rule = declare["takeback"]
+        self._theft_rule = declare["kitty_theft"]
+        #: table options that hide facts from the seat views (docs/variants.md `table:`)
+        self.table_rules = v.settings["table"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
-        start = v.start_level()
-        self.levels = {t: start for t in self.team_ids}
-        self._levels_key = None
+        #: level of every seat (a team's seats always share theirs: they rise together)
+        self.levels = [v.start_level()] * self.players
         # the declaration hooks are pure functions of their arguments: cache them per game
         self._strength_cache: dict = {}
         self._overturn_cache: dict = {}
@@ -119,6 +140,10 @@ class Game:
         self.deal_number = 0
         self.deals_played = 0
         self.dealer: int | None = None  # decided by the declarations in the first deal
+        #: seats on the dealer's side this deal, dealer first (the dealer's team); public
+        self.side: tuple = ()
+        #: is every seat's side public? (always, with fixed teams)
+        self.sides_known = True
         self.winner = None
         self.phase = DEALING
         self.to_act: int | None = None
@@ -138,7 +163,9 @@ class Game:
             seat = self.to_act
         if seat != self.to_act or self.phase == OVER:
             return Legal("none", seat, ())
-        if self.phase == DEALING:
+        if self.phase == DEALING or self.phase == STEALING:
+            if self._takeback is not None:
+                return Legal("takeback", seat, (Pass(seat), TakeBack(seat)))
             return Legal("declare", seat, (Pass(seat), *self._offer))
         if self.phase == BURYING:
             return Legal("bury", seat, (), count=self.kitty_size)
@@ -190,18 +217,35 @@ class Game:
         if type(action) is Play:
             self._do_play(action, plan, ev)
         elif isinstance(action, Pass):
-            self._declined[action.seat] = (self._bid_version, frozenset(self._offer))
+            if self._takeback is not None:  # keeps the declaration just made
+                self._takeback = None
+            else:
+                self._declined[action.seat] = (self._bid_version, frozenset(self._offer))
             ev.append(Passed(action.seat))
-            self._run_dealing(ev)
+            self._run_stealing(ev) if self.phase == STEALING else self._run_dealing(ev)
         elif isinstance(action, Declare):
             bid = plan
             self._bids.append(bid)
             self._bid_version += 1
             ev.append(Declared(bid.seat, bid.cards, bid.trump, bid.strength))
-            if self._final is not None:
-                # after the last card: every other seat may answer the new declaration,
-                # also one that passed before (seed 003: the last shown declaration stands)
-                self._final = [(bid.seat + i) % self.players for i in range(1, self.players)]
+            if self.phase == STEALING:
+                self._steal(bid, ev)
+            else:
+                if self._final is not None:
+                    # after the last card every other seat may answer the new declaration,
+                    # also one that passed before (seed 003: the last one shown stands)
+                    self._final = [(bid.seat + i) % self.players
+                                   for i in range(1, self.players)]
+                if self._takeback_rule and bid.seat not in self._took_back:
+                    self._takeback = bid.seat  # asked at once: keep it, or take it back
+                else:
+                    self._run_dealing(ev)
+        elif isinstance(action, TakeBack):
+            bid = self._bids.pop()
+            self._bid_version += 1
+            self._took_back.add(action.seat)
+            self._takeback = None
+            ev.append(BidTakenBack(action.seat, bid.cards))
             self._run_dealing(ev)
         elif isinstance(action, Bury):
             self._do_bury(action, ev)
@@ -235,12 +279,14 @@ class Game:
             self._refuse(
                 f"{name} by seat {action.seat}: it is seat {self.to_act}'s turn "
                 f"({self.phase} phase)", "not_your_turn", RULE_TURN, isinstance(action, Play))
-        expected = _EXPECTED[self.phase]
+        expected, rule = _EXPECTED[self.phase], RULE_TURN
+        if self._takeback is not None:
+            expected, rule = (Pass, TakeBack), RULE_TAKEBACK
         if not isinstance(action, expected):
             self._refuse(
                 f"{name} by seat {action.seat}: in the {self.phase} phase only "
-                f"{' or '.join(c.__name__ for c in expected)} is possible", "wrong_phase",
-                RULE_TURN)
+                f"{' or '.join(c.__name__ for c in expected)} is possible now", "wrong_phase",
+                rule)
         if isinstance(action, Declare):
             return self._check_declare(action)
         if isinstance(action, Bury):
@@ -334,12 +380,11 @@ class Game:
         self.phase = DEALING
         first = self.dealer if self.dealer is not None else 0
         self._first_seat = first
-        if self.dealer is not None:
-            self.level = min(self.levels[self.teams[self.dealer]], 12)
-        else:  # first deal: every side is at the start level
-            self.level = min(self.levels[self.team_ids[0]], 12)
+        # the dealer's level is the deal's; a first deal is played at seat 0's (every seat
+        # starts at the same level)
+        self.level = min(self.levels[first], 12)
         rng = random.Random(f"{self.seed}:{self.deal_number}:{attempt}")
-        deck = [k for k in range(NUM_KINDS) for _ in range(self.decks)]
+        deck = self.composition.cards()
         rng.shuffle(deck)
         if self.deal_order is not None:
             deck = self._ordered_deck(deck, attempt)
@@ -354,6 +399,9 @@ class Game:
         self._seen_version = [-1] * self.players
         self._declined: list = [None] * self.players
         self._offer: tuple = ()
+        self._takeback: int | None = None  # seat that may take back its declaration now
+        self._took_back: set = set()       # seats that took one back this deal (once each)
+        self._steal_queue: list = []       # seats still to be asked in a theft round
         self._bid_kinds = tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER)
         self.trump = None
         self.ctx = None
@@ -367,18 +415,21 @@ class Game:
         self.trick_number = 0
         self.leader = None
         self.trick_points = 0
+        self.captured = [0] * self.players   # trick points won by each seat
+        self.penalties = [0] * self.players  # failed-throw penalties each seat incurred
         self.penalty = 0
+        self.side = ()
         self._choice = None
         ev.append(DealStarted(self.deal_number, attempt, self.dealer, self.level,
                               self._levels_tuple(), first))
         self._run_dealing(ev)
 
     def _levels_tuple(self) -> tuple:
-        key = tuple(self.levels.values())
-        if self._levels_key != key:
-            self._levels_key = key
-            self._levels_t = tuple((t, self.levels[t]) for t in self.team_ids)
-        return self._levels_t
+        return tuple(self.levels)
+
+    def team_levels(self) -> dict:
+        """{team: level}: a team's seats share one level."""
+        return {self.teams[s]: lv for s, lv in enumerate(self.levels)}
 
     def _run_dealing(self, ev: list) -> None:
         """Deal cards until a seat has a new declaration to consider, then stop; after the
@@ -422,8 +473,7 @@ class Game:
 
     def _offers(self, seat: int) -> tuple:
         hand = self.hands[seat]
-        standing = self._bids[-1] if self._bids else None
-        key = (seat, self.level, standing, tuple([hand[k] for k in self._bid_kinds]))
+        key = (seat, self.level, tuple(self._bids), tuple([hand[k] for k in self._bid_kinds]))
         offer = self._offer_cache.get(key)
         if offer is None:
             found = []
@@ -446,11 +496,12 @@ class Game:
         return Bid(seat, tuple(sorted(cards)), trump, strength)
 
     def _may_overturn(self, bid: Bid) -> bool:
-        current = self._bids[-1] if self._bids else None
-        key = (current, bid)
+        bids = tuple(self._bids)
+        key = (bids, bid)
         ok = self._overturn_cache.get(key)
         if ok is None:
-            ok = self._overturn_cache[key] = bool(self.variant.may_overturn(current, bid))
+            current = bids[-1] if bids else None
+            ok = self._overturn_cache[key] = bool(self.variant.may_overturn(current, bid, bids))
         return ok
 
     def _finish_dealing(self, ev: list) -> None:
@@ -473,11 +524,15 @@ class Game:
             dealer = v.first_dealer(tuple(self._bids),
                                     seed=f"{self.seed}:{self.deal_number}:{self._attempt}")
             self.dealer = dealer
-            self.level = min(self.levels[self.teams[dealer]], 12)
+            self.level = min(self.levels[dealer], 12)
         self.trump = trump
         self.ctx = ctx = v.context(self.level, trump)
         self._eff, self._str, self._suit_kinds = _tables(ctx)
         self.dealer_team = self.teams[self.dealer]
+        # the dealer first, then the teammates in play order
+        n, d = self.players, self.dealer
+        order = [(d + i) % n for i in range(n)]
+        self.side = tuple(s for s in order if self.teams[s] == self.dealer_team)
         self.kitty = kitty
         ev.append(TrumpSet(trump, declarer, self.dealer, self.level, turned))
         ev.append(KittyTaken(self.dealer, tuple(sorted(kitty, reverse=True))))
@@ -496,8 +551,51 @@ class Game:
         self.hand_len[action.seat] -= len(action.cards)
         self._seat_hands[action.seat] = None
         ev.append(Buried(action.seat, action.cards))
+        if self._theft_rule and self._bids:
+            # 炒地皮: every other seat, in play order after the one who buried, may
+            # overturn and take the kitty (not after a trump nobody declared: shengji.io
+            # allows no theft of an automatic bid)
+            self.phase = STEALING
+            self._steal_queue = [(action.seat + i) % self.players
+                                 for i in range(1, self.players)]
+            self._run_stealing(ev)
+            return
+        self._start_play()
+
+    def _start_play(self) -> None:
         self.phase = PLAYING
         self.leader = self.to_act = self.dealer
+
+    def _run_stealing(self, ev: list) -> None:
+        """Ask the next seat that holds a declaration the rules accept now; when every
+        other seat has passed, the dealer leads."""
+        while self._steal_queue:
+            seat = self._steal_queue.pop(0)
+            offer = self._offers(seat)
+            if offer:
+                self._offer = offer
+                self.to_act = seat
+                return
+        self._start_play()
+
+    def _steal(self, bid: Bid, ev: list) -> None:
+        """The declaration stands: its suit is trump, and its seat takes the buried kitty
+        and buries as many cards. The dealer, and so the sides, do not change."""
+        seat, v = bid.seat, self.variant
+        self.trump = bid.trump
+        self.ctx = ctx = v.context(self.level, bid.trump)
+        self._eff, self._str, self._suit_kinds = _tables(ctx)
+        self.kitty = tuple(k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(self.buried[k]))
+        ev.append(TrumpSet(bid.trump, seat, self.dealer, self.level, None))
+        ev.append(KittyTaken(seat, self.kitty))
+        hand = self.hands[seat]
+        for c in self.kitty:
+            hand[c] += 1
+        self.buried = [0] * NUM_KINDS
+        self.hand_len[seat] += len(self.kitty)
+        self._seat_hands[seat] = None
+        self.phase = BURYING
+        self.to_act = seat
 
     # ---------------------------------------------------------------------- tricks
 
@@ -514,7 +612,8 @@ class Game:
                 chooser = ft.chooser if len(options) > 1 else None
                 ev.append(ThrowFailed(seat, cards, options, chooser, ft.penalty))
                 # the penalty goes to the side that did not throw
-                self.penalty += ft.penalty if self.teams[seat] == self.dealer_team else -ft.penalty
+                self.penalties[seat] += ft.penalty
+                self.penalty += ft.penalty if seat in self.side else -ft.penalty
                 if chooser is not None:
                     self.phase = CHOOSING
                     self.to_act = chooser
@@ -540,7 +639,8 @@ class Game:
         idx = self.ctx.trick_winner(self._trick_hands)
         winner = trick[idx][0]
         points = sum([_POINTS[c] for _, cs in trick for c in cs])
-        if self.teams[winner] != self.dealer_team:
+        self.captured[winner] += points
+        if winner not in self.side:
             self.trick_points += points
         ev.append(TrickWon(self.trick_number, winner, points, self.trick_points))
         self._tricks = self._tricks + (tuple(trick),)
@@ -556,32 +656,34 @@ class Game:
 
     def _score(self, ev: list, last_winner: int, winning: tuple, lead: tuple) -> None:
         v = self.variant
+        side = self.side
+        # points by the sides as they stand at the end (a friend's earlier tricks count
+        # for the dealer's side)
+        self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in side)
+        self.penalty = sum(p if s in side else -p for s, p in enumerate(self.penalties))
         kitty_points = sum(point_value(k) * n for k, n in enumerate(self.buried) if n)
         multiplier = bonus = 0
-        if self.teams[last_winner] != self.dealer_team:  # 抠底: the attackers took the kitty
+        if last_winner not in side:  # 抠底: the attackers took the kitty
             multiplier = int(v.kitty_multiplier(self.ctx, self._hand_obj(winning),
                                                  self._hand_obj(lead)))
             bonus = kitty_points * multiplier
         total = max(0, self.trick_points + bonus + self.penalty)
         outcome = v.score_deal(total)
-        next_dealer = self._seat_from_hook(v.next_dealer(self.dealer, outcome),
+        next_dealer = self._seat_from_hook(v.next_dealer(self.dealer, outcome, side),
                                            "shengji_next_dealer")
         if outcome.next == "dealers":
-            rising = self.dealer_team
-        elif self.teams[next_dealer] != self.dealer_team:
-            rising = self.teams[next_dealer]
-        else:  # the next dealer is a dealer-side seat: the first attacker after him rises
-            rising = next(self.teams[(self.dealer + i) % self.players]
-                          for i in range(1, self.players)
-                          if self.teams[(self.dealer + i) % self.players] != self.dealer_team)
-        self.levels[rising] += outcome.rise
+            rising = side
+        else:  # every attacker rises (with two teams: the other team)
+            rising = tuple(s for s in range(self.players) if s not in side)
+        for s in rising:
+            self.levels[s] += outcome.rise
         self.deals_played += 1
         ev.append(DealScored(
             self.deal_number, self.dealer, self.trick_points,
             tuple(k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(self.buried[k])),
             kitty_points, multiplier, bonus, self.penalty, total, outcome.next,
-            outcome.rise, rising, self._levels_tuple(), next_dealer))
-        winner = v.match_winner(dict(self.levels), outcome, self.dealer_team)
+            outcome.rise, rising, self._levels_tuple(), next_dealer, side))
+        winner = v.match_winner(self.team_levels(), outcome, self.dealer_team, side)
         if winner is not None:
             self.winner = winner
             ev.append(MatchOver(winner, self._levels_tuple(), self.deals_played))
@@ -655,10 +757,11 @@ class Game:
         from .view import view_of
         return view_of(self, seat)
 
-    def events_for(self, seat: int) -> list:
-        """The history as ``seat`` may see it: others' private cards are hidden."""
-        return [e if e.private_to is None or e.private_to == seat else e.redacted()
-                for e in self.events]
+    def events_for(self, seat: int, since: int = 0) -> list:
+        """The history (from index ``since``) as ``seat`` may see it now: others' private
+        cards hidden, and what the variant's ``table`` options hide (engine.view)."""
+        from .view import events_seen
+        return events_seen(self, seat, since)
 
     def snapshot(self) -> dict:
         from .serial import snapshot
@@ -703,13 +806,28 @@ class Game:
         return self.copy()
 
     def __reduce__(self):
-        # pickled as its record: (variant, seed, actions), rebuilt by replay
+        # pickled as its record: (variant, table size, seed, actions), rebuilt by replay
         return (_unpickle, (self.variant_ref, self.seed, self.max_deals, self.deal_order,
-                            tuple(self.actions)))
+                            tuple(self.actions), self.players))
 
 
-def _unpickle(variant_ref, seed, max_deals, deal_order, actions) -> Game:
-    return Game.replay(variant_ref, seed, actions, max_deals=max_deals, deal_order=deal_order)
+def _check_game_args(seed, max_deals) -> None:
+    """Types at the boundary (a saved game's fields arrive here): one line, not a
+    TypeError deep in the deal."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise ShengjiError(f"Game: seed must be an integer or a string, got "
+                           f"{type(seed).__name__} {seed!r:.40}")
+    if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int)
+                                  or max_deals < 1):
+        raise ShengjiError(f"Game: max_deals must be a number of deals (1 or more) or None, "
+                           f"got {max_deals!r:.40}")
+
+
+def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None) -> Game:
+    from ..variants import load_variant
+
+    return Game.replay(load_variant(variant_ref, players=players), seed, actions,
+                       max_deals=max_deals, deal_order=deal_order)
 
 
 #: per-game caches of pure hook results: a copy may share them
@@ -730,8 +848,8 @@ def _variant_ref(variant) -> str:
 
 _TABLES: dict = {}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
-_EXPECTED = {DEALING: (Declare, Pass), BURYING: (Bury,), PLAYING: (Play,),
-             CHOOSING: (ChooseForced,)}
+_EXPECTED = {DEALING: (Declare, Pass), STEALING: (Declare, Pass), BURYING: (Bury,),
+             PLAYING: (Play,), CHOOSING: (ChooseForced,)}
 
 
 def _tables(ctx) -> tuple:

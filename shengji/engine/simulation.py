@@ -46,6 +46,9 @@ class Stats:
     #: per-deal level difference (first label minus the others) for intervals
     diff_sum: float = 0.0
     diff_sq: float = 0.0
+    #: deals by attackers' points; deals by "dealers:RISE" / "attackers:RISE" (the plots)
+    points_hist: dict = field(default_factory=dict)
+    rise_hist: dict = field(default_factory=dict)
 
     def add(self, other: Stats) -> None:
         for name, value in vars(other).items():
@@ -58,13 +61,16 @@ class Stats:
 
 
 def team_labels(players: list[str], teams: tuple) -> dict:
-    """team id → label made of its seats' bot names ("heuristic", "random+heuristic")."""
+    """team id → (label made of its seats' bot names ("heuristic", "random+heuristic"),
+    its seats). In finding friends every seat is its own team."""
     labels: dict = {}
+    seats: dict = {}
     for seat, team in enumerate(teams):
         labels.setdefault(team, [])
+        seats.setdefault(team, []).append(seat)
         if players[seat] not in labels[team]:
             labels[team].append(players[seat])
-    return {t: "+".join(names) for t, names in labels.items()}
+    return {t: ("+".join(names), tuple(seats[t])) for t, names in labels.items()}
 
 
 def _record(stats: Stats, ev: DealScored, labels: dict) -> None:
@@ -72,6 +78,9 @@ def _record(stats: Stats, ev: DealScored, labels: dict) -> None:
     held = ev.next_side == "dealers"
     stats.holds += held
     stats.attacker_points += ev.attacker_points
+    stats.points_hist[ev.attacker_points] = stats.points_hist.get(ev.attacker_points, 0) + 1
+    side = f"{'dealers' if held else 'attackers'}:{ev.rise}"
+    stats.rise_hist[side] = stats.rise_hist.get(side, 0) + 1
     if ev.multiplier:
         stats.kitty_bonus_deals += 1
         stats.kitty_bonus_points += ev.kitty_bonus
@@ -80,15 +89,20 @@ def _record(stats: Stats, ev: DealScored, labels: dict) -> None:
     else:
         stats.rise_attackers += ev.rise
         stats.takeovers += 1
-    for team, label in labels.items():
+    rising = set(ev.rising)
+    gains: dict = {}
+    for label, seats in labels.values():
+        won = any(seat in rising for seat in seats)
+        gained = ev.rise if won else 0
+        gains.setdefault(label, []).append(gained)
         stats.team_deals[label] = stats.team_deals.get(label, 0) + 1
-        gained = ev.rise if team == ev.rising_team else 0
         stats.team_levels[label] = stats.team_levels.get(label, 0) + gained
-        stats.team_deals_won[label] = stats.team_deals_won.get(label, 0) + (team == ev.rising_team)
-    if len(set(labels.values())) == 2:
-        # difference between the two sides' gains, signed from the alphabetically first
-        first = min(labels.values())
-        d = ev.rise if labels[ev.rising_team] == first else -ev.rise
+        stats.team_deals_won[label] = stats.team_deals_won.get(label, 0) + won
+    if len(gains) == 2:
+        # the mean gain of the alphabetically first label's teams minus the other's (with
+        # two fixed teams: +rise or -rise; with finding friends: per seat)
+        first, second = sorted(gains)
+        d = sum(gains[first]) / len(gains[first]) - sum(gains[second]) / len(gains[second])
         stats.diff_sum += d
         stats.diff_sq += d * d
 
@@ -125,7 +139,7 @@ def run_unit(task: tuple):
                     }, ensure_ascii=False))
             elif isinstance(ev, MatchOver):
                 stats.matches += 1
-                label = labels[ev.winner]
+                label = labels[ev.winner][0]
                 stats.team_match_wins[label] = stats.team_match_wins.get(label, 0) + 1
         stats.failed_throws += sum(type(e).__name__ == "ThrowFailed" for e in game.events)
         if matches and game.winner is None:
@@ -176,8 +190,13 @@ class Progress:
 
 
 def simulate(variant_ref, players: list[str], *, deals: int = 0, matches: int = 0,
-             seed=0, jobs: int = 1, log=None, progress: bool = True) -> dict:
-    """Run the simulation and return the summary (see ``summary``)."""
+             seed=0, jobs: int = 1, log=None, progress: bool = True, mapper=None) -> dict:
+    """Run the simulation and return the summary (see ``summary``). ``mapper`` says where
+    the units run (``shengji.distributed``: local processes by default, ``--jobs``; a
+    Ray cluster); results do not depend on it."""
+    # loaded afresh for each run (a relative path, an edited file, the plugins allowed
+    # now), then shared with the units of this run (forked workers inherit it)
+    _VARIANTS.pop(variant_ref, None)
     variant = _load(variant_ref)
     if len(players) != variant.players:
         raise ShengjiError(f"--players names {len(players)} bots but variant {variant.name} "
@@ -197,20 +216,19 @@ def simulate(variant_ref, players: list[str], *, deals: int = 0, matches: int = 
         tasks = [(variant_ref, players, seed, u, min(UNIT_DEALS, deals - u * UNIT_DEALS),
                   False, log is not None) for u in range(n_units)]
         total, what = deals, "deals"
+    if mapper is None:
+        from ..distributed import local_mapper
+
+        mapper = local_mapper(jobs)
     bar = Progress(total, what, enabled=progress)
     stats = Stats()
     t0 = time.perf_counter()
-    if jobs > 1:
-        import multiprocessing as mp
-
-        with mp.get_context("fork").Pool(jobs) as pool:
-            results = pool.imap(run_unit, tasks, chunksize=1)
-            _collect(results, stats, bar, log, matches)
-    else:
-        _collect(map(run_unit, tasks), stats, bar, log, matches)
+    _collect(mapper(run_unit, tasks), stats, bar, log, matches)
     bar.close()
     seconds = time.perf_counter() - t0
-    return summary(stats, variant, players, seed, seconds, jobs)
+    out = summary(stats, variant, players, seed, seconds, mapper.workers)
+    out["backend"] = mapper.backend
+    return out
 
 
 def _collect(results, stats, bar, log, matches) -> None:
@@ -269,6 +287,9 @@ def summary(stats: Stats, variant, players, seed, seconds: float, jobs: int) -> 
             "takeovers": stats.takeovers,
         },
         "teams": teams,
+        # deals by attackers' points, and by the side that rose and its rise
+        "attacker_points_histogram": {str(p): n for p, n in sorted(stats.points_hist.items())},
+        "rise_histogram": _rises(stats.rise_hist),
         "seconds": seconds,
         "jobs": jobs,
         "deals_per_second": stats.deals / max(seconds, 1e-9),
@@ -281,6 +302,15 @@ def summary(stats: Stats, variant, players, seed, seconds: float, jobs: int) -> 
         first = min(teams)
         out["level_difference"] = {"side": first, "per_deal": mean,
                                    "per_deal_95": [mean - half, mean + half]}
+    return out
+
+
+def _rises(hist: dict) -> dict:
+    """{"dealers": {rise: deals}, "attackers": {...}} from "side:rise" counts."""
+    out: dict = {"dealers": {}, "attackers": {}}
+    for key, n in sorted(hist.items(), key=lambda kv: int(kv[0].split(":")[1])):
+        side, rise = key.split(":")
+        out[side][rise] = n
     return out
 
 
@@ -317,7 +347,9 @@ def format_summary(s: dict) -> str:
         rows.append((f"level difference ({d['side']})",
                      f"{d['per_deal']:+.3f}/deal (95% {d['per_deal_95'][0]:+.3f}–"
                      f"{d['per_deal_95'][1]:+.3f})"))
-    rows.append(("deals per second", f"{s['deals_per_second']:.1f}  ({s['jobs']} job(s), "
+    where = (f"{s['jobs']} Ray worker(s)" if s.get("backend") == "ray"
+             else f"{s['jobs']} job(s)")
+    rows.append(("deals per second", f"{s['deals_per_second']:.1f}  ({where}, "
                                      f"{s['seconds']:.2f} s)"))
     width = max(len(k) for k, _ in rows)
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows)

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from ..bots import make_bot
 from ..errors import ShengjiError
-from ..protocol import ProtocolBot, ProtocolError, Table
+from ..protocol import ProtocolError, Table
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED, BOLD, DIM, YELLOW, GREEN, RESET = "\033[31m", "\033[1m", "\033[2m", "\033[33m", \
@@ -22,15 +22,18 @@ RED, BOLD, DIM, YELLOW, GREEN, RESET = "\033[31m", "\033[1m", "\033[2m", "\033[3
 #: hints shown with each prompt (``h`` shows up to HINTS_ALL)
 HINTS_SHOWN, HINTS_ALL = 6, 60
 PROMPTS = {"declare": "declare or pass", "bury": "bury", "lead": "lead", "follow": "follow",
-           "choose": "choose the forced play"}
+           "choose": "choose the forced play",
+           "takeback": "keep your declaration (pass) or take it back (t)"}
 
 
 class Terminal:
-    def __init__(self, table: Table, seat: int, inp: TextIO, out: TextIO, color: bool = False):
+    def __init__(self, table: Table, seat: int, inp: TextIO, out: TextIO, color: bool = False,
+                 advisor: str = "heuristic"):
         self.table, self.seat, self.inp, self.out, self.color = table, seat, inp, out, color
         self.cursor = 0
         self.trick: list = []          # plays of the trick being narrated
-        self._advisor = None           # a bot that suggests a burial
+        self.advisor = advisor         # bot spec whose advice leads the hints
+        self.advice = None             # (action text, reason) for the current prompt
 
     # ----------------------------------------------------------------- formatting
 
@@ -95,7 +98,8 @@ class Terminal:
                 plays = " | ".join(f"{self.who(s, view)} {self.cards(c)}" for s, c in self.trick)
                 self.say(f"  trick {e['trick'] + 1}: {plays}")
                 winner = self.who(e["seat"], view)
-                self.say(f"    → {winner} {self.verb(e['seat'], 'wins')} {e['points']} points "
+                points = "hidden" if e["points"] is None else e["points"]  # table option
+                self.say(f"    → {winner} {self.verb(e['seat'], 'wins')} {points} points "
                          f"(attackers {e['attacker_points']})")
                 self.trick = []
             elif t == "DealScored":
@@ -105,23 +109,31 @@ class Terminal:
                                      f"after {e['deals']} deals ***", BOLD))
 
     def deal_result(self, e: dict, view: dict) -> None:
-        mine = view["teams"][e["dealer"]] == view["team"]
+        mine = self.seat in e["side"]
         self.say(self._paint(f"--- Deal {e['deal'] + 1} result ---", BOLD))
         self.say(f"  kitty: {self.cards(e['kitty'])} ({e['kitty_points']} points"
                  + (f", ×{e['multiplier']} to the attackers" if e["multiplier"] else "") + ")")
         self.say(f"  attackers' points: {e['attacker_points']} (tricks {e['trick_points']}, "
                  f"kitty bonus {e['kitty_bonus']}, penalties {e['penalty']})")
-        side = "you are" if mine else "your opponents are"
-        self.say(f"  {side} the dealers; {e['next_side']} deal next and team "
-                 f"{e['rising_team']} rises {e['rise']} level(s)")
-        levels = ", ".join(f"team {t}: {lv}" for (t, _), lv in
-                           zip(e["levels"], self._ranks(e["levels"]), strict=True))
-        self.say(f"  levels now: {levels}")
+        dealers = ", ".join(self.who(s, view) for s in e["side"])
+        side = "you were" if mine else "your opponents were"
+        rising = ", ".join(self.who(s, view) for s in e["rising"]) or "nobody"
+        self.say(f"  {side} the dealers ({dealers}); {e['next_side']} deal next; "
+                 f"rising {e['rise']} level(s): {rising}")
+        self.say(f"  levels now: {self.levels(e['levels'], view)}")
 
-    @staticmethod
-    def _ranks(levels) -> list[str]:
+    def levels(self, levels: list, view: dict) -> str:
+        """Each seat's level; seats of one team share theirs, so a team is listed once."""
         from ..protocol.messages import rank_name
-        return [rank_name(lv) for _, lv in levels]
+        teams, parts, seen = view["teams"], [], set()
+        for seat, lv in enumerate(levels):
+            mates = [s for s in range(len(levels)) if teams[s] == teams[seat]]
+            if teams[seat] in seen:
+                continue
+            seen.add(teams[seat])
+            names = " & ".join(self.who(s, view) for s in mates)
+            parts.append(f"{names}: {rank_name(lv)}")
+        return ", ".join(parts)
 
     # ----------------------------------------------------------------- the prompt
 
@@ -156,16 +168,25 @@ class Terminal:
         return self.hints(state) if legal else []
 
     def hints(self, state: dict) -> list[str]:
+        """The advisor's action first, then the other listed actions."""
         legal = state["legal"]
         kind = legal["kind"]
+        advice = self.table.advice(self.seat, self.advisor)
+        self.advice = (self._action_text(advice["action"]), advice["reason"])
         if kind == "bury":
-            if self._advisor is None:
-                bot = make_bot("heuristic", self.table.variant, seed=f"advice:{self.seat}")
-                self._advisor = ProtocolBot(bot, self.seat)
-            return [self._advisor.act(state)["cards"]]
+            return [self.advice[0]]
         if kind == "choose":
-            return [f"#{i}" for i in range(len(legal["actions"]))]
-        return ["pass" if a["type"] == "Pass" else a["cards"] for a in legal["actions"]]
+            listed = [f"#{i}" for i in range(len(legal["actions"]))]
+        else:
+            listed = [self._action_text(a) for a in legal["actions"]]
+        return [self.advice[0]] + [h for h in listed if h != self.advice[0]]
+
+    @staticmethod
+    def _action_text(a: dict) -> str:
+        kind = a["type"]
+        if kind == "ChooseForced":
+            return f"#{a['option']}"
+        return {"Pass": "pass", "TakeBack": "takeback"}.get(kind) or a["cards"]
 
     def prompt(self, state: dict, hints: list[str]) -> None:
         legal = state["legal"]
@@ -179,6 +200,9 @@ class Terminal:
             opts = state["view"]["forced_options"]
             self.say("failed throw: choose what the thrower must play: "
                      + " | ".join(f"#{i} {self.cards(o)}" for i, o in enumerate(opts)))
+        if self.advice is not None:
+            text, reason = self.advice
+            self.say(f"advice: {self._hint_text(text)}" + (f" — {reason}" if reason else ""))
         more = len(hints) - HINTS_SHOWN
         shown = " | ".join(self._hint_text(h) for h in hints[:HINTS_SHOWN])
         self.say(f"hints: {shown}" + (f" | … {more} more (h)" if more > 0 else ""))
@@ -186,7 +210,9 @@ class Terminal:
         self.out.flush()
 
     def _hint_text(self, hint: str) -> str:
-        return hint if hint == "pass" or hint.startswith("#") else self.cards(hint)
+        if hint in ("pass", "takeback") or hint.startswith("#"):
+            return hint
+        return self.cards(hint)
 
     # ----------------------------------------------------------------- input
 
@@ -208,8 +234,10 @@ class Terminal:
             self.say("all hints: " + " | ".join(listed)
                      + (" …" if len(hints) > HINTS_ALL or state["legal"]["truncated"] else ""))
             return "again"
-        if low in ("p", "pass") or (not text and kind == "declare"):
+        if low in ("p", "pass") or (not text and kind in ("declare", "takeback")):
             return {"type": "Pass"}
+        if kind == "takeback" and low in ("t", "takeback", "take back"):
+            return {"type": "TakeBack"}
         if not text:
             return "again"
         if text.startswith("#") and text[1:].isdigit():
@@ -222,8 +250,13 @@ class Terminal:
             text = hints[i]
             if text == "pass":
                 return {"type": "Pass"}
+            if text == "takeback":
+                return {"type": "TakeBack"}
         kind_type = {"declare": "Declare", "bury": "Bury", "lead": "Play", "follow": "Play",
-                     "choose": "ChooseForced"}[kind]
+                     "choose": "ChooseForced", "takeback": "TakeBack"}[kind]
+        if kind_type == "TakeBack":
+            self.say("type p to keep your declaration, t to take it back")
+            return "again"
         if kind_type == "ChooseForced":
             self.say("type #0, #1, … to choose an option")
             return "again"
@@ -268,16 +301,18 @@ class Terminal:
 
 def play(variant="two-deck-80", seat: int = 0, seed: int | str = 0, *, bot: str = "heuristic",
          deals: int | None = None, inp: TextIO | None = None, out: TextIO | None = None,
-         color: bool | None = None) -> int:
-    """Play at ``seat`` against bots at every other seat, reading ``inp``, writing ``out``."""
+         color: bool | None = None, advisor: str = "heuristic") -> int:
+    """Play at ``seat`` against bots at every other seat, reading ``inp``, writing ``out``;
+    the ``advisor`` bot's choice (and reason) leads the hints."""
     inp = inp or sys.stdin
     out = out or sys.stdout
     if color is None:
         color = hasattr(out, "isatty") and out.isatty()
     table = Table(variant, seed, max_deals=deals)
+    make_bot(advisor, table.variant)  # an unknown advisor fails before the first prompt
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
         raise ShengjiError(f"--seat {seat}: seats are 0..{table.players - 1}")
     for s in range(table.players):
         if s != seat:
             table.set_bot(s, bot)
-    return Terminal(table, seat, inp, out, color).run()
+    return Terminal(table, seat, inp, out, color, advisor).run()

@@ -1,4 +1,4 @@
-"""The shengji protocol (version 1): JSON messages between the engine and any client or
+"""The shengji protocol (version 2): JSON messages between the engine and any client or
 bot — the per-seat view, the legal actions, an action, events, errors. See
 docs/protocol.md.
 

@@ -1,4 +1,4 @@
-"""The JSON messages of the shengji protocol, version 1 (docs/protocol.md).
+"""The JSON messages of the shengji protocol, version 2 (docs/protocol.md).
 
 Everything here turns engine objects into plain JSON data and back: the per-seat view,
 the legal actions, events, actions and errors. Cards are always strings in the notation
@@ -15,14 +15,14 @@ from __future__ import annotations
 import json
 
 from ..cards import RANKS, SUITS, parse_cards
-from ..engine.actions import ACTION_TYPES, Action, ChooseForced, Pass, cards_text
+from ..engine.actions import ACTION_TYPES, Action, ChooseForced, Pass, TakeBack, cards_text
 from ..engine.legal import Legal
 from ..engine.view import SeatView
 from ..errors import ShengjiError
 from ..model import Bid
 
 #: protocol version; a client that joins with another version is refused
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 #: largest inbound message, in bytes of JSON text (an action of the largest hand fits)
 MAX_MESSAGE_BYTES = 8192
 #: legal plays listed to a client at most (the list says when it is a prefix)
@@ -62,10 +62,11 @@ CLIENT_MESSAGES = {
     "replay": {"token": ((str,), False), "deal": ((int,), True)},
     "watch": {"protocol": ((int,), True), "room": ((str,), True)},
     "next": {"token": ((str,), True)},
+    "hint": {"token": ((str,), True)},
     "ping": {},
 }
 ACTION_KEYS = {"Pass": (), "Declare": ("cards",), "Bury": ("cards",), "Play": ("cards",),
-               "ChooseForced": ("option",)}
+               "ChooseForced": ("option",), "TakeBack": ()}
 MAX_SHORT_TEXT = 64
 
 
@@ -158,8 +159,8 @@ def decode_action(d: dict, seat: int) -> Action:
         raise ProtocolError("not_your_seat", f"you hold seat {seat}; you cannot act for "
                                              f"seat {d['seat']}")
     cls = ACTION_TYPES[d["type"]]
-    if cls is Pass:
-        return Pass(seat)
+    if cls is Pass or cls is TakeBack:
+        return cls(seat)
     if cls is ChooseForced:
         return ChooseForced(seat, d["option"])
     try:
@@ -212,7 +213,7 @@ def encode_view(view: SeatView, variant) -> dict:
     d["trump_suit"] = trump_name(view.trump) if view.trump_set else None
     d["team"] = view.team
     d["dealer_team"] = view.teams[view.dealer] if view.dealer is not None else None
-    d["level_ranks"] = [rank_name(lv) for _, lv in view.levels]
+    d["level_ranks"] = [rank_name(lv) for lv in view.levels]
     d["hand_groups"] = hand_groups(view, variant)
     return d
 
@@ -234,7 +235,7 @@ def decode_view(d: dict) -> SeatView:
     return SeatView(
         seat=d["seat"], players=d["players"], teams=tuple(d["teams"]), phase=d["phase"],
         to_act=d["to_act"], deal_number=d["deal"], dealer=d["dealer"], level=d["level"],
-        levels=tuple(tuple(p) for p in d["levels"]), trump=d["trump"], trump_set=d["trump_set"],
+        levels=tuple(d["levels"]), trump=d["trump"], trump_set=d["trump_set"],
         to_deal=d["to_deal"],
         bids=tuple(Bid(b["seat"], tuple(sorted(parse_cards(b["cards"]))), b["trump"],
                        tuple(b.get("strength", ()))) for b in d["bids"]),
@@ -243,6 +244,7 @@ def decode_view(d: dict) -> SeatView:
         leader=d["leader"], trick_number=d["trick_number"], trick=plays(d["trick"]),
         tricks=tuple(plays(t) for t in d["tricks"]), played=counts(d["played"]),
         trick_points=d["trick_points"], forced_options=tuple(ids(o) for o in d["forced_options"]),
+        side=tuple(d["side"]), sides_known=d["sides_known"],
     )
 
 

@@ -25,6 +25,7 @@ def load_variant(
     ref: str | os.PathLike | Mapping | Variant,
     plugins: Iterable = (),
     name: str | None = None,
+    players: int | None = None,
     allow_plugins: Iterable[str] = (),
 ) -> Variant:
     """Load a variant by built-in or registered name, YAML path, or settings mapping.
@@ -32,18 +33,28 @@ def load_variant(
     :param plugins: extra plugin objects (modules or instances with hookimpls) to
         register after the variant's own, e.g. a test plugin.
     :param name: the name to give a variant built from a mapping.
+    :param players: play this variant at another table size (``--seats``): the count
+        overrides every file, and the variant's ``by_players`` table gives its deal.
     :param allow_plugins: module names the variant's ``plugins:`` may import (besides
         entry points and the process-wide ``shengji.plugins.allow_plugins``): a plugin
         is code, see docs/variants.md "Trust".
     :raises VariantError: with file, line, key path and allowed values.
     """
-    if isinstance(ref, Variant):
-        if not plugins:
-            return ref
-        ref = ref.path or ref.settings
     if isinstance(allow_plugins, str):
         allow_plugins = [allow_plugins]
-    return Variant(resolve(ref, name=name), extra_plugins=plugins, allow_plugins=allow_plugins)
+    if isinstance(ref, Variant):
+        if not plugins and (players is None or players == ref.players):
+            return ref
+        # another table size of a loaded variant keeps its name and its extra plugins
+        name = name or ref.name
+        plugins = plugins or ref.extra_plugins
+        allow_plugins = (*ref.allow_plugins, *allow_plugins)
+        ref = ref.source
+    v = Variant(resolve(ref, name=name, players=players), extra_plugins=plugins,
+                allow_plugins=allow_plugins)
+    v.source = ref
+    v.players_override = players
+    return v
 
 
 def list_variants(include_house: bool = False) -> list[str]:

@@ -184,6 +184,21 @@ def _yaml_repr(value) -> str:
     return "null" if value is None else repr(value)
 
 
+def _alternatives(schemas) -> str:
+    """The choices of a ``oneOf`` in words: "an integer 1..4, decks or null"."""
+    words: list[str] = []
+    for sub in schemas:
+        if "enum" in sub:
+            words.extend(_choices(sub["enum"]).split(", "))
+        elif sub.get("type") == "null":
+            words.append("null")
+        elif sub.get("type") == "integer" and "minimum" in sub and "maximum" in sub:
+            words.append(f"an integer {sub['minimum']}..{sub['maximum']}")
+        else:
+            words.append(_TYPE_NAMES.get(sub.get("type"), str(sub.get("type"))))
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
+
+
 def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
     """One schema error → [(key path, message)] in words a rule-writer understands."""
     path = tuple(err.absolute_path)
@@ -209,6 +224,10 @@ def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
     if kind == "required":
         missing = [k for k in err.validator_value if k not in inst]
         return [(path, f"missing key {', '.join(map(repr, missing))}")]
+    if kind == "oneOf":
+        return [(path, f"{_yaml_repr(inst)} is not {_alternatives(err.validator_value)}")]
+    if kind == "uniqueItems":
+        return [(path, f"{inst!r} lists a value twice")]
     if kind in ("minItems", "minLength"):
         return [(path, f"{inst!r} is empty (at least {err.validator_value} needed)")]
     return [(path, err.message)]

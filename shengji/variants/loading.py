@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..builtin_rules import DEFAULTS
-from ..cards import NUM_KINDS
-from ..errors import RulesError, VariantError
+from ..cards import parse_rank
+from ..deck import Composition, deal_error
+from ..errors import RulesError, ShengjiError, VariantError
 from ..rules import parse_pattern, parse_shape
 from . import registry
 from .files import VariantFile, display_path, from_mapping, read_file
@@ -72,13 +73,17 @@ def _open(ref: str, base: Path | None, where: str) -> tuple[VariantFile, str | N
 def _check_file(vf: VariantFile) -> None:
     """Value checks the schema cannot state, each with the file and line."""
     d = vf.data
-    if "extends" not in d:
-        missing = [k for k in ROOT_KEYS if k not in d]
+    if "extends" not in d and "by_players" not in d:
+        missing = [k for k in ROOT_KEYS if k not in d and not (k == "decks" and "deck" in d)]
         if missing:
             raise vf.error(
                 (), f"missing key(s) {', '.join(missing)}: a variant that does not "
-                "`extends` another must set decks, hand_size and kitty_size"
+                "`extends` another must set decks (or deck), hand_size and kitty_size, "
+                "or give them per player count in by_players"
             )
+    for count in d.get("by_players") or {}:
+        if not (isinstance(count, int) and not isinstance(count, bool) and 2 <= count <= 12):
+            raise vf.error(("by_players", count), f"{count!r} is not a player count 2..12")
     following = (d.get("play") or {}).get("following") or {}
     for shape, ladder in following.items():
         try:
@@ -111,8 +116,11 @@ def merge(base: dict, over: Mapping) -> dict:
     return out
 
 
-def resolve(ref: str | Path | Mapping, name: str | None = None) -> Resolved:
-    """Follow ``extends`` from a reference (name, path or settings mapping) to its root."""
+def resolve(ref: str | Path | Mapping, name: str | None = None,
+            players: int | None = None) -> Resolved:
+    """Follow ``extends`` from a reference (name, path or settings mapping) to its root.
+    ``players`` overrides the player count (a CLI option): it is applied above every
+    file, and the ``by_players`` table then gives that count's deck and deal."""
     chain: list[VariantFile] = []
     seen: list[str] = []
     shipped: set[int] = set()  # id() of the files that came from the registry
@@ -139,7 +147,7 @@ def resolve(ref: str | Path | Mapping, name: str | None = None) -> Resolved:
     chain.reverse()
 
     top = chain[-1]
-    settings = copy.deepcopy(DEFAULTS)
+    files: dict = {}
     plugins: list[tuple[str, str]] = []
     trusted: set[str] = set()
     for vf in chain:
@@ -152,7 +160,17 @@ def resolve(ref: str | Path | Mapping, name: str | None = None) -> Resolved:
                 trusted.add(plugin)
         data.pop("name", None)
         data.pop("description", None)
-        settings = merge(settings, data)
+        _one_deck_key(files, data)
+        files = merge(files, data)
+    if players is not None:
+        if not (isinstance(players, int) and not isinstance(players, bool)):
+            raise VariantError(f"{top.where()}: players: {players!r} is not a number")
+        files["players"] = players
+    # the per-count table lies between the defaults and the files: a key any file sets wins
+    entry = _table_entry(files, top)
+    _one_deck_key(entry, files)
+    settings = merge(copy.deepcopy(DEFAULTS), entry)
+    settings = merge(settings, files)
     settings["plugins"] = [p for p, _ in plugins]
     resolved_name = (
         top.data.get("name") or first_name or (top.path.stem if top.path else "custom")
@@ -160,22 +178,89 @@ def resolve(ref: str | Path | Mapping, name: str | None = None) -> Resolved:
     settings["name"] = resolved_name
     settings["description"] = top.data.get("description", "")
     _check_merged(settings, top)
+    _check_levels(settings, chain)
     return Resolved(name=resolved_name, files=chain, settings=settings, plugins=plugins,
                     trusted_plugins=trusted)
 
 
-def _check_merged(s: dict, top: VariantFile) -> None:
-    """Whole-variant consistency: teams per seat, and the deal adds up to the decks."""
-    where = top.where()
-    if len(s["teams"]) != s["players"]:
+def where_set(files: list[VariantFile], path: tuple) -> str:
+    """'file:line: key.path' of the file (last in the chain) that sets ``path``; the
+    top file when none does (the value is a default)."""
+    for vf in reversed(files):
+        node = vf.data
+        for key in path:
+            if not isinstance(node, dict) or key not in node:
+                break
+            node = node[key]
+        else:
+            return vf.where(path)
+    return files[-1].where(path)
+
+
+def _check_levels(s: dict, files: list[VariantFile]) -> None:
+    """A match that starts above its last level would be won by the first deal."""
+    start, last = s.get("start_level"), (s.get("match_end") or {}).get("last_level")
+    if start is None or last is None:
+        return
+    try:
+        a, b = parse_rank(start), parse_rank(last)
+    except ShengjiError:
+        return  # the schema reports a bad rank with its line
+    if a > b:
         raise VariantError(
-            f"{where}: teams: {len(s['teams'])} entries for {s['players']} players "
+            f"{where_set(files, ('start_level',))}: {start!r} is above match_end.last_level "
+            f"{last!r}: the first deal would end the match"
+        )
+
+
+def _one_deck_key(below: dict, above: dict) -> None:
+    """``decks: N`` and ``deck:`` say the same thing: the one given later (above) replaces
+    the other inherited from below."""
+    if "deck" in above:
+        below.pop("decks", None)
+    if "decks" in above:
+        below.pop("deck", None)
+
+
+def _table_entry(files: dict, top: VariantFile) -> dict:
+    """The ``by_players`` entry for the player count, or {} when there is no table."""
+    table = files.get("by_players")
+    if not table:
+        return {}
+    players = files.get("players", DEFAULTS["players"])
+    entry = table.get(players)
+    if entry is None:
+        counts = sorted(table)
+        raise VariantError(
+            f"{top.where()}: players: {players}: this variant seats "
+            f"{', '.join(map(str, counts))} players (its by_players table)")
+    return copy.deepcopy(entry)
+
+
+def _check_merged(s: dict, top: VariantFile) -> None:
+    """Whole-variant consistency: teams per seat, and the deal adds up to the deck."""
+    where = top.where()
+    players = s["players"]
+    teams = s.get("teams")
+    if teams is None:
+        if players % 2:
+            raise VariantError(
+                f"{where}: teams: missing, and {players} players cannot sit in two "
+                "alternating teams (give `teams:`, one team id per seat)")
+        s["teams"] = [seat % 2 for seat in range(players)]
+    elif len(teams) != players:
+        raise VariantError(
+            f"{where}: teams: {len(teams)} entries for {players} players "
             "(one team id per seat)"
         )
-    dealt = s["players"] * s["hand_size"] + s["kitty_size"]
-    if dealt != NUM_KINDS * s["decks"]:
-        raise VariantError(
-            f"{where}: hand_size/kitty_size: {s['players']} players × {s['hand_size']} + "
-            f"{s['kitty_size']} kitty = {dealt} cards, but {s['decks']} deck(s) hold "
-            f"{NUM_KINDS * s['decks']}"
-        )
+    for key in ("hand_size", "kitty_size"):
+        if key not in s:
+            raise VariantError(f"{where}: {key}: missing for {players} players")
+    try:
+        comp = Composition.from_settings(s)
+    except VariantError as e:
+        raise VariantError(f"{where}: {e}") from None
+    s["decks"] = comp.packs
+    problem = deal_error(players, s["hand_size"], s["kitty_size"], comp)
+    if problem:
+        raise VariantError(f"{where}: hand_size/kitty_size: {problem}")

@@ -7,16 +7,18 @@ nonsense is a VariantError naming the hook rather than a crash deep in the engin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .. import plugins as plugin_mod
-from ..cards import BIG_JOKER, LITTLE_JOKER, counts_of, parse_cards, parse_rank, suit_of
+from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_rank, suit_of
+from ..deck import Composition
 from ..errors import RulesError, ShengjiError, VariantError
 from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from ..rules import PlayRules
 from .files import display_path
-from .loading import Resolved
+from .loading import Resolved, where_set
 
 
 def _level(level: int | str) -> int:
@@ -33,14 +35,23 @@ class Variant:
         self.name: str = resolved.name
         self.path: Path | None = resolved.path
         self.files = [f.path for f in resolved.files]
+        self._vfiles = resolved.files  # with line numbers, for messages
         self.settings: dict = resolved.settings
         s = self.settings
-        self.decks: int = s["decks"]
+        #: the cards shuffled (shengji.deck.Composition); ``decks`` is its number of packs
+        self.composition = Composition.from_settings(s)
+        self.decks: int = self.composition.packs
         self.players: int = s["players"]
         self.hand_size: int = s["hand_size"]
         self.kitty_size: int = s["kitty_size"]
         self.teams: tuple[int, ...] = tuple(s["teams"])
         self._contexts: dict = {}
+        #: what load_variant was given (reloading with another player count uses it)
+        self.source = resolved.path or s
+        #: the player count given to load_variant (a CLI's --seats), else None
+        self.players_override: int | None = None
+        self.extra_plugins = tuple(extra_plugins)
+        self.allow_plugins = tuple(allow_plugins)
         self.pm = plugin_mod.new_manager()
         self.plugins = []  # loaded plugin objects, in registration order
         allowed = set(allow_plugins) | resolved.trusted_plugins
@@ -48,7 +59,7 @@ class Variant:
             obj = plugin_mod.resolve_plugin(name, where, trusted=name in allowed)
             plugin_mod.register(self.pm, obj, f"{where}: plugin {name!r}", name=name)
             self.plugins.append(obj)
-        for obj in extra_plugins:
+        for obj in self.extra_plugins:
             label = f"plugin {getattr(obj, '__name__', type(obj).__name__)!r}"
             plugin_mod.register(self.pm, obj, f"variant {self.name}: {label}")
             self.plugins.append(obj)
@@ -83,7 +94,16 @@ class Variant:
         try:
             return self._call("shengji_play_rules", PlayRules)
         except RulesError as e:
-            raise VariantError(f"{display_path(self.path)}: play: {e}") from None
+            raise VariantError(self._where_play(str(e))) from None
+
+    def _where_play(self, message: str) -> str:
+        """A PlayRules error ('following.pair: ...') with the file and line of the key."""
+        field, sep, rest = message.partition(": ")
+        if sep and re.fullmatch(r"[a-z_]+(\.[\w ]+)?", field):
+            key, _, shape = field.partition(".")
+            path = ("play", key) + ((shape,) if shape else ())
+            return f"{where_set(self._vfiles, path)}: {rest}"
+        return f"{display_path(self.path)}: play: {message}"
 
     def _check_declarable(self) -> None:
         """Refuse a variant whose declaration hooks accept no bid at any level: its deals
@@ -92,7 +112,7 @@ class Variant:
         for level in range(13):
             kinds = [suit * 13 + level for suit in range(4)] + [LITTLE_JOKER, BIG_JOKER]
             for k in kinds:
-                for n in range(1, self.decks + 1):
+                for n in range(1, self.composition.counts[k] + 1):  # what the deck holds
                     bid = self.bid(0, (k,) * n, level)
                     if bid.strength and self.may_overturn(None, bid):
                         return
@@ -115,7 +135,7 @@ class Variant:
 
     def _cards(self, cards, what: str = "declaration") -> tuple[int, ...]:
         ids = parse_cards(cards)
-        counts_of(ids, self.decks, what=what)
+        self.composition.check(ids, what=what)
         return tuple(sorted(ids))
 
     def declaration_strength(self, cards, level: int | str) -> tuple:
@@ -136,21 +156,26 @@ class Variant:
         trump = None if not ids or ids[0] in (LITTLE_JOKER, BIG_JOKER) else suit_of(ids[0])
         return Bid(seat=seat, cards=ids, trump=trump, strength=strength)
 
-    def may_overturn(self, current_bid: Bid | None, new_bid: Bid) -> bool:
-        return self._call("shengji_may_overturn", bool, current=current_bid, new=new_bid)
+    def may_overturn(self, current_bid: Bid | None, new_bid: Bid,
+                     bids: Sequence[Bid] | None = None) -> bool:
+        """``bids``: the deal's accepted bids so far (default: just ``current_bid``)."""
+        if bids is None:
+            bids = () if current_bid is None else (current_bid,)
+        return self._call("shengji_may_overturn", bool, current=current_bid, new=new_bid,
+                          bids=tuple(bids))
 
     def declare(self, steps: Sequence, level: int | str) -> tuple[list[bool], Bid | None]:
         """Judge declarations shown in order: ``steps`` are ``(seat, cards)`` pairs or
         ``{seat, cards}`` mappings. Returns (accepted per step, the standing bid)."""
-        accepted, standing = [], None
+        accepted, bids = [], []
         for step in steps:
             seat, cards = (step["seat"], step["cards"]) if isinstance(step, Mapping) else step
             new = self.bid(seat, cards, level)
-            ok = bool(new.strength) and self.may_overturn(standing, new)
+            ok = bool(new.strength) and self.may_overturn(bids[-1] if bids else None, new, bids)
             accepted.append(ok)
             if ok:
-                standing = new
-        return accepted, standing
+                bids.append(new)
+        return accepted, (bids[-1] if bids else None)
 
     def no_declaration(self, deal_number: int, kitty, level: int | str,
                        redeals: int = 0) -> NoBidOutcome:
@@ -196,9 +221,13 @@ class Variant:
             self._bad_result("shengji_score_deal", outcome, "next dealers|attackers, rise >= 0")
         return outcome
 
-    def next_dealer(self, dealer: int, outcome: ScoreOutcome) -> int:
+    def next_dealer(self, dealer: int, outcome: ScoreOutcome, side: Sequence = ()) -> int:
+        """``side``: the dealer's side at the end of the deal (default: the dealer's team)."""
+        side = tuple(side) or tuple(s for s in range(self.players)
+                                    if self.teams[s] == self.teams[dealer])
         seat = self._call(
-            "shengji_next_dealer", int, dealer=dealer, outcome=outcome, players=self.players
+            "shengji_next_dealer", int, dealer=dealer, outcome=outcome, players=self.players,
+            side=side,
         )
         if not 0 <= seat < self.players:
             self._bad_result("shengji_next_dealer", seat, f"a seat 0..{self.players - 1}")
@@ -215,11 +244,15 @@ class Variant:
             f"variant {self.name}: hook {hook} returned {result!r}; expected {expected}"
         )
 
-    def match_winner(self, levels: Mapping, outcome: ScoreOutcome, dealer_team: int):
+    def match_winner(self, levels: Mapping, outcome: ScoreOutcome, dealer_team: int,
+                     side: Sequence = ()):
+        """``side``: the dealer's side (default: every seat of ``dealer_team``)."""
+        side = tuple(side) or tuple(s for s, t in enumerate(self.teams) if t == dealer_team)
         return self._call(
             "shengji_match_winner",
             (int, type(None)),
             levels=dict(levels),
             outcome=outcome,
             dealer_team=dealer_team,
+            side=side,
         )

@@ -1,9 +1,9 @@
-// shengji web client: speaks protocol v1 (docs/protocol.md) over one websocket.
+// shengji web client: speaks protocol v2 (docs/protocol.md) over one websocket.
 // No build step, no framework: the server sends the whole view of our seat each time,
 // and render() draws it again.
 "use strict";
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 const SUIT = { S: "♠", H: "♥", C: "♣", D: "♦" };
 const SUIT_NAME = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
 const RED = new Set(["H", "D"]);
@@ -135,6 +135,8 @@ function handle(msg) {
     showError(msg);
   } else if (msg.type === "replay") {
     app.replay = msg; app.replayStep = 0; renderReplay();
+  } else if (msg.type === "advice") {
+    showAdvice(msg);
   }
 }
 
@@ -185,6 +187,7 @@ function onState(msg) {
   const first = !app.state;
   app.state = msg;
   app.legal = msg.legal;
+  $("advice").hidden = true;
   $("waiting").hidden = true;
   $("game").hidden = false;
   for (const e of msg.events || []) logEvent(e, msg);
@@ -220,7 +223,7 @@ function render() {
   $("dealer").textContent = v.dealer === null ? "first to declare" : seatName(v.dealer);
   $("points").textContent = v.trick_points;
   $("side").textContent = v.dealer_team === null ? "–" : v.dealer_team === v.team ? "defending (dealers)" : "attacking";
-  $("levels").textContent = v.levels.map(([t], i) => `team ${t}: ${v.level_ranks[i]}`).join(" · ");
+  $("levels").textContent = v.level_ranks.map((r, s) => `${seatName(s)}: ${r}`).join(" · ");
   renderSpots(st);
   renderCenter(st);
   renderTurn(st);
@@ -283,6 +286,7 @@ function renderTurn(st) {
   t.className = "turn mine";
   const what = {
     declare: "declare trump, or pass",
+    takeback: "keep your declaration, or take it back",
     bury: `choose ${legal.count} cards to bury`,
     lead: "lead: click cards, then Play",
     follow: `follow with ${legal.count} card${legal.count > 1 ? "s" : ""}`,
@@ -337,9 +341,10 @@ function renderActions(st) {
   box.replaceChildren();
   if (!legal) return;
   const n = app.selected.size;
-  if (legal.kind === "declare") {
+  if (legal.kind === "declare" || legal.kind === "takeback") {
     for (const a of legal.actions) {
-      if (a.type === "Pass") box.appendChild(button("Pass", () => sendAction({ type: "Pass" }), "pass"));
+      if (a.type === "Pass") box.appendChild(button(legal.kind === "takeback" ? "Keep it" : "Pass", () => sendAction({ type: "Pass" }), "pass"));
+      else if (a.type === "TakeBack") box.appendChild(button("Take it back", () => sendAction({ type: "TakeBack" }), "pass"));
       else {
         const b = button("", () => sendAction(a), "declare");
         fill(b, "Declare ", textCards(a.cards));
@@ -369,17 +374,27 @@ function renderActions(st) {
   }
 }
 
-// select the cards of the first listed legal play
+// ask the server for advice: the room's bot, seeing only this seat's state
 function hint() {
-  const legal = app.legal;
-  if (!legal || !legal.actions.length) return;
-  const want = legal.actions[0].cards.split(" ");
-  const toks = handTokens(app.state.view);
-  app.selected.clear();
-  for (const w of want) {
-    const i = toks.findIndex((c, j) => c.tok === w && !app.selected.has(j));
-    if (i >= 0) app.selected.add(i);
+  if (!app.legal) return;
+  send({ type: "hint", token: app.token });
+}
+
+// select the advised cards and say why
+function showAdvice(msg) {
+  const a = msg.action;
+  if (a.cards && app.legal) {
+    const toks = handTokens(app.state.view);
+    app.selected.clear();
+    for (const w of a.cards.split(" ")) {
+      const i = toks.findIndex((c, j) => c.tok === w && !app.selected.has(j));
+      if (i >= 0) app.selected.add(i);
+    }
   }
+  const el = $("advice");
+  el.textContent = "";
+  el.append("Hint: ", a.cards ? textCards(a.cards) : a.type, msg.reason ? " — " + msg.reason : "");
+  el.hidden = false;
   render();
 }
 
@@ -399,9 +414,10 @@ function logEvent(e, st) {
   switch (e.type) {
     case "DealStarted": line = [h("b", {}, `Deal ${e.deal + 1}`), " starts"]; break;
     case "Declared": line = [`${seatName(e.seat)} declares `, textCards(e.cards)]; break;
+    case "BidTakenBack": line = [`${seatName(e.seat)} takes back `, textCards(e.cards)]; break;
     case "TrumpSet": line = `Trump: ${e.trump === null ? "no trump" : SUIT["SHCD"[e.trump]]}, dealer ${seatName(e.dealer)}`; break;
     case "ThrowFailed": line = [`${seatName(e.seat)} tried to throw `, textCards(e.attempted), " — refused"]; break;
-    case "TrickWon": line = `Trick ${e.trick + 1} to ${seatName(e.seat)} (${e.points} pts; attackers ${e.attacker_points})`; break;
+    case "TrickWon": line = `Trick ${e.trick + 1} to ${seatName(e.seat)} (${e.points === null ? "hidden" : e.points} pts; attackers ${e.attacker_points})`; break;
     case "DealScored": line = [h("b", {}, `Deal ${e.deal + 1}`), `: attackers ${e.attacker_points} points`]; showResult(e); break;
     case "MatchOver": line = [h("b", {}, "Match over"), ` — team ${e.winner} wins`]; break;
     default: break;
@@ -415,10 +431,10 @@ function logEvent(e, st) {
 
 function showResult(e) {
   const st = app.state, v = st.view;
-  const ours = v.teams[e.dealer] === v.team;
+  const ours = e.side.includes(app.seat);
   const box = $("result");
   box.hidden = false;
-  const rising = e.rising_team === v.team ? "your team" : "the other team";
+  const rising = e.rising.includes(app.seat) ? "your side" : "the other side";
   fill(box, h("h3", {}, `Deal ${e.deal + 1} result`),
     h("p", {}, "Attackers took ", h("b", {}, String(e.attacker_points)), ` points (tricks ${e.trick_points}` +
       (e.kitty_bonus ? `, kitty ${e.kitty_points} × ${e.multiplier}` : "") + ")."),

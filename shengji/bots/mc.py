@@ -1,0 +1,389 @@
+"""``mc``: information-set Monte Carlo over the C playouts.
+
+For every lead or follow with more than one choice:
+
+1. **Candidates** — the legal plays (the engine's listing, which is the core's legal
+   enumeration), reduced for big hands: follows that would be equally placed in the
+   trick (winning it or not) with equal points keep their cheapest representative (and
+   the strongest winner); leads keep every multi-card structure and each suit's
+   highest, lowest and lowest point-free single. The heuristic's choice always stays
+   and goes first; at most ``cap`` candidates are judged.
+2. **Worlds** — deals of the unseen cards to the other seats (and to the kitty, unless
+   this seat buried it), consistent with everything the seat has seen: cards played,
+   its own hand and burial, and the suits a seat has shown out of
+   (``shengji.bots.knowledge``).
+3. **Playouts** — for each world and candidate, playouts in C from the position after
+   that play (``shengji.playout.evaluate``: one C call per decision, every candidate on
+   the same random continuations), by the ``policy`` of the playouts.
+4. **Choice** — the candidate with the best mean outcome for this seat's side: the
+   levels the deal's result gives (the variant's scoring table applied to the
+   attackers' total: trick points, the kitty bonus, penalties), plus a small term in
+   the points themselves so that a better score counts even within one band.
+
+The ``budget`` is playouts per decision (``budget=2000``; deterministic: the same seed,
+view and options give the same decision) or milliseconds per decision
+(``budget=100ms``: worlds are added in rounds until the time is spent, so decisions
+depend on the machine's speed and are not reproducible).
+
+Declaring, burying and choosing a failed throw's forced play are the heuristic's
+(``shengji.bots.heuristic``): declare when the bid makes many trumps, bury low
+non-point side cards of short suits, make the thrower play its most valuable option.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from ..cards import NUM_KINDS, point_value
+from ..engine.actions import Play
+from ..playout import MAX_PLAYERS, POLICIES, Position, evaluate
+from .base import Bot, Option, register
+from .heuristic import HeuristicBot
+from .knowledge import Holders, sample_world, unseen_counts
+
+TRUMP = 4
+#: worlds evaluated per round of a time budget
+ROUND_WORLDS = 8
+#: most worlds per decision under a playout budget (more playouts per world beyond)
+MAX_WORLDS = 160
+#: follows judged when the engine lists more (a sample, plus the heuristic's)
+FOLLOW_SAMPLE = 120
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Playouts per decision, or milliseconds per decision."""
+
+    playouts: int = 0
+    ms: float = 0.0
+
+    @property
+    def text(self) -> str:
+        return f"{self.ms:g}ms" if self.ms else str(self.playouts)
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        t = text.strip().lower()
+        try:
+            if t.endswith("ms"):
+                ms = float(t[:-2])
+                if not 1 <= ms <= 600_000:
+                    raise ValueError
+                return cls(ms=ms)
+            n = int(t)
+            if not 1 <= n <= 10_000_000:
+                raise ValueError
+            return cls(playouts=n)
+        except ValueError:
+            raise ValueError("a number of playouts (e.g. 2000) or milliseconds "
+                             "(e.g. 100ms) per decision") from None
+
+
+def _policy(text: str) -> str:
+    if text not in POLICIES:
+        raise ValueError(f"one of {', '.join(POLICIES)}")
+    return text
+
+
+def _int_range(lo: int, hi: int):
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            n = lo - 1
+        if not lo <= n <= hi:
+            raise ValueError(f"an integer {lo}..{hi}")
+        return n
+    return parse
+
+
+DEFAULT_BUDGET = Budget(playouts=1500)
+
+
+@register
+class MonteCarloBot(Bot):
+    name = "mc"
+    options = {
+        "budget": Option(Budget.parse, DEFAULT_BUDGET,
+                         "playouts per decision (1500) or milliseconds (100ms)"),
+        "policy": Option(_policy, "greedy", "playout policy: random or greedy"),
+        "cap": Option(_int_range(1, 200), 12, "most candidate plays judged per decision"),
+    }
+
+    def __init__(self, variant, seed=0, **options):
+        super().__init__(variant, seed, **options)
+        self.heuristic = HeuristicBot(variant, f"mc:{seed}")
+        self._utility: dict = {}
+        self._buried: tuple | None = None  # ((deal, dealer), counts) of my own burial
+        self.last = None  # the last search: candidates, means, worlds (for reasons, tests)
+
+    # ------------------------------------------------------------------ dispatch
+
+    def act(self, view, legal):
+        return self._decide(view, legal, remember=True)[0]
+
+    def advise(self, view, legal):
+        return self._decide(view, legal, remember=False)
+
+    def _decide(self, view, legal, remember: bool):
+        kind = legal.kind
+        if kind in ("lead", "follow") and len(legal) > 0:
+            found = self._search(view, legal)
+            if found is not None:
+                return found
+        if kind == "bury":
+            action = self.heuristic.act(view, legal)
+            if remember:
+                counts = [0] * NUM_KINDS
+                for c in action.cards:
+                    counts[c] += 1
+                self._buried = ((view.deal_number, view.seat), tuple(counts))
+            return action, "heuristic burial: low non-point side cards of short suits"
+        action, reason = self.heuristic.advise(view, legal)
+        return action, reason
+
+    # ------------------------------------------------------------------ search
+
+    def _my_burial(self, view):
+        own = getattr(view, "buried", None)
+        if own is not None:
+            return own
+        if self._buried is not None and self._buried[0] == (view.deal_number, view.seat):
+            return self._buried[1]
+        return None
+
+    def _search(self, view, legal):
+        v = self.variant
+        m = view.players
+        if (m > MAX_PLAYERS or view.trump_set is False or view.dealer is None
+                or not view.sides_known):
+            # sides not public yet (finding friends before every friend is found): the
+            # playouts cannot yet deal the friends' identity, so the heuristic decides
+            return None
+        ctx = v.context(view.level, view.trump)
+        _, eff, st = self.heuristic._ctx(view)
+        key = (view.deal_number, view.trick_number, len(view.trick), view.seat,
+               tuple(view.hand))
+        rng = random.Random(f"mc:{self.seed}:{key}")
+        prior, prior_reason = self.heuristic.advise(view, legal)
+        candidates = self._candidates(view, legal, ctx, eff, st, prior, rng)
+        if len(candidates) == 1:
+            return Play(view.seat, candidates[0]), prior_reason or "the only sensible play"
+        buried = self._my_burial(view) if view.dealer == view.seat else None
+        unseen = unseen_counts(view, v.composition.counts, buried)
+        holders = Holders(view, eff, unseen, kitty_known=buried is not None)
+        if not holders.consistent:
+            return None
+        base = self._position(view, ctx)
+        if base is None:
+            return None
+        cfg = self.config
+        budget, policy = cfg["budget"], cfg["policy"]
+        k_n = len(candidates)
+        plays = [_counts(c) for c in candidates]
+        sums = [0.0] * k_n
+        worlds_done = 0
+        util = self._utility_table(view)
+        if budget.ms:
+            deadline = time.perf_counter() + budget.ms / 1000
+            n_per = 1
+            while True:
+                sums, w = self._round(view, holders, rng, base, plays, ROUND_WORLDS, n_per,
+                                      policy, util, sums)
+                worlds_done += w
+                if time.perf_counter() >= deadline:
+                    break
+        else:
+            per_play = max(budget.playouts // k_n, 1)
+            w = min(per_play, MAX_WORLDS)
+            n_per = max(per_play // w, 1)
+            sums, worlds_done = self._round(view, holders, rng, base, plays, w, n_per, policy,
+                                            util, sums)
+        total_n = worlds_done * n_per
+        means = [s / total_n for s in sums]
+        best = max(range(k_n), key=lambda i: (means[i], -i))
+        self.last = {"candidates": candidates, "means": means, "worlds": worlds_done,
+                     "playouts": total_n * k_n}
+        return Play(view.seat, candidates[best]), self._reason(view, candidates, means, best,
+                                                               worlds_done)
+
+    def _round(self, view, holders, rng, base, plays, w, n_per, policy, util, sums):
+        m = view.players
+        me = view.seat
+        my_hand = view.hand
+        worlds = []
+        for _ in range(w):
+            hands = sample_world(holders, rng)
+            buf = bytearray(m * NUM_KINDS)
+            off = me * NUM_KINDS
+            buf[off:off + NUM_KINDS] = bytes(my_hand)
+            kitty_points = self._kitty_points
+            for i, seat in enumerate(holders.seats):
+                if seat is None:
+                    kitty_points = sum(_POINTS[c] for c in hands[i])
+                    continue
+                off = seat * NUM_KINDS
+                for c in hands[i]:
+                    buf[off + c] += 1
+            worlds.append((bytes(buf), kitty_points))
+        totals = evaluate(base, worlds, plays, n_per, rng.getrandbits(63), policy)
+        k_n = len(plays)
+        out = list(sums)
+        i = 0
+        for _ in range(w):
+            for k in range(k_n):
+                s = 0.0
+                for t in totals[i:i + n_per]:
+                    s += util(t)
+                out[k] += s
+                i += n_per
+        return out, w
+
+    def _position(self, view, ctx):
+        v = self.variant
+        m = view.players
+        buried = self._my_burial(view) if view.dealer == view.seat else None
+        self._kitty_points = (sum(point_value(k) * n for k, n in enumerate(buried))
+                              if buried is not None else 0)
+        hands = [view.hand] * m  # placeholders: every world brings its own hands
+        trick = [cards for _, cards in view.trick]
+        leader = view.trick[0][0] if view.trick else view.seat
+        # the two sides of the deal: the dealer's and the others
+        teams = [0 if view.same_side(s, view.dealer) else 1 for s in range(m)]
+        try:
+            return Position(ctx, [_as_hand(h) for h in hands], leader, 0, teams=teams,
+                            trick=trick,
+                            trick_points=view.trick_points, throws=v.play_rules.throws,
+                            throw_penalty=v.settings["penalties"]["failed_throw"])
+        except Exception:  # a view the playout cannot represent: fall back to the heuristic
+            return None
+
+    # ------------------------------------------------------------------ utility
+
+    def _utility_table(self, view):
+        """total → value for this seat's side (levels from the scoring table, plus a
+        small term in the points)."""
+        dealer_side = bool(view.same_side(view.seat, view.dealer))
+        sign = -1.0 if dealer_side else 1.0
+        key = (sign, view.level)
+        f = self._utility.get(key)
+        if f is None:
+            scale = 1.0 / (100 * self.variant.decks)
+            cache: dict = {}
+            score = self.variant.score_deal
+
+            def f(total, cache=cache):
+                u = cache.get(total)
+                if u is None:
+                    out = score(total)
+                    rise = out.rise if out.next == "attackers" else -out.rise
+                    take = 0.5 if out.next == "attackers" else -0.5
+                    u = cache[total] = sign * (rise + take + total * scale)
+                return u
+            self._utility[key] = f
+        return f
+
+    # ------------------------------------------------------------------ candidates
+
+    def _candidates(self, view, legal, ctx, eff, st, prior, rng) -> list[tuple]:
+        cap = self.config["cap"]
+        first = prior.cards if isinstance(prior, Play) else None
+        if legal.kind == "follow":
+            pool = self._follow_pool(view, legal, eff, st, rng)
+        else:
+            pool = [a.cards for a in legal]
+        seen = set()
+        out = []
+        if first is not None:
+            out.append(first)
+            seen.add(first)
+        if len(pool) + len(out) > cap:
+            pool = (self._follow_reps(view, pool, ctx, eff, st) if legal.kind == "follow"
+                    else self._lead_reps(view, pool, eff, st))
+        for c in pool:
+            if c not in seen:
+                seen.add(c)
+                out.append(c)
+        return out[:cap]
+
+    def _follow_pool(self, view, legal, eff, st, rng) -> list[tuple]:
+        n = len(legal)
+        if n > FOLLOW_SAMPLE:
+            idx = sorted(rng.sample(range(n), FOLLOW_SAMPLE))
+            pool = [legal[i].cards for i in idx]
+        else:
+            pool = [a.cards for a in legal]
+        lead = view.trick[0][1]
+        pool.extend(a.cards for a in self.heuristic._filler_candidates(view, lead, eff, st))
+        return list(dict.fromkeys(pool))
+
+    def _follow_reps(self, view, pool, ctx, eff, st) -> list[tuple]:
+        """One cheapest play per (wins the trick now, points), and the strongest winner."""
+        plays = [cards for _, cards in view.trick]
+        me = len(plays)
+        best: dict = {}
+        strongest = None
+        for cards in pool:
+            wins = ctx.trick_winner(plays + [cards]) == me
+            pts = sum(_POINTS[c] for c in cards)
+            cost = sum(st[c] + (40 if eff[c] == TRUMP else 0) for c in cards)
+            k = (wins, pts)
+            if k not in best or cost < best[k][0]:
+                best[k] = (cost, cards)
+            if wins and (strongest is None or cost > strongest[0]):
+                strongest = (cost, cards)
+        reps = sorted(best.items(), key=lambda kv: (not kv[0][0], -kv[0][1], kv[1][0]))
+        out = [cards for _, (_, cards) in reps]
+        if strongest is not None:
+            out.append(strongest[1])
+        return out
+
+    def _lead_reps(self, view, pool, eff, st) -> list[tuple]:
+        """Multi-card structures (widest and longest first), then per suit the highest,
+        the lowest and the lowest point-free single."""
+        multi = [c for c in pool if len(c) > 1]
+        multi.sort(key=lambda c: (-len(c), -max(st[x] for x in c)))
+        singles: dict = {}
+        for c in pool:
+            if len(c) == 1:
+                singles.setdefault(eff[c[0]], []).append(c)
+        picks = []
+        for suit in sorted(singles):
+            ss = sorted(singles[suit], key=lambda c: st[c[0]])
+            picks.append(ss[-1])
+            picks.append(ss[0])
+            free = [c for c in ss if not _POINTS[c[0]]]
+            if free:
+                picks.append(free[0])
+        return multi + picks
+
+    # ------------------------------------------------------------------ reasons
+
+    def _reason(self, view, candidates, means, best, worlds) -> str:
+        from ..engine.actions import cards_text
+
+        order = sorted(range(len(means)), key=lambda i: -means[i])
+        text = (f"best of {len(candidates)} plays over {worlds} sampled deals: expected "
+                f"{means[best]:+.2f} for your side (levels, and a little for points)")
+        runner = next((i for i in order if i != best), None)
+        if runner is not None:
+            text += f" (next: {cards_text(candidates[runner])} {means[runner]:+.2f})"
+        return text
+
+
+_POINTS = [point_value(k) for k in range(NUM_KINDS)]
+
+
+def _counts(cards) -> bytes:
+    c = bytearray(NUM_KINDS)
+    for k in cards:
+        c[k] += 1
+    return bytes(c)
+
+
+def _as_hand(counts):
+    from ..core import Hand
+
+    return Hand.from_counts(counts)

@@ -1,0 +1,453 @@
+"""The OpenSpiel game ``shengji`` (Python-game API; docs/rl.md).
+
+    import pyspiel
+    import shengji.env.openspiel          # registers the game
+    game = pyspiel.load_game("shengji", {"variant": "two-deck-80"})
+
+One game is one deal of the variant, as OpenSpiel's card games are one deal: the
+chance player first orders the deck one card at a time (outcome = a kind id, with the
+probability of its remaining copies), then the engine deals that deck with declarations,
+the kitty and the tricks, and the deal is scored. Players act with the card-by-card
+actions of ``shengji.env.building`` (0..53 add a card, 54 submits, 55 takes a
+declaration back), so a game's ``num_distinct_actions`` is 56 whatever the variant.
+
+Returns are the levels of the deal: +rise for each seat of the side that rose, −rise for
+the others (general sum in OpenSpiel's terms: zero-sum only when the sides are the same
+size). Information states: each seat's own private events (its cards as dealt, the kitty
+it took, what it buried) and every public event, in order, plus the cards it has chosen
+so far in its current decision; observations: the vector of ``shengji.env.observation``
+and a short text of the view. ``resample_from_infostate`` deals the cards the player
+cannot see at random among their holders, keeping what is public (cards declared and
+not yet played stay with their seat; a seat that failed to follow a suit gets none of
+it), which is what information-set MCTS needs.
+"""
+
+from __future__ import annotations
+
+import random
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as e:  # pragma: no cover - exercised without the extra
+    from ..errors import ShengjiError
+
+    raise ShengjiError(
+        f"shengji.env.openspiel needs OpenSpiel ({e.name} is missing): pip install open_spiel"
+    ) from None
+
+from ..cards import NUM_KINDS, card_str
+from ..engine.actions import cards_text
+from ..engine.events import DealScored
+from ..engine.game import Game
+from .building import DONE, N_ACTIONS, TAKE_BACK, Decision
+from .observation import Encoder, Tracker
+
+SHORT_NAME = "shengji"
+DEFAULT_VARIANT = "two-deck-80"
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Shengji (升级) deal",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=12,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    # players 0: the variant's own seat count
+    parameter_specification={"variant": DEFAULT_VARIANT, "players": 0},
+)
+
+
+class FixedDeck:
+    """The engine's ``deal_order``: the chance player's deck for the deal (picklable).
+    A redeal (a variant that redeals when nobody declares) uses the engine's shuffle,
+    seeded from that deck, so the game stays a function of its history."""
+
+    __slots__ = ("deck",)
+
+    def __init__(self, deck: tuple):
+        self.deck = deck
+
+    def __call__(self, deal: int, attempt: int, deck: tuple) -> tuple:
+        return self.deck if attempt == 0 else deck
+
+    def __reduce__(self):
+        return (FixedDeck, (self.deck,))
+
+
+def _max_rise(variant) -> int:
+    """The largest rise the scoring can give: over every attacker total up to the deck's
+    points plus the richest kitty at the largest multiplier plus a failed-throw penalty
+    at every trick (far beyond play, but a bound)."""
+    from ..cards import point_value
+
+    r = variant.play_rules
+    counts = variant.composition.counts
+    points = sorted((point_value(k) for k in range(NUM_KINDS) for _ in range(counts[k])),
+                    reverse=True)
+    multiplier = max(r.kitty_cap, *r.kitty_table, 2 * variant.hand_size)
+    penalty = abs(int(variant.settings.get("penalties", {}).get("failed_throw", 0) or 0))
+    top = sum(points) + sum(points[:variant.kitty_size]) * multiplier \
+        + penalty * variant.hand_size
+    return max(1, max(variant.score_deal(p).rise for p in range(0, top + 1)))
+
+
+class ShengjiGame(pyspiel.Game):
+    def __init__(self, params=None):
+        from ..variants import load_variant
+
+        params = dict(params or {})
+        self.variant_ref = params.get("variant", DEFAULT_VARIANT)
+        players = int(params.get("players", 0) or 0)
+        self.variant = v = load_variant(self.variant_ref, players=players or None)
+        self.deck_size = v.composition.total
+        rise = _max_rise(v)
+        # chance: the deck; dealing: at most one ask per dealt card plus a final round, a
+        # declaration built card by card (up to ten redeals of passes on top); the burial;
+        # every card played plus a submit per play; forced choices after failed throws
+        asks = v.hand_size * v.players + v.players
+        longest = (self.deck_size + (v.composition.max_copies + 1) * asks + 10 * asks
+                   + v.kitty_size + 1 + 2 * self.deck_size + 2 * self.deck_size)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=N_ACTIONS,
+            max_chance_outcomes=NUM_KINDS,
+            num_players=v.players,
+            min_utility=float(-rise),
+            max_utility=float(rise),
+            max_game_length=longest,
+        )
+        super().__init__(_GAME_TYPE, info, {"variant": self.variant_ref, "players": players})
+        self.encoder = Encoder(v)
+
+    def new_initial_state(self):
+        return ShengjiState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return ShengjiObserver(self, iig_obs_type, params)
+
+
+class ShengjiState(pyspiel.State):
+    def __init__(self, game: ShengjiGame):
+        super().__init__(game)
+        self.deck: list[int] = []
+        self.remaining = list(game.variant.composition.counts)
+        self.game: Game | None = None
+        self.decision: Decision | None = None
+        self.tracker = Tracker(game.variant.players)
+        self.log = _InfoLog(game.variant.players)
+        self._returns = [0.0] * game.variant.players
+
+    @property
+    def _g(self) -> ShengjiGame:
+        return self.get_game()  # not kept in __dict__: clones and pickles copy that
+
+    # ------------------------------------------------------------------ the API
+
+    def current_player(self):
+        if self.game is None:
+            return pyspiel.PlayerId.CHANCE
+        if self.game.over:
+            return pyspiel.PlayerId.TERMINAL
+        return self.game.to_act
+
+    def _legal_actions(self, player):
+        if self.game is None or self.game.over or player != self.game.to_act:
+            return []
+        return list(self.decision.mask())
+
+    def chance_outcomes(self):
+        left = self._g.deck_size - len(self.deck)
+        return [(k, n / left) for k, n in enumerate(self.remaining) if n]
+
+    def _apply_action(self, action):
+        action = int(action)
+        if self.game is None:
+            if not self.remaining[action]:
+                raise ValueError(f"chance outcome {action}: no copy of {card_str(action)} left")
+            self.deck.append(action)
+            self.remaining[action] -= 1
+            if len(self.deck) == self._g.deck_size:
+                deck = tuple(self.deck)
+                self.game = Game(self._g.variant, bytes(deck).hex(), max_deals=1,
+                                 deal_order=FixedDeck(deck))
+                self._absorb(self.game.events)
+                self._next()
+            return
+        dec = self.decision
+        if not dec.allows(action):
+            raise ValueError(f"player {dec.seat}: action {action} is not legal "
+                             f"(legal: {dec.mask()})")
+        engine_action = dec.step(action)
+        if engine_action is not None:
+            self._absorb(self.game.apply(engine_action))
+            self._next()
+
+    def _absorb(self, events) -> None:
+        self.tracker.update(events)
+        self.log.update(events)
+        for ev in events:
+            if type(ev) is DealScored and ev.rise:
+                for s in range(self.game.players):
+                    self._returns[s] += ev.rise if s in ev.rising else -ev.rise
+
+    def _next(self) -> None:
+        g = self.game
+        self.decision = None if g.over else Decision(g, g.to_act)
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deck:{card_str(action)}"
+        if action == DONE:
+            return "done"
+        return "take back" if action == TAKE_BACK else card_str(action)
+
+    def is_terminal(self):
+        return self.game is not None and self.game.over
+
+    def returns(self):
+        return list(self._returns)
+
+    def __str__(self):
+        if self.game is None:
+            return f"shuffling: {len(self.deck)} of {self._g.deck_size} cards placed"
+        g = self.game
+        lines = [f"phase {g.phase}; level {card_str(g.level)[1:]}; trump {g.trump}; "
+                 f"dealer {g.dealer}; to act {g.to_act}; attackers' points {g.trick_points}"]
+        for s, hand in enumerate(g.hands):
+            lines.append(f"seat {s}: {cards_text(_cards(hand))}")
+        if g.trick:
+            lines.append("trick: " + "; ".join(f"{s} {cards_text(c)}" for s, c in g.trick))
+        if self.decision is not None and self.decision.cards:
+            lines.append(f"building: {cards_text(self.decision.cards)}")
+        return "\n".join(lines)
+
+    # --------------------------------------------------------------- search support
+
+    def resample_from_infostate(self, player_id, probability_sampler=None):
+        """A state the player cannot tell from this one: the cards hidden from it dealt
+        again at random (see the module doc)."""
+        return resample(self, int(player_id), random.Random(_sampler_seed(probability_sampler)))
+
+
+def _sampler_seed(sampler):
+    # OpenSpiel passes a sampler object; its draws are not needed to pick a deal here,
+    # but one draw keeps different calls apart
+    if sampler is None:
+        return None
+    try:
+        return int(sampler() * 2**53)
+    except Exception:  # noqa: BLE001 - any sampler shape: fall back to fresh entropy
+        return None
+
+
+def _cards(counts) -> list[int]:
+    return [k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(counts[k])]
+
+
+class _InfoLog:
+    """Each seat's information-state text, kept incrementally from the events: the
+    seat's private events as they are, the others' private events redacted."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, players: int):
+        self.parts = [[] for _ in range(players)]
+
+    def __deepcopy__(self, memo):
+        new = _InfoLog.__new__(_InfoLog)
+        new.parts = [p[:] for p in self.parts]
+        return new
+
+    def update(self, events) -> None:
+        for ev in events:
+            owner = ev.private_to
+            if owner is None:
+                text = _event_text(ev)
+                for p in self.parts:
+                    p.append(text)
+            else:
+                hidden = _event_text(ev.redacted())
+                for s, p in enumerate(self.parts):
+                    p.append(_event_text(ev) if s == owner else hidden)
+
+
+def _event_text(ev) -> str:
+    d = ev.to_dict()
+    kind = d.pop("type", type(ev).__name__)
+    return kind + "(" + ",".join(f"{k}={v}" for k, v in d.items()) + ")\n"
+
+
+class ShengjiObserver:
+    """OpenSpiel's PyObserver: the observation vector, or the information state text."""
+
+    def __init__(self, game: ShengjiGame, iig_obs_type, params):
+        if params:
+            raise ValueError(f"observation parameters not supported: {params}")
+        self.game = game
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        size = 0 if self.perfect_recall else game.encoder.layout.size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {} if self.perfect_recall else game.encoder.layout.split(self.tensor)
+
+    def set_from(self, state: ShengjiState, player: int):
+        if self.perfect_recall:
+            return
+        if state.game is None:
+            self.tensor.fill(0)
+            return
+        g = state.game
+        dec = state.decision if g.to_act == player and not g.over else None
+        self.tensor[:] = self.game.encoder.encode(g, player, dec, state.tracker)
+
+    def string_from(self, state: ShengjiState, player: int) -> str:
+        dec = state.decision
+        building = ""
+        if dec is not None and dec.seat == player and dec.cards:
+            building = f"building {cards_text(dec.cards)}\n"
+        if self.perfect_recall:
+            if state.game is None:
+                return f"seat {player}\n"
+            return f"seat {player}\n" + "".join(state.log.parts[player]) + building
+        if state.game is None:
+            return f"seat {player}; shuffling"
+        g = state.game
+        trick = "; ".join(f"{s} {cards_text(c)}" for s, c in g.trick)
+        return (f"seat {player}; phase {g.phase}; to act {g.to_act}; "
+                f"hand {cards_text(_cards(g.hands[player]))}; trick {trick}; "
+                f"trump {g.trump if g.phase != 'deal' else '?'}; "
+                f"points {g.trick_points}\n{building}")
+
+
+# ---------------------------------------------------------------------- resampling
+
+def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiState:
+    new = state.clone()
+    g = new.game
+    if g is None or g.over:
+        return new
+    p = g.players
+    dealing = g.phase == "deal"
+    # holders of hidden cards: the other seats' hands, the unseen kitty (after the burial,
+    # for all but the dealer), and the undealt rest of the deck while dealing
+    caps = {s: g.hand_len[s] for s in range(p) if s != player}
+    # the buried kitty is hidden from all but the seat that buried it (the dealer, or a
+    # seat that stole it)
+    burier = new.tracker.buried_by
+    kitty_hidden = burier is not None and burier != player and g.phase != "bury"
+    if kitty_hidden:
+        caps["kitty"] = g.kitty_size
+    if dealing:
+        caps["deck"] = len(g._deck) - g._dealt
+    pool = _hidden_pool(g, caps, kitty_hidden, dealing)
+    voids = _voids(g) if g.phase in ("play", "choose") else {}
+    eff = getattr(g, "_eff", None)  # None until trump is settled (then no voids yet)
+    # what is public: cards a seat showed declaring and has not played since stay with it
+    # (the dealer's may be in the kitty: they go there only when its hand cannot take them)
+    known = {h: [0] * NUM_KINDS for h in caps}
+    shown: dict = {}
+    for bid in g._bids:
+        c = shown.setdefault(bid.seat, [0] * NUM_KINDS)
+        for k in set(bid.cards):
+            c[k] = max(c[k], bid.cards.count(k))
+    played = new.tracker.played
+    for s, c in shown.items():
+        if s not in caps:
+            continue
+        for k, n in enumerate(c):
+            for _ in range(max(0, n - int(played[s][k]))):
+                if not pool[k]:
+                    break
+                h = s
+                if kitty_hidden and s == burier and (
+                        sum(known[s]) >= caps[s] or eff[k] in voids.get(s, ())):
+                    h = "kitty"
+                known[h][k] += 1
+                pool[k] -= 1
+    deal = _deal(pool, caps, known, voids, eff, rng)
+    for h, counts in deal.items():
+        if h == "kitty":
+            g.buried = counts
+        elif h == "deck":
+            cards = _cards(counts)
+            rng.shuffle(cards)
+            g._deck[g._dealt:] = cards
+        else:
+            g.hands[h] = counts
+            g._seat_hands[h] = None
+            new.log.parts[h].append(f"Resampled(hand={cards_text(_cards(counts))})\n")
+    if g.phase == "bury" and g.dealer != player:
+        # the kitty the dealer took (its view only): any kitty-sized part of its hand
+        g.kitty = tuple(rng.sample(_cards(g.hands[g.dealer]), g.kitty_size))
+    if g.to_act != player:
+        new._next()  # another seat's decision: its half-built cards were hidden too
+    return new
+
+
+def _hidden_pool(g, caps, kitty_hidden, dealing) -> list:
+    pool = [0] * NUM_KINDS
+    for h in caps:
+        if isinstance(h, int):
+            for k, n in enumerate(g.hands[h]):
+                pool[k] += n
+    if kitty_hidden:
+        for k, n in enumerate(g.buried):
+            pool[k] += n
+    if dealing:
+        for k in g._deck[g._dealt:]:
+            pool[k] += 1
+    return pool
+
+
+def _voids(g) -> dict:
+    """Seat → effective suits it has shown it no longer holds (it followed a lead of that
+    suit with another suit's card)."""
+    eff = g._eff
+    out: dict = {}
+    for trick in (*g.tricks, g.trick):
+        if not trick:
+            continue
+        suit = eff[trick[0][1][0]]
+        for seat, cards in trick[1:]:
+            if any(eff[c] != suit for c in cards):
+                out.setdefault(seat, set()).add(suit)
+    return out
+
+
+def _deal(pool, caps, known, voids, eff, rng, tries: int = 50) -> dict:
+    """Hidden cards to their holders: each holder keeps its pinned cards and gets random
+    others up to its size, never a card of a suit it is void in (retried; the void rule
+    is dropped if the tries run out, which only weakens the sample)."""
+    cards = _cards(pool)
+    for attempt in range(tries + 1):
+        respect = attempt < tries
+        rng.shuffle(cards)
+        out = {h: list(known[h]) for h in caps}
+        room = {h: caps[h] - sum(known[h]) for h in caps}
+        ok = True
+        # the most constrained cards first: those few holders may take
+        respect = respect and bool(voids)
+        order = sorted(cards, key=lambda c: -sum(
+            1 for h in caps if eff[c] in voids.get(h, ()))) if respect else cards
+        for c in order:
+            options = [h for h in caps if room[h] > 0
+                       and not (respect and eff[c] in voids.get(h, ()))]
+            if not options:
+                ok = False
+                break
+            weights = [room[h] for h in options]
+            h = rng.choices(options, weights)[0]
+            out[h][c] += 1
+            room[h] -= 1
+        if ok:
+            return out
+    raise AssertionError("unreachable: without voids every card has a holder")
+
+
+pyspiel.register_game(_GAME_TYPE, ShengjiGame)
