@@ -30,6 +30,7 @@ from webtools import BASE, WS, join, new_room, room_of, send, some_action, until
 from shengji.engine.serial import game_from_dict  # noqa: E402
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.frontends.web.store import Store  # noqa: E402
+from shengji.protocol import PROTOCOL_VERSION  # noqa: E402
 
 
 def app_client(db=None, **kw) -> TestClient:
@@ -161,7 +162,8 @@ def test_sigkill_mid_deal_loses_nothing(tmp_path):
         code = httpx.post(f"http://127.0.0.1:{port}/api/rooms",
                           json={"seed": 9, "max_deals": 1}).json()["room"]
         with connect(url) as ws:
-            ws.send(json.dumps({"type": "join", "protocol": 1, "room": code, "name": "ann"}))
+            ws.send(json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": code,
+                                "name": "ann"}))
             token = json.loads(ws.recv())["token"]
             ws.send(json.dumps({"type": "start", "token": token}))
             acted = 0
@@ -182,7 +184,8 @@ def test_sigkill_mid_deal_loses_nothing(tmp_path):
     server = start_server(db, port)
     try:
         with connect(url) as ws:
-            ws.send(json.dumps({"type": "join", "protocol": 1, "room": code, "token": token}))
+            ws.send(json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": code,
+                                "token": token}))
             assert json.loads(ws.recv())["seat"] == 0
             stream = states(ws)
             after = next(stream)
@@ -260,7 +263,7 @@ def test_spectators_see_public_facts_only():
         code = new_room(client, max_deals=1)
         with client.websocket_connect(WS) as p, client.websocket_connect(WS) as w:
             me = join(p, code)
-            send(w, type="watch", protocol=1, room=code)
+            send(w, type="watch", protocol=PROTOCOL_VERSION, room=code)
             hello = w.receive_json()
             assert hello["type"] == "welcome" and hello["seat"] is None
             assert hello["token"] is None and hello["watching"] is True
@@ -287,6 +290,6 @@ def test_spectators_see_public_facts_only():
             # a spectator cannot act, start or take a seat on the same socket
             send(w, type="action", token=me["token"], action={"type": "Pass"})
             assert until(w, "error")["code"] == "not_joined"
-            send(w, type="join", protocol=1, room=code)
+            send(w, type="join", protocol=PROTOCOL_VERSION, room=code)
             assert until(w, "error")["code"] == "already_joined"
             assert seen > 0
