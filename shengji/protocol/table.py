@@ -80,13 +80,9 @@ class Table:
         return msg
 
     def events(self, seat: int, since: int = 0) -> list[dict]:
-        """Events from index ``since`` on, as ``seat`` sees them (others' cards hidden)."""
-        out = []
-        for e in self.game.events[max(since, 0):]:
-            if e.private_to is not None and e.private_to != seat:
-                e = e.redacted()
-            out.append(encode_event(e))
-        return out
+        """Events from index ``since`` on, as ``seat`` sees them (others' cards hidden, and
+        what the variant's table options hide)."""
+        return [encode_event(e) for e in self.game.events_for(seat, since)]
 
     def deal_start_index(self) -> int:
         """Index of the current deal's first event (a reconnecting client starts here)."""

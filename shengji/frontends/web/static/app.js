@@ -417,7 +417,7 @@ function logEvent(e, st) {
     case "BidTakenBack": line = [`${seatName(e.seat)} takes back `, textCards(e.cards)]; break;
     case "TrumpSet": line = `Trump: ${e.trump === null ? "no trump" : SUIT["SHCD"[e.trump]]}, dealer ${seatName(e.dealer)}`; break;
     case "ThrowFailed": line = [`${seatName(e.seat)} tried to throw `, textCards(e.attempted), " — refused"]; break;
-    case "TrickWon": line = `Trick ${e.trick + 1} to ${seatName(e.seat)} (${e.points} pts; attackers ${e.attacker_points})`; break;
+    case "TrickWon": line = `Trick ${e.trick + 1} to ${seatName(e.seat)} (${e.points === null ? "hidden" : e.points} pts; attackers ${e.attacker_points})`; break;
     case "DealScored": line = [h("b", {}, `Deal ${e.deal + 1}`), `: attackers ${e.attacker_points} points`]; showResult(e); break;
     case "MatchOver": line = [h("b", {}, "Match over"), ` — team ${e.winner} wins`]; break;
     default: break;
