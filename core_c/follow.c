@@ -493,7 +493,100 @@ static void search_free(search_t *fs)
     free(fs->finals);
 }
 
+/* ---------------------------------------------------------------- bombs §4, §7 */
+
+static int follow_ok_normally(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
+                              int hn, const uint8_t *P);
+
+int sj__bomb_kind(const sj_rules *r, const uint8_t *P, int n)
+{
+    if (r->bombs == SJ_BOMBS_NONE || n < 4)
+        return -1;
+    for (int k = 0; k < SJ_NK; k++)
+        if (P[k])
+            return P[k] == n ? k : -1;
+    return -1;
+}
+
+int sj__bomb_exempt(const sj_rules *r, const sj_lead *lead, const uint8_t *P)
+{
+    int k = sj__bomb_kind(r, P, lead->n);
+    if (k < 0)
+        return 0;
+    return r->bombs == SJ_BOMBS_ANY_SUIT || r->esuit[k] == lead->esuit;
+}
+
+/* The bombs H holds that are legal follows only as bombs (§4 is not met by them), in
+ * canonical order (lower kind first): their kinds into ks, the count returned. */
+static int extra_bombs(const sj_rules *r, const sj_lead *lead, const uint8_t *H, int hn,
+                       uint8_t *ks)
+{
+    int n = lead->n, nb = 0;
+    if (r->bombs == SJ_BOMBS_NONE || n < 4)
+        return 0;
+    for (int k = 0; k < SJ_NK; k++) {
+        if (H[k] < n || (r->bombs == SJ_BOMBS_FOLLOW_SUIT && r->esuit[k] != lead->esuit))
+            continue;
+        uint8_t P[64];
+        memset(P, 0, sizeof P);
+        P[k] = (uint8_t)n;
+        int rc = follow_ok_normally(r, lead, H, hn, P);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            ks[nb++] = (uint8_t)k;
+    }
+    return nb;
+}
+
 /* ---------------------------------------------------------------- following §4 */
+
+/* §4 steps 2-3 for a play P of the lead's size taken from H (64-entry counts): a follow
+ * reason (SJ_FOLLOW_OK, SJ_MUST_FOLLOW_SUIT, SJ_MUST_FOLLOW_SHAPE; info filled when not
+ * NULL) or < 0 on error. Bombs are not looked at. */
+static int follow_normally(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
+                           const uint8_t *P, sj_follow_info *info)
+{
+    int n = lead->n, s = lead->esuit, h = 0, pe = 0;
+    for (int k = 0; k < SJ_NK; k++)
+        if (r->esuit[k] == s) {
+            h += H[k];
+            pe += P[k];
+        }
+    if (h >= n ? pe != n : pe != h) {
+        if (info)
+            info->count = h;
+        return SJ_MUST_FOLLOW_SUIT;
+    }
+    if (h <= n)
+        return SJ_FOLLOW_OK;
+    search_t fs;
+    search_init(&fs, r, lead);
+    for (int k = 0; k < SJ_NK; k++)
+        if (r->esuit[k] == s) {
+            fs.R[k] = H[k];
+            fs.Q[k] = P[k];
+        }
+    int rc = follow_from(&fs, 0);
+    search_free(&fs);
+    if (rc < 0)
+        return rc;
+    if (rc)
+        return SJ_FOLLOW_OK;
+    if (info && fs.have_fail) {
+        info->comp = fs.fail_comp;
+        info->pattern = fs.fail_pat;
+    }
+    return SJ_MUST_FOLLOW_SHAPE;
+}
+
+static int follow_ok_normally(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
+                              int hn, const uint8_t *P)
+{
+    (void)hn;
+    int rc = follow_normally(r, lead, H, P, NULL);
+    return rc < 0 ? rc : rc == SJ_FOLLOW_OK;
+}
 
 int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
                     const uint8_t *play, int nplay, sj_follow_info *info, sj_err *e)
@@ -519,42 +612,16 @@ int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
             info->card = k;
             return info->reason = SJ_NOT_IN_HAND;
         }
-    int n = lead->n, s = lead->esuit;
-    if (pn != n) {
+    if (pn != lead->n) {
         info->count = pn;
         return info->reason = SJ_WRONG_COUNT;
     }
-    int h = 0, pe = 0;
-    for (int k = 0; k < SJ_NK; k++)
-        if (r->esuit[k] == s) {
-            h += H[k];
-            pe += P[k];
-        }
-    if (h >= n ? pe != n : pe != h) {
-        info->count = h;
-        return info->reason = SJ_MUST_FOLLOW_SUIT;
-    }
-    if (h <= n)
-        return SJ_FOLLOW_OK;
-
-    search_t fs;
-    search_init(&fs, r, lead);
-    for (int k = 0; k < SJ_NK; k++)
-        if (r->esuit[k] == s) {
-            fs.R[k] = H[k];
-            fs.Q[k] = P[k];
-        }
-    rc = follow_from(&fs, 0);
-    search_free(&fs);
+    if (sj__bomb_exempt(r, lead, P))
+        return SJ_FOLLOW_OK; /* a bomb the rules let through whatever was led */
+    rc = follow_normally(r, lead, H, P, info);
     if (rc < 0)
         return sj__fail(e, rc, SJ_ARG_PLAY, -1, -1, -1, 0, 0);
-    if (rc)
-        return SJ_FOLLOW_OK;
-    if (fs.have_fail) {
-        info->comp = fs.fail_comp;
-        info->pattern = fs.fail_pat;
-    }
-    return info->reason = SJ_MUST_FOLLOW_SHAPE;
+    return info->reason = rc;
 }
 
 /* ---------------------------------------------------------------- legal follows §5 */
@@ -790,6 +857,22 @@ int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
     } else {
         rc = enum_rec(en, 0, en->need);
     }
+    if (rc >= 0 && en->need >= 0) {
+        /* bombs the rules let through that §4 alone would not */
+        uint8_t ks[SJ_NK];
+        int nb = extra_bombs(r, lead, H, hn, ks);
+        if (nb < 0)
+            rc = nb;
+        for (int b = 0; b < nb; b++) {
+            if (en->nout < en->cap) {
+                uint8_t *dst = en->out + (size_t)en->nout * SJ_NK;
+                memset(dst, 0, SJ_NK);
+                dst[ks[b]] = (uint8_t)lead->n;
+                en->nout++;
+            }
+            en->total++;
+        }
+    }
 done:
     if (rc >= 0) {
         if (n_out)
@@ -829,6 +912,50 @@ static void unrank_subset(const enum_t *en, int need, uint64_t idx, uint8_t *out
     }
 }
 
+/* the idx-th (< total) follow §4 allows, in canonical order, into out (54 counts) */
+static int nth_normal(enum_t *en, uint64_t total, uint64_t idx, uint8_t *out)
+{
+    if (idx >= total)
+        return SJ_ERR_LIMIT;
+    if (!en->nf) {
+        unrank_subset(en, en->need, idx, out);
+        return SJ_OK;
+    }
+    en->select = idx;
+    en->have_select = 1;
+    en->total = 0;
+    en->nodes = 0;
+    en->out = out;
+    int rc = enum_rec(en, 0, en->need);
+    return rc < 0 ? rc : SJ_OK;
+}
+
+/* how many of the `total` follows §4 allows come before the bomb of kind k (n cards) in
+ * canonical order (54-count vectors, descending lexicographic): a binary search, the
+ * sequence being strictly descending */
+static int bomb_rank(enum_t *en, uint64_t total, int k, int n, uint64_t *g)
+{
+    uint64_t lo = 0, hi = total;
+    uint8_t v[SJ_NK];
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        int rc = nth_normal(en, total, mid, v);
+        if (rc < 0)
+            return rc;
+        int cmp = 0; /* v against the bomb: > 0 when v comes first */
+        for (int j = 0; j < SJ_NK && !cmp; j++) {
+            int bj = j == k ? n : 0;
+            cmp = v[j] > bj ? 1 : v[j] < bj ? -1 : 0;
+        }
+        if (cmp > 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *g = lo;
+    return SJ_OK;
+}
+
 int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, int hn,
                     uint64_t *rng, uint8_t *out)
 {
@@ -858,21 +985,37 @@ int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, in
     int rc = follows_prepare(r, lead, H, hn, &en, &fs);
     if (rc >= 0 && en.need < 0)
         rc = SJ_ERR_SIZE;
+    uint64_t total = 0;
     if (rc >= 0 && !en.nf) {
-        uint64_t total = count_subsets(&en, en.need);
-        unrank_subset(&en, en.need, sj__below(rng, total), out);
+        total = count_subsets(&en, en.need);
     } else if (rc >= 0) {
         rc = enum_rec(&en, 0, en.need); /* count */
-        if (rc >= 0 && en.total == 0)
-            rc = SJ_ERR_LIMIT; /* cannot happen: the hand itself supplies what is asked */
-        if (rc >= 0) {
-            en.select = sj__below(rng, en.total);
-            en.have_select = 1;
-            en.total = 0;
-            en.nodes = 0;
-            en.out = out;
-            rc = enum_rec(&en, 0, en.need);
-            rc = rc < 0 ? rc : SJ_OK;
+        total = en.total;
+    }
+    uint8_t ks[SJ_NK];
+    int nb = 0;
+    if (rc >= 0 && (nb = extra_bombs(r, lead, H, hn, ks)) < 0)
+        rc = nb;
+    if (rc >= 0 && total + (uint64_t)nb == 0)
+        rc = SJ_ERR_LIMIT; /* cannot happen: the hand itself supplies what is asked */
+    if (rc >= 0) {
+        uint64_t x = sj__below(rng, total + (uint64_t)nb), before = 0;
+        int picked = -1;
+        /* canonical order over all legal follows: each extra bomb sits after the normal
+         * follows lexicographically greater than it (g of them) */
+        for (int b = 0; b < nb && picked < 0 && rc >= 0; b++) {
+            uint64_t g = 0;
+            rc = bomb_rank(&en, total, ks[b], lead->n, &g);
+            if (x == g + (uint64_t)b)
+                picked = b;
+            else if (g + (uint64_t)b < x)
+                before++;
+        }
+        if (rc >= 0 && picked >= 0) {
+            memset(out, 0, SJ_NK);
+            out[ks[picked]] = (uint8_t)lead->n;
+        } else if (rc >= 0) {
+            rc = nth_normal(&en, total, x - before, out);
         }
     }
     search_free(&fs);

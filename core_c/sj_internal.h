@@ -40,6 +40,12 @@ int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, in
                     uint64_t *rng, uint8_t *out);
 /* index of the winning play among P[0..m-1] (64-entry counts); F = decomposition of P[0] */
 int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int m);
+/* a bomb (§7): the kind when P (n cards) is n >= 4 copies of one kind and the rules have
+ * bombs, else -1 */
+int sj__bomb_kind(const sj_rules *r, const uint8_t *P, int n);
+/* P is a bomb the rules let follow this lead whatever §4 says (any_suit, or follow_suit
+ * and of the led suit) */
+int sj__bomb_exempt(const sj_rules *r, const sj_lead *lead, const uint8_t *P);
 /* kitty multiplier of a last trick led by F (§8, the lead's components) */
 int sj__kitty(const sj_rules *r, const sj_lead *F);
 

@@ -262,6 +262,16 @@ static int ruff_beats(const sj_rules *r, int ncomp, const int *v, const int *cur
     }
 }
 
+/* bomb of kind a played after the winning bomb of kind b: higher only as a trump bomb on a
+ * plain one, or a stronger bomb of the same effective suit (§7) */
+static int bomb_beats(const sj_rules *r, int a, int b)
+{
+    int sa = r->esuit[K(a)], sb = r->esuit[K(b)];
+    if (sa != sb)
+        return sa == SJ_TRUMP;
+    return r->strength[K(a)] > r->strength[K(b)];
+}
+
 /* The winner among m plays (64-entry counts, sizes already equal), F = P[0]'s
  * decomposition: an index, or < 0 on error. */
 int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int m)
@@ -291,7 +301,18 @@ int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int 
     }
     if ((rc = match(r, F, E, P[0], cur)) != 1)
         return rc < 0 ? rc : SJ_ERR_ARG;
+    int win_bomb = sj__bomb_kind(r, P[0], F->n);
     for (int j = 1; j < m; j++) {
+        int bomb = sj__bomb_kind(r, P[j], F->n);
+        if (bomb >= 0) { /* a bomb beats every other play; bombs compare among themselves */
+            if (win_bomb < 0 || bomb_beats(r, bomb, win_bomb)) {
+                win = j;
+                win_bomb = bomb;
+            }
+            continue;
+        }
+        if (win_bomb >= 0)
+            continue;
         rc = match(r, F, E, P[j], v);
         if (rc < 0)
             return rc;

@@ -30,6 +30,7 @@ from .cards import (
 )
 from .errors import CardError, HandError, RulesError, ShengjiError
 from .rules import (
+    BOMBS,
     FAILED_THROW,
     FOLLOW_PROTECTIONS,
     KITTY_POLICIES,
@@ -377,6 +378,7 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.bridge = int(bool(rules.tractor_bridges_level_gap))
     r.protection = FOLLOW_PROTECTIONS.index(rules.follow_protection)
     r.shorter_tractors = int(rules.shorter_tractors)
+    r.bombs = BOMBS.index(rules.bombs)
     r.copies = list(rules.copies)
     r.constant_mask = sum(1 << c for c in rules.constant_ranks)
     r.ruff_compare = RUFF_COMPARE.index(rules.ruff_compare)

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from strategies import (
+    bomb_trick,
     contexts,
     follow_case,
     full,
@@ -258,6 +259,21 @@ def test_ruffs_of_a_throw(decks, data):
     assert cctx.kitty_multiplier(H(plays[want]), H(plays[0])) == octx.kitty_multiplier(
         plays[want], plays[0]
     )
+
+
+@given(data=st.data())
+@FAST
+def test_bombs(data):
+    """§4/§7 bombs on four decks: legal follows (a quad as a bomb) and trick winners."""
+    cctx, octx = setup(data, 4)
+    lead, hand, plays = data.draw(bomb_trick(octx))
+    note(f"lead={show(lead)} hand={show(hand)} plays={[show(p) for p in plays]}")
+    if sum(hand) >= sum(lead):
+        want = octx.legal_follows(lead, hand)
+        got = cctx.legal_follows(H(lead), H(hand), limit=100_000)
+        assert {p.counts for p in got.plays} == want
+        assert got.total == len(want)
+    assert cctx.trick_winner([H(p) for p in plays]) == octx.trick_winner(plays)
 
 
 @pytest.mark.parametrize("decks", [2, 3])

@@ -184,7 +184,9 @@ class Game:
             kinds = in_suit or [k for k in range(NUM_KINDS) if hand[k]]
             return Legal("follow", seat, [(k,) for k in kinds], count=1)
         held = sum(hand[k] for k in in_suit)
-        if held <= n:
+        # (bombs: any_suit lets a bomb of another suit follow too: the core lists those)
+        if held <= n and not (self.rules.bombs == "any_suit" and n >= 4
+                              and any(c >= n for c in hand)):
             base = tuple(k for k in in_suit for _ in range(hand[k]))  # by id, descending
             if held == n:
                 return Legal("follow", seat, [base], count=n)
