@@ -510,6 +510,8 @@ int sj__bomb_kind(const sj_rules *r, const uint8_t *P, int n)
 
 int sj__bomb_exempt(const sj_rules *r, const sj_lead *lead, const uint8_t *P)
 {
+    if (lead->esuit == SJ_RAINBOW)
+        return 0; /* a rainbow is followed by its own rule (shengji.io: before bombs) */
     int k = sj__bomb_kind(r, P, lead->n);
     if (k < 0)
         return 0;
@@ -522,7 +524,7 @@ static int extra_bombs(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
                        uint8_t *ks)
 {
     int n = lead->n, nb = 0;
-    if (r->bombs == SJ_BOMBS_NONE || n < 4)
+    if (r->bombs == SJ_BOMBS_NONE || n < 4 || lead->esuit == SJ_RAINBOW)
         return 0;
     for (int k = 0; k < SJ_NK; k++) {
         if (H[k] < n || (r->bombs == SJ_BOMBS_FOLLOW_SUIT && r->esuit[k] != lead->esuit))
@@ -547,6 +549,8 @@ static int extra_bombs(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
 static int follow_normally(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
                            const uint8_t *P, sj_follow_info *info)
 {
+    if (lead->esuit == SJ_RAINBOW)
+        return sj__rainbow_follow(lead, H, P);
     int n = lead->n, s = lead->esuit, h = 0, pe = 0;
     for (int k = 0; k < SJ_NK; k++)
         if (r->esuit[k] == s) {
@@ -644,7 +648,11 @@ typedef struct {
     int have_select;
     uint64_t total;
     long nodes;
+    const sj_lead *rainbow;  /* a rainbow lead the hand can follow: keep the follows that can */
 } enum_t;
+
+/* the follows are filtered (requirement sets, or a rainbow) rather than any cards */
+#define FILTERED(en) ((en)->nf || (en)->rainbow)
 
 /* Follows come out in one canonical order: kinds ascending, more copies first, i.e.
  * the 54-count vectors in descending lexicographic order (the playout policy relies
@@ -655,6 +663,11 @@ static int enum_rec(enum_t *en, int i, int need)
         return SJ_ERR_LIMIT;
     uint64_t *alive = en->alive + (size_t)i * en->words;
     if (need == 0) {
+        if (en->rainbow) {
+            int ok = sj__rainbow_assignable(en->rainbow, en->cur);
+            if (ok <= 0)
+                return ok;
+        }
         if (en->nf) {
             const uint64_t *z = en->zero + (size_t)i * en->words;
             int met = 0;
@@ -759,7 +772,17 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
         if (r->esuit[k] == s)
             h += H[k];
     search_init(fs, r, lead);
-    if (h <= n) {
+    if (s == SJ_RAINBOW) {
+        /* no suit to follow: any n cards, those that give the units when the hand can */
+        memcpy(en->avail, H, 64);
+        en->need = hn < n ? -1 : n;
+        rc = sj__rainbow_assignable(lead, H);
+        if (rc < 0)
+            return rc;
+        if (rc)
+            en->rainbow = lead;
+        rc = 0;
+    } else if (h <= n) {
         /* all the suit's cards, and anything else to make up the count */
         for (int k = 0; k < SJ_NK; k++) {
             if (r->esuit[k] == s)
@@ -849,7 +872,7 @@ int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
     if (en->need < 0) {
         /* the hand holds fewer cards than were led: nothing is legal */
         en->total = 0;
-    } else if (!en->nf) {
+    } else if (!FILTERED(en)) {
         en->stop_at_cap = 1;
         if (en->cap > 0)
             rc = enum_rec(en, 0, en->need);
@@ -917,7 +940,7 @@ static int nth_normal(enum_t *en, uint64_t total, uint64_t idx, uint8_t *out)
 {
     if (idx >= total)
         return SJ_ERR_LIMIT;
-    if (!en->nf) {
+    if (!FILTERED(en)) {
         unrank_subset(en, en->need, idx, out);
         return SJ_OK;
     }
@@ -986,7 +1009,7 @@ int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, in
     if (rc >= 0 && en.need < 0)
         rc = SJ_ERR_SIZE;
     uint64_t total = 0;
-    if (rc >= 0 && !en.nf) {
+    if (rc >= 0 && !FILTERED(&en)) {
         total = count_subsets(&en, en.need);
     } else if (rc >= 0) {
         rc = enum_rec(&en, 0, en.need); /* count */

@@ -16,6 +16,7 @@
 
 #define SJ_NK 54             /* card kinds */
 #define SJ_TRUMP 4           /* effective suit of every trump */
+#define SJ_RAINBOW 5         /* sj_lead.esuit of a rainbow lead (several suits, rainbow.c) */
 #define SJ_MAXSTR 64         /* strengths are 0..63 */
 #define SJ_MAXCARDS 216      /* 4 decks x 54 */
 #define SJ_PAT_SHAPES 64     /* shapes per pattern (a default ladder may list 48 pairs) */

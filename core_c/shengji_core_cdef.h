@@ -4,6 +4,7 @@
 
 #define SJ_NK 54
 #define SJ_TRUMP 4
+#define SJ_RAINBOW 5
 #define SJ_MAXCARDS 216
 #define SJ_PAT_SHAPES 64
 #define SJ_LADDER_PATS 24

@@ -63,6 +63,20 @@ int sj__greedy_follow(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64
                       const int32_t *teams, int leader, int m, const uint8_t *H, int hn,
                       uint64_t *rng, uint8_t *out);
 
+/* ---- rainbow.c (leads with esuit SJ_RAINBOW) */
+
+/* the rainbow decomposition of c (n cards, several suits), or SJ_ERR_MIXED if it is none */
+int sj__rainbow_decompose(const sj_rules *r, const uint8_t *c, int n, sj_lead *out);
+/* can the ranks of c give every unit of the rainbow F? 1/0, < 0 on error */
+int sj__rainbow_assignable(const sj_lead *F, const uint8_t *c);
+/* follow reason of play P from hand H on a rainbow lead (or < 0) */
+int sj__rainbow_follow(const sj_lead *lead, const uint8_t *H, const uint8_t *P);
+/* throw check of a rainbow throw against m holdings (54 counts each) */
+int sj__rainbow_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others, int m,
+                      sj_throw_result *out);
+/* winner of a rainbow trick */
+int sj__rainbow_winner(const sj_lead *F, const uint8_t (*P)[64], int m);
+
 /* ---- helpers shared between the core's files: order.c */
 
 /* fill e (when not NULL) with an error's details; returns code */

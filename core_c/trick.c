@@ -70,14 +70,20 @@ int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others
             free(H);
             return rc;
         }
-        /* only the led suit can beat a throw: trumps never block one */
+        /* only the led suit can beat a throw: trumps never block one (a rainbow is
+         * beaten by ranks, whatever the suits) */
         for (int k = 0; k < SJ_NK; k++)
-            if (r->esuit[k] != s)
+            if (r->esuit[k] != s && s != SJ_RAINBOW)
                 H[j][k] = 0;
     }
     if (lead->ncomp < 2) {
         free(H);
         return SJ_OK;
+    }
+    if (s == SJ_RAINBOW) {
+        rc = sj__rainbow_throw(r, lead, others, m, out);
+        free(H);
+        return rc;
     }
     if (r->failed_throw == SJ_THROW_FIRST_BLOCKER) {
         rc = first_blocker(r, lead, H, m, out);
@@ -276,6 +282,8 @@ static int bomb_beats(const sj_rules *r, int a, int b)
  * decomposition: an index, or < 0 on error. */
 int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int m)
 {
+    if (F->esuit == SJ_RAINBOW)
+        return sj__rainbow_winner(F, P, m);
     int val[2 * SJ_MAXCARDS];
     int *cur = val, *v = val + SJ_MAXCARDS;
     int E = SU(F->esuit), win = 0, win_ruff = 0, rc;
@@ -386,8 +394,8 @@ static long long kitty_value(const sj_rules *r, int w, int len)
         return v;
     }
     case SJ_KITTY_TABLE:
-        if (len == 1)
-            return r->kitty_table[(w - 1) & 3];
+        if (len == 1) /* a rainbow unit of more than four cards counts as a quad */
+            return r->kitty_table[w >= 4 ? 3 : (w - 1) & 3];
         return r->kitty_table[w == 2 ? 4 : 5];
     case SJ_KITTY_TWICE_SIZE:
         return 2LL * cards;

@@ -310,7 +310,7 @@ def _groups(groups, what: str) -> Iterable:
 
 # ---------------------------------------------------------------------------- Context
 
-_SUIT_NAMES = tuple(SUITS) + ("trump",)
+_SUIT_NAMES = tuple(SUITS) + ("trump", "rainbow")
 #: prepared contexts kept (a match uses a few dozen; fuzzing makes thousands)
 _CONTEXT_CACHE = 2048
 _ARG_NAMES = {
@@ -379,6 +379,7 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.protection = FOLLOW_PROTECTIONS.index(rules.follow_protection)
     r.shorter_tractors = int(rules.shorter_tractors)
     r.bombs = BOMBS.index(rules.bombs)
+    r.rainbow_min = rules.rainbow_min
     r.copies = list(rules.copies)
     r.constant_mask = sum(1 << c for c in rules.constant_ranks)
     r.ruff_compare = RUFF_COMPARE.index(rules.ruff_compare)
@@ -561,6 +562,8 @@ class Context:
         kinds = raw[_KINDS_AT : _KINDS_AT + lib.SJ_MAXCARDS]
         tuples = _TUPLE_COMPONENTS
         widths, lengths, firsts = comps[0::4], comps[1::4], comps[3::4]
+        if pl.esuit == lib.SJ_RAINBOW:
+            return self._rainbow_components(pl, widths, comps[2::4])
         result = []
         if lengths.count(1) == ncomp:  # singles and tuples only: shared Components
             for w, f in zip(widths, firsts, strict=False):
@@ -575,6 +578,31 @@ class Context:
                 counts[k] = w
             result.append(Component(w, ln, Hand._trusted(counts)))
         return result
+
+    @staticmethod
+    def _rainbow_components(pl, widths, ranks) -> list[Component]:
+        """A rainbow's components: each rank's cards, ``width`` = how many, ``length`` 1."""
+        counts = bytes(ffi.buffer(pl.counts))
+        result = []
+        for w, rank in zip(widths, ranks, strict=True):
+            c = bytearray(NUM_KINDS)
+            for s in range(4):
+                c[s * 13 + rank] = counts[s * 13 + rank]
+            result.append(Component(w, 1, Hand._trusted(c)))
+        return result
+
+    def is_rainbow(self, cards) -> bool:
+        """Is this lead a rainbow (semantics §3: one rank from all four suits, when the
+        rules have rainbows)?"""
+        h = as_hand(cards)
+        if not self.rules.rainbow_min or len(h) == 0:
+            return False
+        if len({self._esuit[k] for k in range(NUM_KINDS) if h._b[k]}) < 2:
+            return False
+        try:
+            return self._lead(h).esuit == lib.SJ_RAINBOW
+        except HandError:
+            return False
 
     def is_tractor(self, cards) -> bool:
         h = as_hand(cards)
@@ -625,6 +653,10 @@ class Context:
                     f"must follow suit: the hand holds {info.count} {suit} card(s) and all of "
                     "them must be played"
                 )
+        elif pl.esuit == lib.SJ_RAINBOW:
+            sizes = " + ".join(str(pl.comps[i].w) for i in range(pl.ncomp))
+            detail = (f"must follow the rainbow: the hand holds cards of one rank for each "
+                      f"part ({sizes} cards), so the play must have them too")
         else:
             detail = "must follow shape"
             if info.comp >= 0:

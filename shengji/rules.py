@@ -257,6 +257,9 @@ class PlayRules:
     shorter_tractors: bool = True
     #: bombs (n >= 4 identical cards beat every other play): one of BOMBS
     bombs: str = "none"
+    #: rainbows (shengji.io CompoundFormats.rainbows): 0 = none, else the fewest cards of
+    #: one rank, from all four suits, that make a rainbow lead (4..16)
+    rainbow_min: int = 0
     #: copies of each of the 54 kinds in the deck (shengji.deck.Composition.counts: short
     #: packs, jokers per pack); None → ``decks`` of every kind. ``decks`` is the most of any kind.
     copies: tuple[int, ...] | None = None
@@ -290,6 +293,12 @@ class PlayRules:
         _check_choice("failed_throw", self.failed_throw, FAILED_THROW)
         _check_choice("kitty", self.kitty, KITTY_POLICIES)
         _check_choice("bombs", self.bombs, BOMBS)
+        _check_int("rainbow_min", self.rainbow_min, 0, 16)
+        if 0 < self.rainbow_min < 4:
+            raise RulesError(
+                f"rainbow_min: {self.rainbow_min}: a rainbow holds all four suits, so at least "
+                "4 (or 0: no rainbows)"
+            )
         _check_int("kitty_cap", self.kitty_cap, 1)
         table = self.kitty_table
         if isinstance(table, (str, bytes)) or not isinstance(table, Iterable):

@@ -76,6 +76,8 @@ def play_rules(draw, decks=None):
     kw["bombs"] = draw(st.sampled_from(BOMBS) if decks == 4 else st.sampled_from(
         ["none", "none", *BOMBS]))
     if draw(st.integers(0, 3)) == 0:
+        kw["rainbow_min"] = draw(st.integers(4, min(16, 4 + 2 * (decks - 1))))
+    if draw(st.integers(0, 3)) == 0:
         kw["copies"] = draw(compositions(decks))
     kw["ruff_compare"] = draw(st.sampled_from(["strongest", "all_components", "highest_card"]))
     kw["failed_throw"] = draw(st.sampled_from(FAILED_THROW))
@@ -385,3 +387,65 @@ def bomb_trick(draw, octx):
         avail = minus(avail, p)
         plays.append(p)
     return lead, hand, plays
+
+
+@st.composite
+def rank_group(draw, octx, avail, at_least):
+    """Cards of one rank from all four suits (a rainbow unit), at least ``at_least`` of
+    them, out of ``avail``; empty when no rank can give that many."""
+    ranks = [r for r in range(13)
+             if all(avail[s * 13 + r] for s in range(4))
+             and sum(avail[s * 13 + r] for s in range(4)) >= at_least]
+    if not ranks:
+        return tuple([0] * NUM_KINDS)
+    r = draw(st.sampled_from(ranks))
+    counts = [0] * NUM_KINDS
+    for s in range(4):
+        counts[s * 13 + r] = 1
+    pool = [s * 13 + r for s in range(4) for _ in range(avail[s * 13 + r] - 1)]
+    extra = draw(st.integers(max(0, at_least - 4), len(pool)))
+    if extra:
+        for i in draw(st.lists(st.integers(0, len(pool) - 1), min_size=extra, max_size=extra,
+                               unique=True)):
+            counts[pool[i]] += 1
+    return tuple(counts)
+
+
+@st.composite
+def rainbow_case(draw, octx):
+    """A rainbow lead (one or two ranks, rainbow_min cards of each or more), a hand with
+    rank groups of its own, other holdings and follower plays of the lead's size."""
+    m = octx.rules.rainbow_min
+    avail = full(octx)
+    lead = tuple([0] * NUM_KINDS)
+    for _ in range(draw(st.integers(1, 2))):
+        part = draw(rank_group(octx, minus(avail, lead), m))
+        lead = tuple(a + b for a, b in zip(lead, part, strict=True))
+    n = sum(lead)
+    avail = minus(avail, lead)
+    hands = []
+    for _ in range(3):
+        h = tuple([0] * NUM_KINDS)
+        for _ in range(draw(st.integers(0, 2))):
+            part = draw(rank_group(octx, minus(avail, h), draw(st.integers(2, 4))))
+            h = tuple(a + b for a, b in zip(h, part, strict=True))
+        h = draw(filled(octx, h, minus(avail, h), sum(h) + draw(st.integers(0, 3))))
+        avail = minus(avail, h)
+        hands.append(h)
+    plays = [lead]
+    for h in hands:
+        if sum(h) >= n:
+            plays.append(draw(st.sampled_from(sorted(_sub_of(h, n)))))
+    return lead, hands, plays
+
+
+def _sub_of(h, n):
+    """a few n-card parts of h: its first n cards by kind, and by kind from the top"""
+    cards = [k for k, c in enumerate(h) for _ in range(c)]
+    out = set()
+    for seq in (cards, cards[::-1], cards[1:] + cards[:1]):
+        c = [0] * NUM_KINDS
+        for k in seq[:n]:
+            c[k] += 1
+        out.add(tuple(c))
+    return out

@@ -90,6 +90,7 @@ def resolved_rules(v) -> dict:
         "follow_protection": pr.follow_protection,
         "shorter_tractors": pr.shorter_tractors,
         "bombs": pr.bombs,
+        "rainbow_min": pr.rainbow_min,
         "following": {
             shape_str(shape): [pattern_str(p) for p in pr.ladder_for(shape)]
             for shape in _shown_shapes(pr)

@@ -3,6 +3,7 @@ legal follows (§5) by filtering every sub-multiset of the hand."""
 
 from __future__ import annotations
 
+from . import rainbow
 from .structures import structure_counts, structures, sub, total
 
 
@@ -45,12 +46,15 @@ def bomb_exempt(ctx, lead, play):
 
 
 def check_follow(ctx, lead, hand, play):
-    suit, comps = ctx.lead_components(lead)
+    rb = rainbow.groups(ctx, lead) is not None
+    suit, comps = (None, None) if rb else ctx.lead_components(lead)
     n = total(lead)
     if any(p > h for p, h in zip(play, hand, strict=False)):
         return False, "not_in_hand"
     if total(play) != n:
         return False, "wrong_count"
+    if rb:  # a rainbow has no suit to follow
+        return rainbow.check_follow(ctx, lead, hand, play)
     if bomb_exempt(ctx, lead, play):
         return True, "ok"
     h = total(in_suit(ctx, hand, suit))
