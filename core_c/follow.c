@@ -9,6 +9,9 @@
 #include <string.h>
 
 #define MAX_FINALS 4096
+/* enumeration nodes one sj_legal_follows call may spend (about 0.1 s): beyond it the
+ * listing stops and the total is reported as a lower bound (docs/semantics.md §5) */
+#define FOLLOW_BUDGET 2000000L
 #define MEMO_CAP 8192u
 #define MEMO_AFTER 512 /* nodes before the memo is worth allocating */
 #define KEYLEN 56
@@ -63,7 +66,7 @@ typedef struct {
     uint8_t Q[64]; /* play's cards, minus cards used so far (follow check) */
     uint8_t U[64]; /* cards used so far (collection of legal follows) */
     int usedn;
-    long nodes;
+    long nodes, budget;
     long leaves;
     int oom;
     memo_t memo;
@@ -180,7 +183,7 @@ static int place_run(search_t *fs, const job_t *jb, int j, int top, int l, int k
  * a multiset, so other orders only repeat work. */
 static int place(search_t *fs, const job_t *jb, int j, int prev_key)
 {
-    if (++fs->nodes > NODE_BUDGET)
+    if (++fs->nodes > fs->budget)
         return SJ_ERR_LIMIT;
     if (j >= jb->p->n_shapes || j >= SJ_PAT_SHAPES)
         return leaf(fs, jb);
@@ -484,6 +487,7 @@ static void search_init(search_t *fs, const sj_rules *r, const sj_lead *lead)
     fs->lead = lead;
     fs->s = SU(lead->esuit);
     fs->n = lead->n;
+    fs->budget = NODE_BUDGET;
 }
 
 static void search_free(search_t *fs)
@@ -647,8 +651,9 @@ typedef struct {
     uint64_t select;         /* with have_select: copy the follow of this index to out */
     int have_select;
     uint64_t total;
-    long nodes;
+    long nodes, budget;
     const sj_lead *rainbow;  /* a rainbow lead the hand can follow: keep the follows that can */
+    int inexact;             /* the requirement sets are only a part of them (budget) */
 } enum_t;
 
 /* the follows are filtered (requirement sets, or a rainbow) rather than any cards */
@@ -659,7 +664,7 @@ typedef struct {
  * on it, see shengji/playout.py). */
 static int enum_rec(enum_t *en, int i, int need)
 {
-    if (++en->nodes > NODE_BUDGET)
+    if (++en->nodes > en->budget)
         return SJ_ERR_LIMIT;
     uint64_t *alive = en->alive + (size_t)i * en->words;
     if (need == 0) {
@@ -765,13 +770,16 @@ static void enum_free(enum_t *en)
 /* Everything the enumeration needs from (lead, hand H of hn cards): base, avail, need
  * and, when the shape asks something (§4 step 3), the requirement bitsets. */
 static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t *H, int hn,
-                           enum_t *en, search_t *fs)
+                           enum_t *en, search_t *fs, int partial_ok)
 {
     int n = lead->n, s = lead->esuit, h = 0, rc = 0;
+    if (!en->budget)
+        en->budget = NODE_BUDGET;
     for (int k = 0; k < SJ_NK; k++)
         if (r->esuit[k] == s)
             h += H[k];
     search_init(fs, r, lead);
+    fs->budget = en->budget;
     if (s == SJ_RAINBOW) {
         /* no suit to follow: any n cards, those that give the units when the hand can */
         memcpy(en->avail, H, 64);
@@ -798,7 +806,9 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
         en->need = n;
         memcpy(fs->R, en->avail, 64);
         rc = collect_from(fs, 0);
-        if (rc < 0)
+        if (rc == SJ_ERR_LIMIT && partial_ok && fs->nfinals > 0)
+            en->inexact = 1; /* too many ways to follow: the ones found so far */
+        else if (rc < 0)
             return rc;
         rc = 0;
         int unconstrained = 0;
@@ -843,8 +853,50 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
     return 0;
 }
 
+/* One legal follow built directly (when the budget ran out before the enumeration met
+ * any): the cards of the first requirement set, or of the rainbow's units, then filler
+ * from the kinds in ascending order. */
+static void first_follow(const enum_t *en, const search_t *fs, const uint8_t *H, uint8_t *out)
+{
+    uint8_t take[64];
+    memset(take, 0, sizeof take);
+    int left = en->need;
+    if (en->nf && fs->nfinals > 0) {
+        for (int k = 0; k < SJ_NK; k++) {
+            take[k] = fs->finals[0][k];
+            left -= take[k];
+        }
+    } else if (en->rainbow) {
+        /* units from the largest, each from the highest rank that still has enough */
+        int t[13];
+        for (int q = 0; q < 13; q++)
+            t[q] = H[q] + H[13 + q] + H[26 + q] + H[39 + q];
+        for (int i = 0; i < en->rainbow->ncomp && i < 13; i++) {
+            int c = en->rainbow->comps[i].w, q = 12;
+            while (q >= 0 && t[q] - (take[q] + take[13 + q] + take[26 + q] + take[39 + q]) < c)
+                q--;
+            for (int s = 0; s < 4 && q >= 0 && c > 0; s++) {
+                int k = s * 13 + q, v = H[k] - take[k];
+                v = v < c ? v : c;
+                take[k] = (uint8_t)(take[k] + v);
+                c -= v;
+                left -= v;
+            }
+        }
+    }
+    for (int i = 0; i < en->nkl && left > 0; i++) {
+        int k = en->kl[i], v = en->avail[k] - take[k];
+        v = v < left ? v : left;
+        take[k] = (uint8_t)(take[k] + v);
+        left -= v;
+    }
+    for (int k = 0; k < SJ_NK; k++)
+        out[k] = (uint8_t)(en->base[k] + take[k]);
+}
+
 int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
-                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, sj_err *e)
+                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, int32_t *exact,
+                     sj_err *e)
 {
     if (!sj__rules_ok(r))
         return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
@@ -866,7 +918,8 @@ int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
     }
     en->out = out;
     en->cap = out_len / SJ_NK;
-    rc = follows_prepare(r, lead, H, hn, en, fs);
+    en->budget = FOLLOW_BUDGET;
+    rc = follows_prepare(r, lead, H, hn, en, fs, 1);
     if (rc < 0)
         goto done;
     if (en->need < 0) {
@@ -876,9 +929,26 @@ int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
         en->stop_at_cap = 1;
         if (en->cap > 0)
             rc = enum_rec(en, 0, en->need);
+        if (rc == SJ_ERR_LIMIT) { /* a long listing cut short; the count is still exact */
+            en->inexact = 1;
+            rc = 0;
+        }
         en->total = count_subsets(en, en->need);
     } else {
         rc = enum_rec(en, 0, en->need);
+        if (rc == SJ_ERR_LIMIT) {
+            /* too many follows to count within the budget: what was met so far, a lower
+             * bound of the total, and never an empty answer (a hand can always follow) */
+            en->inexact = 1;
+            rc = 0;
+            if (en->total == 0) {
+                if (en->cap > 0) {
+                    first_follow(en, fs, H, en->out);
+                    en->nout = 1;
+                }
+                en->total = 1;
+            }
+        }
     }
     if (rc >= 0 && en->need >= 0) {
         /* bombs the rules let through that §4 alone would not */
@@ -902,6 +972,8 @@ done:
             *n_out = en->nout;
         if (total)
             *total = en->total;
+        if (exact)
+            *exact = !en->inexact;
         rc = SJ_OK;
     } else {
         sj__fail(e, rc, SJ_ARG_HAND, -1, -1, -1, 0, 0);
@@ -1005,7 +1077,7 @@ int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, in
     enum_t en;
     search_t fs;
     memset(&en, 0, sizeof en);
-    int rc = follows_prepare(r, lead, H, hn, &en, &fs);
+    int rc = follows_prepare(r, lead, H, hn, &en, &fs, 0);
     if (rc >= 0 && en.need < 0)
         rc = SJ_ERR_SIZE;
     uint64_t total = 0;

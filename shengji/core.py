@@ -127,7 +127,11 @@ def _tuple_components() -> tuple:
 
 class LegalFollows(NamedTuple):
     plays: list  # list[Hand], at most ``limit``
-    total: int  # the true number of legal follows
+    total: int  # the true number of legal follows (a lower bound when not ``exact``)
+    #: False when counting every follow would pass the core's budget (semantics §5):
+    #: the plays are legal, but fewer than ``limit`` may be listed and ``total`` is what
+    #: the budget met
+    exact: bool = True
 
 
 class ThrowResult(NamedTuple):
@@ -674,7 +678,8 @@ class Context:
 
     def legal_follows(self, lead, hand, limit: int = 10_000) -> LegalFollows:
         """Every legal follow (as distinct multisets), at most ``limit`` of them, and the
-        true total (semantics §5)."""
+        true total (semantics §5). Within a budget of work (well under a second): past
+        it, the follows met so far, never none, with ``exact`` False."""
         lead, hand = as_hand(lead, "lead"), as_hand(hand, "hand")
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
             raise HandError(f"limit: {limit!r} is not a non-negative integer")
@@ -684,17 +689,20 @@ class Context:
         cap = min(limit, 256)
         n_out = ffi.new("int32_t *")
         total = ffi.new("uint64_t *")
+        exact = ffi.new("int32_t *")
         while True:
             out = ffi.new("uint8_t[]", max(cap, 1) * NUM_KINDS)
-            args = (self._r, pl, hand._buf, NUM_KINDS, out, cap * NUM_KINDS, n_out, total)
+            args = (self._r, pl, hand._buf, NUM_KINDS, out, cap * NUM_KINDS, n_out, total,
+                    exact)
             if lib.sj_legal_follows(*args, _NULL):
                 self._call_failed(lib.sj_legal_follows, *args)
-            if n_out[0] == min(limit, total[0]):
-                break
-            cap = min(limit, total[0])
+            got = n_out[0]
+            if got == min(limit, total[0]) or (not exact[0] and got < cap):
+                break  # all that was asked, or what the budget allowed
+            cap = min(limit, max(total[0], 2 * cap))
         raw = ffi.buffer(out, n_out[0] * NUM_KINDS)[:]
         plays = [Hand._trusted(raw[i : i + NUM_KINDS]) for i in range(0, len(raw), NUM_KINDS)]
-        return LegalFollows(plays, int(total[0]))
+        return LegalFollows(plays, int(total[0]), bool(exact[0]))
 
     # ---------------------------------------------------------------- throws, tricks
 
