@@ -9,19 +9,27 @@ any other. Counts are of card kinds (ids of ``shengji.cards``: 0..51 by suit and
 =============  =========  ==========================================================
 piece          size       content
 =============  =========  ==========================================================
-decision       6          one-hot: declare, bury, lead, follow, choose, (not my turn)
+decision       8          one-hot: declare, bury, lead, follow, choose, takeback, call,
+                          (not my turn)
 hand           54         the seat's cards (with the kitty while the dealer buries)
 building       54         the cards chosen so far in this decision
 played         P×54       the cards each seat has played face up this deal
 trick          P×54       the current trick, by seat
-buried         54         the cards this seat buried (the dealer only)
+buried         54         the cards this seat buried (the dealer, or a seat that
+                          stole the kitty)
 bid            54         the cards of the standing declaration
 bid_seat       P+1        its seat (last: no declaration yet)
 trump          6          suit 0..3, 4 no trump, 5 not settled yet
 level          13         the rank played this deal (0 = "2" … 12 = "A")
 dealer         P+1        the dealer (last: not known yet)
 leader         P+1        the leader of the current trick (last: none)
-partners       P          1 for the seats on this seat's side (itself included)
+partners       P          1 for the seats on this seat's side (itself included; fixed
+                          teams — in finding friends only itself)
+side           P          the seats known to be on the dealer's side (finding friends:
+                          the dealer and the friends who have shown themselves)
+calls          4×54       the dealer's friend calls (ordinal − 1, card); while the dealer
+                          calls, the calls chosen so far
+call_ordinal   4          the ordinal chosen for the call being built
 hand_sizes     P          cards held by each seat
 levels         2          this side's level, the highest other side's (0 = "2"; 13 = past A)
 points         1          the attackers' points from tricks so far
@@ -36,7 +44,7 @@ import numpy as np
 
 from ..cards import NUM_KINDS
 from ..engine.events import Buried, DealStarted, Played, TrickWon
-from .building import KINDS
+from .building import KINDS, MAX_ORDINAL
 
 _TRUMP_NONE, _TRUMP_UNSET = 4, 5
 _LEVEL_CAP = 13
@@ -47,8 +55,9 @@ class Layout:
 
     def __init__(self, variant):
         p = variant.players
-        d = variant.decks
-        total = d * NUM_KINDS
+        comp = variant.composition
+        d = comp.max_copies  # most copies of one card (packs, or jokers beyond them)
+        total = comp.total
         self.players = p
         self.pieces = [
             ("decision", (len(KINDS) + 1,), 1),
@@ -64,9 +73,12 @@ class Layout:
             ("dealer", (p + 1,), 1),
             ("leader", (p + 1,), 1),
             ("partners", (p,), 1),
+            ("side", (p,), 1),
+            ("calls", (MAX_ORDINAL, NUM_KINDS), 1),
+            ("call_ordinal", (MAX_ORDINAL,), 1),
             ("hand_sizes", (p,), total),
             ("levels", (2,), _LEVEL_CAP),
-            ("points", (1,), 100 * d),
+            ("points", (1,), comp.points),
             ("to_deal", (1,), total),
             ("trick_number", (1,), total),
         ]
@@ -96,8 +108,8 @@ class Tracker:
     def __init__(self, players: int):
         self.played = np.zeros((players, NUM_KINDS), dtype=np.float32)
         self.trick = np.zeros((players, NUM_KINDS), dtype=np.float32)
-        self.buried = np.zeros(NUM_KINDS, dtype=np.float32)
-        self.buried_by = None
+        self.buried = np.zeros((players, NUM_KINDS), dtype=np.float32)  # by the seat
+        self.buried_by = None  # the seat whose burial is the kitty now
 
     def copy(self) -> Tracker:
         t = Tracker.__new__(Tracker)
@@ -120,8 +132,9 @@ class Tracker:
                 self.trick.fill(0)
             elif t is Buried:
                 self.buried_by = ev.seat
+                row = self.buried[ev.seat]
                 for c in ev.cards:
-                    self.buried[c] += 1
+                    row[c] += 1
             elif t is DealStarted:
                 self.played.fill(0)
                 self.trick.fill(0)
@@ -137,29 +150,42 @@ class Encoder:
         p = lay.players
         self.players = p
         self.order = [np.array([(s + i) % p for i in range(p)]) for s in range(p)]
-        sl = lay.slices
-        self._s = {name: (a, b) for name, (a, b, _) in sl.items()}
+        self._order = [[(s + i) % p for i in range(p)] for s in range(p)]
+        self._s = {name: (a, b) for name, (a, b, _) in lay.slices.items()}
+        self._sides: dict = {}
+        s = self._s
+        (self._decision, _), (self._hand, self._hand_end) = s["decision"], s["hand"]
+        (self._building, self._building_end) = s["building"]
+        (self._played, self._played_end), (self._trick, self._trick_end) = \
+            s["played"], s["trick"]
+        (self._buried, self._buried_end) = s["buried"]
+
+    def _partners(self, teams: tuple, seat: int) -> tuple:
+        """This seat's side in relative order (0/1 per seat) and the other sides' seats."""
+        key = (teams, seat)
+        got = self._sides.get(key)
+        if got is None:
+            mine = teams[seat]
+            order = self._order[seat]
+            got = self._sides[key] = ([1.0 if teams[o] == mine else 0.0 for o in order],
+                                      [o for o in order if teams[o] != mine])
+        return got
 
     def encode(self, game, seat: int, decision, tracker: Tracker) -> np.ndarray:
         s = self._s
         p = self.players
         out = np.zeros(self.layout.size, dtype=np.float32)
-        a = s["decision"][0]
-        out[a + (KINDS.index(decision.kind) if decision is not None else len(KINDS))] = 1
-        a, b = s["hand"]
-        out[a:b] = game.hands[seat]
+        out[self._decision + (KINDS.index(decision.kind) if decision is not None
+                              else len(KINDS))] = 1
+        out[self._hand:self._hand_end] = game.hands[seat]
         if decision is not None and decision.cards:
-            a, b = s["building"]
-            out[a:b] = decision.counts
+            out[self._building:self._building_end] = decision.counts
         order = self.order[seat]
-        a, b = s["played"]
-        out[a:b] = tracker.played[order].ravel()
+        out[self._played:self._played_end] = tracker.played[order].reshape(-1)
         if game._trick:
-            a, b = s["trick"]
-            out[a:b] = tracker.trick[order].ravel()
-        if tracker.buried_by == seat:
-            a, b = s["buried"]
-            out[a:b] = tracker.buried
+            out[self._trick:self._trick_end] = tracker.trick[order].reshape(-1)
+        if tracker.buried_by is not None:
+            out[self._buried:self._buried_end] = tracker.buried[seat]
 
         def rel(x):
             return p if x is None else (x - seat) % p
@@ -173,25 +199,33 @@ class Encoder:
             out[s["bid_seat"][0] + rel(bid.seat)] = 1
         else:
             out[s["bid_seat"][0] + p] = 1
-        dealing = game.phase == "deal"
+        dealing = game.phase == "deal"  # (a kitty theft re-declares with trump settled)
         trump = _TRUMP_UNSET if dealing else (_TRUMP_NONE if game.trump is None else game.trump)
         out[s["trump"][0] + trump] = 1
         out[s["level"][0] + game.level] = 1
         out[s["dealer"][0] + rel(game.dealer)] = 1
         out[s["leader"][0] + rel(game.leader if not dealing else None)] = 1
-        teams = game.teams
-        mine = teams[seat]
-        a = s["partners"][0]
-        for i, o in enumerate(order):
-            if teams[o] == mine:
-                out[a + i] = 1
+        partners, others = self._partners(game.teams, seat)
+        a, b = s["partners"]
+        out[a:b] = partners
+        a = s["side"][0]
+        for o in getattr(game, "side", ()):
+            out[a + (o - seat) % p] = 1
+        calls = getattr(game, "calls", ())
+        if decision is not None and decision.kind == "call":
+            calls = decision._set.chosen
+            if decision._set.pending is not None:
+                out[s["call_ordinal"][0] + decision._set.pending - 1] = 1
+        a = s["calls"][0]
+        for n, c in calls:
+            out[a + (n - 1) * NUM_KINDS + c] = 1
         a, b = s["hand_sizes"]
-        out[a:b] = [game.hand_len[o] for o in order]
+        hand_len = game.hand_len
+        out[a:b] = [hand_len[o] for o in self._order[seat]]
         levels = game.levels  # per seat
-        other = max((lv for o, lv in enumerate(levels) if teams[o] != mine), default=0)
         a = s["levels"][0]
         out[a] = min(levels[seat], _LEVEL_CAP)
-        out[a + 1] = min(other, _LEVEL_CAP)
+        out[a + 1] = min(max([levels[o] for o in others], default=0), _LEVEL_CAP)
         out[s["points"][0]] = game.trick_points
         out[s["to_deal"][0]] = game._n_deal - game._dealt if dealing else 0
         out[s["trick_number"][0]] = game.trick_number

@@ -98,7 +98,8 @@ class Terminal:
                 plays = " | ".join(f"{self.who(s, view)} {self.cards(c)}" for s, c in self.trick)
                 self.say(f"  trick {e['trick'] + 1}: {plays}")
                 winner = self.who(e["seat"], view)
-                self.say(f"    → {winner} {self.verb(e['seat'], 'wins')} {e['points']} points "
+                points = "hidden" if e["points"] is None else e["points"]  # table option
+                self.say(f"    → {winner} {self.verb(e['seat'], 'wins')} {points} points "
                          f"(attackers {e['attacker_points']})")
                 self.trick = []
             elif t == "DealScored":
@@ -131,7 +132,7 @@ class Terminal:
                 continue
             seen.add(teams[seat])
             names = " & ".join(self.who(s, view) for s in mates)
-            parts.append(f"{names}: {rank_name(lv)}")
+            parts.append(f"{names}: {rank_name(lv, self.table.variant.top_level)}")
         return ", ".join(parts)
 
     # ----------------------------------------------------------------- the prompt
