@@ -445,9 +445,14 @@ class Room:
 
     async def _run_bots(self) -> None:
         table = self.table
+        unsent = False  # bot actions nobody has been told of yet
         while not self.waiting and table.bot_to_act() is not None:
-            # pause only in the play, where people watch each card land
+            # pause only in the play, where people watch each card land; while dealing,
+            # bots' declarations follow each other at once and are told in one message
             playing = table.game.phase in ("play", "choose")
+            if playing and unsent:
+                await self.broadcast()
+                unsent = False
             await asyncio.sleep(self.bot_delay if playing else 0)
             if self.waiting:
                 break
@@ -461,6 +466,11 @@ class Room:
                 return
             self._save_actions()
             self._note_deal_end()
+            unsent = True
+            if playing:
+                await self.broadcast()
+                unsent = False
+        if unsent:
             await self.broadcast()
         self._arm()
 
