@@ -10,12 +10,13 @@ table order, deal sizes) report the file, line and key like the schema does.
 from __future__ import annotations
 
 import copy
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..builtin_rules import DEFAULTS
-from ..cards import parse_rank
+from ..cards import parse_level, parse_rank
 from ..deck import Composition, deal_error
 from ..errors import RulesError, ShengjiError, VariantError
 from ..rules import parse_pattern, parse_shape
@@ -66,8 +67,11 @@ def _open(ref: str, base: Path | None, where: str) -> tuple[VariantFile, str | N
     path = Path(ref) if base is None else base / ref
     if path.is_file():
         return read_file(path), None
-    names = ", ".join(s.name for s in registry.all_sources())
-    raise VariantError(f"{prefix}no variant named {ref!r} (known: {names}; or give a .yaml path)")
+    known = [s.name for s in registry.all_sources()]
+    close = difflib.get_close_matches(str(ref), known, n=2, cutoff=0.8)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    raise VariantError(f"{prefix}no variant named {ref!r} ({hint}known: {', '.join(known)}; "
+                       "or give a .yaml path)")
 
 
 def _check_file(vf: VariantFile) -> None:
@@ -203,7 +207,7 @@ def _check_levels(s: dict, files: list[VariantFile]) -> None:
     if start is None or last is None:
         return
     try:
-        a, b = parse_rank(start), parse_rank(last)
+        a, b = parse_rank(start), parse_level(last)
     except ShengjiError:
         return  # the schema reports a bad rank with its line
     if a > b:
