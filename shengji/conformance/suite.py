@@ -96,12 +96,14 @@ def run_check(variant, name: str, config: SuiteConfig = SuiteConfig()) -> Check:
     return Check(label, name, True)
 
 
-def run_suite(ref, config: SuiteConfig = SuiteConfig()) -> Iterator[Check]:
-    """Every check on one variant (a name, a YAML path or a Variant)."""
+def run_suite(ref, config: SuiteConfig = SuiteConfig(),
+              players: int | None = None) -> Iterator[Check]:
+    """Every check on one variant (a name, a YAML path or a Variant), at its own table
+    size or at ``players`` seats."""
     from ..variants import load_variant
 
     try:
-        variant = load_variant(ref)
+        variant = load_variant(ref, players=players)
     except ShengjiError as e:
         yield Check(str(ref), "load", False, str(e))
         return
@@ -134,7 +136,7 @@ def _check_settings(v, config: SuiteConfig) -> None:
         raise Broken(problem)
     for level in range(13):
         for k in [kind(s, level) for s in range(4)] + [LITTLE_JOKER, BIG_JOKER]:
-            for n in range(1, v.decks + 1):
+            for n in range(1, v.composition.counts[k] + 1):  # as many as the deck holds
                 cards = (k,) * n
                 got = v.declaration_strength(cards, level)
                 if (
@@ -159,7 +161,7 @@ def _check_scoring(v, config: SuiteConfig) -> None:
     prev = None
     for points in range(0, top + 1, 5):
         # the raw hook, not v.score_deal (which refuses bad results): say what broke
-        out = v.hook.shengji_score_deal(variant=v, attacker_points=points)
+        out = v.hook.shengji_score_deal(variant=v, attacker_points=points, short_handed=False)
         nxt, rise = getattr(out, "next", None), getattr(out, "rise", None)
         if nxt not in SIDES:
             raise Broken(
@@ -317,6 +319,11 @@ def _random_action(game, legal, rng):
         return Bury(legal.seat, tuple(rng.sample(hand, legal.count)))
     if legal.kind == "declare" and len(legal) > 1 and rng.random() < 0.6:
         return legal[0]  # mostly pass, so that later overturns get a chance too
+    if legal.kind == "call":  # finding friends: ``count`` distinct single calls at once
+        from ..engine import CallFriends
+
+        picks = sorted(rng.sample(range(len(legal)), legal.count))
+        return CallFriends(legal.seat, tuple(legal[i].calls[0] for i in picks))
     return legal[rng.randrange(len(legal))]
 
 
@@ -366,6 +373,8 @@ def _check_offer(game, legal, at: str) -> None:
         held = sum(game.hands[legal.seat])
         if legal.count <= 0 or held < legal.count:
             raise Broken(f"{at}: must bury {legal.count} cards but holds {held}")
+    elif legal.kind == "call" and len(set(legal)) < legal.count:
+        raise Broken(f"{at}: {legal.count} calls to make but only {len(legal)} allowed")
     elif len(legal) == 0:
         hand = format_counts(game.hands[legal.seat])
         lead = f", lead {format_counts(_counts(game.trick[0][1]))}" if game.trick else ""
@@ -387,7 +396,31 @@ def _check_follow_by_core(game, action, at: str) -> None:
         )
 
 
+def _check_sides(game, at: str) -> None:
+    """The dealer's side: the dealer first, then the seats that fulfilled a call, each
+    once, in the order they joined; with fixed teams, the dealer's team."""
+    side = game.side
+    if not side:
+        return
+    if side[0] != game.dealer or len(set(side)) != len(side):
+        raise Broken(f"{at}: dealer's side {list(side)} (dealer {game.dealer})")
+    if game.friend_rules is None:
+        team = [s for s in range(game.players) if game.teams[s] == game.teams[game.dealer]]
+        if sorted(side) != team:
+            raise Broken(f"{at}: dealer's side {list(side)} is not the dealer's team {team}")
+        return
+    joiners = list(dict.fromkeys(s for s, _ in game.joined if s != game.dealer))
+    if list(side[1:]) != joiners:
+        raise Broken(f"{at}: dealer's side {list(side)} does not match the calls fulfilled "
+                     f"{list(game.joined)}")
+    if len(game.joined) > len(game.calls) or len({i for _, i in game.joined}) != len(game.joined):
+        raise Broken(f"{at}: calls fulfilled {list(game.joined)} for {len(game.calls)} call(s)")
+    if len(side) > game.players - 1:
+        raise Broken(f"{at}: dealer's side {list(side)} leaves no attackers")
+
+
 def _check_invariants(game, at: str) -> None:
+    _check_sides(game, at)
     copies, players = game.composition.counts, game.players
     points = game.composition.points
     hands = game.hands

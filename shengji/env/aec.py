@@ -39,7 +39,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
 from ..engine.errors import IllegalAction
 from ..engine.events import DealScored, TrickWon
 from ..engine.game import Game
-from .building import DONE, N_ACTIONS, Decision
+from .building import DONE, N_ACTIONS, Decision, check_supported
 from .observation import Encoder, Tracker
 
 REWARDS = ("levels", "points")
@@ -56,6 +56,7 @@ class ShengjiEnv(AECEnv):
         from ..variants import Variant, load_variant
 
         self.variant = variant if isinstance(variant, Variant) else load_variant(variant)
+        check_supported(self.variant)
         if reward not in REWARDS:
             raise ShengjiError(f"reward {reward!r}: choose one of {', '.join(REWARDS)}")
         if not isinstance(deals, int) or deals < 1:

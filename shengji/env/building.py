@@ -34,6 +34,18 @@ from ..cards import NUM_KINDS
 from ..engine.actions import Bury, ChooseForced, Declare, Pass, Play
 from ..engine.legal import FillerFollows
 
+
+def check_supported(variant) -> None:
+    """The encoding has no decision for the dealer's calls (finding friends): refuse such
+    a variant with one line rather than stop at the first call."""
+    if getattr(variant, "friend_rules", None) is not None:
+        from ..errors import ShengjiError
+
+        raise ShengjiError(f"variant {variant.name}: finding friends (game_mode: "
+                           "finding_friends) is not supported by the environments yet: "
+                           "the dealer's calls have no action encoding")
+
+
 #: the submit action; card actions are 0..NUM_KINDS-1
 DONE = NUM_KINDS
 N_ACTIONS = NUM_KINDS + 1

@@ -40,7 +40,7 @@ from ..cards import NUM_KINDS, card_str
 from ..engine.actions import cards_text
 from ..engine.events import DealScored
 from ..engine.game import Game
-from .building import DONE, N_ACTIONS, Decision
+from .building import DONE, N_ACTIONS, Decision, check_supported
 from .observation import Encoder, Tracker
 
 SHORT_NAME = "shengji"
@@ -104,7 +104,8 @@ class ShengjiGame(pyspiel.Game):
         params = dict(params or {})
         self.variant_ref = params.get("variant", DEFAULT_VARIANT)
         self.variant = v = load_variant(self.variant_ref)
-        self.deck_size = v.decks * NUM_KINDS
+        check_supported(v)
+        self.deck_size = v.composition.total
         rise = _max_rise(v)
         # chance: the deck; dealing: at most one ask per dealt card plus a final round, a
         # declaration built card by card (up to ten redeals of passes on top); the burial;

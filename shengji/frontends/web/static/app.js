@@ -211,6 +211,13 @@ function seatName(seat) {
 
 function relPos(seat) { return (seat - app.seat + 4) % 4; }
 
+// are seats a and b on one side, as far as this seat knows? (null: a friend not found yet)
+function sameSide(v, a, b) {
+  if (a === b) return true;
+  if (v.sides_known) return v.side.length ? v.side.includes(a) === v.side.includes(b) : v.teams[a] === v.teams[b];
+  return v.side.includes(a) && v.side.includes(b) ? true : null;
+}
+
 function render() {
   const st = app.state, v = st.view;
   $("level").textContent = v.level_rank;
@@ -219,7 +226,8 @@ function render() {
     h("span", { class: "bigsuit" + (RED.has(v.trump_suit) ? " red" : "") }, `${SUIT[v.trump_suit]} ${SUIT_NAME[v.trump_suit]}`));
   $("dealer").textContent = v.dealer === null ? "first to declare" : seatName(v.dealer);
   $("points").textContent = v.trick_points;
-  $("side").textContent = v.dealer_team === null ? "–" : v.dealer_team === v.team ? "defending (dealers)" : "attacking";
+  $("side").textContent = v.dealer === null ? "–" : sameSide(v, app.seat, v.dealer) === true ? "defending (dealers)" :
+    sameSide(v, app.seat, v.dealer) === false ? "attacking" : `friends not all found (calls: ${v.calls.join(", ")})`;
   $("levels").textContent = v.level_ranks.map((r, s) => `${seatName(s)}: ${r}`).join(" · ");
   renderSpots(st);
   renderCenter(st);
@@ -236,15 +244,15 @@ function renderSpots(st) {
   const played = {};
   for (const [s, c] of trick) played[s] = c;
   for (const spot of document.querySelectorAll(".spot")) {
-    const seat = (app.seat + Number(spot.dataset.pos)) % 4;
+    const seat = (app.seat + Number(spot.dataset.pos)) % v.players;
     spot.replaceChildren();
     spot.dataset.seat = seat;
     spot.classList.toggle("active", v.to_act === seat);
-    spot.classList.toggle("partner", v.teams[seat] === v.team && seat !== app.seat);
+    spot.classList.toggle("partner", sameSide(v, seat, app.seat) === true && seat !== app.seat);
     const info = st.seats ? st.seats[seat] : null;
     const head = h("div", { class: "who" }, h("b", {}, seatName(seat)),
       v.dealer === seat ? h("span", { class: "badge" }, "dealer") : null,
-      v.teams[seat] === v.team && seat !== app.seat ? h("span", { class: "badge partner" }, "partner") : null,
+      sameSide(v, seat, app.seat) === true && seat !== app.seat ? h("span", { class: "badge partner" }, "partner") : null,
       info && info.kind === "human" && !info.connected ? h("span", { class: "badge away" }, "away") : null,
       h("span", { class: "count" }, `${v.hand_sizes[seat]} cards`));
     spot.appendChild(head);
@@ -353,6 +361,22 @@ function renderActions(st) {
     b.id = "play";
     b.disabled = n !== legal.count;
     box.appendChild(b);
+  } else if (legal.kind === "call") {
+    // finding friends: pick `count` of the calls allowed ("1 HA" = the first ♥A played)
+    app.calls = app.calls || new Set();
+    for (const a of legal.actions) {
+      const c = a.calls[0];
+      const b = button("", () => { app.calls.has(c) ? app.calls.delete(c) : app.calls.add(c); render(); },
+        app.calls.has(c) ? "declare selected" : "declare");
+      const [ord, card] = c.split(" ");
+      fill(b, `${ord}. `, textCards(card));
+      box.appendChild(b);
+    }
+    const b = button(`Call ${app.calls.size}/${legal.count}`,
+      () => { const calls = [...app.calls]; app.calls.clear(); sendAction({ type: "CallFriends", calls }); }, "primary");
+    b.id = "play";
+    b.disabled = app.calls.size !== legal.count;
+    box.appendChild(b);
   } else if (legal.kind === "choose") {
     st.view.forced_options.forEach((o, i) => {
       const b = button("", () => sendAction({ type: "ChooseForced", option: i }), "declare");
@@ -404,6 +428,8 @@ function logEvent(e, st) {
     case "BidTakenBack": line = [`${seatName(e.seat)} takes back `, textCards(e.cards)]; break;
     case "TrumpSet": line = `Trump: ${e.trump === null ? "no trump" : SUIT["SHCD"[e.trump]]}, dealer ${seatName(e.dealer)}`; break;
     case "ThrowFailed": line = [`${seatName(e.seat)} tried to throw `, textCards(e.attempted), " — refused"]; break;
+    case "FriendsCalled": line = [`${seatName(e.seat)} calls friends: `, e.calls.join(", ")]; break;
+    case "FriendJoined": line = e.already ? `${seatName(e.seat)} plays a called card (already a dealer)` : `${seatName(e.seat)} joins the dealer's side`; break;
     case "TrickWon": line = `Trick ${e.trick + 1} to ${seatName(e.seat)} (${e.points} pts; attackers ${e.attacker_points})`; break;
     case "DealScored": line = [h("b", {}, `Deal ${e.deal + 1}`), `: attackers ${e.attacker_points} points`]; showResult(e); break;
     case "MatchOver": line = [h("b", {}, "Match over"), ` — team ${e.winner} wins`]; break;
