@@ -258,12 +258,85 @@ static int can_supply(search_t *fs, uint8_t *c, const sj_pattern *p, int strict)
     return place(fs, &jb, 0, INT_MAX);
 }
 
+/* pattern = the tractors t[0..nt-1], then need[v] plain v-tuples (v = 4..2) */
+static void grouped_pattern(const sj_shape *t, int nt, const int *need, sj_pattern *out)
+{
+    int n = 0;
+    for (int i = 0; i < nt && n < SJ_PAT_SHAPES; i++)
+        out->shapes[n++] = t[i];
+    for (int v = 4; v >= 2; v--)
+        for (int c = 0; c < need[v] && n < SJ_PAT_SHAPES; c++) {
+            out->shapes[n].w = (uint8_t)v;
+            out->shapes[n].len = 1;
+            n++;
+        }
+    out->n_shapes = (uint8_t)n;
+}
+
+/* §4 default ladder, inside the group of the plain tuples `plain` (the first group R
+ * can supply): its groupings into tractors come before the plain pattern, ordered by
+ * their list of tractors, largest (cards, width) first, lexicographically, a longer
+ * list first. A list can be extended iff R supplies it with the rest as plain tuples
+ * (splitting tractors into tuples keeps a pattern suppliable), so the first grouping
+ * R supplies is found greedily. Returns 1 with *out filled, 0 (no tractor), < 0 error. */
+static int group_tractors(search_t *fs, const sj_pattern *plain, int strict, sj_pattern *out)
+{
+    const sj_rules *r = fs->r;
+    int need[5] = {0, 0, 0, 0, 0};
+    for (int j = 0; j < plain->n_shapes && j < SJ_PAT_SHAPES; j++)
+        if (plain->shapes[j].w >= 2 && plain->shapes[j].w <= 4)
+            need[plain->shapes[j].w]++;
+    sj_shape chosen[SJ_PAT_SHAPES];
+    int nt = 0, prev_cards = INT_MAX, prev_w = INT_MAX;
+    sj_pattern trial;
+    for (;;) {
+        int best_v = 0, best_k = 0, found = 0;
+        /* candidates (v, k) by (cards, v) descending, not above the previous choice */
+        for (int cards = 4 * SJ_PAT_SHAPES; cards >= 4 && !found; cards--) {
+            for (int v = 4; v >= 2 && !found; v--) {
+                if (cards % v || cards / v < 2 || cards / v > need[v])
+                    continue;
+                int k = cards / v;
+                if (cards > prev_cards || (cards == prev_cards && v > prev_w))
+                    continue;
+                if (!sj__shape_exists(r, v, k) || nt >= SJ_PAT_SHAPES)
+                    continue;
+                chosen[nt].w = (uint8_t)v;
+                chosen[nt].len = (uint8_t)k;
+                need[v] -= k;
+                grouped_pattern(chosen, nt + 1, need, &trial);
+                int rc = can_supply(fs, fs->R, &trial, strict);
+                need[v] += k;
+                if (rc < 0)
+                    return rc;
+                if (rc) {
+                    found = 1;
+                    best_v = v;
+                    best_k = k;
+                }
+            }
+        }
+        if (!found)
+            break;
+        need[best_v] -= best_k;
+        nt++;
+        prev_cards = best_v * best_k;
+        prev_w = best_v;
+    }
+    if (nt == 0)
+        return 0;
+    grouped_pattern(chosen, nt, need, out);
+    return 1;
+}
+
 /* The pattern component i asks of the follower, given what R still holds (§4 step 3).
  * Returns 1 with *out filled, 0 when the component asks nothing, < 0 on error. */
 static int required(search_t *fs, int w, int len, sj_pattern *out)
 {
     const sj_rules *r = fs->r;
-    int strict = !r->must_break;
+    if (r->protection == SJ_PROTECT_NO_SHAPE)
+        return 0; /* only the suit is followed */
+    int strict = r->protection == SJ_PROTECT_LONGER_TUPLES || r->protection == SJ_PROTECT_BOTH;
     for (int i = 0; i < r->n_ladders && i < SJ_MAX_LADDERS; i++) {
         const sj_ladder *ld = &r->ladders[i];
         if (ld->lead.w != w || ld->lead.len != len)
@@ -314,6 +387,18 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
         out->n_shapes++;
         budget -= got;
         top = got;
+    }
+    /* tractors inside that group: for a led tractor when shorter tractors are asked for,
+     * for a led tuple unless only tractors draw tractors */
+    int adjacency = len >= 2 ? r->shorter_tractors
+                             : r->protection == SJ_PROTECT_NONE ||
+                                   r->protection == SJ_PROTECT_LONGER_TUPLES;
+    if (adjacency && r->tractors && out->n_shapes >= r->tractor_min_length) {
+        sj_pattern plain = *out;
+        int rc = group_tractors(fs, &plain, strict, out);
+        if (rc)
+            return rc;
+        *out = plain;
     }
     return out->n_shapes > 0;
 }

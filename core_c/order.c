@@ -53,15 +53,20 @@ int sj_prepare(sj_rules *r, sj_err *e)
     FIELD(r->tractor_min_width >= 2 && r->tractor_min_width <= 4, 6);
     FIELD(r->tractor_min_length >= 2 && r->tractor_min_length <= 24, 7);
     FIELD(r->bridge == 0 || r->bridge == 1, 8);
-    FIELD(r->must_break == 0 || r->must_break == 1, 9);
+    FIELD(r->protection >= SJ_PROTECT_NONE && r->protection <= SJ_PROTECT_NO_SHAPE, 9);
     FIELD(r->constant_mask < (1u << 13), 10);
     FIELD(r->ruff_compare >= 0 && r->ruff_compare <= 2, 11);
-    FIELD(r->failed_throw >= 0 && r->failed_throw <= 1, 12);
+    FIELD(r->failed_throw >= 0 && r->failed_throw <= 2, 12);
     FIELD(r->kitty >= 0 && r->kitty <= 3, 13);
     FIELD(r->kitty_cap >= 1, 14);
     for (int i = 0; i < 6; i++)
         FIELD(r->kitty_table[i] >= 1, 15);
     FIELD(r->n_ladders >= 0 && r->n_ladders <= SJ_MAX_LADDERS, 16);
+    FIELD(r->shorter_tractors == 0 || r->shorter_tractors == 1, 18);
+    FIELD(r->bombs >= SJ_BOMBS_NONE && r->bombs <= SJ_BOMBS_FOLLOW_SUIT, 19);
+    FIELD(r->rainbow_min == 0 || (r->rainbow_min >= 4 && r->rainbow_min <= 16), 20);
+    for (int k = 0; k < SJ_NK; k++)
+        FIELD(r->copies[k] <= r->decks, 21);
     for (int i = 0; i < r->n_ladders; i++) {
         const sj_ladder *ld = &r->ladders[i];
         FIELD(check_shape_field(ld->lead), 17);
@@ -181,8 +186,8 @@ int sj__load(const sj_rules *r, const uint8_t *src, int len, uint8_t *dst, int *
     memset(dst, 0, 64);
     int t = 0;
     for (int k = 0; k < SJ_NK; k++) {
-        if (src[k] > r->decks)
-            return sj__fail(e, SJ_ERR_COPIES, which, index, k, src[k], r->decks, 0);
+        if (src[k] > r->copies[k])
+            return sj__fail(e, SJ_ERR_COPIES, which, index, k, src[k], r->copies[k], 0);
         dst[k] = src[k];
         t += src[k];
     }

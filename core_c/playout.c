@@ -188,7 +188,7 @@ int sj__check_position(const sj_rules *r, const sj_position *p, sj_err *e)
         p->trick_points > LIMIT_POINTS || p->penalty < -LIMIT_POINTS ||
         p->penalty > LIMIT_POINTS)
         return perr(e, SJ_ERR_ARG, -1, -1, -1);
-    /* every copy of a card is in one place: the decks hold them all */
+    /* every copy of a card is in one place: the packs hold them all */
     int size[SJ_MAX_PLAYERS], play_n = -1;
     for (int k = 0; k < SJ_NK; k++) {
         int sum = 0;
@@ -196,7 +196,7 @@ int sj__check_position(const sj_rules *r, const sj_position *p, sj_err *e)
             sum += p->hands[j][k];
         for (int j = 0; j < p->n_trick; j++)
             sum += p->trick[j][k];
-        if (sum > r->decks)
+        if (sum > r->copies[k])
             return perr(e, SJ_ERR_COPIES, -1, k, sum);
     }
     for (int j = 0; j < m; j++) {

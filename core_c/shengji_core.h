@@ -58,6 +58,16 @@
 #define SJ_RUFF_HIGHEST_CARD 2
 #define SJ_THROW_SMALLEST 0
 #define SJ_THROW_NEXT_PLAYER_CHOOSES 1
+#define SJ_THROW_FIRST_BLOCKER 2
+/* following protections (shengji.io TrickDrawPolicy) */
+#define SJ_PROTECT_NONE 0            /* held longer tuples are broken; tuples draw tractors */
+#define SJ_PROTECT_LONGER_TUPLES 1   /* a held longer tuple need not be broken */
+#define SJ_PROTECT_TRACTORS 2        /* only a led tractor asks for tractors */
+#define SJ_PROTECT_BOTH 3            /* LONGER_TUPLES and TRACTORS */
+#define SJ_PROTECT_NO_SHAPE 4        /* only the suit is followed, never the shape */
+#define SJ_BOMBS_NONE 0
+#define SJ_BOMBS_ANY_SUIT 1          /* a bomb may be played whatever was led */
+#define SJ_BOMBS_FOLLOW_SUIT 2       /* a bomb of the led suit is exempt from the shape */
 #define SJ_KITTY_EXPONENTIAL 0
 #define SJ_KITTY_POWER 1
 #define SJ_KITTY_TABLE 2
@@ -98,7 +108,7 @@ typedef struct {
 
 typedef struct {
     /* settings, filled by the caller */
-    int32_t decks;            /* 1..4 */
+    int32_t decks;            /* 1..4: the most copies of any kind */
     int32_t level;            /* level rank 0..12 */
     int32_t trump;            /* trump suit 0..3, -1 = no trump */
     int32_t max_tuple;        /* 1..decks */
@@ -106,13 +116,17 @@ typedef struct {
     int32_t tractor_min_width;
     int32_t tractor_min_length;
     int32_t bridge;           /* tractor_bridges_level_gap */
-    int32_t must_break;       /* must_break_tuples */
+    int32_t protection;       /* SJ_PROTECT_*: following protections */
     uint32_t constant_mask;   /* bit r: rank r is a constant trump */
     int32_t ruff_compare;
     int32_t failed_throw;
     int32_t kitty;
     int32_t kitty_cap;
     int32_t kitty_table[6];   /* single, pair, triple, quad, tractor, titanic */
+    int32_t shorter_tractors; /* a led tractor asks for shorter tractors before tuples */
+    int32_t bombs;            /* SJ_BOMBS_* */
+    int32_t rainbow_min;      /* 0: no rainbows; else the fewest cards of one rank */
+    uint8_t copies[SJ_NK];    /* copies of each kind the packs hold (0..decks) */
     int32_t n_ladders;
     sj_ladder ladders[SJ_MAX_LADDERS];
     /* derived by sj_prepare */
@@ -214,5 +228,25 @@ int sj_playout_batch(const sj_rules *r, const sj_position *pos, uint64_t seed, i
 int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
                     const uint8_t *plays, int n_plays, int n, uint64_t seed, int policy,
                     int32_t *totals, sj_err *err);
+
+/* ---------------------------------------------------------------- Python face
+ * (batch.c) The hot calls of shengji/core.py with only the arguments that vary
+ * (54-count buffers, no info or error: ask the full entry point for details;
+ * sj_decompose54 and sj_ncomp return the number of components on success; sj_comp_ids
+ * names each component of a lead: (w - 1) * 54 + kind for a tuple, 255 else), and
+ * batches: out[i] = the reason code of plays[i] (m plays of 54 counts) / the winner of
+ * trick t (sizes[t] plays of 54 counts each, tricks packed one after another). A batch
+ * returns SJ_OK, or the first error (< 0) with *at the index of the play/trick at fault. */
+int sj_follow_code(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
+                   const uint8_t *play);
+int sj_decompose54(const sj_rules *r, const uint8_t *cards, sj_lead *out);
+int sj_ncomp(const sj_rules *r, const uint8_t *cards);
+int sj_winner_code(const sj_rules *r, const uint8_t *plays, int m);
+int sj_comp_ids(const sj_lead *lead, uint8_t *out, int cap);
+int sj_decompose_ids(const sj_rules *r, const uint8_t *cards, uint8_t *out, int cap);
+int sj_check_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
+                     const uint8_t *plays, int m, uint8_t *out, int32_t *at);
+int sj_trick_winners(const sj_rules *r, const uint8_t *tricks, const int32_t *sizes, int n,
+                     uint8_t *out, int32_t *at);
 
 #endif

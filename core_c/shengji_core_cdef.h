@@ -41,6 +41,15 @@
 #define SJ_RUFF_HIGHEST_CARD 2
 #define SJ_THROW_SMALLEST 0
 #define SJ_THROW_NEXT_PLAYER_CHOOSES 1
+#define SJ_THROW_FIRST_BLOCKER 2
+#define SJ_PROTECT_NONE 0
+#define SJ_PROTECT_LONGER_TUPLES 1
+#define SJ_PROTECT_TRACTORS 2
+#define SJ_PROTECT_BOTH 3
+#define SJ_PROTECT_NO_SHAPE 4
+#define SJ_BOMBS_NONE 0
+#define SJ_BOMBS_ANY_SUIT 1
+#define SJ_BOMBS_FOLLOW_SUIT 2
 #define SJ_KITTY_EXPONENTIAL 0
 #define SJ_KITTY_POWER 1
 #define SJ_KITTY_TABLE 2
@@ -90,13 +99,17 @@ typedef struct {
     int32_t tractor_min_width;
     int32_t tractor_min_length;
     int32_t bridge;
-    int32_t must_break;
+    int32_t protection;
     uint32_t constant_mask;
     int32_t ruff_compare;
     int32_t failed_throw;
     int32_t kitty;
     int32_t kitty_cap;
     int32_t kitty_table[6];
+    int32_t shorter_tractors;
+    int32_t bombs;
+    int32_t rainbow_min;
+    uint8_t copies[54];
     int32_t n_ladders;
     sj_ladder ladders[16];
     uint32_t magic;
@@ -189,3 +202,15 @@ int sj_playout_batch(const sj_rules *r, const sj_position *pos, uint64_t seed, i
 int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
                     const uint8_t *plays, int n_plays, int n, uint64_t seed, int policy,
                     int32_t *totals, sj_err *err);
+
+int sj_follow_code(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
+                   const uint8_t *play);
+int sj_decompose54(const sj_rules *r, const uint8_t *cards, sj_lead *out);
+int sj_ncomp(const sj_rules *r, const uint8_t *cards);
+int sj_winner_code(const sj_rules *r, const uint8_t *plays, int m);
+int sj_comp_ids(const sj_lead *lead, uint8_t *out, int cap);
+int sj_decompose_ids(const sj_rules *r, const uint8_t *cards, uint8_t *out, int cap);
+int sj_check_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
+                     const uint8_t *plays, int m, uint8_t *out, int32_t *at);
+int sj_trick_winners(const sj_rules *r, const uint8_t *tricks, const int32_t *sizes, int n,
+                     uint8_t *out, int32_t *at);

@@ -10,6 +10,43 @@
 
 /* ---------------------------------------------------------------- throws §6 */
 
+/* failed_throw: first_blocker (shengji.io): the first holding in play order that beats
+ * any component decides; it forces, of the components it beats, the one of the fewest
+ * cards, then the lowest bottom strength, then the narrower, then the lower kind. */
+static int first_blocker(const sj_rules *r, const sj_lead *lead, uint8_t (*H)[64], int m,
+                         sj_throw_result *out)
+{
+    int s = lead->esuit;
+    for (int j = 0; j < m; j++) {
+        int best = -1;
+        long best_key = 0;
+        for (int i = 0; i < lead->ncomp && i < SJ_MAXCARDS; i++) {
+            const sj_comp *ci = &lead->comps[i];
+            if (sj__max_top(r, s, H[j], ci->w, ci->len) <= ci->top)
+                continue;
+            long key = (((long)ci->w * ci->len * 64 + (ci->top - ci->len + 1)) * 8 + ci->w) * 64 +
+                       K(lead->kinds[(ci->first + ci->len - 1) % SJ_MAXCARDS]);
+            if (best < 0 || key < best_key) {
+                best = i;
+                best_key = key;
+            }
+        }
+        if (best < 0)
+            continue;
+        const sj_comp *cp = &lead->comps[best];
+        out->valid = 0;
+        out->blocker = j;
+        out->n_options = 1;
+        for (int l = 0; l < cp->len; l++) {
+            int k = K(lead->kinds[(cp->first + l) % SJ_MAXCARDS]);
+            if (k < SJ_NK)
+                out->options[0][k] = (uint8_t)(out->options[0][k] + cp->w);
+        }
+        return SJ_OK;
+    }
+    return SJ_OK;
+}
+
 int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others, int nothers,
                    int m, sj_throw_result *out, sj_err *e)
 {
@@ -41,6 +78,11 @@ int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others
     if (lead->ncomp < 2) {
         free(H);
         return SJ_OK;
+    }
+    if (r->failed_throw == SJ_THROW_FIRST_BLOCKER) {
+        rc = first_blocker(r, lead, H, m, out);
+        free(H);
+        return rc;
     }
     /* per beaten shape its lowest beaten component: the last of that shape (§6) */
     int cand[SJ_MAX_OPTIONS], nc = 0;

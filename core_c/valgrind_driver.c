@@ -31,7 +31,9 @@ static void setup(sj_rules *r, int decks, int level, int trump, int variant)
     r->tractor_min_width = 2;
     r->tractor_min_length = 2;
     r->bridge = variant != 1;
-    r->must_break = decks < 4;
+    r->protection = decks < 4 ? SJ_PROTECT_NONE : SJ_PROTECT_LONGER_TUPLES;
+    r->shorter_tractors = variant != 3;
+    memset(r->copies, decks, sizeof r->copies);
     r->constant_mask = variant == 2 ? 1u : 0u;
     r->ruff_compare = variant % 3;
     r->failed_throw = variant % 2;

@@ -43,6 +43,7 @@ DEFAULTS: dict = {
         "kitty_theft": False,
     },
     "penalties": {"failed_throw": 0},
+    "table": {"hide_played_cards": False, "hide_dealer_points": False},
     "scoring": {},
     "next_dealer": {"hold": "partner"},
     "match_end": {"last_level": "A", "as_dealer": False},

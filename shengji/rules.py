@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+from .cards import NUM_KINDS
 from .errors import RulesError, ShengjiError
 
 Shape = tuple[int, int]
@@ -27,7 +29,10 @@ Pattern = tuple[Shape, ...]
 Ladder = tuple[Pattern, ...]
 
 RUFF_COMPARE = ("strongest", "all_components", "highest_card")
-FAILED_THROW = ("smallest", "next_player_chooses")
+FAILED_THROW = ("smallest", "next_player_chooses", "first_blocker")
+#: following protections (shengji.io TrickDrawPolicy, in its order): none, longer tuples
+#: need not be broken, only a led tractor asks for tractors, both, only the suit is followed
+FOLLOW_PROTECTIONS = ("none", "longer_tuples", "tractor_on_tractor", "both", "suit_only")
 KITTY_POLICIES = ("exponential", "power", "table", "twice_size")
 #: keys of the ``table`` kitty policy, and the shape each names
 KITTY_TABLE_KEYS = ("single", "pair", "triple", "quad", "tractor", "titanic")
@@ -100,15 +105,54 @@ def pattern_cards(pattern: Pattern) -> int:
     return sum(w * ln for w, ln in pattern)
 
 
-def default_ladder(lead: Shape, max_tuple: int) -> Ladder:
+def _sorted_pattern(shapes) -> Pattern:
+    return tuple(sorted(shapes, key=lambda s: (s[0] * s[1], s[0]), reverse=True))
+
+
+def _tractor_lists(widths: tuple[int, ...], tractors: tuple[int, int]) -> list:
+    """Every non-empty list of tractors the tuples ``widths`` can be grouped into
+    (tractors of width >= tractors[0], length >= tractors[1]), each as its shapes."""
+    min_w, min_len = tractors
+
+    def lengths(left: int, most: int) -> list[tuple[int, ...]]:
+        """Every non-increasing list of tractor lengths (>= min_len) summing <= left."""
+        out: list[tuple[int, ...]] = [()]
+        for k in range(min(left, most), min_len - 1, -1):
+            out += [(k,) + rest for rest in lengths(left - k, k)]
+        return out
+
+    per_width = []
+    for v in sorted(set(widths), reverse=True):
+        c = widths.count(v)
+        if v >= min_w and c >= min_len:
+            per_width.append([tuple((v, k) for k in ks) for ks in lengths(c, c)])
+        else:
+            per_width.append([()])
+    lists: list[tuple[Shape, ...]] = [()]
+    for options in per_width:
+        lists = [a + b for a in lists for b in options]
+    return [tl for tl in lists if tl]
+
+
+@lru_cache(maxsize=1024)
+def default_ladder(lead: Shape, max_tuple: int,
+                   tractors: tuple[int, int] | None = None) -> Ladder:
     """The generated following ladder for a led shape with no explicit list.
 
     First the led structure itself; then every multiset of plain tuples (widths 2..width
     of the lead, at most ``max_tuple``) that fits in the led card count, ordered by the
     widths sorted high to low, compared lexicographically, largest first (more wide
     tuples first, then more of the next width, ...); the empty pattern last.
-    For a tractor of pairs this is "tractor > L pairs > ... > one pair > singles" (seed 000);
+    For a tractor of pairs this is "tractor > L pairs > ... > one pair > singles" (seed 002);
     for a Titanic "Titanic > two triples > triple + pair > triple > three pairs > ...".
+
+    With ``tractors`` = (narrowest width, shortest length) of a tractor, each multiset of
+    tuples is first offered grouped into tractors: every grouping, ordered by its list of
+    tractors, largest (cards, width) first, compared lexicographically (a longer list
+    first), before the plain tuples. A three-pair tractor led then asks for
+    "3-tractor > 2-tractor + pair > three pairs > 2-tractor > two pairs > pair > singles"
+    (有拖拉機必須出拖拉機, seeds 000/001/004; shengji.io), a quad "quad > triple > tractor >
+    two pairs > pair > singles" (shengji.io NoProtections).
     """
     w, ln = lead
     n = w * ln
@@ -126,6 +170,19 @@ def default_ladder(lead: Shape, max_tuple: int) -> Ladder:
     if lead != (1, 1) and w <= max_tuple:
         ladder.append((lead,))
     for widths in found:
+        if tractors is not None:
+            groupings = []
+            for tl in _tractor_lists(widths, tractors):
+                rest = list(widths)
+                for v, k in tl:
+                    for _ in range(k):
+                        rest.remove(v)
+                key = sorted(((v * k, v) for v, k in tl), reverse=True)
+                groupings.append((key, _sorted_pattern(list(tl) + [(v, 1) for v in rest])))
+            groupings.sort(key=lambda g: g[0], reverse=True)
+            for _, pat in groupings:
+                if pat not in ladder:
+                    ladder.append(pat)
         pat = tuple((v, 1) for v in widths)
         if pat not in ladder:
             ladder.append(pat)
@@ -179,8 +236,9 @@ class PlayRules:
     tractor_bridges_level_gap: bool = True
     #: permanent trump ranks below the level cards (constant 2: (0,)); rank indices 0..12
     constant_ranks: tuple[int, ...] = ()
-    #: must a held longer tuple be broken to supply a shorter one (seed 003: no)?
-    must_break_tuples: bool = True
+    #: must a held longer tuple be broken to supply a shorter one (seed 003: no)? An alias
+    #: of follow_protection (true: none, false: longer_tuples); always set from it
+    must_break_tuples: bool | None = None
     #: explicit ladders: ((led shape, (pattern, ...)), ...); other shapes use default_ladder
     following: tuple[tuple[Shape, Ladder], ...] = ()
     ruff_compare: str = "strongest"
@@ -189,22 +247,18 @@ class PlayRules:
     kitty_cap: int = 64
     #: for kitty == "table": (single, pair, triple, quad, tractor, titanic) multipliers
     kitty_table: tuple[int, ...] = (2, 4, 6, 8, 8, 16)
-    #: copies of each of the 54 kinds in the deck (shengji.deck.Composition.counts);
-    #: None → ``decks`` of every kind. ``decks`` is the most of any kind.
+    #: following protections, one of FOLLOW_PROTECTIONS (None: from must_break_tuples)
+    follow_protection: str | None = None
+    #: a led tractor the follower cannot match asks for shorter tractors before plain
+    #: tuples (有拖拉機必須出拖拉機, seeds 000/001/004, shengji.io); false: seed 002's list
+    shorter_tractors: bool = True
+    #: copies of each of the 54 kinds in the deck (shengji.deck.Composition.counts: short
+    #: packs, jokers per pack); None → ``decks`` of every kind. ``decks`` is the most of any kind.
     copies: tuple[int, ...] | None = None
     extra: tuple = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, 4)
-        if self.copies is None:
-            object.__setattr__(self, "copies", (self.decks,) * 54)
-        else:
-            copies = tuple(self.copies)
-            if len(copies) != 54 or not all(
-                    isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= self.decks
-                    for n in copies):
-                raise RulesError(f"copies: 54 counts of 0..decks ({self.decks}) expected")
-            object.__setattr__(self, "copies", copies)
         if self.max_tuple is None:
             object.__setattr__(self, "max_tuple", 1 if self.decks == 1 else min(self.decks, 4))
         _check_int("max_tuple", self.max_tuple, 1)
@@ -213,8 +267,10 @@ class PlayRules:
                 f"max_tuple: {self.max_tuple} is impossible with {self.decks} deck(s) "
                 f"(allowed 1..{self.decks})"
             )
-        for name in ("tractors", "throws", "tractor_bridges_level_gap", "must_break_tuples"):
+        for name in ("tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors"):
             _check_bool(name, getattr(self, name))
+        self._normalise_protection()
+        self._normalise_copies()
         _check_int("tractor_min_width", self.tractor_min_width, 2, 4)
         _check_int("tractor_min_length", self.tractor_min_length, 2, 24)
         ranks = self.constant_ranks
@@ -241,6 +297,38 @@ class PlayRules:
             _check_int(f"kitty_table.{key}", v, 1)
         object.__setattr__(self, "kitty_table", table)
         object.__setattr__(self, "following", self._normalise_following(self.following))
+
+    def _normalise_protection(self) -> None:
+        old, new = self.must_break_tuples, self.follow_protection
+        if old is not None:
+            _check_bool("must_break_tuples", old)
+        if new is None:
+            new = "longer_tuples" if old is False else "none"
+        _check_choice("follow_protection", new, FOLLOW_PROTECTIONS)
+        must_break = new not in ("longer_tuples", "both")
+        if old is not None and old != must_break:
+            raise RulesError(
+                f"must_break_tuples: {str(old).lower()} contradicts follow_protection: {new} "
+                "(must_break_tuples is its older alias: set only follow_protection)"
+            )
+        object.__setattr__(self, "follow_protection", new)
+        object.__setattr__(self, "must_break_tuples", must_break)
+
+    def _normalise_copies(self) -> None:
+        copies = self.copies
+        if copies is None:
+            copies = (self.decks,) * NUM_KINDS
+        elif isinstance(copies, (str, bytes)) or not isinstance(copies, Iterable):
+            raise RulesError(f"copies: {copies!r} is not a list of {NUM_KINDS} card counts")
+        copies = tuple(copies)
+        if len(copies) != NUM_KINDS:
+            raise RulesError(f"copies: {len(copies)} values, expected {NUM_KINDS} (one per kind)")
+        for k, c in enumerate(copies):
+            if not _is_int(c) or not 0 <= c <= self.decks:
+                raise RulesError(
+                    f"copies: {c!r} copies of kind {k} is not a count 0..decks ({self.decks})"
+                )
+        object.__setattr__(self, "copies", copies)
 
     def _normalise_following(self, following) -> tuple:
         """Ladders as ((shape, (pattern, ...)), ...), every shape validated, and held to
@@ -324,11 +412,21 @@ class PlayRules:
         return f"tractor_min_length is {self.tractor_min_length}"
 
     def ladder_for(self, lead: Shape) -> Ladder:
-        """The following ladder for a led shape: the explicit one, else the default."""
+        """The following ladder for a led shape: the explicit one, else the default
+        (``suit_only``: nothing but the suit, ``((),)``)."""
+        lead = tuple(lead)
+        if self.follow_protection == "suit_only":
+            return ((),)
         for shape, ladder in self.following:
-            if shape == tuple(lead):
+            if shape == lead:
                 return ladder
-        return default_ladder(tuple(lead), self.max_tuple)
+        if lead[1] >= 2:
+            grouped = self.shorter_tractors
+        else:
+            grouped = self.follow_protection in ("none", "longer_tuples")
+        tractors = (self.tractor_min_width, self.tractor_min_length)
+        return default_ladder(lead, self.max_tuple,
+                              tractors if grouped and self.tractors else None)
 
     @classmethod
     def from_mapping(cls, data: Mapping) -> PlayRules:

@@ -13,7 +13,7 @@ from oracle import OracleContext
 from oracle.structures import structure_counts, structures
 
 from shengji.cards import NUM_KINDS, RANKS
-from shengji.rules import PlayRules, parse_pattern
+from shengji.rules import FAILED_THROW, FOLLOW_PROTECTIONS, PlayRules, parse_pattern
 
 # explicit ladders from the seeds (docs/rules.md §5), and a few odd ones
 TITANIC_LADDERS = {
@@ -34,6 +34,23 @@ ODD_LADDERS = [
 
 
 @st.composite
+def compositions(draw, decks):
+    """Copies per kind of a deck composition: short packs (the lowest ranks gone from
+    some packs: shengji.io deck.rs ``min``) and packs without one or both jokers."""
+    copies = [decks] * NUM_KINDS
+    for _ in range(decks):
+        if draw(st.booleans()):
+            low = draw(st.integers(1, 5))  # this pack keeps ranks from RANKS[low] up
+            for s in range(4):
+                for r in range(low):
+                    copies[s * 13 + r] -= 1
+        for joker in (52, 53):
+            if draw(st.integers(0, 3)) == 0:
+                copies[joker] -= 1
+    return tuple(copies)
+
+
+@st.composite
 def play_rules(draw, decks=None):
     decks = decks or draw(st.integers(1, 4))
     kw: dict = {"decks": decks}
@@ -51,9 +68,15 @@ def play_rules(draw, decks=None):
         st.sampled_from([(), (), (0,), (0,), (12,), (0, 1)]) | st.tuples(st.integers(0, 12))
     )
     kw["constant_ranks"] = [RANKS[r] for r in constant]  # from_mapping reads printed ranks
-    kw["must_break_tuples"] = draw(st.booleans())
+    if draw(st.integers(0, 3)) == 0:  # the older alias
+        kw["must_break_tuples"] = draw(st.booleans())
+    else:
+        kw["follow_protection"] = draw(st.sampled_from(FOLLOW_PROTECTIONS))
+    kw["shorter_tractors"] = draw(st.booleans())
+    if draw(st.integers(0, 3)) == 0:
+        kw["copies"] = draw(compositions(decks))
     kw["ruff_compare"] = draw(st.sampled_from(["strongest", "all_components", "highest_card"]))
-    kw["failed_throw"] = draw(st.sampled_from(["smallest", "next_player_chooses"]))
+    kw["failed_throw"] = draw(st.sampled_from(FAILED_THROW))
     kw["kitty"] = draw(st.sampled_from(["exponential", "power", "table", "twice_size"]))
     if draw(st.booleans()):
         kw["kitty_cap"] = draw(st.sampled_from([8, 16, 64]))
@@ -91,7 +114,7 @@ def kinds_by_strength(octx, suit):
 
 
 def full(octx):
-    return (octx.rules.decks,) * NUM_KINDS
+    return octx.rules.copies
 
 
 def minus(a, b):
@@ -139,7 +162,7 @@ def any_group(draw, octx, size, avail):
 
 
 def effective_suits(octx):
-    return sorted({octx.suit[k] for k in range(NUM_KINDS)})
+    return sorted({octx.suit[k] for k in range(NUM_KINDS) if octx.rules.copies[k]})
 
 
 @st.composite
@@ -186,7 +209,7 @@ def leads(draw, octx, max_size=6, suits=None, modes=("one", "one", "throw", "loo
             part = draw(structure(octx, suit, minus(avail, lead), room))
             lead = tuple(a + b for a, b in zip(lead, part, strict=True))
     if sum(lead) == 0:  # the drawn shape was not there: lead the suit's top card
-        k = kinds_by_strength(octx, suit)[-1]
+        k = [k for k in kinds_by_strength(octx, suit) if avail[k]][-1]
         lead = tuple(1 if i == k else 0 for i in range(NUM_KINDS))
     return suit, lead
 
@@ -294,3 +317,34 @@ def ruffed_throw(draw, octx, decks):
         avail = minus(avail, p)
         plays.append(p)
     return plays
+
+
+@st.composite
+def grouping_follow_case(draw, octx):
+    """(lead, hand) where the follower may group pairs into tractors: a led tractor of
+    three pairs (or a quad, with four decks) and a hand of the suit rich in pairs, so
+    ``shorter_tractors`` and ``follow_protection`` decide (semantics §4)."""
+    rules = octx.rules
+    suit = draw(st.sampled_from(effective_suits(octx)))
+    avail = full(octx)
+    kinds = [k for k in kinds_by_strength(octx, suit) if avail[k] >= 2]
+    lead = tuple([0] * NUM_KINDS)
+    if rules.max_tuple >= 4 and draw(st.booleans()):
+        quads = [k for k in kinds if avail[k] >= 4]
+        if quads:
+            k = draw(st.sampled_from(quads))
+            lead = tuple(4 if i == k else 0 for i in range(NUM_KINDS))
+    if sum(lead) == 0:
+        found = list(structures(octx, avail, 2, 3, suit=suit)) if rules.max_tuple >= 2 else []
+        if found:
+            lead = structure_counts(draw(st.sampled_from(found)))
+        else:
+            lead = draw(suited_group(octx, suit, 6, avail))
+    avail = minus(avail, lead)
+    hand = tuple([0] * NUM_KINDS)
+    for _ in range(draw(st.integers(2, 4))):
+        part = draw(structure(octx, suit, minus(avail, hand), 6))
+        hand = tuple(a + b for a, b in zip(hand, part, strict=True))
+    more = draw(suited_group(octx, suit, draw(st.integers(0, 3)), minus(avail, hand)))
+    hand = tuple(a + b for a, b in zip(hand, more, strict=True))
+    return lead, hand

@@ -151,3 +151,29 @@ def test_heuristic_plays_whole_deals_legally(v80):
         action = bots[seat].act(game.view(seat), game.legal_actions(seat))
         assert game.can(action)
         game.apply(action)
+
+
+@pytest.mark.parametrize("variant", ["two-deck-80", "one-deck-40", "three-deck-titanic",
+                                     "house/turn-kitty"])
+def test_heuristic_single_card_winner_is_the_cores(variant):
+    """The heuristic judges one-card tricks in Python (semantics §7, one card each): it
+    must name the winner the core names, under every trump and ruff rule."""
+    import random
+
+    from shengji.bots.heuristic import single_winner
+
+    v = load_variant(variant)
+    rng = random.Random(variant)
+    checked = 0
+    for level in range(0, 13, 4):
+        for trump in (None, 0, 2):
+            ctx = v.context(level, trump)
+            eff = [ctx.effective_suit(k) for k in range(NUM_KINDS)]
+            st = [ctx.strength(k) for k in range(NUM_KINDS)]
+            for _ in range(150):
+                plays = [(rng.randrange(NUM_KINDS),) for _ in range(rng.randint(2, 6))]
+                if any(plays.count(p) > v.decks for p in plays):
+                    continue
+                assert single_winner(plays, eff, st) == ctx.trick_winner(plays), plays
+                checked += 1
+    assert checked > 1000

@@ -1,7 +1,7 @@
 """The page in a real browser: open it, create and join a room, start (bots take the other
-seats) and play a whole deal by clicking cards; an illegal play is explained; the replay
-of the finished deal opens. Screenshots go to $SHENGJI_ARTIFACTS (default: pytest's
-tmp dir).
+seats) and play a whole deal by clicking cards (each lead and follow from the Hint
+button's advice); an illegal play is explained; the replay of the finished deal opens.
+Screenshots go to $SHENGJI_ARTIFACTS (default: pytest's tmp dir).
 
 Uses Debian's chromium at /usr/bin/chromium through the playwright package (no browser
 download); skipped when either is missing.
@@ -114,6 +114,7 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
     page.wait_for_selector("#game:not([hidden])")
 
     refused = False
+    hinted = 0
     for _ in range(MAX_TURNS):
         wait_js(page, "window.shengji.state.legal !== null || "
                       "!document.getElementById('result').hidden")
@@ -139,16 +140,22 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
                 page.screenshot(path=str(shots / "browser-refused.png"))
                 refused = True
             if kind == "bury":
-                tokens = st["view"]["hand"].split()[-legal["count"]:]
+                click_cards(page, st["view"]["hand"].split()[-legal["count"]:])
             else:
-                tokens = legal["actions"][0]["cards"].split()
-            click_cards(page, tokens)
+                # the Hint button asks the server's bot: its cards get selected, its
+                # reason shown
+                page.click("#actions button:text('Clear')")
+                page.click("#actions button:text('Hint')")
+                page.wait_for_selector("#advice:not([hidden])")
+                assert page.inner_text("#advice").startswith("Hint: ")
+                hinted += 1
             page.click("#play")
         wait_js(page, f"window.shengji.state.event_index > {st['index']}")
     else:
         pytest.fail(f"no deal result after {MAX_TURNS} decisions")
 
     assert refused, "the seeded deal offered no chance to try an illegal follow"
+    assert hinted >= 10, "every lead and follow was played from the server's hint"
     assert "Deal 1 result" in page.inner_text("#result")
     page.screenshot(path=str(shots / "browser-deal.png"), full_page=True)
 

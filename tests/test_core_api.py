@@ -7,6 +7,7 @@ import pytest
 
 from shengji.cards import parse_card
 from shengji.core import Component, Context, FollowResult, Hand
+from shengji.errors import HandError, RulesError
 from shengji.rules import PlayRules
 
 TWO = PlayRules(decks=2)
@@ -301,3 +302,56 @@ def test_kitty_other_policies_seeds_003_004():
     assert table.kitty_multiplier("H4 H4 H4 H4") == 8
     assert table.kitty_multiplier("H4 H4 H4 H5 H5 H5") == 16
     assert Context(PlayRules(kitty="twice_size"), "10", "S").kitty_multiplier("H4 H4") == 4
+
+
+def test_follow_protection_quad_draws_a_tractor_shengji_io():
+    """shengji.io TrickDrawPolicy: a led quad's decomposition [4] > [3,1] > [2,2] >
+    [2],[2] asks for adjacent pairs unless only tractors draw tractors (generated ladders;
+    the four-deck variant's explicit quad ladder, seed 003, has no tractor)."""
+    lead, hand = "H3 H3 H3 H3", "H6 H6 H5 H5 H9 H9 HK"
+    for protection, apart_ok in [("none", False), ("longer_tuples", False),
+                                 ("tractor_on_tractor", True), ("both", True),
+                                 ("suit_only", True)]:
+        ctx = Context(PlayRules(decks=4, follow_protection=protection), "10", "S")
+        assert ctx.check_follow(lead, hand, "H5 H5 H9 H9").ok is apart_ok, protection
+        assert ctx.check_follow(lead, hand, "H5 H5 H6 H6").ok
+        # the triple still comes first (seed 003: 没有四张牌时跟三张牌加一单张)
+        with_triple = "H6 H6 H5 H5 H9 H9 H9 HK"
+        assert ctx.check_follow(lead, with_triple, "H5 H5 H6 H6").ok is (protection
+                                                                         == "suit_only")
+
+
+def test_must_break_tuples_is_an_alias_of_follow_protection():
+    assert PlayRules(must_break_tuples=False) == PlayRules(follow_protection="longer_tuples")
+    assert PlayRules(must_break_tuples=True) == PlayRules()
+    assert PlayRules(follow_protection="both").must_break_tuples is False
+    with pytest.raises(RulesError, match="contradicts"):
+        PlayRules(must_break_tuples=False, follow_protection="none")
+
+
+def test_shorter_tractors_ladder_seed_000_and_002():
+    """有拖拉機必須出拖拉機 (seeds 000/001/004) against seed 002's 三連對 > 三對 > 兩對."""
+    literal = PlayRules(decks=2).ladder_for((2, 3))
+    assert literal == (((2, 3),), ((2, 2), (2, 1)), ((2, 1),) * 3, ((2, 2),), ((2, 1),) * 2,
+                       ((2, 1),), ())
+    seed002 = PlayRules(decks=2, shorter_tractors=False).ladder_for((2, 3))
+    assert seed002 == (((2, 3),), ((2, 1),) * 3, ((2, 1),) * 2, ((2, 1),), ())
+    four = PlayRules(decks=2).ladder_for((2, 4))
+    # two tractors before one tractor and two pairs (shengji.io: fewer groups first)
+    assert four[:4] == (((2, 4),), ((2, 3), (2, 1)), ((2, 2), (2, 2)), ((2, 2), (2, 1), (2, 1)))
+
+
+def test_short_packs_keep_the_order_and_adjacency():
+    """shengji.io deck.rs: a short pack keeps the ranks from `min` up; the lowest ranks go,
+    so no kept rank loses a neighbour (semantics §1)."""
+    copies = [2] * 54
+    for s in range(4):
+        for r in range(3):  # 2, 3, 4 gone from both packs
+            copies[s * 13 + r] = 0
+    short = Context(PlayRules(decks=2, copies=copies), "10", "S")
+    full = Context(PlayRules(decks=2), "10", "S")
+    assert short.is_tractor("H5 H5 H6 H6")
+    for k in range(54):
+        assert short.strength(k) == full.strength(k)
+    with pytest.raises(HandError, match="the packs hold only 0"):
+        short.decompose("H4")

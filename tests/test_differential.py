@@ -18,6 +18,7 @@ from strategies import (
     contexts,
     follow_case,
     full,
+    grouping_follow_case,
     holdings,
     leads,
     minus,
@@ -114,7 +115,7 @@ def test_bad_leads_raise(decks, data):
     cctx, octx = setup(data, decks)
     s1, a = data.draw(leads(octx, max_size=2))
     s2, b = data.draw(leads(octx, max_size=2))
-    mixed = tuple(min(x + y, decks) for x, y in zip(a, b, strict=True))
+    mixed = tuple(min(x + y, c) for x, y, c in zip(a, b, octx.rules.copies, strict=True))
     for counts in ([0] * NUM_KINDS, mixed if s1 != s2 else None):
         if counts is None:
             continue
@@ -157,6 +158,27 @@ def test_follow(decks, data):
         p = plays[i]
         r = cctx.check_follow(H(lead), H(hand), H(p))
         assert (r.ok, r.reason) == octx.check_follow(lead, hand, p), show(p)
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+@given(data=st.data())
+@FAST
+def test_follow_groupings(decks, data):
+    """§4 default ladders with tractor groupings: a led three-pair tractor or quad against
+    hands rich in pairs, under every follow_protection and shorter_tractors."""
+    cctx, octx = setup(data, decks)
+    lead, hand = data.draw(grouping_follow_case(octx))
+    note(f"lead={show(lead)} hand={show(hand)}")
+    if sum(hand) < sum(lead):
+        return
+    want = octx.legal_follows(lead, hand)
+    got = cctx.legal_follows(H(lead), H(hand), limit=100_000)
+    got_set = {p.counts for p in got.plays}
+    assert got.total == len(got.plays)
+    assert got_set == want, (
+        "C only: " + "; ".join(show(p) for p in got_set - want),
+        "oracle only: " + "; ".join(show(p) for p in want - got_set),
+    )
 
 
 @pytest.mark.parametrize("decks", [2, 3])

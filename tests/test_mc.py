@@ -164,7 +164,7 @@ def test_worlds_respect_voids_and_hand_sizes(variant):
     for g, view, eff in cases:
         dealer = view.seat == g.dealer
         buried = tuple(g.buried) if dealer else None
-        unseen = unseen_counts(view, g.decks, buried)
+        unseen = unseen_counts(view, g.variant.composition.counts, buried)
         holders = Holders(view, eff, unseen, kitty_known=dealer)
         assert holders.consistent
         shown = voids(view, eff)
@@ -192,7 +192,7 @@ def test_flow_fallback_respects_voids(monkeypatch):
     cases = _games_with_voids(load_variant("two-deck-80"), 3)
     rng = random.Random(5)
     for g, view, eff in cases:
-        unseen = unseen_counts(view, g.decks, None)
+        unseen = unseen_counts(view, g.variant.composition.counts, None)
         holders = Holders(view, eff, unseen, kitty_known=False)
         shown = voids(view, eff)
         for _ in range(50):

@@ -66,3 +66,18 @@ def test_mapping_variants_are_checked_alike():
     v = load_variant({"extends": "two-deck-80", "hand_size": 25, "start_level": 10,
                       "match_end": {"last_level": "A"}})
     assert v.hand_size == 25 and v.start_level() == 8
+
+
+def test_simulate_reads_the_file_again_each_run(tmp_path, monkeypatch, capsys):
+    """A variant was cached by its reference: after a run on a good ./v.yaml, a run on a
+    broken ./v.yaml elsewhere played the cached good one."""
+    good, bad = tmp_path / "good", tmp_path / "bad"
+    good.mkdir(), bad.mkdir()
+    (good / "v.yaml").write_text(BASE, encoding="utf-8")
+    (bad / "v.yaml").write_text(BASE + "hand_size: 25.0\n", encoding="utf-8")
+    argv = ["simulate", "--variant", "v.yaml", "--deals", "1", "--no-progress"]
+    monkeypatch.chdir(good)
+    assert main(argv) == 0
+    monkeypatch.chdir(bad)
+    assert main(argv) == 2
+    assert "v.yaml:2: hand_size: 25.0 is not an integer" in capsys.readouterr().err

@@ -10,6 +10,12 @@ Rules of thumb, in order of use:
 
 "Unbeatable" is judged against the cards this seat has not seen (not in its hand, not
 played, not buried by itself).
+
+Speed: a decision reads each view field once, judges singles led (most tricks) in
+Python from the context's suit and strength tables (the core's rule for one card each,
+semantics §7), keeps the core ``Hand`` of every play it asks the core about, and
+answers "could the unseen cards beat this?" from per-suit strength lists built once
+per decision.
 """
 
 from __future__ import annotations
@@ -24,25 +30,156 @@ DECLARE_SHARE = 0.38
 FINAL_DECLARE_SHARE = 0.26
 #: follow candidates judged one by one; beyond this a sample is judged
 MAX_JUDGED = 120
+#: a seat short of the led suit completes its play with any other cards (often
+#: thousands of choices): this many drawn ones are judged along with the built discards
+#: of ``_filler_candidates`` (the cheapest, the richest, the lowest ruffs)
+FILLER_SAMPLE = 12
+#: suit decompositions kept (per context, by cards): a suit changes only when played
+_DECOMPOSED: dict = {}
+_POINTS = [point_value(k) for k in range(NUM_KINDS)]
+#: core Hands of plays, by card tuple (immutable; most plays recur)
+_HANDS: dict = {}
+
+
+def _hand(cards: tuple):
+    h = _HANDS.get(cards)
+    if h is None:
+        from ..core import Hand
+
+        if len(_HANDS) > 50_000:
+            _HANDS.clear()
+        h = _HANDS[cards] = Hand(cards)
+    return h
+
+
+def _components(ctx, cards: tuple) -> list:
+    """(cards, width, length) of each component of a one-suit card group."""
+    entry = _DECOMPOSED.get(id(ctx))  # by identity: hashing a Context hashes its rules
+    if entry is None or entry[0] is not ctx:
+        if len(_DECOMPOSED) > 64:
+            _DECOMPOSED.clear()
+        entry = _DECOMPOSED[id(ctx)] = (ctx, {})
+    known = entry[1]
+    got = known.get(cards)
+    if got is None:
+        if len(known) > 20_000:
+            known.clear()
+        got = known[cards] = [(_cards_of(c.cards), c.width, c.length)
+                              for c in ctx.decompose(_hand(cards))]
+    return got
+
+
+#: card lists of core Hands (components of singles and tuples are shared Hands)
+_CARDS: dict = {}
+
+
+def _cards_of(hand) -> list:
+    got = _CARDS.get(hand)
+    if got is None:
+        if len(_CARDS) > 20_000:
+            _CARDS.clear()
+        got = _CARDS[hand] = hand.cards()
+    return got
+
+
+def single_winner(plays, eff, st) -> int:
+    """Index of the winning play when every play is one card: the highest of the led
+    suit, unless trumped (a side suit led), then the highest trump; the first of equals
+    wins (semantics §7, one card each)."""
+    lead = plays[0][0]
+    suit = eff[lead]
+    win, best, ruff = 0, st[lead], False
+    for j in range(1, len(plays)):
+        k = plays[j][0]
+        ks, s = eff[k], st[k]
+        if ks == suit and not ruff and s > best:
+            win, best = j, s
+        elif suit != TRUMP and ks == TRUMP and (not ruff or s > best):
+            win, best, ruff = j, s, True
+    return win
+
+
+class _Unseen:
+    """The cards this seat has not seen, and which structures they could hold."""
+
+    __slots__ = ("counts", "eff", "st", "_levels")
+
+    def __init__(self, counts, eff, st):
+        self.counts, self.eff, self.st = counts, eff, st
+        self._levels: dict = {}
+
+    def levels(self, suit: int, w: int) -> list[int]:
+        """Sorted distinct strengths of suit ``suit`` held ≥ ``w`` times among the unseen
+        (one pass over the cards per width, for every suit at once)."""
+        got = self._levels.get((suit, w))
+        if got is None:
+            eff, st = self.eff, self.st
+            sets: list = [set(), set(), set(), set(), set()]
+            for k, n in enumerate(self.counts):
+                if n >= w:
+                    sets[eff[k]].add(st[k])
+            for s_, x in enumerate(sets):
+                self._levels[(s_, w)] = sorted(x)
+            got = self._levels[(suit, w)]
+        return got
+
+    def beatable(self, cards, w: int, length: int) -> bool:
+        """Could the unseen cards hold a structure of this shape above ``cards``?"""
+        st = self.st
+        top = max([st[c] for c in cards]) if len(cards) > 1 else st[cards[0]]
+        have = self.levels(self.eff[cards[0]], w)
+        if length == 1:
+            return bool(have) and have[-1] > top
+        run = 0
+        prev = None
+        for s in have:
+            run = run + 1 if prev is not None and s == prev + 1 else 1
+            prev = s
+            if run >= length and s > top:
+                return True
+        return False
+
+
+def _one_suit(cards, eff) -> bool:
+    s = eff[cards[0]]
+    for c in cards:
+        if eff[c] != s:
+            return False
+    return True
+
+
+def _shape(cards) -> tuple[int, int]:
+    kinds: dict = {}
+    for c in cards:
+        kinds[c] = kinds.get(c, 0) + 1
+    return min(kinds.values()), len(kinds)
 
 
 @register
 class HeuristicBot(Bot):
     name = "heuristic"
 
-    def __init__(self, variant, seed=0):
-        super().__init__(variant, seed)
+    def __init__(self, variant, seed=0, **options):
+        super().__init__(variant, seed, **options)
         self._tables: dict = {}
         self._buried = (None, (0,) * NUM_KINDS)
+        self._copies = tuple(variant.composition.counts)
+        self._voids = None  # [deal key, completed tricks read, opponents' voids]
 
     # ------------------------------------------------------------------ dispatch
 
     def act(self, view, legal):
+        return self._decide(view, legal, True)[0]
+
+    def advise(self, view, legal):
+        return self._decide(view, legal, False)
+
+    def _decide(self, view, legal, remember: bool):
         kind = legal.kind
         if kind == "declare":
             return self._declare(view, legal)
         if kind == "bury":
-            return self._bury(view, legal)
+            return self._bury(view, legal, remember)
         if kind == "lead":
             return self._lead(view, legal)
         if kind == "follow":
@@ -51,7 +188,7 @@ class HeuristicBot(Bot):
             return self._choose(view, legal)
         if kind == "call":
             return self._call(view, legal)
-        return legal[0]
+        return legal[0], ""
 
     # ------------------------------------------------------------------ calling friends
 
@@ -81,7 +218,9 @@ class HeuristicBot(Bot):
         for call in singles:  # too few distinct cards: other copies of the same ones
             if call not in chosen and len(chosen) < legal.count:
                 chosen.append(call)
-        return CallFriends(view.seat, tuple(chosen))
+        return (CallFriends(view.seat, tuple(chosen)),
+                "top cards of plain suits, each past the copies the dealer holds, short suits "
+                "first")
 
     # ------------------------------------------------------------------ helpers
 
@@ -96,13 +235,22 @@ class HeuristicBot(Bot):
         return t
 
     def _unseen(self, view) -> list[int]:
-        copies = self.variant.composition.counts
         buried = self._buried[1] if self._buried[0] == (view.deal_number, view.dealer) else None
-        out = []
-        for k in range(NUM_KINDS):
-            n = copies[k] - view.hand[k] - view.played[k] - (buried[k] if buried else 0)
-            out.append(max(n, 0))
-        return out
+        hand, played = view.hand, view.played
+        if buried:
+            return [max(n - h - p - b, 0) for n, h, p, b
+                    in zip(self._copies, hand, played, buried, strict=True)]
+        return [max(n - h - p, 0) for n, h, p in zip(self._copies, hand, played, strict=True)]
+
+    @staticmethod
+    def _same_side(view, a: int, b: int) -> bool:
+        """Seats known to play on one side this deal (an unfound friend is not known)."""
+        return bool(view.same_side(a, b))
+
+    def _winner(self, ctx, eff, st, plays) -> int:
+        if len(plays[0]) == 1:
+            return single_winner(plays, eff, st)
+        return ctx.trick_winner([_hand(p) for p in plays])
 
     def _cost(self, cards, eff, st) -> int:
         """How much a play spends: trumps and high cards are expensive."""
@@ -112,36 +260,39 @@ class HeuristicBot(Bot):
 
     def _declare(self, view, legal):
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], "nothing to declare"
         bids = view.bids
-        if bids and bids[-1].seat != view.seat and view.same_side(bids[-1].seat, view.seat):
-            return legal[0]  # never overturn the partner
-        held = sum(view.hand)
+        seat = view.seat
+        if bids and bids[-1].seat != seat and self._same_side(view, bids[-1].seat, seat):
+            return legal[0], "never overturn the partner"
+        hand = view.hand
+        held = sum(hand)
         final = view.to_deal == 0
+        level = view.level
         best, best_share = None, 0.0
         for action in list(legal)[1:]:
             c = action.cards[0]
             suit = None if c >= LITTLE_JOKER else c // 13
-            trumps = sum(n for k, n in enumerate(view.hand)
-                         if n and (k >= LITTLE_JOKER or rank_of(k) == view.level
+            trumps = sum(n for k, n in enumerate(hand)
+                         if n and (k >= LITTLE_JOKER or rank_of(k) == level
                                    or (suit is not None and k // 13 == suit)))
             share = trumps / max(held, 1)
             if share > best_share or (share == best_share and best is not None
                                       and len(action.cards) > len(best.cards)):
                 best, best_share = action, share
-        if bids and bids[-1].seat == view.seat:
+        if bids and bids[-1].seat == seat:
             # reinforcing my own bid is always worth it
             for action in list(legal)[1:]:
                 if action.cards[0] == max(bids[-1].cards):
-                    return action
+                    return action, "reinforce my own declaration"
         need = FINAL_DECLARE_SHARE if final else DECLARE_SHARE
         if best is not None and best_share >= need and (final or held >= 6):
-            return best
-        return legal[0]
+            return best, f"{best_share:.0%} of my cards would be trumps"
+        return legal[0], "too few trumps to declare"
 
     # ------------------------------------------------------------------ burying
 
-    def _bury(self, view, legal):
+    def _bury(self, view, legal, remember: bool = True):
         ctx, eff, st = self._ctx(view)
         hand = view.hand
         suit_len = [0] * 5
@@ -158,149 +309,250 @@ class HeuristicBot(Bot):
 
         cards.sort(key=keep_value)
         chosen = tuple(cards[:legal.count])
-        counts = [0] * NUM_KINDS
-        for c in chosen:
-            counts[c] += 1
-        self._buried = ((view.deal_number, view.seat), tuple(counts))
-        return Bury(view.seat, chosen)
+        if remember:
+            counts = [0] * NUM_KINDS
+            for c in chosen:
+                counts[c] += 1
+            self._buried = ((view.deal_number, view.seat), tuple(counts))
+        return Bury(view.seat, chosen), "bury low non-point side cards of short suits"
 
     # ------------------------------------------------------------------ leading
 
-    def _beatable(self, cards, unseen, eff, st, w: int, length: int) -> bool:
-        """Could the unseen cards hold a structure of this shape above ``cards``?"""
-        suit = eff[cards[0]]
-        top = max(st[c] for c in cards)
-        if length == 1:
-            return any(unseen[k] >= w and eff[k] == suit and st[k] > top for k in range(NUM_KINDS))
-        have = sorted({st[k] for k in range(NUM_KINDS) if unseen[k] >= w and eff[k] == suit})
-        run = 0
-        prev = None
-        for s in have:
-            run = run + 1 if prev is not None and s == prev + 1 else 1
-            prev = s
-            if run >= length and s > top:
-                return True
-        return False
-
-    def _shape(self, cards) -> tuple[int, int]:
-        kinds = {}
-        for c in cards:
-            kinds[c] = kinds.get(c, 0) + 1
-        w = min(kinds.values())
-        return w, len(kinds)
-
     def _lead(self, view, legal):
         ctx, eff, st = self._ctx(view)
-        unseen = self._unseen(view)
+        unseen = _Unseen(self._unseen(view), eff, st)
         voids = self._opponent_voids(view, eff)
         hand = view.hand
+        seat = view.seat
         rules = self.variant.play_rules
         # throws: every component of a suit that nobody can beat, played at once
         if rules.throws:
             best_throw = None
+            by_suit: list = [[], [], [], [], []]
+            for k, n in enumerate(hand):
+                if n:
+                    by_suit[eff[k]] += [k] * n
             for suit in range(5):
                 if suit in voids and suit != TRUMP:
                     continue
-                cards = [k for k in range(NUM_KINDS) if hand[k] and eff[k] == suit
-                         for _ in range(hand[k])]
+                cards = by_suit[suit]
                 if len(cards) < 2:
                     continue
+                # a throw needs two unbeatable components: a single is unbeatable only
+                # if no unseen card of the suit is higher; wider ones need two copies
+                top = unseen.levels(suit, 1)
+                top = top[-1] if top else -1
+                if sum(1 for k in set(cards) if hand[k] >= 2 or st[k] >= top) < 2:
+                    continue
                 good = []
-                for comp in ctx.decompose(cards):
-                    cc = comp.cards.cards()
-                    if not self._beatable(cc, unseen, eff, st, comp.width, comp.length):
+                for cc, width, length in _components(ctx, tuple(cards)):
+                    if not unseen.beatable(cc, width, length):
                         good.extend(cc)
-                if good and (best_throw is None or len(good) > len(best_throw)):
+                if (len(good) >= 2 and (best_throw is None or len(good) > len(best_throw))
+                        and len(_components(ctx, tuple(good))) > 1):
                     best_throw = good
-            if best_throw and len(best_throw) >= 2 and len(ctx.decompose(best_throw)) > 1:
-                return Play(view.seat, tuple(best_throw))
+            if best_throw:
+                return Play(seat, tuple(best_throw)), "a throw nobody can beat"
         best, best_key = None, None
-        for action in legal:
+        actions = list(legal)
+        for action in actions:
             cards = action.cards
-            suit = eff[cards[0]]
-            if len(set(cards)) > 1 and len(ctx.decompose(cards)) > 1:
-                continue  # a listed whole-suit throw that is not safe
-            w, length = self._shape(cards)
-            if self._beatable(cards, unseen, eff, st, w, length):
-                continue
+            c0 = cards[0]
+            suit = eff[c0]
             if suit != TRUMP and suit in voids:
                 continue
-            key = (suit != TRUMP, len(cards), sum(point_value(c) for c in cards))
-            if best_key is None or key > best_key:
-                best, best_key = action, key
+            n = len(cards)
+            key = (suit != TRUMP, n, _POINTS[c0] if n == 1 else sum(_POINTS[c] for c in cards))
+            if best_key is not None and key <= best_key:
+                continue  # cannot be preferred (the first of equals stays)
+            if n == 1:
+                if unseen.beatable(cards, 1, 1):
+                    continue
+            else:
+                if c0 != cards[-1] and len(_components(ctx, cards)) > 1:
+                    continue  # a listed whole-suit throw that is not safe
+                w, length = _shape(cards)
+                if unseen.beatable(cards, w, length):
+                    continue
+            best, best_key = action, key
         if best is not None:
-            return best
+            return best, "nobody can beat this lead"
         # nothing safe: a low single of a short side suit (never a point card if avoidable)
         suit_len = [0] * 5
         for k, n in enumerate(hand):
             suit_len[eff[k]] += n
-        singles = [a for a in legal if len(a.cards) == 1]
-        pool = singles or list(legal)
+        singles = [a for a in actions if len(a.cards) == 1]
+        pool = singles or actions
 
         def low(a):
             c = a.cards[0]
-            return (eff[c] == TRUMP, point_value(c) > 0, suit_len[eff[c]], st[c])
+            return (eff[c] == TRUMP, _POINTS[c] > 0, suit_len[eff[c]], st[c])
 
-        return min(pool, key=low)
+        return min(pool, key=low), "nothing is safe: lead low in a short side suit"
 
     def _opponent_voids(self, view, eff) -> set:
-        """Effective suits some opponent has shown out of (so a lead there may be ruffed)."""
-        voids = set()
-        for trick in view.tricks + ((view.trick,) if view.trick else ()):
-            lead_suit = eff[trick[0][1][0]]
-            for seat, cards in trick[1:]:
-                if not view.same_side(seat, view.seat) and any(eff[c] != lead_suit for c in cards):
+        """Effective suits some opponent has shown out of (so a lead there may be ruffed).
+        Completed tricks are read once per deal (kept between decisions)."""
+        seat = view.seat
+        tricks = view.tricks
+        key = (view.deal_number, view.dealer, view.level, view.trump, seat,
+               tricks[0] if tricks else None)
+        known = self._voids
+        if known is None or known[0] != key or known[1] > len(tricks):
+            known = self._voids = [key, 0, set()]
+        voids = known[2]
+        new = tricks[known[1]:]
+        known[1] = len(tricks)
+        trick = view.trick
+        if trick:
+            voids = set(voids)  # the current trick may change; keep it out of the cache
+            new = new + (trick,)
+        for t in new:
+            lead_suit = eff[t[0][1][0]]
+            if lead_suit in voids:
+                continue
+            for s, cards in t[1:]:
+                if not self._same_side(view, s, seat) and any(eff[c] != lead_suit
+                                                               for c in cards):
                     voids.add(lead_suit)
+                    break
         return voids
 
     # ------------------------------------------------------------------ following
 
     def _follow(self, view, legal):
         ctx, eff, st = self._ctx(view)
-        plays = [cards for _, cards in view.trick]
-        seats = [s for s, _ in view.trick]
+        trick = view.trick
+        if len(trick[0][1]) == 1:
+            return self._follow_single(view, legal, trick, eff, st)
+        seat = view.seat
+        plays = [cards for _, cards in trick]
+        seats = [s for s, _ in trick]
         n_after = view.players - len(plays) - 1
-        trick_points = sum(point_value(c) for p in plays for c in p)
-        win_idx = ctx.trick_winner(plays) if len(plays) > 1 else 0
-        partner_winning = bool(view.same_side(seats[win_idx], view.seat))
-        if len(legal) > MAX_JUDGED:
-            options = [legal[i] for i in sorted(self.rng.sample(range(len(legal)), MAX_JUDGED))]
+        trick_points = sum(_POINTS[c] for p in plays for c in p)
+        win_idx = self._winner(ctx, eff, st, plays) if len(plays) > 1 else 0
+        partner_winning = self._same_side(view, seats[win_idx], seat)
+        fillers = self._filler_candidates(view, plays[0], eff, st)
+        if fillers and len(legal) > FILLER_SAMPLE:
+            # short of the led suit: the built discards are the cheapest, the richest and
+            # the lowest ruffs; a few drawn completions besides
+            options = [legal[i] for i in sorted(self.rng.sample(range(len(legal)),
+                                                                FILLER_SAMPLE))]
+        elif len(legal) > MAX_JUDGED:
+            options = [legal[i] for i in sorted(self.rng.sample(range(len(legal)),
+                                                                MAX_JUDGED))]
         else:
             options = list(legal)
-        options.extend(self._filler_candidates(view, plays[0], eff, st))
-        unseen = self._unseen(view)
+        options.extend(fillers)
+        unseen = None
 
         def pts(a):
-            return sum(point_value(c) for c in a.cards)
+            return sum(_POINTS[c] for c in a.cards)
 
         def cost(a):
-            return self._cost(a.cards, eff, st)
+            return sum(st[c] + (40 if eff[c] == TRUMP else 0) for c in a.cards)
 
         if partner_winning:
             win_cards = plays[win_idx]
-            w, length = self._shape(win_cards) if len(set(win_cards)) <= 2 else (1, 1)
-            safe = n_after == 0 or (len(ctx.decompose(win_cards)) == 1 and not self._beatable(
-                win_cards, unseen, eff, st, w, length))
+            w, length = _shape(win_cards) if len(set(win_cards)) <= 2 else (1, 1)
+            if n_after == 0:
+                safe = True
+            else:
+                unseen = _Unseen(self._unseen(view), eff, st)
+                safe = (len(_components(ctx, win_cards)) == 1
+                        and not unseen.beatable(win_cards, w, length))
             if safe:
-                return max(options, key=lambda a: (pts(a), -cost(a)))
-            return min(options, key=lambda a: (pts(a), cost(a)))
+                return (max(options, key=lambda a: (pts(a), -cost(a))),
+                        "partner wins safely: add points")
+            return min(options, key=lambda a: (pts(a), cost(a))), \
+                "partner may be beaten: play low"
         me = len(plays)
-        winners = [a for a in options if ctx.trick_winner(plays + [a.cards]) == me]
+        if len(plays[0]) == 1:
+            winners = [a for a in options if single_winner(plays + [a.cards], eff, st) == me]
+        else:
+            # a play of several effective suits never wins (semantics §7): ask the core
+            # only about one-suit plays
+            hands = [_hand(p) for p in plays]
+            winners = [a for a in options if _one_suit(a.cards, eff)
+                       and ctx.trick_winner(hands + [_hand(a.cards)]) == me]
         if winners:
+            lead_parts = None
+
             def sure(a):
+                nonlocal unseen, lead_parts
                 if n_after == 0:
                     return True
-                if len(ctx.decompose(plays[0])) > 1:
+                if lead_parts is None:
+                    lead_parts = len(_components(ctx, plays[0]))
+                if lead_parts > 1:
                     return False
-                w, length = self._shape(a.cards) if len(set(a.cards)) <= 2 else (1, 1)
-                return not self._beatable(a.cards, unseen, eff, st, w, length)
+                w, length = _shape(a.cards) if len(set(a.cards)) <= 2 else (1, 1)
+                if unseen is None:
+                    unseen = _Unseen(self._unseen(view), eff, st)
+                return not unseen.beatable(a.cards, w, length)
 
             safe_winners = [a for a in winners if sure(a)]
             if safe_winners:
-                return min(safe_winners, key=lambda a: (cost(a) - 2 * pts(a)))
+                return (min(safe_winners, key=lambda a: (cost(a) - 2 * pts(a))),
+                        "win the trick safely and cheaply")
             if trick_points >= 10:
-                return min(winners, key=lambda a: (cost(a) - 2 * pts(a)))
-        return min(options, key=lambda a: (pts(a), cost(a)))
+                return (min(winners, key=lambda a: (cost(a) - 2 * pts(a))),
+                        f"fight for {trick_points} points")
+        return min(options, key=lambda a: (pts(a), cost(a))), "cannot win it: play low"
+
+    def _follow_single(self, view, legal, trick, eff, st):
+        """``_follow`` for a single card led (most tricks), on kind ids: the same rules
+        of thumb, judged with the one-card trick rule (see ``single_winner``)."""
+        seat = view.seat
+        lead = trick[0][1][0]
+        suit = eff[lead]
+        win_seat, best, ruff = trick[0][0], st[lead], False
+        points = _POINTS[lead]
+        for s, (k,) in trick[1:]:
+            ks, sk = eff[k], st[k]
+            points += _POINTS[k]
+            if ks == suit and not ruff and sk > best:
+                win_seat, best = s, sk
+            elif suit != TRUMP and ks == TRUMP and (not ruff or sk > best):
+                win_seat, best, ruff = s, sk, True
+        n_after = view.players - len(trick) - 1
+        kinds = [a.cards[0] for a in legal]
+
+        def cost(k):
+            return st[k] + (40 if eff[k] == TRUMP else 0)
+
+        def play(k):
+            return Play.trusted(seat, (k,))
+
+        top = None  # highest unseen strength per effective suit, when needed
+
+        def beatable(k):
+            nonlocal top
+            if top is None:
+                top = [-1] * 5
+                for j, n in enumerate(self._unseen(view)):
+                    if n and st[j] > top[eff[j]]:
+                        top[eff[j]] = st[j]
+            return top[eff[k]] > st[k]
+
+        if self._same_side(view, win_seat, seat):
+            if n_after == 0 or not beatable(next(k for s, (k,) in trick if s == win_seat)):
+                return (play(max(kinds, key=lambda k: (_POINTS[k], -cost(k)))),
+                        "partner wins safely: add points")
+            return play(min(kinds, key=lambda k: (_POINTS[k], cost(k)))), \
+                "partner may be beaten: play low"
+        winners = [k for k in kinds
+                   if (eff[k] == suit and not ruff and st[k] > best)
+                   or (suit != TRUMP and eff[k] == TRUMP and (not ruff or st[k] > best))]
+        if winners:
+            safe = [k for k in winners if n_after == 0 or not beatable(k)]
+            if safe:
+                return (play(min(safe, key=lambda k: cost(k) - 2 * _POINTS[k])),
+                        "win the trick safely and cheaply")
+            if points >= 10:
+                return (play(min(winners, key=lambda k: cost(k) - 2 * _POINTS[k])),
+                        f"fight for {points} points")
+        return play(min(kinds, key=lambda k: (_POINTS[k], cost(k)))), "cannot win it: play low"
 
     def _filler_candidates(self, view, lead, eff, st) -> list:
         """Short of the led suit, any other cards complete the play (semantics §4 step
@@ -308,13 +560,14 @@ class HeuristicBot(Bot):
         a sample of a long list would likely miss."""
         suit = eff[lead[0]]
         hand = view.hand
-        base = [k for k in range(NUM_KINDS) if eff[k] == suit for _ in range(hand[k])]
-        r = len(lead) - len(base)
+        held = sum(n for k, n in enumerate(hand) if n and eff[k] == suit)
+        r = len(lead) - held
         if r <= 0:
             return []
+        base = [k for k in range(NUM_KINDS) if eff[k] == suit for _ in range(hand[k])]
         others = [k for k in range(NUM_KINDS) if eff[k] != suit for _ in range(hand[k])]
-        cheap = sorted(others, key=lambda k: (point_value(k), eff[k] == TRUMP, st[k]))
-        rich = sorted(others, key=lambda k: (-point_value(k), eff[k] == TRUMP, st[k]))
+        cheap = sorted(others, key=lambda k: (_POINTS[k], eff[k] == TRUMP, st[k]))
+        rich = sorted(others, key=lambda k: (-_POINTS[k], eff[k] == TRUMP, st[k]))
         out = [base + cheap[:r], base + rich[:r]]
         trumps = sorted((k for k in others if eff[k] == TRUMP), key=lambda k: st[k])
         if not base and len(trumps) >= r:
@@ -330,6 +583,6 @@ class HeuristicBot(Bot):
     def _choose(self, view, legal):
         # the thrower must play one option and will lose it: pick the one worth most
         options = view.forced_options
-        return max(legal, key=lambda a: (sum(point_value(c) for c in options[a.option]),
-                                         len(options[a.option])))
-
+        return (max(legal, key=lambda a: (sum(_POINTS[c] for c in options[a.option]),
+                                          len(options[a.option]))),
+                "make the thrower give up the most points")

@@ -20,10 +20,14 @@ from ..cards import NUM_KINDS
 MAX_TRIES = 12
 
 
-def unseen_counts(view, decks: int, buried=None) -> list[int]:
-    """54 counts of the cards this seat has not seen (``buried``: its own burial)."""
+def unseen_counts(view, copies, buried=None) -> list[int]:
+    """54 counts of the cards this seat has not seen. ``copies``: how many of each kind
+    the deck holds (``variant.composition.counts``, or one number for every kind);
+    ``buried``: the seat's own burial."""
     hand, played = view.hand, view.played
-    out = [decks - hand[k] - played[k] for k in range(NUM_KINDS)]
+    if isinstance(copies, int):
+        copies = (copies,) * NUM_KINDS
+    out = [copies[k] - hand[k] - played[k] for k in range(NUM_KINDS)]
     if buried is not None:
         out = [n - b for n, b in zip(out, buried, strict=True)]
     return [max(n, 0) for n in out]

@@ -157,7 +157,10 @@ class MonteCarloBot(Bot):
     def _search(self, view, legal):
         v = self.variant
         m = view.players
-        if m > MAX_PLAYERS or view.trump_set is False or view.dealer is None:
+        if (m > MAX_PLAYERS or view.trump_set is False or view.dealer is None
+                or not view.sides_known):
+            # sides not public yet (finding friends before every friend is found): the
+            # playouts cannot yet deal the friends' identity, so the heuristic decides
             return None
         ctx = v.context(view.level, view.trump)
         _, eff, st = self.heuristic._ctx(view)
@@ -169,7 +172,7 @@ class MonteCarloBot(Bot):
         if len(candidates) == 1:
             return Play(view.seat, candidates[0]), prior_reason or "the only sensible play"
         buried = self._my_burial(view) if view.dealer == view.seat else None
-        unseen = unseen_counts(view, v.decks, buried)
+        unseen = unseen_counts(view, v.composition.counts, buried)
         holders = Holders(view, eff, unseen, kitty_known=buried is not None)
         if not holders.consistent:
             return None
@@ -247,9 +250,11 @@ class MonteCarloBot(Bot):
         hands = [view.hand] * m  # placeholders: every world brings its own hands
         trick = [cards for _, cards in view.trick]
         leader = view.trick[0][0] if view.trick else view.seat
+        # the two sides of the deal: the dealer's and the others
+        teams = [0 if view.same_side(s, view.dealer) else 1 for s in range(m)]
         try:
-            return Position(ctx, [_as_hand(h) for h in hands], leader,
-                            view.teams[view.dealer], teams=view.teams, trick=trick,
+            return Position(ctx, [_as_hand(h) for h in hands], leader, 0, teams=teams,
+                            trick=trick,
                             trick_points=view.trick_points, throws=v.play_rules.throws,
                             throw_penalty=v.settings["penalties"]["failed_throw"])
         except Exception:  # a view the playout cannot represent: fall back to the heuristic
@@ -260,7 +265,7 @@ class MonteCarloBot(Bot):
     def _utility_table(self, view):
         """total → value for this seat's side (levels from the scoring table, plus a
         small term in the points)."""
-        dealer_side = view.teams[view.seat] == view.teams[view.dealer]
+        dealer_side = bool(view.same_side(view.seat, view.dealer))
         sign = -1.0 if dealer_side else 1.0
         key = (sign, view.level)
         f = self._utility.get(key)
@@ -360,8 +365,8 @@ class MonteCarloBot(Bot):
         from ..engine.actions import cards_text
 
         order = sorted(range(len(means)), key=lambda i: -means[i])
-        text = (f"best of {len(candidates)} plays over {worlds} sampled deals: "
-                f"{means[best]:+.2f} levels expected for your side")
+        text = (f"best of {len(candidates)} plays over {worlds} sampled deals: expected "
+                f"{means[best]:+.2f} for your side (levels, and a little for points)")
         runner = next((i for i in order if i != best), None)
         if runner is not None:
             text += f" (next: {cards_text(candidates[runner])} {means[runner]:+.2f})"

@@ -14,7 +14,11 @@ def add_parser(subparsers) -> None:
     add_seats_argument(p)
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--seed", default="0", help="seed (int or text); same seed, same deal")
-    p.add_argument("--bot", default="heuristic", help="bot at the other seats (heuristic, random)")
+    p.add_argument("--bot", default="heuristic",
+                   help="bot at the other seats, with options (heuristic, random, mc, "
+                        "mc:budget=500)")
+    p.add_argument("--advisor", default="heuristic",
+                   help="bot whose choice and reason lead the hints (e.g. mc)")
     p.add_argument("--deals", type=int, default=None, help="stop after this many deals "
                                                             "(default: the whole match)")
     colour = p.add_mutually_exclusive_group()
@@ -36,4 +40,5 @@ def run(args) -> int:
         from ..variants import load_variant
 
         variant = load_variant(args.variant, players=args.seats)
-    return play(variant, args.seat, seed, bot=args.bot, deals=args.deals, color=args.color)
+    return play(variant, args.seat, seed, bot=args.bot, deals=args.deals, color=args.color,
+                advisor=args.advisor)

@@ -4,6 +4,8 @@
                                       # house-rule examples; same as `variants list`)
     shengji variants show NAME|PATH   # the resolved rules (after extends and plugins)
     shengji variants check PATH...    # validate files or folders; exit 1 on any error
+                                      # (and play a short seeded test match; --no-play
+                                      # checks the files only)
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from ..cards import RANKS
+from ..conformance.suite import SuiteConfig, run_check
 from ..errors import ShengjiError
 from ..plugins import plugin_origin
 from ..rules import KITTY_TABLE_KEYS, pattern_str, shape_str
@@ -41,13 +44,15 @@ def add_parser(subparsers) -> None:
     show.add_argument("variant", metavar="NAME|PATH")
     check = sub.add_parser("check", help="validate variant files; exit 1 on any error")
     check.add_argument("paths", nargs="+", metavar="PATH", help="YAML files or folders")
+    check.add_argument("--no-play", action="store_true",
+                       help="skip the short test match (check the files and hooks only)")
 
 
 def run(args) -> int:
     if args.action == "show":
         return _show(args.variant)
     if args.action == "check":
-        return _check(args.paths)
+        return _check(args.paths, play=not args.no_play)
     return _list(getattr(args, "house", False))
 
 
@@ -82,7 +87,8 @@ def resolved_rules(v) -> dict:
         "tractor_min_length": pr.tractor_min_length,
         "tractor_bridges_level_gap": pr.tractor_bridges_level_gap,
         "constant_ranks": [RANKS[r] for r in pr.constant_ranks],
-        "must_break_tuples": pr.must_break_tuples,
+        "follow_protection": pr.follow_protection,
+        "shorter_tractors": pr.shorter_tractors,
         "following": {
             shape_str(shape): [pattern_str(p) for p in pr.ladder_for(shape)]
             for shape in _shown_shapes(pr)
@@ -176,8 +182,27 @@ def _files(paths: list[str]) -> list[Path]:
     return out
 
 
-def _check(paths: list[str]) -> int:
-    """Load each file fully (extends, plugins, play rules, a few hook calls)."""
+#: the test match of `check`: the all-variants suite's checks (docs/conformance.md) on a
+#: small budget — hook answers, random follows, and one seeded two-deal match with random
+#: legal actions (about half a second per variant)
+PLAY_CONFIG = SuiteConfig(seed=0, deals=1, match_deals=2, follow_hands=20, max_actions=3000)
+PLAY_CHECKS = ("settings", "scoring", "next-dealer", "follows", "deal-0")
+
+
+def cannot_play(v) -> str | None:
+    """Why a loaded variant cannot be played, in one line, or None: ``check`` must refuse
+    what a run would fail on (a hook that raises on the variant's own settings, a
+    ladder no hand can satisfy, a deal that gets stuck)."""
+    for name in PLAY_CHECKS:
+        result = run_check(v, name, PLAY_CONFIG)
+        if not result.passed:
+            return f"{name}: {' '.join(result.message.split())}"
+    return None
+
+
+def _check(paths: list[str], play: bool = True) -> int:
+    """Load each file fully (extends, plugins, play rules, a few hook calls), then play
+    a short seeded test match."""
     failed = 0
     files = _files(paths)
     for f in files:
@@ -186,9 +211,14 @@ def _check(paths: list[str]) -> int:
             resolved_rules(v)  # builds PlayRules and asks start_level
             for points in range(0, v.composition.points + 1, 5):
                 v.score_deal(points)
+            why = cannot_play(v) if play else None
         except ShengjiError as e:
             failed += 1
             print(str(e), file=sys.stderr)
+            continue
+        if why:
+            failed += 1
+            print(f"{display_path(f)}: loads, but a test match fails: {why}", file=sys.stderr)
         else:
             ran = _plugin_code(v)
             ran = f"; ran plugin code: {ran}" if ran else ""

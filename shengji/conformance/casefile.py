@@ -38,6 +38,7 @@ KINDS = (
     "first_dealer",
     "no_bid",
     "bidding",
+    "visibility",
 )
 #: kinds that are judged in a deal's context and so need ``level`` and ``trump``
 CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier",
@@ -380,6 +381,11 @@ def _check_value(kind: str, v) -> None:
                     _need(st["take_back"] is True, f"{where}.take_back: expected true")
                 else:
                     _need(_cards_like(st["cards"]), f"{where}.cards: expected a card string")
+    elif kind == "visibility":
+        _need(isinstance(v, Mapping) and set(v) == {"completed_tricks"},
+              "visibility: expected {completed_tricks: N}")
+        _need(_is_int(v["completed_tricks"]) and v["completed_tricks"] >= 0,
+              "visibility.completed_tricks: expected a number >= 0")
     elif kind == "no_bid":
         _need(
             isinstance(v, Mapping) and {"deal", "kitty"} <= set(v) <= {"deal", "kitty", "redeals"},
@@ -477,6 +483,16 @@ def _check_expect(kind: str, e) -> None:
         for k in ("declarer", "dealer", "kitty"):
             if k in e:
                 _need(e[k] is None or _is_int(e[k]), f"expect.{k}: {e[k]!r} is not a seat")
+    elif kind == "visibility":
+        keys = {"tricks_shown", "dealer_points", "attacker_points"}
+        _need(isinstance(e, Mapping) and e and set(e) <= keys,
+              "expect: expected a mapping of tricks_shown, dealer_points and attacker_points")
+        if "tricks_shown" in e:
+            _need(isinstance(e["tricks_shown"], list) and all(map(_is_int, e["tricks_shown"])),
+                  "expect.tricks_shown: expected a list of trick numbers")
+        for k in ("dealer_points", "attacker_points"):
+            if k in e:
+                _need(isinstance(e[k], bool), f"expect.{k}: expected true or false")
     elif kind == "no_bid":
         _need(
             isinstance(e, Mapping) and e and set(e) <= {"redeal", "trump", "turned"},

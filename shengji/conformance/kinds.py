@@ -143,6 +143,17 @@ def judge_no_bid(variant, case: Case):
     }
 
 
+def judge_visibility(variant, case: Case):
+    from ..engine.view import points_shown, shown_tricks
+
+    table = variant.settings["table"]
+    return {
+        "tricks_shown": list(shown_tricks(table, case.value["completed_tricks"])),
+        "dealer_points": points_shown(table, True),
+        "attacker_points": points_shown(table, False),
+    }
+
+
 def _steps(variant, case: Case) -> tuple[list[bool], list]:
     """Judge declaration steps in order: (accepted per step, the accepted bids)."""
     bids: list = []
@@ -292,6 +303,7 @@ JUDGES: dict[str, Callable[[Any, Case], Any]] = {
     "first_dealer": judge_first_dealer,
     "no_bid": judge_no_bid,
     "bidding": judge_bidding,
+    "visibility": judge_visibility,
 }
 
 
@@ -340,7 +352,7 @@ def matches(case: Case, expected, got) -> bool:
         ):
             return False
         return True
-    if kind in ("declare", "no_bid", "bidding", "friends"):
+    if kind in ("declare", "no_bid", "bidding", "visibility", "friends"):
         return all(expected[k] == got[k] for k in expected)
     if kind == "tractor":
         return expected is got or expected == got

@@ -119,6 +119,8 @@ def _label(variant) -> str:
 
 
 def _crash(e: BaseException) -> str:
+    if isinstance(e, ShengjiError):  # raised on purpose: its message says what and where
+        return f"{type(e).__name__}: {e}"
     frames = traceback.extract_tb(e.__traceback__)
     at = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
     return f"crashed with {type(e).__name__}{at}: {e}"

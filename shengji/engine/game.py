@@ -133,6 +133,8 @@ class Game:
         self._redeal_limit = declare["redeal_limit"]
         self._takeback_rule = declare["takeback"]
         self._theft_rule = declare["kitty_theft"]
+        #: table options that hide facts from the seat views (docs/variants.md `table:`)
+        self.table_rules = v.settings["table"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
         #: level of every seat (a team's seats always share theirs: they rise together)
         self.levels = [v.start_level()] * self.players
@@ -822,10 +824,11 @@ class Game:
         from .view import view_of
         return view_of(self, seat)
 
-    def events_for(self, seat: int) -> list:
-        """The history as ``seat`` may see it: others' private cards are hidden."""
-        return [e if e.private_to is None or e.private_to == seat else e.redacted()
-                for e in self.events]
+    def events_for(self, seat: int, since: int = 0) -> list:
+        """The history (from index ``since``) as ``seat`` may see it now: others' private
+        cards hidden, and what the variant's ``table`` options hide (engine.view)."""
+        from .view import events_seen
+        return events_seen(self, seat, since)
 
     def snapshot(self) -> dict:
         from .serial import snapshot
@@ -872,7 +875,7 @@ class Game:
         return self.copy()
 
     def __reduce__(self):
-        # pickled as its record: (variant, seed, actions), rebuilt by replay
+        # pickled as its record: (variant, table size, seed, actions), rebuilt by replay
         return (_unpickle, (self.variant_ref, self.seed, self.max_deals, self.deal_order,
                             tuple(self.actions), self.players))
 
@@ -892,8 +895,8 @@ def _check_game_args(seed, max_deals) -> None:
 def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None) -> Game:
     from ..variants import load_variant
 
-    variant = load_variant(variant_ref, players=players)  # the table size it was played at
-    return Game.replay(variant, seed, actions, max_deals=max_deals, deal_order=deal_order)
+    return Game.replay(load_variant(variant_ref, players=players), seed, actions,
+                       max_deals=max_deals, deal_order=deal_order)
 
 
 #: per-game caches of pure hook results: a copy may share them

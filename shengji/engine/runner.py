@@ -9,18 +9,33 @@ class LazyView:
     """The seat's ``SeatView``, built on first use. Many decisions (a random bot's plays)
     never read the view, and building one is a good part of a decision's cost. It is
     built from the state at the moment of first use, so a bot must read it inside
-    ``act`` (as it naturally does), not keep the proxy for later."""
-
-    __slots__ = ("_game", "_seat", "_view")
+    ``act`` (as it naturally does), not keep the proxy for later. On first use the
+    view's fields are copied onto the proxy, so later reads cost what a plain
+    attribute read costs."""
 
     def __init__(self, game, seat: int):
-        self._game, self._seat, self._view = game, seat, None
+        self._game, self._seat = game, seat
 
     def __getattr__(self, name):
-        view = self._view
+        # only reached for names not copied yet: the first read, or a method/property
+        view = self.__dict__.get("_view")
         if view is None:
-            view = self._view = self._game.view(self._seat)
+            view = self._game.view(self._seat)
+            d = self.__dict__
+            d["_view"] = view
+            for f in _VIEW_FIELDS:
+                d[f] = getattr(view, f)
         return getattr(view, name)
+
+
+def _view_fields() -> tuple:
+    from dataclasses import fields
+
+    from .view import SeatView
+    return tuple(f.name for f in fields(SeatView))
+
+
+_VIEW_FIELDS = _view_fields()
 
 
 def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None:

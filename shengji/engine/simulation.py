@@ -199,6 +199,9 @@ def simulate(variant_ref, players: list[str], *, deals: int = 0, matches: int = 
     """Run the simulation and return the summary (see ``summary``). ``mapper`` says where
     the units run (``shengji.distributed``: local processes by default, ``--jobs``; a
     Ray cluster); results do not depend on it."""
+    # loaded afresh for each run (a relative path, an edited file, the plugins allowed
+    # now), then shared with the units of this run (forked workers inherit it)
+    _VARIANTS.pop(variant_ref, None)
     variant = _load(variant_ref)
     if len(players) != variant.players:
         raise ShengjiError(f"--players names {len(players)} bots but variant {variant.name} "

@@ -11,7 +11,7 @@ build).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..cards import format_counts
 from ..friends import calls_text
@@ -96,6 +96,16 @@ def view_of(game, seat: int) -> SeatView:
     kitty = None
     if game.phase == "bury" and seat == game.to_act:  # the dealer, or a seat that stole
         kitty = tuple(sorted(game.kitty, reverse=True))
+    tricks, played = game._tricks, tuple(game.played)
+    keep = shown_tricks(game.table_rules, len(tricks))
+    if len(keep) < len(tricks):
+        tricks = tuple(tricks[i] for i in keep)
+        counts = [0] * len(played)
+        for trick in (*tricks, game._trick):
+            for _, cards in trick:
+                for c in cards:
+                    counts[c] += 1
+        played = tuple(counts)
     return SeatView(
         seat=seat, players=game.players, teams=game.teams, phase=game.phase,
         to_act=game.to_act, deal_number=game.deal_number, dealer=game.dealer,
@@ -105,7 +115,7 @@ def view_of(game, seat: int) -> SeatView:
         bids=tuple(game._bids), hand=tuple(game.hands[seat]),
         hand_sizes=tuple(game.hand_len), kitty=kitty, kitty_size=game.kitty_size,
         leader=game.leader, trick_number=game.trick_number, trick=tuple(game._trick),
-        tricks=game._tricks, played=tuple(game.played), trick_points=game.trick_points,
+        tricks=tricks, played=played, trick_points=game.trick_points,
         forced_options=game._choice[1] if game._choice else (),
         **public_sides(game, seat),
     )
@@ -119,3 +129,61 @@ def public_sides(game, seat: int) -> dict:
     version and watches the privacy tests fail)."""
     return {"side": game.side, "sides_known": game.sides_known, "calls": game.calls,
             "joined": game.joined}
+def shown_tricks(table: dict, completed: int) -> range:
+    """Which completed tricks of the deal (0-based) a seat still sees: all of them, or
+    with ``table.hide_played_cards`` only the last (the current trick is always shown)."""
+    return range(max(0, completed - 1) if table["hide_played_cards"] else 0, completed)
+
+
+def points_shown(table: dict, dealers_won: bool) -> bool:
+    """Are the points of a trick shown? Not when the dealers' side won it and
+    ``table.hide_dealer_points`` (shengji.io: hide the defending team's points)."""
+    return not (dealers_won and table["hide_dealer_points"])
+
+
+def _dealers_won(game, deal, dealer: int, seat: int) -> bool:
+    """Was ``seat`` on the dealer's side? This deal: the side as public now (a friend
+    found since shows as a dealer); an earlier deal: the dealer's team."""
+    if deal == game.deal_number and game.side:
+        return seat in game.side
+    return game.teams[seat] == game.teams[dealer]
+
+
+def events_seen(game, seat: int, since: int = 0) -> list:
+    """The events from index ``since`` on as ``seat`` may see them now: others' private
+    cards hidden; with ``table.hide_played_cards`` the cards of tricks older than the last
+    completed one (and of earlier deals) hidden; with ``table.hide_dealer_points`` the
+    points of tricks the dealer's side won hidden."""
+    from .events import DealStarted, Played, TrickWon, TrumpSet
+
+    events = game.events
+    since = max(since, 0)
+    hide_cards = game.table_rules["hide_played_cards"]
+    hide_points = game.table_rules["hide_dealer_points"]
+    # the deal and dealer in force at ``since``: look back to its DealStarted
+    deal, dealer = None, None
+    if hide_cards or hide_points:
+        for e in reversed(events[:since]):
+            if dealer is None and isinstance(e, TrumpSet):
+                dealer = e.dealer
+            if isinstance(e, DealStarted):
+                deal = e.deal
+                break
+    completed = len(game._tricks)
+    shown = {(game.deal_number, t) for t in shown_tricks(game.table_rules, completed)}
+    shown.add((game.deal_number, completed))  # the trick being played
+    out = []
+    for e in events[since:]:
+        if e.private_to is not None and e.private_to != seat:
+            e = e.redacted()
+        elif isinstance(e, DealStarted):
+            deal, dealer = e.deal, None
+        elif isinstance(e, TrumpSet):
+            dealer = e.dealer
+        elif hide_cards and isinstance(e, Played) and (deal, e.trick) not in shown:
+            e = replace(e, cards=None)
+        elif (hide_points and isinstance(e, TrickWon) and dealer is not None
+              and not points_shown(game.table_rules, _dealers_won(game, deal, dealer, e.seat))):
+            e = replace(e, points=None)
+        out.append(e)
+    return out

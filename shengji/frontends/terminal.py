@@ -14,7 +14,7 @@ from typing import TextIO
 
 from ..bots import make_bot
 from ..errors import ShengjiError
-from ..protocol import ProtocolBot, ProtocolError, Table
+from ..protocol import ProtocolError, Table
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED, BOLD, DIM, YELLOW, GREEN, RESET = "\033[31m", "\033[1m", "\033[2m", "\033[33m", \
@@ -38,11 +38,13 @@ def same_side(view: dict, a: int, b: int) -> bool | None:
 
 
 class Terminal:
-    def __init__(self, table: Table, seat: int, inp: TextIO, out: TextIO, color: bool = False):
+    def __init__(self, table: Table, seat: int, inp: TextIO, out: TextIO, color: bool = False,
+                 advisor: str = "heuristic"):
         self.table, self.seat, self.inp, self.out, self.color = table, seat, inp, out, color
         self.cursor = 0
         self.trick: list = []          # plays of the trick being narrated
-        self._advisor = None           # a bot that suggests a burial
+        self.advisor = advisor         # bot spec whose advice leads the hints
+        self.advice = None             # (action text, reason) for the current prompt
 
     # ----------------------------------------------------------------- formatting
 
@@ -125,7 +127,8 @@ class Terminal:
                 plays = " | ".join(f"{self.who(s, view)} {self.cards(c)}" for s, c in self.trick)
                 self.say(f"  trick {e['trick'] + 1}: {plays}")
                 winner = self.who(e["seat"], view)
-                self.say(f"    → {winner} {self.verb(e['seat'], 'wins')} {e['points']} points "
+                points = "hidden" if e["points"] is None else e["points"]  # table option
+                self.say(f"    → {winner} {self.verb(e['seat'], 'wins')} {points} points "
                          f"(attackers {e['attacker_points']})")
                 self.trick = []
             elif t == "DealScored":
@@ -215,23 +218,27 @@ class Terminal:
         return line
 
     def hints(self, state: dict) -> list[str]:
+        """The advisor's action first, then the other listed actions."""
         legal = state["legal"]
         kind = legal["kind"]
+        advice = self.table.advice(self.seat, self.advisor)
+        self.advice = (self._action_text(advice["action"]), advice["reason"])
         if kind == "bury":
-            if self._advisor is None:
-                bot = make_bot("heuristic", self.table.variant, seed=f"advice:{self.seat}")
-                self._advisor = ProtocolBot(bot, self.seat)
-            return [self._advisor.act(state)["cards"]]
+            return [self.advice[0]]
         if kind == "choose":
-            return [f"#{i}" for i in range(len(legal["actions"]))]
-        if kind == "call":  # the heuristic's calls first, then every single call allowed
-            if self._advisor is None:
-                bot = make_bot("heuristic", self.table.variant, seed=f"advice:{self.seat}")
-                self._advisor = ProtocolBot(bot, self.seat)
-            advice = ", ".join(self._advisor.act(state)["calls"])
-            return [advice] + [a["calls"][0] for a in legal["actions"]]
-        return ["pass" if a["type"] == "Pass" else "takeback" if a["type"] == "TakeBack"
-                else a["cards"] for a in legal["actions"]]
+            listed = [f"#{i}" for i in range(len(legal["actions"]))]
+        else:  # (a call lists each single call allowed; the advice is a whole set)
+            listed = [self._action_text(a) for a in legal["actions"]]
+        return [self.advice[0]] + [h for h in listed if h != self.advice[0]]
+
+    @staticmethod
+    def _action_text(a: dict) -> str:
+        kind = a["type"]
+        if kind == "ChooseForced":
+            return f"#{a['option']}"
+        if kind == "CallFriends":
+            return ", ".join(a["calls"])
+        return {"Pass": "pass", "TakeBack": "takeback"}.get(kind) or a["cards"]
 
     def prompt(self, state: dict, hints: list[str]) -> None:
         legal = state["legal"]
@@ -248,6 +255,9 @@ class Terminal:
             opts = state["view"]["forced_options"]
             self.say("failed throw: choose what the thrower must play: "
                      + " | ".join(f"#{i} {self.cards(o)}" for i, o in enumerate(opts)))
+        if self.advice is not None:
+            text, reason = self.advice
+            self.say(f"advice: {self._hint_text(text)}" + (f" — {reason}" if reason else ""))
         more = len(hints) - HINTS_SHOWN
         shown = " | ".join(self._hint_text(h) for h in hints[:HINTS_SHOWN])
         self.say(f"hints: {shown}" + (f" | … {more} more (h)" if more > 0 else ""))
@@ -351,16 +361,18 @@ class Terminal:
 
 def play(variant="two-deck-80", seat: int = 0, seed: int | str = 0, *, bot: str = "heuristic",
          deals: int | None = None, inp: TextIO | None = None, out: TextIO | None = None,
-         color: bool | None = None) -> int:
-    """Play at ``seat`` against bots at every other seat, reading ``inp``, writing ``out``."""
+         color: bool | None = None, advisor: str = "heuristic") -> int:
+    """Play at ``seat`` against bots at every other seat, reading ``inp``, writing ``out``;
+    the ``advisor`` bot's choice (and reason) leads the hints."""
     inp = inp or sys.stdin
     out = out or sys.stdout
     if color is None:
         color = hasattr(out, "isatty") and out.isatty()
     table = Table(variant, seed, max_deals=deals)
+    make_bot(advisor, table.variant)  # an unknown advisor fails before the first prompt
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
         raise ShengjiError(f"--seat {seat}: seats are 0..{table.players - 1}")
     for s in range(table.players):
         if s != seat:
             table.set_bot(s, bot)
-    return Terminal(table, seat, inp, out, color).run()
+    return Terminal(table, seat, inp, out, color, advisor).run()

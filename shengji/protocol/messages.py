@@ -69,6 +69,7 @@ CLIENT_MESSAGES = {
     "start": {"token": ((str,), True)},
     "action": {"token": ((str,), True), "action": ((dict,), True)},
     "replay": {"token": ((str,), True), "deal": ((int,), True)},
+    "hint": {"token": ((str,), True)},
     "ping": {},
 }
 ACTION_KEYS = {"Pass": (), "Declare": ("cards",), "Bury": ("cards",), "Play": ("cards",),

@@ -37,6 +37,7 @@ class Table:
         self.variant = self.game.variant
         self.seed = seed
         self.bots: dict[int, ProtocolBot] = {}
+        self._advisors: dict = {}  # (seat, bot spec) -> ProtocolBot giving advice
         for seat, name in (bots or {}).items():
             self.set_bot(seat, name)
 
@@ -79,13 +80,9 @@ class Table:
         return msg
 
     def events(self, seat: int, since: int = 0) -> list[dict]:
-        """Events from index ``since`` on, as ``seat`` sees them (others' cards hidden)."""
-        out = []
-        for e in self.game.events[max(since, 0):]:
-            if e.private_to is not None and e.private_to != seat:
-                e = e.redacted()
-            out.append(encode_event(e))
-        return out
+        """Events from index ``since`` on, as ``seat`` sees them (others' cards hidden, and
+        what the variant's table options hide)."""
+        return [encode_event(e) for e in self.game.events_for(seat, since)]
 
     def deal_start_index(self) -> int:
         """Index of the current deal's first event (a reconnecting client starts here)."""
@@ -137,6 +134,24 @@ class Table:
         except ShengjiError as e:
             raise ProtocolError("bad_cards", str(e)) from None
         return first
+
+    def advice(self, seat: int, advisor: str = "heuristic") -> dict:
+        """The ``advice`` message for ``seat`` (to act now): the action the ``advisor`` bot
+        would take in its place, seeing exactly the seat's ``state`` message, and why."""
+        self._check_seat(seat)
+        if self.game.over:
+            raise ProtocolError("game_over", "the game is over")
+        if self.game.to_act != seat:
+            raise ProtocolError("not_your_turn", f"advice is for the seat to act; seat "
+                                                 f"{self.game.to_act} is to act")
+        key = (seat, advisor)
+        bot = self._advisors.get(key)
+        if bot is None:
+            bot = self._advisors[key] = ProtocolBot(
+                make_bot(advisor, self.variant, seed=f"{self.seed}:advice:{seat}"), seat)
+        action, reason = bot.advise(self.state(seat))
+        return {"type": "advice", "protocol": PROTOCOL_VERSION, "seat": seat,
+                "action": action, "reason": reason}
 
     def bot_to_act(self) -> int | None:
         seat = self.game.to_act

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..builtin_rules import DEFAULTS
+from ..cards import parse_rank
 from ..deck import Composition, deal_error
-from ..errors import RulesError, VariantError
+from ..errors import RulesError, ShengjiError, VariantError
 from ..rules import parse_pattern, parse_shape
 from . import registry
 from .files import VariantFile, display_path, from_mapping, read_file
@@ -186,8 +187,39 @@ def resolve(ref: str | Path | Mapping, name: str | None = None,
     settings["name"] = resolved_name
     settings["description"] = top.data.get("description", "")
     _check_merged(settings, top)
+    _check_levels(settings, chain)
     return Resolved(name=resolved_name, files=chain, settings=settings, plugins=plugins,
                     trusted_plugins=trusted)
+
+
+def where_set(files: list[VariantFile], path: tuple) -> str:
+    """'file:line: key.path' of the file (last in the chain) that sets ``path``; the
+    top file when none does (the value is a default)."""
+    for vf in reversed(files):
+        node = vf.data
+        for key in path:
+            if not isinstance(node, dict) or key not in node:
+                break
+            node = node[key]
+        else:
+            return vf.where(path)
+    return files[-1].where(path)
+
+
+def _check_levels(s: dict, files: list[VariantFile]) -> None:
+    """A match that starts above its last level would be won by the first deal."""
+    start, last = s.get("start_level"), (s.get("match_end") or {}).get("last_level")
+    if start is None or last is None:
+        return
+    try:
+        a, b = parse_rank(start), parse_rank(last)
+    except ShengjiError:
+        return  # the schema reports a bad rank with its line
+    if a > b:
+        raise VariantError(
+            f"{where_set(files, ('start_level',))}: {start!r} is above match_end.last_level "
+            f"{last!r}: the first deal would end the match"
+        )
 
 
 def _one_deck_key(below: dict, above: dict) -> None:

@@ -7,6 +7,7 @@ nonsense is a VariantError naming the hook rather than a crash deep in the engin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from ..friends import FriendRules
 from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from ..rules import PlayRules
 from .files import display_path
-from .loading import Resolved
+from .loading import Resolved, where_set
 
 
 def _level(level: int | str) -> int:
@@ -35,6 +36,7 @@ class Variant:
         self.name: str = resolved.name
         self.path: Path | None = resolved.path
         self.files = [f.path for f in resolved.files]
+        self._vfiles = resolved.files  # with line numbers, for messages
         self.settings: dict = resolved.settings
         s = self.settings
         #: the cards shuffled (shengji.deck.Composition); ``decks`` is its number of packs
@@ -100,7 +102,16 @@ class Variant:
         try:
             return self._call("shengji_play_rules", PlayRules)
         except RulesError as e:
-            raise VariantError(f"{display_path(self.path)}: play: {e}") from None
+            raise VariantError(self._where_play(str(e))) from None
+
+    def _where_play(self, message: str) -> str:
+        """A PlayRules error ('following.pair: ...') with the file and line of the key."""
+        field, sep, rest = message.partition(": ")
+        if sep and re.fullmatch(r"[a-z_]+(\.[\w ]+)?", field):
+            key, _, shape = field.partition(".")
+            path = ("play", key) + ((shape,) if shape else ())
+            return f"{where_set(self._vfiles, path)}: {rest}"
+        return f"{display_path(self.path)}: play: {message}"
 
     def _check_declarable(self) -> None:
         """Refuse a variant whose declaration hooks accept no bid at any level: its deals

@@ -20,6 +20,16 @@ def check_throw(ctx, lead, others):
     suit, comps = ctx.lead_components(lead)
     if len(comps) == 1:
         return True, None, [], None
+    if ctx.rules.failed_throw == "first_blocker":
+        # §6 first_blocker: the first holding that beats anything; of what it beats, the
+        # part of the fewest cards, then the lowest bottom card, then the narrower
+        for j, h in enumerate(others):
+            mine = [c for c in comps if beats(ctx, h, c, suit)]
+            if mine:
+                forced = min(mine, key=lambda c: (c[0] * c[1], ctx.strengths[c[2][-1]],
+                                                  c[0], c[2][-1]))
+                return False, structure_counts(forced), [structure_counts(forced)], j
+        return True, None, [], None
     beaten = [c for c in comps if any(beats(ctx, h, c, suit) for h in others)]
     if not beaten:
         return True, None, [], None

@@ -213,6 +213,11 @@ class Room:
             await self.start()
         elif kind == "replay":
             await conn.send(self.replay(seat, msg["deal"]))
+        elif kind == "hint":
+            if not self.started:
+                raise ProtocolError("not_started", "the game has not started: no advice yet")
+            # the room's bot kind advises, from the seat's own state message only
+            await conn.send(self.table.advice(seat, self.bot))
         elif kind == "action":
             if not self.started:
                 raise ProtocolError("not_started", "the game has not started: send start "

@@ -135,6 +135,8 @@ function handle(msg) {
     showError(msg);
   } else if (msg.type === "replay") {
     app.replay = msg; app.replayStep = 0; renderReplay();
+  } else if (msg.type === "advice") {
+    showAdvice(msg);
   }
 }
 
@@ -185,6 +187,7 @@ function onState(msg) {
   const first = !app.state;
   app.state = msg;
   app.legal = msg.legal;
+  $("advice").hidden = true;
   $("waiting").hidden = true;
   $("game").hidden = false;
   for (const e of msg.events || []) logEvent(e, msg);
@@ -395,17 +398,27 @@ function renderActions(st) {
   }
 }
 
-// select the cards of the first listed legal play
+// ask the server for advice: the room's bot, seeing only this seat's state
 function hint() {
-  const legal = app.legal;
-  if (!legal || !legal.actions.length) return;
-  const want = legal.actions[0].cards.split(" ");
-  const toks = handTokens(app.state.view);
-  app.selected.clear();
-  for (const w of want) {
-    const i = toks.findIndex((c, j) => c.tok === w && !app.selected.has(j));
-    if (i >= 0) app.selected.add(i);
+  if (!app.legal) return;
+  send({ type: "hint", token: app.token });
+}
+
+// select the advised cards and say why
+function showAdvice(msg) {
+  const a = msg.action;
+  if (a.cards && app.legal) {
+    const toks = handTokens(app.state.view);
+    app.selected.clear();
+    for (const w of a.cards.split(" ")) {
+      const i = toks.findIndex((c, j) => c.tok === w && !app.selected.has(j));
+      if (i >= 0) app.selected.add(i);
+    }
   }
+  const el = $("advice");
+  el.textContent = "";
+  el.append("Hint: ", a.cards ? textCards(a.cards) : a.type, msg.reason ? " — " + msg.reason : "");
+  el.hidden = false;
   render();
 }
 
@@ -430,7 +443,7 @@ function logEvent(e, st) {
     case "ThrowFailed": line = [`${seatName(e.seat)} tried to throw `, textCards(e.attempted), " — refused"]; break;
     case "FriendsCalled": line = [`${seatName(e.seat)} calls friends: `, e.calls.join(", ")]; break;
     case "FriendJoined": line = e.already ? `${seatName(e.seat)} plays a called card (already a dealer)` : `${seatName(e.seat)} joins the dealer's side`; break;
-    case "TrickWon": line = `Trick ${e.trick + 1} to ${seatName(e.seat)} (${e.points} pts; attackers ${e.attacker_points})`; break;
+    case "TrickWon": line = `Trick ${e.trick + 1} to ${seatName(e.seat)} (${e.points === null ? "hidden" : e.points} pts; attackers ${e.attacker_points})`; break;
     case "DealScored": line = [h("b", {}, `Deal ${e.deal + 1}`), `: attackers ${e.attacker_points} points`]; showResult(e); break;
     case "MatchOver": line = [h("b", {}, "Match over"), ` — team ${e.winner} wins`]; break;
     default: break;

@@ -1,0 +1,100 @@
+"""Table options that hide facts from the seat views (issue 10; shengji.io
+hide_played_cards, hide_landlord_points): the hidden facts must be absent from the
+engine's views and events and from the protocol's state messages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from shengji.bots import make_bot
+from shengji.engine import Game, Played, TrickWon
+from shengji.protocol import Table
+from shengji.variants import load_variant
+
+HIDE_CARDS = {"extends": "two-deck-80", "table": {"hide_played_cards": True}}
+HIDE_POINTS = {"extends": "two-deck-80", "table": {"hide_dealer_points": True}}
+
+
+def _play_until(game, tricks: int, plays_more: int = 0):
+    bots = [make_bot("random", game.variant, f"t/{s}") for s in range(game.players)]
+    while not (len(game.tricks) >= tricks and len(game.trick) >= plays_more):
+        seat = game.to_act
+        game.apply(bots[seat].act(game.view(seat), game.legal_actions(seat)))
+    return game
+
+
+def _counts(tricks, current=()):
+    counts = [0] * 54
+    for trick in (*tricks, current):
+        for _, cards in trick:
+            for c in cards:
+                counts[c] += 1
+    return counts
+
+
+def test_hidden_played_cards_are_absent_from_the_view():
+    game = _play_until(Game(load_variant(HIDE_CARDS), 2), tricks=4, plays_more=2)
+    for seat in range(4):
+        view = game.view(seat)
+        assert view.tricks == game.tricks[-1:]
+        assert view.trick == game.trick
+        assert list(view.played) == _counts(game.tricks[-1:], game.trick)
+        assert list(view.played) != list(game.played)  # older tricks really are gone
+        d = view.to_dict()
+        assert len(d["tricks"]) == 1
+
+
+def test_hidden_played_cards_are_absent_from_events_and_protocol():
+    v = load_variant(HIDE_CARDS)
+    game = _play_until(Game(v, 2), tricks=4, plays_more=1)
+    seat = 1
+    seen = game.events_for(seat)
+    plays = [e for e in seen if isinstance(e, Played)]
+    old = [e for e in plays if e.trick < 3]
+    assert old and all(e.cards is None for e in old)
+    assert all(e.cards is not None for e in plays if e.trick >= 3)
+    table = Table(v, seed=2)
+    table.game = game
+    msg = json.loads(json.dumps(table.state(seat, since=0)))
+    sent = [e for e in msg["events"] if e["type"] == "Played"]
+    assert [e["cards"] for e in sent if e["trick"] < 3] == [None] * len(old)
+    assert len(msg["view"]["tricks"]) == 1
+
+
+def test_base_variant_shows_every_played_card():
+    game = _play_until(Game("two-deck-80", 2), tricks=4, plays_more=1)
+    view = game.view(0)
+    assert view.tricks == game.tricks and view.played == tuple(game.played)
+    assert all(e.cards is not None for e in game.events_for(0) if isinstance(e, Played))
+    assert all(e.points is not None for e in game.events_for(0) if isinstance(e, TrickWon))
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_dealer_points_are_absent(seat):
+    v = load_variant(HIDE_POINTS)
+    game = _play_until(Game(v, 6), tricks=12)
+    dealers = game.teams[game.dealer]
+    won = [e for e in game.events_for(seat) if isinstance(e, TrickWon)]
+    assert {game.teams[e.seat] for e in won} == {0, 1}  # both sides won some
+    for e in won:
+        if game.teams[e.seat] == dealers:
+            assert e.points is None
+        else:
+            assert e.points is not None
+    true = [e for e in game.events if isinstance(e, TrickWon)]
+    assert [e.attacker_points for e in won] == [e.attacker_points for e in true]
+    table = Table(v, seed=6)
+    table.game = game
+    sent = [e for e in table.state(seat, since=0)["events"] if e["type"] == "TrickWon"]
+    assert [e["points"] is None for e in sent] == [game.teams[e.seat] == dealers for e in true]
+
+
+def test_hidden_facts_survive_a_game_record():
+    v = load_variant({"extends": "two-deck-80",
+                      "table": {"hide_played_cards": True, "hide_dealer_points": True}})
+    game = _play_until(Game(v, 3), tricks=5)
+    again = Game.from_dict(game.to_dict(), variant=v)
+    assert again.events_for(2) == game.events_for(2)
+    assert again.view(2) == game.view(2)
