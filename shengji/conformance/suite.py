@@ -228,7 +228,7 @@ def _check_follows(v, config: SuiteConfig) -> None:
             level = rng.randrange(13)
             trump = rng.choice([0, 1, 2, 3, None])
             ctx = v.context(level, trump)
-            made = _random_lead(ctx, v.decks, shape, rng)
+            made = _random_lead(ctx, v.composition.counts, shape, rng)
             if made is None:
                 continue
             lead, suit_cards, rest = made
@@ -252,19 +252,21 @@ def _check_follows(v, config: SuiteConfig) -> None:
                     )
 
 
-def _random_lead(ctx, decks: int, shape, rng):
+def _random_lead(ctx, copies, shape, rng):
     """A lead of exactly ``shape`` in a random effective suit, or None when the suit has
-    no such run. Returns (lead counts, that suit's kinds, the remaining deck counts)."""
+    no such run. Returns (lead counts, that suit's kinds, the remaining deck counts).
+    ``copies``: the deck's copies of each kind (a short pack, a joker left out)."""
     w, length = shape
     suit = rng.randrange(5)
-    kinds = [k for k in range(NUM_KINDS) if ctx.effective_suit(k) == suit]
+    kinds = [k for k in range(NUM_KINDS) if ctx.effective_suit(k) == suit and copies[k]]
     if not kinds:
         return None
     by_strength: dict[int, list[int]] = {}
     for k in kinds:
-        by_strength.setdefault(ctx.strength(k), []).append(k)
+        if copies[k] >= w:
+            by_strength.setdefault(ctx.strength(k), []).append(k)
     starts = [s for s in by_strength if all(s + i in by_strength for i in range(length))]
-    if not starts or w > decks:
+    if not starts:
         return None
     s0 = rng.choice(starts)
     lead = [0] * NUM_KINDS
@@ -276,7 +278,7 @@ def _random_lead(ctx, decks: int, shape, rng):
         return None
     if len(comps) != 1 or (comps[0].width, comps[0].length) != tuple(shape):
         return None  # e.g. a run the variant does not count as a tractor
-    rest = [decks - c for c in lead]
+    rest = [n - c for n, c in zip(copies, lead, strict=True)]
     return lead, kinds, rest
 
 
