@@ -141,28 +141,42 @@ class Encoder:
         p = lay.players
         self.players = p
         self.order = [np.array([(s + i) % p for i in range(p)]) for s in range(p)]
-        sl = lay.slices
-        self._s = {name: (a, b) for name, (a, b, _) in sl.items()}
+        self._order = [[(s + i) % p for i in range(p)] for s in range(p)]
+        self._s = {name: (a, b) for name, (a, b, _) in lay.slices.items()}
+        self._sides: dict = {}
+        s = self._s
+        (self._decision, _), (self._hand, self._hand_end) = s["decision"], s["hand"]
+        (self._building, self._building_end) = s["building"]
+        (self._played, self._played_end), (self._trick, self._trick_end) = \
+            s["played"], s["trick"]
+        (self._buried, self._buried_end) = s["buried"]
+
+    def _partners(self, teams: tuple, seat: int) -> tuple:
+        """This seat's side in relative order (0/1 per seat) and the other sides' seats."""
+        key = (teams, seat)
+        got = self._sides.get(key)
+        if got is None:
+            mine = teams[seat]
+            order = self._order[seat]
+            got = self._sides[key] = ([1.0 if teams[o] == mine else 0.0 for o in order],
+                                      [o for o in order if teams[o] != mine])
+        return got
 
     def encode(self, game, seat: int, decision, tracker: Tracker) -> np.ndarray:
         s = self._s
         p = self.players
         out = np.zeros(self.layout.size, dtype=np.float32)
-        a = s["decision"][0]
-        out[a + (KINDS.index(decision.kind) if decision is not None else len(KINDS))] = 1
-        a, b = s["hand"]
-        out[a:b] = game.hands[seat]
+        out[self._decision + (KINDS.index(decision.kind) if decision is not None
+                              else len(KINDS))] = 1
+        out[self._hand:self._hand_end] = game.hands[seat]
         if decision is not None and decision.cards:
-            a, b = s["building"]
-            out[a:b] = decision.counts
+            out[self._building:self._building_end] = decision.counts
         order = self.order[seat]
-        a, b = s["played"]
-        out[a:b] = tracker.played[order].ravel()
+        out[self._played:self._played_end] = tracker.played[order].reshape(-1)
         if game._trick:
-            a, b = s["trick"]
-            out[a:b] = tracker.trick[order].ravel()
-        a, b = s["buried"]
-        out[a:b] = tracker.buried[seat]
+            out[self._trick:self._trick_end] = tracker.trick[order].reshape(-1)
+        if tracker.buried_by is not None:
+            out[self._buried:self._buried_end] = tracker.buried[seat]
 
         def rel(x):
             return p if x is None else (x - seat) % p
@@ -182,19 +196,16 @@ class Encoder:
         out[s["level"][0] + game.level] = 1
         out[s["dealer"][0] + rel(game.dealer)] = 1
         out[s["leader"][0] + rel(game.leader if not dealing else None)] = 1
-        teams = game.teams
-        mine = teams[seat]
-        a = s["partners"][0]
-        for i, o in enumerate(order):
-            if teams[o] == mine:
-                out[a + i] = 1
+        partners, others = self._partners(game.teams, seat)
+        a, b = s["partners"]
+        out[a:b] = partners
         a, b = s["hand_sizes"]
-        out[a:b] = [game.hand_len[o] for o in order]
+        hand_len = game.hand_len
+        out[a:b] = [hand_len[o] for o in self._order[seat]]
         levels = game.levels  # per seat
-        other = max((lv for o, lv in enumerate(levels) if teams[o] != mine), default=0)
         a = s["levels"][0]
         out[a] = min(levels[seat], _LEVEL_CAP)
-        out[a + 1] = min(other, _LEVEL_CAP)
+        out[a + 1] = min(max([levels[o] for o in others], default=0), _LEVEL_CAP)
         out[s["points"][0]] = game.trick_points
         out[s["to_deal"][0]] = game._n_deal - game._dealt if dealing else 0
         out[s["trick_number"][0]] = game.trick_number
