@@ -46,7 +46,7 @@ int sj_prepare(sj_rules *r, sj_err *e)
 #define FIELD(cond, id) \
     if (!(cond)) return sj__fail(e, SJ_ERR_RULES, SJ_ARG_RULES, -1, -1, -1, (id), 0)
     FIELD(r->decks >= 1 && r->decks <= 4, 1);
-    FIELD(r->level >= 0 && r->level <= 12, 2);
+    FIELD(r->level >= 0 && r->level <= 13, 2);  /* 13: the no-trump level, no level cards */
     FIELD(r->trump >= -1 && r->trump <= 3, 3);
     FIELD(r->max_tuple >= 1 && r->max_tuple <= r->decks, 4);
     FIELD(r->tractors == 0 || r->tractors == 1, 5);

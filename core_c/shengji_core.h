@@ -109,7 +109,7 @@ typedef struct {
 typedef struct {
     /* settings, filled by the caller */
     int32_t decks;            /* 1..4: the most copies of any kind */
-    int32_t level;            /* level rank 0..12 */
+    int32_t level;            /* level rank 0..12; 13 = no level rank (NT above A) */
     int32_t trump;            /* trump suit 0..3, -1 = no trump */
     int32_t max_tuple;        /* 1..decks */
     int32_t tractors;         /* 0/1 */

@@ -92,6 +92,24 @@ def parse_rank(text: str | int) -> int:
     raise CardError(f"unknown rank {text!r}: expected one of {' '.join(RANKS)} (or T for 10)")
 
 
+#: the level "NT" above A (shengji.io MaxRank::NoTrump): a deal with no level cards
+NO_TRUMP_LEVEL = 13
+
+
+def parse_level(text: str | int) -> int:
+    """A level: a rank ('2'..'A' → 0..12) or ``NT``, the no-trump level above A (13)."""
+    if isinstance(text, int) and not isinstance(text, bool) and text == NO_TRUMP_LEVEL:
+        return NO_TRUMP_LEVEL
+    if isinstance(text, str) and text.strip().upper() == "NT":
+        return NO_TRUMP_LEVEL
+    return parse_rank(text)
+
+
+def level_name(level: int) -> str:
+    """0..12 → '2'..'A'; 13 → 'NT'."""
+    return "NT" if level == NO_TRUMP_LEVEL else RANKS[level]
+
+
 def parse_card(token: str) -> int:
     """One token such as ``HA``, ``♥10``, ``ST``, ``BJ`` → kind id."""
     if not isinstance(token, str):

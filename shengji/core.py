@@ -20,6 +20,7 @@ from .cards import (
     BIG_JOKER,
     LITTLE_JOKER,
     MAX_DECKS,
+    NO_TRUMP_LEVEL,
     NUM_KINDS,
     SUITS,
     card_str,
@@ -27,7 +28,7 @@ from .cards import (
     format_counts,
     kind,
     parse_cards,
-    parse_rank,
+    parse_level,
     parse_suit,
 )
 from .errors import CardError, HandError, RulesError, ShengjiError
@@ -592,13 +593,16 @@ def _hold_only(rules: PlayRules, k: int) -> str:
 
 
 def _parse_level(level) -> int:
+    """A rank index 0..12, or 13 / "NT": the no-trump level above A, which has no level
+    cards (only the jokers and constant ranks are trumps besides a trump suit)."""
     if isinstance(level, bool):
         raise RulesError(f"level: {level!r} is not a rank")
     if isinstance(level, int):
-        if not 0 <= level <= 12:
-            raise RulesError(f"level: rank index {level} out of range 0..12 ('2'..'A')")
+        if not 0 <= level <= NO_TRUMP_LEVEL:
+            raise RulesError(f"level: rank index {level} out of range 0..12 ('2'..'A'), "
+                             f"or {NO_TRUMP_LEVEL} (NT)")
         return level
-    return parse_rank(level)
+    return parse_level(level)
 
 
 def _parse_trump(trump) -> int | None:

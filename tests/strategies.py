@@ -103,7 +103,7 @@ def play_rules(draw, decks=None):
 def contexts(draw, decks=None):
     """(PlayRules, level, trump) drawn together, plus the oracle for them."""
     rules = draw(play_rules(decks))
-    level = draw(st.integers(0, 12))
+    level = draw(st.integers(0, 13))  # 13: the no-trump level above A (no level cards)
     trump = draw(st.none() | st.integers(0, 3))
     return rules, level, trump, OracleContext(rules, level, trump)
 

@@ -69,7 +69,7 @@ def test_mismatched_sizes():
 
 def test_bad_context_arguments():
     with pytest.raises(RulesError):
-        Context(PlayRules(), 13, "S")
+        Context(PlayRules(), 14, "S")  # 13 is the no-trump level (NT above A)
     with pytest.raises(CardError):
         Context(PlayRules(), "11", "S")
     with pytest.raises(CardError):

@@ -14,27 +14,10 @@ from shengji.env import env, raw_env
 from shengji.env.building import DONE, N_ACTIONS
 from shengji.variants import list_variants
 
-
-def _encodable(ref) -> bool:
-    """Finding friends has no action encoding for the dealer's calls yet (refused, see
-    test_finding_friends_is_refused_in_one_line)."""
-    from shengji.variants import load_variant
-
-    return load_variant(ref).friend_rules is None
-
-
-VARIANTS = [v for v in list_variants() if not v.startswith("house/") and _encodable(v)]
-HOUSE = [v for v in list_variants(include_house=True) if v.startswith("house/")
-         and _encodable(v)]
+VARIANTS = [v for v in list_variants() if not v.startswith("house/")]
+HOUSE = [v for v in list_variants(include_house=True) if v.startswith("house/")]
 CASE_HOUSE = sorted(str(p) for p in (Path(__file__).parent / "cases" / "house").glob("*.yaml")
-                    if not p.name.endswith(".cases.yaml") and _encodable(str(p)))
-
-
-def test_finding_friends_is_refused_in_one_line():
-    from shengji.errors import ShengjiError
-
-    with pytest.raises(ShengjiError, match="finding friends .* not supported"):
-        env("finding-friends")
+                    if not p.name.endswith(".cases.yaml"))
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")

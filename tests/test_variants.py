@@ -271,9 +271,14 @@ def test_match_winner(v2):
     out = ScoreOutcome(A, 2)
     assert v2.match_winner({0: 12, 1: 11}, out, dealer_team=0) is None
     assert v2.match_winner({0: 12, 1: 13}, out, dealer_team=0) == 1  # passed A
-    strict = load_variant("house/titanic-seed000-following")  # must win A as dealers
-    assert strict.match_winner({0: 12, 1: 13}, out, dealer_team=0) is None
+    # must win A as dealers: the rise, not the winner check, holds the attackers at A
+    strict = load_variant("house/titanic-seed000-following")
+    assert strict.advance(11, 2, defending=False) == 12  # attackers stop on A
+    assert strict.advance(12, 3, defending=False) == 12
+    assert strict.advance(11, 3, defending=True) == 12  # dealers from K stop on A too
+    assert strict.advance(12, 1, defending=True) == 13  # holding at A passes it
     assert strict.match_winner({0: 13, 1: 5}, ScoreOutcome(D, 1), dealer_team=0) == 0
+    assert v2.advance(11, 3, defending=False) == 14  # no must-defend level (seeds)
 
 
 def test_failed_throw_penalty_and_chooser():

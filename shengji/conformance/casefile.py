@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..cards import parse_rank, parse_suit
+from ..cards import parse_level, parse_suit
 from ..errors import ShengjiError
 from ..safeload import MAX_CASE_BYTES, load_yaml, read_text
 
@@ -39,6 +39,8 @@ KINDS = (
     "no_bid",
     "bidding",
     "visibility",
+    "advance",
+    "back_to_start",
 )
 #: kinds that are judged in a deal's context and so need ``level`` and ``trump``
 CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier",
@@ -200,7 +202,7 @@ def _parse_case(path: Path, index: int, cid: str, raw: Mapping, base: Mapping) -
             k for k, ok in (("level", level is not None), ("trump", has_trump)) if not ok
         )
         raise _Problem(f"{missing}: needed by a {kind} case (give it in defaults or the case)")
-    if kind in ("declare", "first_dealer", "no_bid", "bidding") and level is None:
+    if kind in ("declare", "first_dealer", "no_bid", "bidding", "back_to_start") and level is None:
         raise _Problem(f"level: needed by a {kind} case (give it in defaults or the case)")
     value = raw[kind]
     _check_value(kind, value)
@@ -231,10 +233,15 @@ def _parse_case(path: Path, index: int, cid: str, raw: Mapping, base: Mapping) -
 def _level(value) -> int | None:
     if value is None:
         return None
+    return _level_value(value, "level")
+
+
+def _level_value(value, key: str) -> int:
+    """A level: a rank, or NT (the no-trump level above A)."""
     try:
-        return parse_rank(value)
+        return parse_level(value)
     except ShengjiError as e:
-        raise _Problem(f"level: {e}") from None
+        raise _Problem(f"{key}: {e} (or NT)") from None
 
 
 def _trump(value) -> int | None:
@@ -381,6 +388,18 @@ def _check_value(kind: str, v) -> None:
                     _need(st["take_back"] is True, f"{where}.take_back: expected true")
                 else:
                     _need(_cards_like(st["cards"]), f"{where}.cards: expected a card string")
+    elif kind == "advance":
+        _need(isinstance(v, Mapping) and set(v) == {"from", "rise", "dealers"},
+              "advance: expected {from: LEVEL, rise: N, dealers: true|false}")
+        _level_value(v["from"], "advance.from")
+        _need(_is_int(v["rise"]) and v["rise"] >= 0, "advance.rise: expected a number >= 0")
+        _need(isinstance(v["dealers"], bool), "advance.dealers: expected true or false")
+    elif kind == "back_to_start":
+        _need(isinstance(v, Mapping) and set(v) == {"last_play", "attackers_won"},
+              "back_to_start: expected {last_play: CARDS, attackers_won: true|false}")
+        _need(_cards_like(v["last_play"]), "back_to_start.last_play: expected a card string")
+        _need(isinstance(v["attackers_won"], bool),
+              "back_to_start.attackers_won: expected true or false")
     elif kind == "visibility":
         _need(isinstance(v, Mapping) and set(v) == {"completed_tricks"},
               "visibility: expected {completed_tricks: N}")
@@ -483,6 +502,11 @@ def _check_expect(kind: str, e) -> None:
         for k in ("declarer", "dealer", "kitty"):
             if k in e:
                 _need(e[k] is None or _is_int(e[k]), f"expect.{k}: {e[k]!r} is not a seat")
+    elif kind == "advance":
+        if e != "past":
+            _level_value(e, "expect")
+    elif kind == "back_to_start":
+        _need(isinstance(e, bool), f"expect: {e!r} is not true, false or error")
     elif kind == "visibility":
         keys = {"tricks_shown", "dealer_points", "attacker_points"}
         _need(isinstance(e, Mapping) and e and set(e) <= keys,

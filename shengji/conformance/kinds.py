@@ -14,7 +14,15 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import SUITS as SUIT_LETTERS
-from ..cards import counts_of, format_counts, parse_cards, parse_suit, suit_of
+from ..cards import (
+    counts_of,
+    format_counts,
+    level_name,
+    parse_cards,
+    parse_level,
+    parse_suit,
+    suit_of,
+)
 from ..errors import CardError, HandError, ShengjiError
 from .casefile import Case
 
@@ -141,6 +149,17 @@ def judge_no_bid(variant, case: Case):
         "trump": "none" if out.trump is None else SUIT_LETTERS[out.trump],
         "turned": None if out.turned_card is None else canonical([out.turned_card]),
     }
+
+
+def judge_advance(variant, case: Case):
+    v = case.value
+    new = variant.advance(parse_level(v["from"]), v["rise"], v["dealers"])
+    return level_name(new) if new <= variant.top_level else "past"
+
+
+def judge_back_to_start(variant, case: Case):
+    play = tuple(_hand(variant, case.value["last_play"]).cards())
+    return bool(variant.dealers_back_to_start(case.level, play, case.value["attackers_won"]))
 
 
 def judge_visibility(variant, case: Case):
@@ -304,6 +323,8 @@ JUDGES: dict[str, Callable[[Any, Case], Any]] = {
     "no_bid": judge_no_bid,
     "bidding": judge_bidding,
     "visibility": judge_visibility,
+    "advance": judge_advance,
+    "back_to_start": judge_back_to_start,
 }
 
 
@@ -356,6 +377,8 @@ def matches(case: Case, expected, got) -> bool:
         return all(expected[k] == got[k] for k in expected)
     if kind == "tractor":
         return expected is got or expected == got
+    if kind == "advance" and expected != "past":
+        return got != "past" and parse_level(expected) == parse_level(got)
     return expected == got
 
 

@@ -17,7 +17,7 @@ import os
 import random
 from collections.abc import Iterable
 
-from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, point_value
+from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, level_name, point_value
 from ..deck import deal_error
 from ..errors import HandError, ShengjiError, VariantError
 from ..friends import FriendTracker, allowed_calls, calls_problem, calls_text
@@ -133,11 +133,14 @@ class Game:
         self._redeal_limit = declare["redeal_limit"]
         self._takeback_rule = declare["takeback"]
         self._theft_rule = declare["kitty_theft"]
+        #: the highest level a deal is played at (A, or NT above it: docs/variants.md)
+        self._top_level = v.top_level
         #: table options that hide facts from the seat views (docs/variants.md `table:`)
         self.table_rules = v.settings["table"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
         #: level of every seat (a team's seats always share theirs: they rise together)
-        self.levels = [v.start_level()] * self.players
+        self._start_level = v.start_level()
+        self.levels = [self._start_level] * self.players
         # the declaration hooks are pure functions of their arguments: cache them per game
         self._strength_cache: dict = {}
         self._overturn_cache: dict = {}
@@ -356,7 +359,7 @@ class Game:
         bid = self._make_bid(seat, action.cards)
         if bid is None:
             self._refuse(f"seat {seat}: {cards_text(action.cards)} cannot declare at level "
-                         f"{card_str(kind(0, self.level))[1:]}", "cannot_declare", RULE_DECLARE)
+                         f"{level_name(self.level)}", "cannot_declare", RULE_DECLARE)
         if not self._may_overturn(bid):
             cur = self._bids[-1]
             self._refuse(f"seat {seat}: {cards_text(action.cards)} may not overturn seat "
@@ -410,7 +413,7 @@ class Game:
         self._first_seat = first
         # the dealer's level is the deal's; a first deal is played at seat 0's (every seat
         # starts at the same level)
-        self.level = min(self.levels[first], 12)
+        self.level = min(self.levels[first], self._top_level)
         rng = random.Random(f"{self.seed}:{self.deal_number}:{attempt}")
         deck = self.composition.cards()
         rng.shuffle(deck)
@@ -430,7 +433,9 @@ class Game:
         self._takeback: int | None = None  # seat that may take back its declaration now
         self._took_back: set = set()       # seats that took one back this deal (once each)
         self._steal_queue: list = []       # seats still to be asked in a theft round
-        self._bid_kinds = tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER)
+        # the NT level above A (13) has no declarations: it is played without trump
+        self._bid_kinds = () if self.level > 12 else (
+            tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER))
         self.trump = None
         self.ctx = None
         self.kitty: tuple = ()
@@ -556,7 +561,7 @@ class Game:
             dealer = v.first_dealer(tuple(self._bids),
                                     seed=f"{self.seed}:{self.deal_number}:{self._attempt}")
             self.dealer = dealer
-            self.level = min(self.levels[dealer], 12)
+            self.level = min(self.levels[dealer], self._top_level)
         self.trump = trump
         self.ctx = ctx = v.context(self.level, trump)
         self._eff, self._str, self._suit_kinds = _tables(ctx)
@@ -742,8 +747,12 @@ class Game:
             rising = side
         else:  # every attacker rises (with two teams: the other team)
             rising = tuple(s for s in range(self.players) if s not in side)
-        for s in rising:
-            self.levels[s] += outcome.rise
+        if v.dealers_back_to_start(self.level, winning, last_winner not in side):
+            for s in side:  # the jack rule: back to the start level, then this deal's rise
+                self.levels[s] = self._start_level
+        if outcome.rise:
+            for s in rising:
+                self.levels[s] = v.advance(self.levels[s], outcome.rise, s in side)
         self.deals_played += 1
         ev.append(DealScored(
             self.deal_number, self.dealer, self.trick_points,

@@ -163,7 +163,7 @@ class Terminal:
                 continue
             seen.add(teams[seat])
             names = " & ".join(self.who(s, view) for s in mates)
-            parts.append(f"{names}: {rank_name(lv)}")
+            parts.append(f"{names}: {rank_name(lv, self.table.variant.top_level)}")
         return ", ".join(parts)
 
     # ----------------------------------------------------------------- the prompt

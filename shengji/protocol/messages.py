@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from ..cards import RANKS, SUITS, parse_cards
+from ..cards import SUITS, level_name, parse_cards
 from ..engine.actions import (
     ACTION_TYPES,
     Action,
@@ -202,9 +202,10 @@ def trump_name(trump: int | None) -> str:
     return "none" if trump is None else SUITS[trump]
 
 
-def rank_name(level: int) -> str:
-    """Level 0..12 → '2'..'A'; a side past A shows 'A+'."""
-    return RANKS[level] if level <= 12 else "A+"
+def rank_name(level: int, top: int = 12) -> str:
+    """Level 0..12 → '2'..'A', 13 → 'NT' (when the variant's levels go up to NT, ``top``
+    13); a side past the top shows 'A+' (or 'NT+')."""
+    return level_name(level) if level <= top else level_name(top) + "+"
 
 
 def hand_groups(view: SeatView, variant) -> list[dict]:
@@ -229,11 +230,12 @@ def encode_view(view: SeatView, variant) -> dict:
     d = view.to_dict()
     d["bids"] = [{"seat": b.seat, "cards": cards_text(b.cards), "trump": b.trump,
                   "strength": list(b.strength)} for b in view.bids]
-    d["level_rank"] = rank_name(view.level)
+    top = variant.top_level
+    d["level_rank"] = rank_name(view.level, top)
     d["trump_suit"] = trump_name(view.trump) if view.trump_set else None
     d["team"] = view.team
     d["dealer_team"] = view.teams[view.dealer] if view.dealer is not None else None
-    d["level_ranks"] = [rank_name(lv) for lv in view.levels]
+    d["level_ranks"] = [rank_name(lv, top) for lv in view.levels]
     d["hand_groups"] = hand_groups(view, variant)
     return d
 

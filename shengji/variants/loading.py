@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..builtin_rules import DEFAULTS
-from ..cards import parse_rank
+from ..cards import parse_level, parse_rank
 from ..deck import Composition, deal_error
 from ..errors import RulesError, ShengjiError, VariantError
 from ..rules import parse_pattern, parse_shape
@@ -212,7 +212,7 @@ def _check_levels(s: dict, files: list[VariantFile]) -> None:
     if start is None or last is None:
         return
     try:
-        a, b = parse_rank(start), parse_rank(last)
+        a, b = parse_rank(start), parse_level(last)
     except ShengjiError:
         return  # the schema reports a bad rank with its line
     if a > b:
