@@ -39,7 +39,6 @@ from ..cards import NUM_KINDS
 from ..engine.actions import Bury, ChooseForced, Declare, Pass, Play, TakeBack
 from ..engine.legal import FillerFollows
 
-
 #: the submit action; card actions are 0..NUM_KINDS-1
 DONE = NUM_KINDS
 #: withdraw the declaration just made
