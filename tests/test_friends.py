@@ -274,11 +274,17 @@ def _called_swap(game: Game, viewer: int):
     return None
 
 
+_TABLES: dict = {}
+
+
 def _seen_by(game: Game, seat: int) -> str:
     """Everything ``seat`` is told: its view, its protocol state (what the web page
     gets) and its log, as JSON text."""
-    table = object.__new__(Table)  # a protocol table around this very game
-    table.game, table.variant, table.seed, table.bots = game, game.variant, game.seed, {}
+    key = (game.variant.name, game.players)
+    if key not in _TABLES:
+        _TABLES[key] = Table(game.variant, "privacy")
+    table = _TABLES[key]
+    table.game = game  # the protocol table around this very game
     state = table.state(seat, since=0)
     return json.dumps([encode_view(game.view(seat), game.variant), state,
                        [e.to_dict() for e in game.events_for(seat)]], sort_keys=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from ..cards import SUITS, level_name, parse_cards
+from ..cards import SUITS, level_name, parse_cards, point_value
 from ..engine.actions import (
     ACTION_TYPES,
     Action,
@@ -237,7 +237,25 @@ def encode_view(view: SeatView, variant) -> dict:
     d["dealer_team"] = view.teams[view.dealer] if view.dealer is not None else None
     d["level_ranks"] = [rank_name(lv, top) for lv in view.levels]
     d["hand_groups"] = hand_groups(view, variant)
+    # display helpers: the points the whole deck holds, and those played face up so far
+    d["points_total"] = points_total(variant)
+    d["points_out"] = sum(n * _POINTS[k] for k, n in enumerate(view.played) if n)
     return d
+
+
+_POINTS = [point_value(k) for k in range(54)]
+
+
+def points_total(variant) -> int:
+    """Points in the variant's deck composition (100 a standard pack)."""
+    counts = tuple(variant.composition.counts)
+    total = _TOTALS.get(counts)
+    if total is None:
+        total = _TOTALS[counts] = sum(n * _POINTS[k] for k, n in enumerate(counts))
+    return total
+
+
+_TOTALS: dict[tuple, int] = {}
 
 
 def decode_view(d: dict) -> SeatView:

@@ -134,6 +134,7 @@ class Room:
         self._timer_key = None
         self._replays: dict[tuple, str] = {}   # (seat, deal) -> encoded replay message
         self._public: tuple | None = None      # (events then, encoded public replay)
+        self._advice: tuple | None = None      # ((seat, actions then), encoded advice)
         for i, s in enumerate(self.seats):
             if s.kind == "bot":
                 self.table.set_bot(i, bot)
@@ -313,8 +314,12 @@ class Room:
         elif kind == "hint":
             if not self.started:
                 raise ProtocolError("not_started", "the game has not started: no advice yet")
-            # the room's bot kind advises, from the seat's own state message only
-            await conn.send(self.table.advice(seat, self.bot))
+            # the room's bot kind advises, from the seat's own state message only; the
+            # advice of one position is computed once (asking again costs nothing)
+            key = (seat, len(self.table.game.actions))
+            if self._advice is None or self._advice[0] != key:
+                self._advice = (key, encode(self.table.advice(seat, self.bot)))
+            await conn.send(self._advice[1])
         elif kind == "action":
             if not self.started:
                 raise ProtocolError("not_started", "the game has not started: send start "
