@@ -114,3 +114,18 @@ def test_command_refuses_negative_deals(capsys):
         main(["conformance", "--variant", "two-deck-80", "--deals", "-1"])
     assert e.value.code == 2
     assert "--deals -1: needs 0 or more deals" in capsys.readouterr().err
+
+
+#: the house-rule files beside the rule cases: a few in the default run, all with --long
+HOUSE_FILES = sorted(p for p in (Path(__file__).parent / "cases" / "house").glob("*.yaml")
+                     if not p.name.endswith(".cases.yaml"))
+QUICK_HOUSE = {"kitty-theft.yaml", "no-trump-rank.yaml"}
+
+
+@pytest.mark.parametrize("path", [
+    p if p.name in QUICK_HOUSE else pytest.param(p, marks=pytest.mark.long)
+    for p in HOUSE_FILES], ids=lambda p: p.name)
+def test_every_house_file_passes_the_suite(path):
+    failed = [c.line() for c in run_suite(str(path), SuiteConfig(seed=1, deals=1))
+              if not c.passed]
+    assert not failed, failed
