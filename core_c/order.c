@@ -199,12 +199,15 @@ int sj__load(const sj_rules *r, const uint8_t *src, int len, uint8_t *dst, int *
 int sj__lead_ok(const sj_rules *r, const sj_lead *l, sj_err *e)
 {
     if (!l || l->stamp != r->stamp || l->n < 1 || l->n > SJ_MAXCARDS || l->esuit < 0 ||
-        l->esuit > 4 || l->ncomp < 1 || l->ncomp > SJ_MAXCARDS)
+        l->esuit > SJ_RAINBOW || l->ncomp < 1 || l->ncomp > SJ_MAXCARDS)
+        return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_LEAD, -1, -1, -1, 0, 0);
+    int rainbow = l->esuit == SJ_RAINBOW;
+    if (rainbow && (r->rainbow_min <= 0 || l->ncomp > 13))
         return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_LEAD, -1, -1, -1, 0, 0);
     for (int i = 0; i < l->ncomp; i++) {
         const sj_comp *c = &l->comps[i];
-        if (c->w < 1 || c->w > 4 || c->len < 1 || c->len >= SJ_MAXSTR ||
-            c->first + c->len > SJ_MAXCARDS)
+        if (c->w < 1 || c->w > (rainbow ? 16 : 4) || c->len < 1 || c->len >= SJ_MAXSTR ||
+            (rainbow && (c->len != 1 || c->top > 12)) || c->first + c->len > SJ_MAXCARDS)
             return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_LEAD, -1, -1, -1, 0, 0);
     }
     return SJ_OK;

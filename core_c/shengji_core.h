@@ -16,6 +16,7 @@
 
 #define SJ_NK 54             /* card kinds */
 #define SJ_TRUMP 4           /* effective suit of every trump */
+#define SJ_RAINBOW 5         /* sj_lead.esuit of a rainbow lead (several suits, rainbow.c) */
 #define SJ_MAXSTR 64         /* strengths are 0..63 */
 #define SJ_MAXCARDS 216      /* 4 decks x 54 */
 #define SJ_PAT_SHAPES 64     /* shapes per pattern (a default ladder may list 48 pairs) */
@@ -211,7 +212,8 @@ int sj_is_tractor(const sj_rules *r, const uint8_t *cards, int ncards, sj_err *e
 int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
                     const uint8_t *play, int nplay, sj_follow_info *info, sj_err *err);
 int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
-                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, sj_err *err);
+                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, int32_t *exact,
+                     sj_err *err);
 int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others, int nothers,
                    int m, sj_throw_result *out, sj_err *err);
 int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, sj_err *err);

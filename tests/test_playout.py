@@ -23,6 +23,7 @@ from shengji.rules import PlayRules
 from shengji.variants import load_variant
 
 HOUSE = Path(__file__).resolve().parent.parent / "variants" / "house"
+CASES_HOUSE = Path(__file__).resolve().parent / "cases" / "house"
 VARIANTS = [
     "two-deck-80",
     "one-deck-40",
@@ -32,6 +33,13 @@ VARIANTS = [
     str(HOUSE / "turn-kitty.yaml"),  # next player chooses, penalties, all_components
     str(HOUSE / "titanic-seed000-following.yaml"),  # power kitty
     str(HOUSE / "seed003-scoring.yaml"),
+    # the play knobs of issue 10 (house files of tests/cases/house)
+    str(CASES_HOUSE / "bombs-any-suit.yaml"),
+    str(CASES_HOUSE / "bombs-follow-suit.yaml"),
+    str(CASES_HOUSE / "first-blocker.yaml"),
+    str(CASES_HOUSE / "shorter-tractors-seed002.yaml"),
+    str(CASES_HOUSE / "follow-protection-suit-only.yaml"),
+    str(CASES_HOUSE / "quad-tractor-on-tractor.yaml"),
 ]
 
 
@@ -195,3 +203,24 @@ def test_from_game_refuses_plugin_hooks():
 def test_errors_are_shengji_errors():
     assert issubclass(HandError, ShengjiError) and issubclass(VariantError, ShengjiError)
     assert Hand("HA") is not None
+
+
+@pytest.mark.parametrize("bombs", ["any_suit", "follow_suit"])
+def test_c_playout_equals_engine_reference_with_frequent_bombs(bombs):
+    # four short packs (J Q K A) between two players, with tractors: every kind has four
+    # copies among few kinds, so quads and four-card leads are common, and bombs that only
+    # the bomb rule lets follow come up in most deals
+    v = load_variant({"extends": "four-deck", "name": f"bombs-{bombs}", "players": 2,
+                      "teams": [0, 1], "deck": {"packs": 4, "lowest_rank": "J"},
+                      "hand_size": 36, "kitty_size": 0,
+                      "play": {"bombs": bombs, "throws": True, "tractors": True}})
+    quads_held = 0
+    for seed in range(8):
+        for extra in (0, 5):
+            g = to_play_phase(v, seed, extra)
+            quads_held += sum(1 for h in g.hands for c in h if c == 4)
+            pos = Position.from_game(g)
+            c = playout(pos, seed * 1000 + extra)
+            py = reference_playout(g, seed * 1000 + extra)
+            assert c == py, (bombs, seed, extra)
+    assert quads_held > 10

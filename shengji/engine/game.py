@@ -208,7 +208,10 @@ class Game:
             kinds = in_suit or [k for k in range(NUM_KINDS) if hand[k]]
             return Legal("follow", seat, [(k,) for k in kinds], count=1)
         held = sum(hand[k] for k in in_suit)
-        if held <= n:
+        # (bombs: any_suit lets a bomb of another suit follow too, and a rainbow lead has
+        # no suit to follow: the core lists those)
+        if held <= n and not (self.rules.bombs == "any_suit" and n >= 4
+                              and any(c >= n for c in hand)) and not self._rainbow_led():
             base = tuple(k for k in in_suit for _ in range(hand[k]))  # by id, descending
             if held == n:
                 return Legal("follow", seat, [base], count=n)
@@ -394,7 +397,8 @@ class Game:
             hand = self.hands[seat]
             held = sum([hand[k] for k in self._suit_kinds[suit]])
             in_play = sum(1 for c in cards if eff[c] == suit)
-            if (held <= n and in_play == held) or (n == 1 and in_play == 1):
+            if ((held <= n and in_play == held) or (n == 1 and in_play == 1)) \
+                    and not self._rainbow_led():
                 return None, play
         res = self.ctx.check_follow(self._trick_hands[0], self._hand_of(seat), play)
         if not res.ok:
@@ -799,6 +803,14 @@ class Game:
                     f"{cards_text(o)}, which is not part of the throw {cards_text(attempted)}")
         if len(options) > 1 and chooser is not None:
             self._seat_from_hook(chooser, "shengji_failed_throw")
+
+    def _rainbow_led(self) -> bool:
+        """The trick's lead spans several effective suits: a rainbow (semantics §3)."""
+        if not self.rules.rainbow_min or not self._trick:
+            return False
+        eff = self._eff
+        lead = self._trick[0][1]
+        return any(eff[c] != eff[lead[0]] for c in lead)
 
     def _hand_obj(self, cards: tuple):
         h = _HAND_CACHE.get(cards)
