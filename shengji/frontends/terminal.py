@@ -58,7 +58,10 @@ class Terminal:
         return f"seat {seat} ({rel})"
 
     def verb(self, seat: int, third_person: str) -> str:
-        return third_person[:-1] if seat == self.seat else third_person
+        """"wins" for another seat, "win" for you ("tries" → "try", "buries" → "bury")."""
+        if seat != self.seat:
+            return third_person
+        return third_person[:-3] + "y" if third_person.endswith("ies") else third_person[:-1]
 
     def say(self, line: str = "") -> None:
         self.out.write(line + "\n")
@@ -88,8 +91,7 @@ class Terminal:
             elif t == "Buried" and e["seat"] != self.seat:
                 self.say(f"  {self.who(e['seat'], view)} buries the kitty")
             elif t == "ThrowFailed":
-                self.say(f"  {self.who(e['seat'], view)} tried to throw "
-                         f"{self.cards(e['attempted'])}: refused, must play one part")
+                self.throw_failed(e, view)
             elif t == "Played":
                 if e["lead"]:
                     self.trick = []
@@ -105,8 +107,31 @@ class Terminal:
             elif t == "DealScored":
                 self.deal_result(e, view)
             elif t == "MatchOver":
-                self.say(self._paint(f"*** Match over: team {e['winner']} wins "
-                                     f"after {e['deals']} deals ***", BOLD))
+                winner = ("your team wins" if e["winner"] == view["team"]
+                          else "the opponents win")
+                self.say(self._paint(f"*** Match over: {winner} after {e['deals']} deals ***",
+                                     BOLD))
+
+    def throw_failed(self, e: dict, view: dict) -> None:
+        """Who threw what, which part another seat beats and with what (the table adds
+        it: protocol/throws.py), what is played instead, and the penalty."""
+        who = self.who(e["seat"], view)
+        line = f"  {who} {self.verb(e['seat'], 'tries')} to throw {self.cards(e['attempted'])}"
+        if e.get("beaten"):
+            whose = ("your" if e["blocker"] == self.seat
+                     else f"{self.who(e['blocker'], view)}'s")
+            line += f": {self.cards(e['beaten'])} is beaten by {whose} {self.cards(e['beaten_by'])}"
+        else:
+            line += ": refused"
+        options = e.get("options") or []
+        if len(options) == 1:
+            line += f"; {who} {self.verb(e['seat'], 'plays')} {self.cards(options[0])} instead"
+        elif options:
+            line += f"; {self.who(e['chooser'], view)} {self.verb(e['chooser'], 'chooses')} " \
+                    "what is played"
+        if e.get("penalty"):
+            line += f"; penalty: {e['penalty']} points to the other side"
+        self.say(line)
 
     def deal_result(self, e: dict, view: dict) -> None:
         mine = self.seat in e["side"]
@@ -204,7 +229,8 @@ class Terminal:
             text, reason = self.advice
             self.say(f"advice: {self._hint_text(text)}" + (f" — {reason}" if reason else ""))
         more = len(hints) - HINTS_SHOWN
-        shown = " | ".join(self._hint_text(h) for h in hints[:HINTS_SHOWN])
+        # numbered: "#N" plays hint N
+        shown = " | ".join(f"#{i} {self._hint_text(h)}" for i, h in enumerate(hints[:HINTS_SHOWN]))
         self.say(f"hints: {shown}" + (f" | … {more} more (h)" if more > 0 else ""))
         self.out.write(f"your turn to {what} > ")
         self.out.flush()
@@ -240,8 +266,10 @@ class Terminal:
             return {"type": "TakeBack"}
         if not text:
             return "again"
-        if text.startswith("#") and text[1:].isdigit():
-            i = int(text[1:])
+        # "#N", or a hint copied as shown ("#N ♠A")
+        number = text[1:].split()[0] if text.startswith("#") and len(text) > 1 else ""
+        if number.isdigit():
+            i = int(number)
             if kind == "choose":
                 return {"type": "ChooseForced", "option": i}
             if i >= len(hints):

@@ -113,6 +113,12 @@ class Table:
         return [self._encode(since + i, e)
                 for i, e in enumerate(self.game.events_for(seat, since))]
 
+    def all_events(self, since: int = 0) -> list[dict]:
+        """Every event from ``since`` on with nothing hidden (logs; bots watched by a
+        person who sits at no seat)."""
+        since = max(since, 0)
+        return [self._encode(since + i, e) for i, e in enumerate(self.game.events[since:])]
+
     def _encode(self, index: int, event) -> dict:
         d = encode_event(event)
         note = self._notes.get(index)

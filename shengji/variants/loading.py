@@ -10,6 +10,7 @@ table order, deal sizes) report the file, line and key like the schema does.
 from __future__ import annotations
 
 import copy
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,8 +67,11 @@ def _open(ref: str, base: Path | None, where: str) -> tuple[VariantFile, str | N
     path = Path(ref) if base is None else base / ref
     if path.is_file():
         return read_file(path), None
-    names = ", ".join(s.name for s in registry.all_sources())
-    raise VariantError(f"{prefix}no variant named {ref!r} (known: {names}; or give a .yaml path)")
+    known = [s.name for s in registry.all_sources()]
+    close = difflib.get_close_matches(str(ref), known, n=2, cutoff=0.8)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    raise VariantError(f"{prefix}no variant named {ref!r} ({hint}known: {', '.join(known)}; "
+                       "or give a .yaml path)")
 
 
 def _check_file(vf: VariantFile) -> None:

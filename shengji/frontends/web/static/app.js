@@ -330,6 +330,9 @@ function seatName(seat) {
   return s ? s.name : "seat " + seat;
 }
 
+// "your" / "ann's"
+function whose(seat) { return seat === app.seat ? "your" : `${seatName(seat)}'s`; }
+
 // "you declare" / "ann declares"
 function says(seat, verb) { return `${seatName(seat)} ${seat === app.seat ? verb : verb.replace(/y$/, "ie") + "s"}`; }
 
@@ -528,7 +531,7 @@ function renderNotice(st) {
   el.hidden = false;
   const parts = [h("b", {}, "Throw failed: "), `${says(e.seat, "try")} to throw `, textCards(e.attempted), ". "];
   if (e.blocker !== undefined && e.beaten) {
-    parts.push(textCards(e.beaten), ` is beaten by ${seatName(e.blocker)}'s `, textCards(e.beaten_by), ". ");
+    parts.push(textCards(e.beaten), ` is beaten by ${whose(e.blocker)} `, textCards(e.beaten_by), ". ");
   }
   if (e.options.length === 1) parts.push(`${e.seat === app.seat ? "You play" : seatName(e.seat) + " plays"} `, textCards(e.options[0]), " instead.");
   else parts.push(`${seatName(e.chooser)} chooses what ${e.seat === app.seat ? "you" : seatName(e.seat)} must play.`);
@@ -773,7 +776,7 @@ function logEvent(e) {
     case "TrumpSet": line = `Trump: ${e.trump === null ? "no trump" : SUIT["SHCD"[e.trump]]}, dealer ${seatName(e.dealer)}`; break;
     case "ThrowFailed":
       line = [says(e.seat, "try"), " to throw ", textCards(e.attempted), " — refused",
-        e.beaten ? [": ", textCards(e.beaten), ` beaten by ${seatName(e.blocker)}'s `, textCards(e.beaten_by)] : "",
+        e.beaten ? [": ", textCards(e.beaten), ` beaten by ${whose(e.blocker)} `, textCards(e.beaten_by)] : "",
         e.penalty ? `, penalty ${e.penalty}` : ""];
       break;
     case "TrickWon": line = `Trick ${e.trick + 1}: ${says(e.seat, "win")} ${e.points} points (attackers ${e.attacker_points})`; break;
