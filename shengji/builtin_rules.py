@@ -29,6 +29,7 @@ from .rules import PlayRules
 #: ``scoring`` without a table gets seed 000's pattern with ``step`` = 20 points per deck).
 DEFAULTS: dict = {
     "players": 4,
+    "game_mode": "fixed_teams",
     "start_level": "2",
     "plugins": [],
     "play": {},
@@ -244,9 +245,15 @@ def shengji_kitty_multiplier(variant, context, play, lead):
 
 
 @hookimpl(trylast=True)
-def shengji_score_deal(variant, attacker_points):
+def shengji_score_deal(variant, attacker_points, short_handed):
     step, table = scoring_table(variant.settings, variant.decks)
-    return score(table, step, attacker_points)
+    out = score(table, step, attacker_points)
+    rules = variant.friend_rules
+    if (short_handed and out.next == "dealers" and rules is not None
+            and rules.bonus_level == "smaller_side"):
+        # shengji.io scoring.rs: BonusLevelForSmallerLandlordTeam, only when the side holds
+        return ScoreOutcome(next=out.next, rise=out.rise + 1)
+    return out
 
 
 def _next_seat_where(start: int, players: int, want) -> int:

@@ -140,12 +140,17 @@ def shengji_kitty_multiplier(variant, context, play, lead):
 
 
 @hookspec(firstresult=True)
-def shengji_score_deal(variant, attacker_points):
+def shengji_score_deal(variant, attacker_points, short_handed):
     """The scoring table: attackers' points → who deals next and how many levels rise.
 
     :param variant: the Variant (``variant.decks`` gives the deck count).
     :param attacker_points: the attackers' points including the kitty bonus and penalties.
-    :return: a ``shengji.model.ScoreOutcome``. First non-None result wins.
+    :param short_handed: finding friends: the dealer's side ended smaller than the dealer
+        and every friend called (a call never fulfilled, or fulfilled by a seat already on
+        the side); always False with fixed teams.
+    :return: a ``shengji.model.ScoreOutcome``. First non-None result wins (built-in: the
+        variant's table; a short-handed side that holds rises one more level with
+        ``friends.bonus_level: smaller_side``, shengji.io ``BonusLevelPolicy``).
     """
 
 

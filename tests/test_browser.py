@@ -217,6 +217,11 @@ def play(page, *, tap: bool = False, stop=None, on_turn=None, max_turns: int = M
         kind = legal["kind"]
         if kind in ("declare", "takeback"):
             press(page, "#actions button.pass", tap)
+        elif kind == "call":  # finding friends: the first `count` calls listed
+            for i in range(legal["count"]):
+                loc = page.locator("#actions button.declare").nth(i)
+                loc.tap() if tap else loc.click()
+            press(page, "#play", tap)
         elif kind == "choose":
             loc = page.locator("#actions button.declare").first
             loc.tap() if tap else loc.click()
@@ -397,6 +402,52 @@ def test_a_hostile_name_is_shown_as_text_and_runs_nothing(server, page, tmp_path
         assert page.locator("img").count() == 0
     headers = page.request.get(server + "/").headers
     assert "script-src 'self'" in headers["content-security-policy"]
+
+
+def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path):
+    """Issue 11: at a five-seat finding-friends table the page lets its dealer pick the
+    calls ("1 HA" = the first ♥A played) and plays the deal to its result."""
+    page.goto(server)
+    page.wait_for_selector("#variant option", state="attached")
+    page.select_option("#variant", "finding-friends")
+    page.fill("#seed", "1")  # a seed where seat 0, declaring at once, deals
+    page.click("#create")
+    page.wait_for_selector("#waiting:not([hidden])")
+    assert page.locator("#waitseats li").count() == 5
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    called = False
+    for _ in range(MAX_TURNS):
+        wait_js(page, "window.shengji.state && window.shengji.state.legal !== null || "
+                      "!document.getElementById('result').hidden")
+        if page.locator("#result:not([hidden])").count():
+            break
+        st = state(page)
+        legal = st["legal"]
+        kind = legal["kind"]
+        if kind in ("declare", "takeback"):  # declare at once: the first declarer deals
+            buttons = page.locator("#actions button.declare")
+            (buttons.first if buttons.count() else page.locator("#actions button.pass")).click()
+        elif kind == "call":
+            assert page.locator("#play").is_disabled()
+            for i in range(legal["count"]):
+                page.locator("#actions button.declare").nth(i).click()
+            page.screenshot(path=str(shots_dir(tmp_path) / "browser-call.png"))
+            page.click("#play")
+            called = True
+        elif kind == "choose":
+            page.locator("#actions button.declare").first.click()
+        else:
+            cards = (st["view"]["hand"].split()[-legal["count"]:] if kind == "bury"
+                     else legal["actions"][0]["cards"].split())
+            pick_cards(page, cards)
+            page.click("#play")
+        wait_js(page, f"window.shengji.state.event_index > {st['index']} || "
+                      "!document.getElementById('result').hidden")
+    else:
+        pytest.fail(f"no deal result after {MAX_TURNS} decisions")
+    assert called, "seat 0 did not deal: pick another seed"
+    assert "Deal 1 result" in page.inner_text("#result")
 
 
 def test_a_full_server_is_explained(page):

@@ -40,6 +40,23 @@ def test_every_variant_passes_the_suite(name, check):
     assert result.passed, result.line()
 
 
+@pytest.mark.parametrize("check", check_names(CONFIG))
+@pytest.mark.parametrize("players", [7, 9, 12])
+def test_finding_friends_passes_the_suite_at_other_sizes(players, check):
+    """Issue 11: the suite on finding-friends at several table sizes (5 is above)."""
+    key = f"finding-friends@{players}"
+    if key not in _loaded:
+        _loaded[key] = load_variant("finding-friends", players=players)
+    result = run_check(_loaded[key], check, CONFIG)
+    assert result.passed, result.line()
+
+
+def test_cli_runs_the_suite_at_a_table_size(capsys):
+    assert main(["conformance", "--variant", "finding-friends", "--seats", "9",
+                 "--deals", "1"]) == 0
+    assert "0 failed" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "file, check, words",
     [

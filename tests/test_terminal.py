@@ -136,3 +136,37 @@ def test_cli_refuses_a_bad_seat_without_traceback(capsys):
 def test_cli_refuses_a_bad_variant(capsys):
     assert main(["play", "--variant", "no-such-variant"]) == 2
     assert "no-such-variant" in capsys.readouterr().err
+
+
+class CallingScript:
+    """Types ``#0`` everywhere, except at the first call prompt a refused call, then
+    ``#0`` (the suggested calls)."""
+
+    def __init__(self, out: io.StringIO):
+        self.out = out
+        self.tried = False
+
+    def readline(self) -> str:
+        if self.out.getvalue().rstrip().endswith("suggestion) >") and not self.tried:
+            self.tried = True
+            return "1 BJ, 3 HA\n"
+        return "#0\n"
+
+
+def test_finding_friends_at_six_seats():
+    """Issue 11: the terminal at six seats: every seat on one line, the calls, the
+    dealer (you) calling friends; a bad call is refused naming the call."""
+    from shengji.variants import load_variant
+
+    out = io.StringIO()
+    script = CallingScript(out)
+    v = load_variant("finding-friends", players=6)
+    assert play(v, 4, 0, deals=2, inp=script, out=out, color=False) == 0
+    text = out.getvalue()
+    assert script.tried
+    assert "seats: s0 " in text and "you* " in text and "(* dealer, + dealer's side" in text
+    assert "refused: seat 4 cannot call 1 BJ, 3 HA: call 1 BJ: BJ is a trump" in text
+    assert "you call friends: 1st " in text
+    assert "--- Deal 2 result ---" in text
+    assert "side unknown" in text  # before the friends show themselves
+    assert "Traceback" not in text

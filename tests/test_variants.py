@@ -13,7 +13,8 @@ from shengji.model import ScoreOutcome
 from shengji.rules import parse_pattern, parse_shape
 from shengji.variants import Variant, list_variants, load_variant
 
-BUILTINS = ["one-deck-40", "two-deck-80", "three-deck-titanic", "four-deck", "constant-two"]
+BUILTINS = ["one-deck-40", "two-deck-80", "three-deck-titanic", "four-deck", "constant-two",
+            "finding-friends"]
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -23,17 +24,19 @@ def v2():
 
 
 def test_builtin_names_fixed_and_listed():
-    assert list_variants()[:5] == BUILTINS
-    assert all(n.startswith("house/") for n in list_variants(include_house=True)[5:])
-    assert len(list_variants(include_house=True)) >= 5 + 3
+    n = len(BUILTINS)
+    assert list_variants()[:n] == BUILTINS
+    assert all(x.startswith("house/") for x in list_variants(include_house=True)[n:])
+    assert len(list_variants(include_house=True)) >= n + 3
 
 
 @pytest.mark.parametrize("name", BUILTINS)
 def test_builtin_loads_and_deals_every_card(name):
     v = load_variant(name)
     assert isinstance(v, Variant) and v.name == name
-    assert v.players * v.hand_size + v.kitty_size == 54 * v.decks
-    assert v.teams == (0, 1, 0, 1)
+    assert v.players * v.hand_size + v.kitty_size == v.composition.total
+    # fixed partners opposite; finding friends: every seat its own team (its own level)
+    assert v.teams == ((0, 1, 0, 1) if v.friend_rules is None else tuple(range(v.players)))
     assert v.play_rules.decks == v.decks
 
 

@@ -31,6 +31,8 @@ KINDS = (
     "kitty_multiplier",
     "score",
     "declare",
+    "friend_call",
+    "friends",
     # our additions (docs/conformance.md "Kinds we add")
     "next_dealer",
     "first_dealer",
@@ -41,10 +43,12 @@ KINDS = (
     "back_to_start",
 )
 #: kinds that are judged in a deal's context and so need ``level`` and ``trump``
-CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier")
+CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier",
+                 "friend_call")
 FILE_KEYS = ("variant", "defaults", "cases")
-DEFAULT_KEYS = ("variant", "level", "trump")
-CASE_KEYS = ("id", "source", "expect", "xfail", "variant", "level", "trump", *KINDS)
+#: ``players`` (our addition): the table size to load the variant at (its by_players)
+DEFAULT_KEYS = ("variant", "level", "trump", "players")
+CASE_KEYS = ("id", "source", "expect", "xfail", "variant", "level", "trump", "players", *KINDS)
 ERROR = "error"
 
 
@@ -73,6 +77,8 @@ class Case:
     xfail: str | None = None
     #: a form error found while reading this case; the runner reports it as the result
     problem: str | None = field(default=None, compare=False)
+    #: the table size to load the variant at (None: the variant's own)
+    players: int | None = None
 
     @property
     def where(self) -> str:
@@ -184,6 +190,9 @@ def _parse_case(path: Path, index: int, cid: str, raw: Mapping, base: Mapping) -
     if variant is not None and not isinstance(variant, str):
         raise _Problem(f"variant: {variant!r} is not a variant name or a path")
     level = _level(merged.get("level"))
+    players = merged.get("players")
+    if players is not None and not (_is_int(players) and 2 <= players <= 12):
+        raise _Problem(f"players: {players!r} is not a table size 2..12")
     has_trump = "trump" in merged
     trump = _trump(merged.get("trump")) if has_trump else None
     if variant is None:
@@ -217,6 +226,7 @@ def _parse_case(path: Path, index: int, cid: str, raw: Mapping, base: Mapping) -
         has_trump,
         source="" if source is None else str(source),
         xfail=xfail,
+        players=players,
     )
 
 
@@ -308,14 +318,37 @@ def _check_value(kind: str, v) -> None:
             _need(_cards_like(v[k]), f"kitty_multiplier.{k}: expected a card string")
     elif kind == "score":
         _need(
-            isinstance(v, Mapping) and set(v) == {"attacker_points"},
-            "score: expected {attacker_points: P}",
+            isinstance(v, Mapping) and "attacker_points" in v
+            and set(v) <= {"attacker_points", "short_handed"},
+            "score: expected {attacker_points: P} (and optionally short_handed: true)",
         )
         p = v["attacker_points"]
         _need(
             isinstance(p, int) and not isinstance(p, bool),
             "score.attacker_points: expected an integer",
         )
+        _need(isinstance(v.get("short_handed", False), bool),
+              "score.short_handed: expected true or false")
+    elif kind == "friend_call":
+        _need(
+            isinstance(v, Mapping) and "calls" in v and set(v) <= {"calls", "hand"},
+            "friend_call: expected {calls: [CALL, ...]} (and optionally hand: CARDS)",
+        )
+        _need(_calls_like(v["calls"]), 'friend_call.calls: expected a list of calls like "1 HA"')
+        if "hand" in v:
+            _need(_cards_like(v["hand"]), "friend_call.hand: expected a card string")
+    elif kind == "friends":
+        _need(
+            isinstance(v, Mapping) and set(v) == {"dealer", "calls", "plays"},
+            "friends: expected {dealer: SEAT, calls: [CALL, ...], plays: [[SEAT, CARDS], ...]}",
+        )
+        _need(_is_int(v["dealer"]), "friends.dealer: expected a seat number")
+        _need(_calls_like(v["calls"]), 'friends.calls: expected a list of calls like "1 HA"')
+        plays = v["plays"]
+        _need(isinstance(plays, list), "friends.plays: expected a list of [SEAT, CARDS]")
+        for i, p in enumerate(plays):
+            _need(isinstance(p, list) and len(p) == 2 and _is_int(p[0]) and _cards_like(p[1]),
+                  f"friends.plays[{i}]: expected [SEAT, CARDS]")
     elif kind == "next_dealer":
         _need(
             isinstance(v, Mapping) and set(v) == {"dealer", "attacker_points"},
@@ -383,6 +416,10 @@ def _check_value(kind: str, v) -> None:
         _need(_cards_like(v["kitty"]), "no_bid.kitty: expected a card string")
 
 
+def _calls_like(v) -> bool:
+    return isinstance(v, list) and all(isinstance(c, str) for c in v)
+
+
 def _check_steps(kind: str, steps) -> None:
     _need(isinstance(steps, list), f"{kind}.steps: expected a list of {{seat, cards}}")
     for i, s in enumerate(steps):
@@ -409,6 +446,18 @@ def _check_expect(kind: str, e) -> None:
         )
     elif kind == "follow":
         _need(e in ("legal", "illegal"), f"expect: {e!r} is not legal, illegal or error")
+    elif kind == "friend_call":
+        _need(e in ("valid", "invalid"), f"expect: {e!r} is not valid, invalid or error")
+    elif kind == "friends":
+        _need(isinstance(e, Mapping) and e and set(e) <= {"side", "joined"},
+              "expect: expected {side: [SEAT, ...], joined: [[SEAT, CALL INDEX], ...]}")
+        if "side" in e:
+            _need(isinstance(e["side"], list) and all(map(_is_int, e["side"])),
+                  "expect.side: expected a list of seats, the dealer first")
+        if "joined" in e:
+            _need(isinstance(e["joined"], list) and all(
+                isinstance(j, list) and len(j) == 2 and all(map(_is_int, j))
+                for j in e["joined"]), "expect.joined: expected [[SEAT, CALL INDEX], ...]")
     elif kind in ("winner", "kitty_multiplier", "next_dealer", "first_dealer"):
         _need(isinstance(e, int) and not isinstance(e, bool), f"expect: {e!r} is not an integer")
     elif kind == "throw":

@@ -118,7 +118,8 @@ def judge_kitty(variant, case: Case):
 
 
 def judge_score(variant, case: Case):
-    out = variant.score_deal(case.value["attacker_points"])
+    out = variant.score_deal(case.value["attacker_points"],
+                             short_handed=case.value.get("short_handed", False))
     return {"next": out.next, "rise": out.rise}
 
 
@@ -275,6 +276,36 @@ def _named_suit(cards: tuple[int, ...]):
     return _MIXED
 
 
+def _friend_rules(variant):
+    """The variant's finding-friends rules; fixed teams call nobody (0 calls)."""
+    from ..friends import FriendRules
+
+    return variant.friend_rules or FriendRules(calls=0)
+
+
+def judge_friend_call(variant, case: Case):
+    from ..friends import calls_problem, parse_calls
+
+    calls = parse_calls(case.value["calls"])  # a malformed call is an input error
+    if "hand" in case.value:
+        _hand(variant, case.value["hand"])
+    problem = calls_problem(calls, _friend_rules(variant), _ctx(variant, case),
+                            variant.composition.counts, case.level)
+    return "invalid" if problem else "valid"
+
+
+def judge_friends(variant, case: Case):
+    from ..friends import FriendTracker, parse_calls
+
+    v = case.value
+    _seat(variant, v["dealer"], "friends.dealer")
+    tracker = FriendTracker(parse_calls(v["calls"]), v["dealer"], _friend_rules(variant))
+    for seat, cards in v["plays"]:
+        _seat(variant, seat, "friends.plays")
+        tracker.play(seat, sorted(_hand(variant, cards).cards(), reverse=True))
+    return {"side": list(tracker.side), "joined": [list(j) for j in tracker.joined]}
+
+
 JUDGES: dict[str, Callable[[Any, Case], Any]] = {
     "compare": judge_compare,
     "tractor": judge_tractor,
@@ -285,6 +316,8 @@ JUDGES: dict[str, Callable[[Any, Case], Any]] = {
     "kitty_multiplier": judge_kitty,
     "score": judge_score,
     "declare": judge_declare,
+    "friend_call": judge_friend_call,
+    "friends": judge_friends,
     "next_dealer": judge_next_dealer,
     "first_dealer": judge_first_dealer,
     "no_bid": judge_no_bid,
@@ -340,7 +373,7 @@ def matches(case: Case, expected, got) -> bool:
         ):
             return False
         return True
-    if kind in ("declare", "no_bid", "bidding", "visibility"):
+    if kind in ("declare", "no_bid", "bidding", "visibility", "friends"):
         return all(expected[k] == got[k] for k in expected)
     if kind == "tractor":
         return expected is got or expected == got

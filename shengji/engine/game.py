@@ -20,10 +20,12 @@ from collections.abc import Iterable
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, level_name, point_value
 from ..deck import deal_error
 from ..errors import HandError, ShengjiError, VariantError
+from ..friends import FriendTracker, allowed_calls, calls_problem, calls_text
 from ..model import Bid
 from .actions import (
     Action,
     Bury,
+    CallFriends,
     ChooseForced,
     Declare,
     Pass,
@@ -41,6 +43,8 @@ from .events import (
     DealStarted,
     Declared,
     ForcedChosen,
+    FriendJoined,
+    FriendsCalled,
     KittyTaken,
     MatchOver,
     Passed,
@@ -54,6 +58,8 @@ from .legal import FillerFollows, Legal, lead_structures
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
+#: finding friends (找朋友): after burying, the dealer calls cards
+CALLING = "call"
 #: kitty theft (炒地皮, declare.kitty_theft): after a burial the other seats may overturn
 STEALING = "steal"
 
@@ -63,6 +69,7 @@ RULE_LEAD = "docs/rules.md §4 (leading and throws, seed 000 出牌規則)"
 RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規則)"
 RULE_TURN = "docs/rules.md §4 (play order: the trick's leader, then each next seat)"
 RULE_CHOOSE = "docs/rules.md §4 (failed throw: the next player chooses the forced play, seed 002)"
+RULE_CALL = "docs/variants.md friends (finding friends: the dealer's calls after burying)"
 RULE_TAKEBACK = "docs/variants.md declare.takeback (right after declaring, keep it or take it back)"
 
 
@@ -147,6 +154,12 @@ class Game:
         self.side: tuple = ()
         #: is every seat's side public? (always, with fixed teams)
         self.sides_known = True
+        #: finding friends: the rules of the calls (None: fixed teams)
+        self.friend_rules = v.friend_rules
+        #: this deal's calls ((ordinal, card), ...) and who fulfilled them ((seat, call), ...)
+        self.calls: tuple = ()
+        self.joined: tuple = ()
+        self._friends: FriendTracker | None = None
         self.winner = None
         self.phase = DEALING
         self.to_act: int | None = None
@@ -172,6 +185,12 @@ class Game:
             return Legal("declare", seat, (Pass(seat), *self._offer))
         if self.phase == BURYING:
             return Legal("bury", seat, (), count=self.kitty_size)
+        if self.phase == CALLING:
+            # every single call allowed; the dealer makes ``count`` distinct ones at once
+            singles = allowed_calls(self.friend_rules, self.ctx, self.composition.counts,
+                                    self.level)
+            return Legal("call", seat, tuple(CallFriends(seat, (c,)) for c in singles),
+                         count=self.friend_rules.calls)
         if self.phase == CHOOSING:
             n = len(self._choice[1])
             return Legal("choose", seat, tuple(ChooseForced(seat, i) for i in range(n)))
@@ -255,6 +274,8 @@ class Game:
             self._run_dealing(ev)
         elif isinstance(action, Bury):
             self._do_bury(action, ev)
+        elif isinstance(action, CallFriends):
+            self._do_call(action, ev)
         elif isinstance(action, ChooseForced):
             leader, options, _ = self._choice
             self._choice = None
@@ -300,6 +321,13 @@ class Game:
             if len(action.cards) != self.kitty_size:
                 self._refuse(f"seat {action.seat} must bury exactly {self.kitty_size} cards, "
                              f"not {len(action.cards)}", "wrong_count", RULE_BURY)
+            return None
+        if isinstance(action, CallFriends):
+            problem = calls_problem(action.calls, self.friend_rules, self.ctx,
+                                    self.composition.counts, self.level)
+            if problem:
+                self._refuse(f"seat {action.seat} cannot call {', '.join(calls_text(action.calls))}"
+                             f": {problem}", "bad_call", RULE_CALL)
             return None
         if isinstance(action, ChooseForced):
             n = len(self._choice[1])
@@ -428,6 +456,10 @@ class Game:
         self.penalties = [0] * self.players  # failed-throw penalties each seat incurred
         self.penalty = 0
         self.side = ()
+        self.sides_known = self.friend_rules is None
+        self.calls = ()
+        self.joined = ()
+        self._friends = None
         self._choice = None
         ev.append(DealStarted(self.deal_number, attempt, self.dealer, self.level,
                               self._levels_tuple(), first))
@@ -541,7 +573,10 @@ class Game:
         # the dealer first, then the teammates in play order
         n, d = self.players, self.dealer
         order = [(d + i) % n for i in range(n)]
-        self.side = tuple(s for s in order if self.teams[s] == self.dealer_team)
+        if self.friend_rules is None:
+            self.side = tuple(s for s in order if self.teams[s] == self.dealer_team)
+        else:  # finding friends: the dealer alone until a called card is played
+            self.side = (d,)
         self.kitty = kitty
         ev.append(TrumpSet(trump, declarer, self.dealer, self.level, turned))
         ev.append(KittyTaken(self.dealer, tuple(sorted(kitty, reverse=True))))
@@ -572,8 +607,36 @@ class Game:
         self._start_play()
 
     def _start_play(self) -> None:
+        if self.friend_rules is not None and self._friends is None:
+            if self.friend_rules.calls:
+                self.phase = CALLING  # the dealer calls friends once the kitty is buried
+                self.to_act = self.dealer
+                return
+            self._friends = FriendTracker((), self.dealer, self.friend_rules)
+            self.sides_known = True
         self.phase = PLAYING
         self.leader = self.to_act = self.dealer
+
+    def _do_call(self, action: CallFriends, ev: list) -> None:
+        self.calls = action.calls
+        self._friends = FriendTracker(action.calls, self.dealer, self.friend_rules)
+        ev.append(FriendsCalled(action.seat, action.calls))
+        self._start_play()
+
+    def _count_friends(self, seat: int, cards: tuple, ev: list) -> None:
+        """A play of called copies: who joins (public from now on)."""
+        f = self._friends
+        joins = f.play(seat, cards)
+        if not joins:
+            return
+        for who, call, card, already in joins:
+            ev.append(FriendJoined(who, call, card, already))
+        self.side = tuple(f.side)
+        self.joined = tuple(f.joined)
+        self.sides_known = f.resolved
+        # the points a friend won before joining now count for the dealer's side
+        self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in self.side)
+        self.penalty = sum(p if s in self.side else -p for s, p in enumerate(self.penalties))
 
     def _run_stealing(self, ev: list) -> None:
         """Ask the next seat that holds a declaration the rules accept now; when every
@@ -639,6 +702,8 @@ class Game:
             played[c] += 1
         self.hand_len[seat] -= len(cards)
         ev.append(Played(seat, cards, self.trick_number, not self._trick))
+        if self._friends is not None and not self.sides_known:
+            self._count_friends(seat, cards, ev)
         self._trick.append((seat, cards))
         self._trick_hands.append(play if play is not None else self._hand_obj(cards))
         if len(self._trick) < self.players:
@@ -677,7 +742,9 @@ class Game:
                                                  self._hand_obj(lead)))
             bonus = kitty_points * multiplier
         total = max(0, self.trick_points + bonus + self.penalty)
-        outcome = v.score_deal(total)
+        rules = self.friend_rules
+        outcome = v.score_deal(total, short_handed=rules is not None and rules.short_handed(side))
+        self.sides_known = True  # the deal is over: every side is public
         next_dealer = self._seat_from_hook(v.next_dealer(self.dealer, outcome, side),
                                            "shengji_next_dealer")
         if outcome.next == "dealers":
@@ -820,6 +887,8 @@ class Game:
                 value = [x[:] if type(x) is list else x for x in value]
             elif t is dict and name not in _SHARED_CACHES:
                 value = value.copy()
+            elif t is FriendTracker:
+                value = value.copy()
             d[name] = value
         return new
 
@@ -870,6 +939,7 @@ def _variant_ref(variant) -> str:
 _TABLES: dict = {}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
 _EXPECTED = {DEALING: (Declare, Pass), STEALING: (Declare, Pass), BURYING: (Bury,),
+             CALLING: (CallFriends,),
              PLAYING: (Play,), CHOOSING: (ChooseForced,)}
 
 

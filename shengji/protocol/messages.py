@@ -15,10 +15,19 @@ from __future__ import annotations
 import json
 
 from ..cards import SUITS, level_name, parse_cards, point_value
-from ..engine.actions import ACTION_TYPES, Action, ChooseForced, Pass, TakeBack, cards_text
+from ..engine.actions import (
+    ACTION_TYPES,
+    Action,
+    CallFriends,
+    ChooseForced,
+    Pass,
+    TakeBack,
+    cards_text,
+)
 from ..engine.legal import Legal
 from ..engine.view import SeatView
 from ..errors import ShengjiError
+from ..friends import parse_calls
 from ..model import Bid
 
 #: protocol version; a client that joins with another version is refused
@@ -66,7 +75,9 @@ CLIENT_MESSAGES = {
     "ping": {},
 }
 ACTION_KEYS = {"Pass": (), "Declare": ("cards",), "Bury": ("cards",), "Play": ("cards",),
-               "ChooseForced": ("option",), "TakeBack": ()}
+               "ChooseForced": ("option",), "TakeBack": (), "CallFriends": ("calls",)}
+#: the most calls an action may carry (a table of 12 calls 5)
+MAX_CALLS = 12
 MAX_SHORT_TEXT = 64
 
 
@@ -147,6 +158,10 @@ def check_action(d) -> None:
                                           "\"HA HA\" (at most one hand)")
     if "option" in d and (isinstance(d["option"], bool) or not isinstance(d["option"], int)):
         raise ProtocolError("bad_action", f"{kind}.option: expected an integer")
+    if "calls" in d and not (isinstance(d["calls"], list) and len(d["calls"]) <= MAX_CALLS
+                             and all(isinstance(c, str) and len(c) <= 16 for c in d["calls"])):
+        raise ProtocolError("bad_action", f"{kind}.calls: expected a list of calls such as "
+                                          f"[\"1 HA\", \"2 SK\"] (at most {MAX_CALLS})")
     if "seat" in d and (isinstance(d["seat"], bool) or not isinstance(d["seat"], int)):
         raise ProtocolError("bad_action", f"{kind}.seat: expected an integer")
 
@@ -163,6 +178,11 @@ def decode_action(d: dict, seat: int) -> Action:
         return cls(seat)
     if cls is ChooseForced:
         return ChooseForced(seat, d["option"])
+    if cls is CallFriends:
+        try:
+            return CallFriends(seat, d["calls"])
+        except ShengjiError as e:
+            raise ProtocolError("bad_call", str(e)) from None
     try:
         return cls(seat, d["cards"])
     except ShengjiError as e:
@@ -265,6 +285,7 @@ def decode_view(d: dict) -> SeatView:
         tricks=tuple(plays(t) for t in d["tricks"]), played=counts(d["played"]),
         trick_points=d["trick_points"], forced_options=tuple(ids(o) for o in d["forced_options"]),
         side=tuple(d["side"]), sides_known=d["sides_known"],
+        calls=parse_calls(d["calls"]), joined=tuple(tuple(j) for j in d["joined"]),
     )
 
 

@@ -15,6 +15,7 @@ from .. import plugins as plugin_mod
 from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_level, suit_of
 from ..deck import Composition
 from ..errors import RulesError, ShengjiError, VariantError
+from ..friends import FriendRules
 from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from ..rules import PlayRules
 from .files import display_path
@@ -45,6 +46,13 @@ class Variant:
         self.hand_size: int = s["hand_size"]
         self.kitty_size: int = s["kitty_size"]
         self.teams: tuple[int, ...] = tuple(s["teams"])
+        #: finding friends (找朋友): the calls' rules at this table, else None (fixed teams)
+        self.friend_rules: FriendRules | None = None
+        if s.get("game_mode") == "finding_friends":
+            try:
+                self.friend_rules = FriendRules.from_settings(s, self.players)
+            except VariantError as e:
+                raise VariantError(f"{display_path(self.path)}: {e}") from None
         self._contexts: dict = {}
         #: what load_variant was given (reloading with another player count uses it)
         self.source = resolved.path or s
@@ -213,8 +221,10 @@ class Variant:
 
     # --- after the deal --------------------------------------------------------------------
 
-    def score_deal(self, attacker_points: int) -> ScoreOutcome:
-        outcome = self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points)
+    def score_deal(self, attacker_points: int, short_handed: bool = False) -> ScoreOutcome:
+        """``short_handed``: finding friends, the dealer's side ended smaller than called."""
+        outcome = self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points,
+                             short_handed=bool(short_handed))
         if outcome.next not in ("dealers", "attackers") or not (
             isinstance(outcome.rise, int) and outcome.rise >= 0
         ):

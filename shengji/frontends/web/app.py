@@ -50,18 +50,21 @@ STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_l
 def create_app(*, variants: list[str] | None = None, default_variant: str = "two-deck-80",
                bot_delay: float = DEFAULT_BOT_DELAY, bot: str = "heuristic",
                limits: Limits | None = None, max_rooms: int | None = None,
-               allowed_hosts=(), allowed_origins=(), db: str | None = None) -> Starlette:
+               allowed_hosts=(), allowed_origins=(), db: str | None = None,
+               seats: int | None = None) -> Starlette:
     """``variants``: the names or paths rooms may use (default: the built-in names; a
     client never names a file). The first load of each happens here, so a broken variant
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
     shortcut for ``Limits(max_rooms=...)``). ``allowed_hosts``/``allowed_origins``: names
     this server answers to besides IP literals and localhost (see guard.py). ``db``: the
     SQLite file that keeps rooms and games across restarts (store.py); None keeps them in
-    memory only."""
+    memory only. ``seats``: the default variant is played at that many seats (``shengji
+    serve --seats``)."""
     allowed = list(dict.fromkeys(variants or list_variants()))
     if default_variant not in allowed:
         allowed.insert(0, default_variant)
-    loaded = {name: load_variant(name) for name in allowed}
+    loaded = {name: load_variant(name, players=seats if name == default_variant else None)
+              for name in allowed}
     limits = limits or Limits()
     if max_rooms:
         from dataclasses import replace

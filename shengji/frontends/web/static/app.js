@@ -597,6 +597,22 @@ function renderActions(st) {
     b.id = "play";
     b.disabled = n !== legal.count;
     box.appendChild(b);
+  } else if (legal.kind === "call") {
+    // finding friends: pick `count` of the calls allowed ("1 HA" = the first ♥A played)
+    app.calls = app.calls || new Set();
+    for (const a of legal.actions) {
+      const c = a.calls[0];
+      const b = button("", () => { app.calls.has(c) ? app.calls.delete(c) : app.calls.add(c); render(); },
+        app.calls.has(c) ? "declare selected" : "declare");
+      const [ord, card] = c.split(" ");
+      fill(b, `${ord}. `, textCards(card));
+      box.appendChild(b);
+    }
+    const b = button(`Call ${app.calls.size}/${legal.count}`,
+      () => { const calls = [...app.calls]; app.calls.clear(); sendAction({ type: "CallFriends", calls }); }, "primary");
+    b.id = "play";
+    b.disabled = app.calls.size !== legal.count;
+    box.appendChild(b);
   } else if (legal.kind === "choose") {
     st.view.forced_options.forEach((o, i) => {
       box.appendChild(button(["Force ", textCards(o)], () => sendAction({ type: "ChooseForced", option: i }), "declare"));
@@ -779,6 +795,8 @@ function logEvent(e) {
         e.beaten ? [": ", textCards(e.beaten), ` beaten by ${whose(e.blocker)} `, textCards(e.beaten_by)] : "",
         e.penalty ? `, penalty ${e.penalty}` : ""];
       break;
+    case "FriendsCalled": line = [says(e.seat, "call"), " friends: ", e.calls.join(", ")]; break;
+    case "FriendJoined": line = e.already ? `${seatName(e.seat)} played a called card (already a dealer: the call is used up)` : `${seatName(e.seat)} joins the dealer's side`; break;
     case "TrickWon": line = `Trick ${e.trick + 1}: ${says(e.seat, "win")} ${e.points} points (attackers ${e.attacker_points})`; break;
     case "DealScored": line = [h("b", {}, `Deal ${e.deal + 1}`), `: attackers ${e.attacker_points} points`]; break;
     case "MatchOver": line = [h("b", {}, "Match over")]; break;
