@@ -186,7 +186,41 @@ class HeuristicBot(Bot):
             return self._follow(view, legal)
         if kind == "choose":
             return self._choose(view, legal)
+        if kind == "call":
+            return self._call(view, legal)
         return legal[0], ""
+
+    # ------------------------------------------------------------------ calling friends
+
+    def _call(self, view, legal):
+        """Finding friends: call the top cards of plain suits, each at the copy after
+        the ones the dealer holds (so the dealer's own copies do not use the call up),
+        in suits the dealer is short of first (a friend there helps most)."""
+        from ..engine.actions import CallFriends
+
+        rules = self.variant.friend_rules
+        _, eff, st = self._ctx(view)
+        suit_len = [0] * 5
+        for k, n in enumerate(view.hand):
+            suit_len[eff[k]] += n
+
+        def want(call):
+            ordinal, card = call
+            aim = view.hand[card] + 1 if rules.dealer_copies_count else 1
+            return (ordinal == aim, st[card], -suit_len[eff[card]], -ordinal)
+
+        chosen, cards = [], set()
+        singles = sorted((a.calls[0] for a in legal), key=want, reverse=True)
+        for call in singles:
+            if call[1] not in cards and len(chosen) < legal.count:
+                chosen.append(call)
+                cards.add(call[1])
+        for call in singles:  # too few distinct cards: other copies of the same ones
+            if call not in chosen and len(chosen) < legal.count:
+                chosen.append(call)
+        return (CallFriends(view.seat, tuple(chosen)),
+                "top cards of plain suits, each past the copies the dealer holds, short suits "
+                "first")
 
     # ------------------------------------------------------------------ helpers
 
@@ -295,7 +329,8 @@ class HeuristicBot(Bot):
         if rules.throws:
             best_throw = None
             by_suit: list = [[], [], [], [], []]
-            for k, n in enumerate(hand):
+            for k in range(NUM_KINDS - 1, -1, -1):  # ids descending, as the listing has them
+                n = hand[k]
                 if n:
                     by_suit[eff[k]] += [k] * n
             for suit in range(5):
@@ -319,6 +354,10 @@ class HeuristicBot(Bot):
                     best_throw = good
             if best_throw:
                 return Play(seat, tuple(best_throw)), "a throw nobody can beat"
+        suit_size = [0] * 5
+        for k, n in enumerate(hand):
+            if n:
+                suit_size[eff[k]] += n
         best, best_key = None, None
         actions = list(legal)
         for action in actions:
@@ -335,7 +374,9 @@ class HeuristicBot(Bot):
                 if unseen.beatable(cards, 1, 1):
                     continue
             else:
-                if c0 != cards[-1] and len(_components(ctx, cards)) > 1:
+                # only a whole suit may be listed as several structures (engine.legal)
+                if (c0 != cards[-1] and n == suit_size[suit]
+                        and len(_components(ctx, cards)) > 1):
                     continue  # a listed whole-suit throw that is not safe
                 w, length = _shape(cards)
                 if unseen.beatable(cards, w, length):
@@ -344,9 +385,7 @@ class HeuristicBot(Bot):
         if best is not None:
             return best, "nobody can beat this lead"
         # nothing safe: a low single of a short side suit (never a point card if avoidable)
-        suit_len = [0] * 5
-        for k, n in enumerate(hand):
-            suit_len[eff[k]] += n
+        suit_len = suit_size
         singles = [a for a in actions if len(a.cards) == 1]
         pool = singles or actions
 
