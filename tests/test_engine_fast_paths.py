@@ -109,7 +109,8 @@ def test_builtin_only_hooks_are_called_directly_and_plugins_still_win():
     v = load_variant("two-deck-80")
     assert "shengji_score_deal" in v._direct  # only the built-in serves it
     plain = v.score_deal(0)
-    assert plain == v.hook.shengji_score_deal(variant=v, attacker_points=0)  # as pluggy
+    assert plain == v.hook.shengji_score_deal(variant=v, attacker_points=0,
+                                              short_handed=False)  # as pluggy
 
     class Plugin:
         @hookimpl(tryfirst=True)
@@ -118,3 +119,18 @@ def test_builtin_only_hooks_are_called_directly_and_plugins_still_win():
 
     v.pm.register(Plugin())  # registered after the variant was built
     assert v.score_deal(0) == ScoreOutcome("attackers", 9) != plain
+
+
+def test_listed_friend_calls_are_still_checked():
+    """The calls listed are single calls; with two friends to call, one of them alone is
+    not a legal action, so it is checked (and refused) like any other."""
+    v = load_variant("finding-friends", players=6)  # calls: auto = 6 // 2 - 1 = 2
+    g = Game(v, "fast-calls", max_deals=1)
+    bots = [make_bot("random", v, s) for s in range(v.players)]
+    while g.phase != "call":
+        s = g.to_act
+        g.apply(bots[s].act(g.view(s), g.legal_actions(s)))
+    legal = g.legal_actions(g.to_act)
+    assert legal.kind == "call" and legal.count == 2
+    with pytest.raises(IllegalAction):
+        g.apply(legal[0])
