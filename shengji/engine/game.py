@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import random
+import weakref
 from collections.abc import Iterable
 from itertools import compress
 
@@ -1020,7 +1021,18 @@ def shuffle(deck: list, rng: random.Random) -> None:
 def _variant_ref(variant) -> str:
     """How a record names a loaded variant: its registered name when that name loads
     this very file, else its file path (a variant built from a mapping keeps its name;
-    replaying it needs the Variant passed in)."""
+    replaying it needs the Variant passed in). Remembered per Variant: finding the name
+    scans the variant directories, and simulations make a Game every few deals."""
+    ref = _REFS.get(variant)
+    if ref is None:
+        ref = _REFS[variant] = _find_ref(variant)
+    return ref
+
+
+_REFS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _find_ref(variant) -> str:
     from ..variants.registry import find
 
     src = find(variant.name)
