@@ -298,6 +298,16 @@ class HandList(Sequence):
         raw = self._raw
         return (_hand(raw[i : i + NUM_KINDS]) for i in range(0, len(raw), NUM_KINDS))
 
+    def ids_at(self, i: int) -> tuple[int, ...]:
+        """``self[i].ids_desc()`` without making the Hand (the engine's listings)."""
+        if not 0 <= i < self._n:
+            return self[i].ids_desc()  # negative indices, and the IndexError
+        c = self._raw[i * NUM_KINDS : (i + 1) * NUM_KINDS]
+        ids = _IDS_DESC.get(c)
+        if ids is None:
+            ids = _hand(c).ids_desc()
+        return ids
+
     def __contains__(self, hand) -> bool:
         if type(hand) is not Hand:
             return False
@@ -1009,7 +1019,7 @@ class Context:
     def check_throw(self, lead, others) -> ThrowResult:
         """Is a throw valid against the other players' holdings (semantics §6)?"""
         lead = as_hand(lead, "lead")
-        others = [as_hand(h, f"others[{i}]") for i, h in enumerate(_groups(others, "others"))]
+        others = _hand_list(others, "others")
         if len(others) > 64:
             raise HandError(f"others: {len(others)} holdings, at most 64")
         pl = self._lead(lead)
@@ -1037,7 +1047,7 @@ class Context:
                 rc = _c_winner_code(self._r, b, m)
                 if rc >= 0:
                     return rc
-        plays = [as_hand(p, f"plays[{i}]") for i, p in enumerate(_groups(plays, "plays"))]
+        plays = _hand_list(plays, "plays")
         if not 2 <= len(plays) <= 64:
             raise HandError(f"plays: a trick needs 2..64 plays, got {len(plays)}")
         args = (self._r, _join(plays), len(plays) * NUM_KINDS, len(plays))

@@ -183,3 +183,7 @@ def test_legal_follows_are_a_lazy_list_of_hands():
         plays[6]
     assert "HandList" in repr(plays) and plays != as_list[:-1]
     assert L10S.legal_follows("HA HA", "C3 C4 D5 D6", limit=0).plays == []
+    assert [plays.ids_at(i) for i in range(6)] == [p.ids_desc() for p in as_list]
+    assert plays.ids_at(-1) == as_list[-1].ids_desc() and plays.ids_at(0)[0] >= plays.ids_at(0)[1]
+    with pytest.raises(IndexError):
+        plays.ids_at(6)

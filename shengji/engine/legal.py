@@ -38,7 +38,7 @@ class Legal(Sequence):
     state it was listed for (``_stamp``), it is known legal and is not checked again."""
 
     __slots__ = ("kind", "seat", "_items", "total", "count", "_set", "_given", "_stamp",
-                 "_play")
+                 "_play", "_ids_at")
 
     def __init__(self, kind: str, seat, items, total: int | None = None, count: int = 0,
                  stamp=None):
@@ -50,7 +50,9 @@ class Legal(Sequence):
         self._set = None
         self._given = {}
         self._stamp = stamp
-        self._play = kind == "follow" or kind == "lead"
+        self._play = play = kind == "follow" or kind == "lead"
+        # a core HandList hands out an item's card ids without making its Hand
+        self._ids_at = getattr(items, "ids_at", None) if play else None
 
     @property
     def truncated(self) -> bool:
@@ -63,12 +65,18 @@ class Legal(Sequence):
         if type(i) is not int:
             if isinstance(i, slice):
                 return [self[j] for j in range(*i.indices(len(self)))]
-        item = self._items[i]
         if self._play:
-            t = type(item)
-            if t is not tuple:  # a kind id (a single), or a core Hand
-                item = _SINGLES[item] if t is int else item.ids_desc()
+            ids_at = self._ids_at
+            if ids_at is not None:
+                item = ids_at(i)
+            else:
+                item = self._items[i]
+                t = type(item)
+                if t is not tuple:  # a kind id (a single), or a core Hand
+                    item = _SINGLES[item] if t is int else item.ids_desc()
             item = Play.trusted(self.seat, item)
+        else:
+            item = self._items[i]
         self._given[id(item)] = item
         return item
 
