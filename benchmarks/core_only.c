@@ -96,11 +96,11 @@ static long pass(int op, uint32_t arg, const call_t *calls, uint32_t n)
                                    NULL);
             break;
         case OP_LEGAL: {
-            int32_t n_out = 0;
+            int32_t n_out = 0, exact = 0;
             uint64_t total = 0;
             sum += sj_legal_follows(r, c->lead, g + SJ_NK, SJ_NK, out_buf, (int)arg * SJ_NK,
-                                    &n_out, &total, NULL);
-            sum += n_out + (long)total;
+                                    &n_out, &total, &exact, NULL);
+            sum += n_out + (long)total + exact;
             break;
         }
         case OP_WINNER:

@@ -89,13 +89,13 @@ def _compiler() -> list[str]:
     return argv
 
 
-def build(workdir: Path) -> Path:
+def build(workdir: Path, opt: str = "-O2") -> Path:
     """Compile the driver and the core into ``workdir`` (-O2, like the extension)."""
     sources = _sources() if (CORE_C / "build_core.py").is_file() else []
     if not sources or not all((CORE_C / s).is_file() for s in sources):
         raise Unavailable(f"no core sources at {CORE_C}")
     exe = workdir / "core_only"
-    cmd = [*_compiler(), "-O2", "-DNDEBUG", "-fwrapv", "-I", str(CORE_C), "-o", str(exe),
+    cmd = [*_compiler(), opt, "-DNDEBUG", "-fwrapv", "-I", str(CORE_C), "-o", str(exe),
            str(HERE / "core_only.c"), *(str(CORE_C / s) for s in sources)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode:
@@ -103,10 +103,10 @@ def build(workdir: Path) -> Path:
     return exe
 
 
-def run(jobs: Jobs) -> dict:
+def run(jobs: Jobs, opt: str = "-O2") -> dict:
     with tempfile.TemporaryDirectory(prefix="shengji-bench-") as tmp:
         tmp = Path(tmp)
-        exe = build(tmp)
+        exe = build(tmp, opt)
         job_file = tmp / "jobs.bin"
         job_file.write_bytes(jobs.to_bytes())
         res = subprocess.run([str(exe), str(job_file)], capture_output=True, text=True)
