@@ -30,6 +30,15 @@ from ..cards import NUM_KINDS
 from .actions import Play
 
 _SINGLES = tuple((k,) for k in range(NUM_KINDS))
+_SINGLE_PLAYS: dict = {}
+
+
+def _single_play(seat: int, k: int) -> Play:
+    """Play(seat, (k,)): actions are frozen, so one record per seat and card serves."""
+    plays = _SINGLE_PLAYS.get(seat)
+    if plays is None:
+        plays = _SINGLE_PLAYS[seat] = tuple(Play.trusted(seat, c) for c in _SINGLES)
+    return plays[k]
 
 
 class Legal(Sequence):
@@ -72,8 +81,12 @@ class Legal(Sequence):
             else:
                 item = self._items[i]
                 t = type(item)
-                if t is not tuple:  # a kind id (a single), or a core Hand
-                    item = _SINGLES[item] if t is int else item.ids_desc()
+                if t is int:  # a single: one shared, frozen Play per seat and card
+                    item = _single_play(self.seat, item)
+                    self._given[id(item)] = item
+                    return item
+                if t is not tuple:  # a core Hand
+                    item = item.ids_desc()
             item = Play.trusted(self.seat, item)
         else:
             item = self._items[i]
