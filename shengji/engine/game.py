@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, point_value
 from ..deck import deal_error
-from ..errors import HandError, ShengjiError, VariantError
+from ..errors import ArgumentError, HandError, ShengjiError, VariantError
 from ..model import Bid
 from .actions import (
     Action,
@@ -755,13 +755,20 @@ class Game:
     # views, serialisation and replay live in their own modules
     def view(self, seat: int):
         from .view import view_of
-        return view_of(self, seat)
+        return view_of(self, self._seat_arg(seat))
 
     def events_for(self, seat: int, since: int = 0) -> list:
         """The history (from index ``since``) as ``seat`` may see it now: others' private
         cards hidden, and what the variant's ``table`` options hide (engine.view)."""
         from .view import events_seen
-        return events_seen(self, seat, since)
+        if type(since) is not int:
+            _check_int_arg(since, "since")
+        return events_seen(self, self._seat_arg(seat), since)
+
+    def _seat_arg(self, seat, what: str = "seat") -> int:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            _check_int_arg(seat, what, 0, self.players - 1)
+        return seat
 
     def snapshot(self) -> dict:
         from .serial import snapshot
@@ -781,6 +788,9 @@ class Game:
                deal_order=None) -> Game:
         """Rebuild a game from (variant, seed, actions); raises IllegalAction if an action
         does not fit."""
+        if isinstance(actions, (str, bytes, dict)) or not isinstance(actions, Iterable):
+            raise ArgumentError(f"actions: expected a list of actions, got "
+                                f"{type(actions).__name__} {actions!r:.40}")
         g = cls(variant, seed, max_deals=max_deals, deal_order=deal_order)
         for a in actions:
             g.apply(a)
@@ -809,6 +819,14 @@ class Game:
         # pickled as its record: (variant, seed, actions), rebuilt by replay
         return (_unpickle, (self.variant_ref, self.seed, self.max_deals, self.deal_order,
                             tuple(self.actions)))
+
+
+def _check_int_arg(value, what: str, low: int | None = None, high: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentError(f"{what}: expected an integer, got {type(value).__name__} "
+                            f"{value!r:.40}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ArgumentError(f"{what}: {value} is out of range ({low}..{high})")
 
 
 def _check_game_args(seed, max_deals) -> None:

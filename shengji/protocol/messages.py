@@ -70,7 +70,9 @@ MAX_SHORT_TEXT = 64
 
 def parse_message(text: str | bytes) -> dict:
     """JSON text from a client → a checked message dict. Raises ProtocolError."""
-    if isinstance(text, bytes):
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise ProtocolError("bad_json", f"a message is JSON text, not {type(text).__name__}")
+    if isinstance(text, (bytes, bytearray)):
         size = len(text)
         try:
             text = text.decode("utf-8")
@@ -177,11 +179,15 @@ def encode_action(action: Action) -> dict:
 # ----------------------------------------------------------------- outbound (server → client)
 
 def trump_name(trump: int | None) -> str:
+    if trump is not None and (type(trump) is not int or not 0 <= trump < len(SUITS)):
+        raise ProtocolError("bad_message", f"trump: {trump!r:.40} is not a suit index 0..3")
     return "none" if trump is None else SUITS[trump]
 
 
 def rank_name(level: int) -> str:
     """Level 0..12 → '2'..'A'; a side past A shows 'A+'."""
+    if type(level) is not int or level < 0:
+        raise ProtocolError("bad_message", f"level: {level!r:.40} is not a level 0, 1, ...")
     return RANKS[level] if level <= 12 else "A+"
 
 
@@ -216,8 +222,28 @@ def encode_view(view: SeatView, variant) -> dict:
     return d
 
 
+def _decoded(what: str, decode, *args):
+    """Run a decoder of a server message; a malformed object (a key missing, a value of
+    the wrong type) is a ProtocolError naming it, never a KeyError or TypeError."""
+    try:
+        return decode(*args)
+    except ShengjiError:
+        raise
+    except KeyError as e:
+        raise ProtocolError("bad_message", f"{what}: missing key {e}") from None
+    except (TypeError, ValueError, AttributeError, IndexError) as e:
+        raise ProtocolError("bad_message", f"{what}: malformed ({type(e).__name__}: {e})"
+                            ) from None
+
+
 def decode_view(d: dict) -> SeatView:
     """The ``view`` object → SeatView (what a bot adapter hands to a bot)."""
+    if not isinstance(d, dict):
+        raise ProtocolError("bad_message", f"view: expected an object, got {d!r:.40}")
+    return _decoded("view", _decode_view, d)
+
+
+def _decode_view(d: dict) -> SeatView:
     def ids(text):
         return tuple(sorted(parse_cards(text), reverse=True))
 
@@ -260,6 +286,12 @@ def decode_legal(d: dict | None, seat: int) -> Legal:
     """The ``legal`` object → an engine Legal (plays as card tuples, as the engine lists)."""
     if d is None:
         return Legal("none", seat, ())
+    if not isinstance(d, dict):
+        raise ProtocolError("bad_message", f"legal: expected an object or null, got {d!r:.40}")
+    return _decoded("legal", _decode_legal, d, seat)
+
+
+def _decode_legal(d: dict, seat: int) -> Legal:
     kind = d["kind"]
     if kind in ("lead", "follow"):
         items = [tuple(sorted(parse_cards(a["cards"]), reverse=True)) for a in d["actions"]]
