@@ -1,11 +1,35 @@
-"""Speed of the C core against the pure-Python oracle (tests/oracle), side by side.
+"""Speed of the rules core: C alone, the same calls from Python, and the pure-Python
+oracle (tests/oracle), side by side on the same positions, in one run.
 
-    python benchmarks/bench_core.py [--n 200] [--seed 1] [--json]
+    python benchmarks/bench_core.py [--n 200] [--seed 1] [--slow-n 20] [--json]
+                                    [--no-oracle] [--quiet]
 
-Both run on the same random two- and three-deck inputs (deals of 25 and 39 cards, leads
-of one to six cards of one suit taken from the leader's hand). Prints, per operation,
-the C time per call (through shengji.core, prepared Hands), the oracle's, and their
-ratio; then the time of one follow check on a 25-card hand (timeit). Not a test.
+Positions: random two- and three-deck deals (hands of 25 and 39 cards), a lead of one
+to six cards of one suit from the leader's hand, each follower's play of as many cards.
+Per operation and deck count a row gives
+
+- ``c_us``: the C entry point alone, in a C driver with no Python in the process
+  (``core_only.c``, built by ``core_only.py`` from ``core_c/``), on the very calls below;
+- ``python_us``: the same call through ``shengji.core`` with prepared ``Hand``s (what a
+  bot or an environment pays), and ``python_over_c`` = python_us / c_us;
+- ``oracle_us``: the oracle on the same inputs, and ``oracle_over_python`` (against the
+  Python time on those inputs: for legal follows, the first ``--slow-n``).
+
+Times are CPU time per call (``time.process_time`` / ``CLOCK_PROCESS_CPUTIME_ID``), the
+median of 7 repeats, each repeat running every call as often as fits in about 20 ms
+(the oracle: one pass). ``legal_follows`` runs the oracle on only ``--slow-n`` inputs
+(it enumerates by brute force: seconds per three-deck call). Rows:
+
+- ``decompose``: the leader's whole holding of the led suit (``len`` of the result is
+  known without reading it); ``decompose_read`` also builds every ``Component``;
+- ``check_follow``: the first follower's play against the prepared lead;
+- ``legal_follows``: every legal follow of the first follower (Python: as ``Hand``s);
+- ``trick_winner``: the four plays of the trick;
+- ``check_follows`` (batch): the legal follows (up to 64) of the first follower checked in one
+  call, per play; ``trick_winners`` (batch): 25 tricks of one context in one call, per
+  trick (the C column: the single-call entry point on each).
+
+Progress goes to stderr. Not a test.
 """
 
 from __future__ import annotations
@@ -13,17 +37,30 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
 import time
-import timeit
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+# the oracle lives in the source tree's tests/ (imported as ``oracle``); appended, so
+# that ``shengji`` is the installed package (plain or editable install alike)
+sys.path.append(str(HERE.parent / "tests"))
+
+import core_only  # noqa: E402
 
 from shengji.core import Context, Hand  # noqa: E402
 from shengji.rules import PlayRules  # noqa: E402
-from tests.oracle import OracleContext  # noqa: E402
+
+REPEAT = 7
+TARGET_S = 0.02  # CPU seconds per repeat
+
+
+def _log(quiet: bool, msg: str) -> None:
+    if not quiet:
+        print(msg, file=sys.stderr, flush=True)
 
 
 def deal(rng: random.Random, decks: int, hand_size: int, players: int = 4):
@@ -83,86 +120,218 @@ def make_inputs(rng, decks: int, n: int):
     return out
 
 
-def time_per_call(fn, items, repeat: int = 1) -> float:
-    best = float("inf")
+def trick_batches(rng, decks: int, n_ctx: int, per: int):
+    """``n_ctx`` contexts with ``per`` random tricks each (fresh deals)."""
+    rules = PlayRules(decks=decks)
+    hand_size = {2: 25, 3: 39}[decks]
+    out = []
+    for _ in range(n_ctx):
+        ctx = Context(rules, rng.randrange(13), rng.choice([None, 0, 1, 2, 3]))
+        tricks = []
+        for _ in range(per):
+            hands = deal(rng, decks, hand_size)
+            lead = random_lead(rng, ctx, hands[0])
+            tricks.append([counts(lead)] + [counts(follow_play(rng, ctx, lead, h))
+                                            for h in hands[1:]])
+        out.append((ctx, tricks))
+    return out
+
+
+def cpu_per_call(loop, calls, per_pass: int, repeat: int = REPEAT) -> tuple[float, float]:
+    """(median, best) µs per call of ``loop(calls)``, which makes ``per_pass`` calls."""
+    t0 = time.process_time()
+    loop(calls)
+    once = time.process_time() - t0
+    inner = max(1, int(TARGET_S / once)) if once > 0 else 1000
+    per = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        for it in items:
-            fn(it)
-        best = min(best, time.perf_counter() - t0)
-    return best / len(items) * 1e6
+        t0 = time.process_time()
+        for _ in range(inner):
+            loop(calls)
+        per.append((time.process_time() - t0) / (inner * per_pass) * 1e6)
+    return statistics.median(per), min(per)
 
 
-def run(n: int, seed: int, slow_n: int | None = None) -> dict:
-    """Rows per (operation, decks). ``slow_n`` times legal_follows on only the first
-    ``slow_n`` inputs (C and oracle alike: the oracle enumerates by brute force and takes
-    up to seconds per three-deck call)."""
+def oracle_per_call(fn, items) -> float:
+    t0 = time.process_time()
+    for it in items:
+        fn(it)
+    return (time.process_time() - t0) / len(items) * 1e6
+
+
+# the Python loops: one call per position, as a caller would write it
+
+
+def _decompose(calls):
+    for ctx, h in calls:
+        h._lctx = None  # forget the cached decomposition: time the C call every time
+        ctx.decompose(h)
+
+
+def _decompose_read(calls):
+    for ctx, h in calls:
+        h._lctx = None
+        list(ctx.decompose(h))
+
+
+def _check_follow(calls):
+    for ctx, lead, hand, play in calls:
+        ctx.check_follow(lead, hand, play)
+
+
+def _legal_follows(calls):
+    for ctx, lead, hand in calls:
+        ctx.legal_follows(lead, hand)
+
+
+def _trick_winner(calls):
+    for ctx, plays in calls:
+        ctx.trick_winner(plays)
+
+
+def _check_follows(calls):
+    for ctx, lead, hand, plays in calls:
+        ctx.check_follows(lead, hand, plays)
+
+
+def _trick_winners(calls):
+    for ctx, tricks in calls:
+        ctx.trick_winners(tricks)
+
+
+def run(n: int, seed: int, slow_n: int | None = 20, oracle: bool = True,
+        quiet: bool = False) -> dict:
+    """Rows per (operation, decks), plus the 25-card follow check of the README."""
+    if oracle:
+        from oracle import OracleContext
     rng = random.Random(seed)
-    rows = []
+    jobs = core_only.Jobs()
+    pending = []  # (row, python loop, calls, calls per pass, oracle fn, oracle items)
     for decks in (2, 3):
         items = make_inputs(rng, decks, n)
         for it in items:
-            it["oracle"] = OracleContext(it["rules"], it["level"], it["trump"])
             for key in ("lead", "hand", "play", "suit"):
                 it["H" + key] = Hand.from_counts(it[key])
             it["Hplays"] = [Hand.from_counts(p) for p in it["plays"]]
-            it["ctx"].check_follow(it["Hlead"], it["Hhand"], it["Hplay"])  # warm lead cache
-        ops = {
-            "decompose": (
-                # drop the Hand's cached decomposition so the C call is timed every time
-                lambda it: (setattr(it["Hsuit"], "_lead", None), it["ctx"].decompose(it["Hsuit"])),
-                lambda it: it["oracle"].decompose(it["suit"]),
-            ),
-            "check_follow": (
-                lambda it: it["ctx"].check_follow(it["Hlead"], it["Hhand"], it["Hplay"]),
-                lambda it: it["oracle"].check_follow(it["lead"], it["hand"], it["play"]),
-            ),
-            "legal_follows": (
-                lambda it: it["ctx"].legal_follows(it["Hlead"], it["Hhand"]),
-                lambda it: it["oracle"].legal_follows(it["lead"], it["hand"]),
-            ),
-            "trick_winner": (
-                lambda it: it["ctx"].trick_winner(it["Hplays"]),
-                lambda it: it["oracle"].trick_winner(it["plays"]),
-            ),
-        }
-        for name, (c_fn, o_fn) in ops.items():
-            some = items[:slow_n] if slow_n and name == "legal_follows" else items
-            c_us = time_per_call(c_fn, some, repeat=3)
-            o_us = time_per_call(o_fn, some)
-            rows.append(
-                dict(operation=name, decks=decks, n=len(some), c_us=round(c_us, 3),
-                     oracle_us=round(o_us, 1), ratio=round(o_us / c_us, 1))
-            )  # fmt: skip
+            it["ctx"].check_follow(it["Hlead"], it["Hhand"], it["Hplay"])  # prepare the lead
+            if oracle:
+                it["oracle"] = OracleContext(it["rules"], it["level"], it["trump"])
+        slow = items[:slow_n] if slow_n else items
+        follows = [(it, it["ctx"].legal_follows(it["Hlead"], it["Hhand"], limit=64).plays)
+                   for it in items]
+        batches = trick_batches(rng, decks, 8, 25)
+        H = Hand.from_counts
+        specs = [
+            ("decompose", "decompose", [(it["ctx"], [it["suit"]]) for it in items],
+             _decompose, [(it["ctx"], it["Hsuit"]) for it in items], n,
+             lambda it: it["oracle"].decompose(it["suit"]), items),
+            ("decompose_read", "decompose", [(it["ctx"], [it["suit"]]) for it in items],
+             _decompose_read, [(it["ctx"], it["Hsuit"]) for it in items], n, None, None),
+            ("check_follow", "check_follow",
+             [(it["ctx"], [it["lead"], it["hand"], it["play"]]) for it in items],
+             _check_follow, [(it["ctx"], it["Hlead"], it["Hhand"], it["Hplay"])
+                             for it in items], n,
+             lambda it: it["oracle"].check_follow(it["lead"], it["hand"], it["play"]), items),
+            ("legal_follows", "legal_follows",
+             [(it["ctx"], [it["lead"], it["hand"]]) for it in items],
+             _legal_follows, [(it["ctx"], it["Hlead"], it["Hhand"]) for it in items], n,
+             lambda it: it["oracle"].legal_follows(it["lead"], it["hand"]), slow),
+            ("trick_winner", "trick_winner", [(it["ctx"], it["plays"]) for it in items],
+             _trick_winner, [(it["ctx"], it["Hplays"]) for it in items], n,
+             lambda it: it["oracle"].trick_winner(it["plays"]), items),
+            ("check_follows", "check_follow",
+             [(it["ctx"], [it["lead"], it["hand"], p.counts]) for it, ps in follows
+              for p in ps],
+             _check_follows, [(it["ctx"], it["Hlead"], it["Hhand"], ps) for it, ps in follows],
+             sum(len(ps) for _, ps in follows), None, None),
+            ("trick_winners", "trick_winner",
+             [(ctx, t) for ctx, tricks in batches for t in tricks],
+             _trick_winners, [(ctx, [[H(p) for p in t] for t in tricks])
+                              for ctx, tricks in batches],
+             sum(len(t) for _, t in batches), None, None),
+        ]
+        for name, op, c_calls, loop, calls, per_pass, o_fn, o_items in specs:
+            key = f"{name}/{decks}"
+            jobs.add(key, op, c_calls, repeat=REPEAT, arg=10_000)
+            pending.append((dict(operation=name, decks=decks, n=per_pass), key, loop, calls,
+                            per_pass, o_fn, o_items))
+    _log(quiet, "bench_core: building and running the C-only driver ...")
+    try:
+        c_only = core_only.run(jobs)
+    except core_only.Unavailable as exc:
+        _log(quiet, f"bench_core: no C-only column ({exc})")
+        c_only = {}
+    rows = []
+    for row, key, loop, calls, per_pass, o_fn, o_items in pending:
+        py, py_best = cpu_per_call(loop, calls, per_pass)
+        c = c_only.get(key)
+        row.update(c_us=round(c["median_us"], 3) if c else None, python_us=round(py, 3),
+                   python_over_c=round(py / c["median_us"], 2) if c else None)
+        msg = (f"bench_core: {row['decks']} decks {row['operation']:<15} "
+               f"C {row['c_us'] if c else '-':>7} µs  Python {py:7.3f} µs")
+        if c:
+            msg += f"  ({row['python_over_c']:.2f}x)"
+        if oracle and o_fn is not None:
+            py_same = py
+            if len(o_items) < per_pass:  # the oracle on a subset: Python on it too
+                _log(quiet, f"bench_core: oracle {row['operation']} on {len(o_items)} inputs "
+                            "(brute force, slow) ...")
+                sub = calls[: len(o_items)]
+                py_same, _ = cpu_per_call(loop, sub, len(sub))
+            o_us = oracle_per_call(o_fn, o_items)
+            row.update(oracle_n=len(o_items), oracle_us=round(o_us, 1),
+                       oracle_over_python=round(o_us / py_same, 1))
+            msg += f"  oracle {o_us:,.1f} µs"
+        _log(quiet, msg)
+        rows.append(row)
     # one follow check on a 25-card hand, prepared Hands (the engine's hot path)
     ctx = Context(PlayRules(decks=2), "10", "S")
     hand = Hand("HA HA HK HQ HQ HJ H9 H9 H7 H5 H4 H3 C9 C8 C8 C2 D6 D6 D5 D2 S10 S3 S3 BJ LJ")
     lead, play = Hand("H8 H8 H6 H6"), Hand("HQ HQ H9 H9")
     assert len(hand) == 25 and ctx.check_follow(lead, hand, play).ok
-    number = 200_000
-    follow25 = (
-        min(timeit.repeat(lambda: ctx.check_follow(lead, hand, play), number=number, repeat=5))
-        / number
-        * 1e6
-    )
-    return {"n": n, "seed": seed, "rows": rows, "follow_check_25_cards_us": round(follow25, 3)}
+    calls = [(ctx, lead, hand, play)] * 100
+    py25, _ = cpu_per_call(_check_follow, calls, len(calls))
+    j25 = core_only.Jobs()
+    j25.add("f25", "check_follow", [(ctx, [lead.counts, hand.counts, play.counts])] * 100)
+    try:
+        c25 = core_only.run(j25)["f25"]["median_us"]
+    except core_only.Unavailable:
+        c25 = None
+    return {"n": n, "seed": seed, "repeat": REPEAT, "rows": rows,
+            "follow_check_25_cards": {"c_us": c25, "python_us": round(py25, 3)}}
+
+
+def print_table(res: dict) -> None:
+    print("Rules core, µs per call (CPU time, median of 7), same positions in every column")
+    print(f"{'operation':<15} {'decks':>5} {'n':>5} {'C only':>8} {'Python':>8} {'Py/C':>6} "
+          f"{'oracle':>12} {'oracle/Py':>10}")
+    for r in res["rows"]:
+        c = f"{r['c_us']:8.3f}" if r["c_us"] is not None else f"{'-':>8}"
+        ratio = f"{r['python_over_c']:5.2f}x" if r["python_over_c"] is not None else f"{'-':>6}"
+        o = (f"{r['oracle_us']:12,.1f} {r['oracle_over_python']:9,.1f}x" if "oracle_us" in r
+             else f"{'':>12} {'':>10}")
+        print(f"{r['operation']:<15} {r['decks']:>5} {r['n']:>5} {c} {r['python_us']:8.3f} "
+              f"{ratio} {o}")
+    f = res["follow_check_25_cards"]
+    c = f"{f['c_us']:.3f} µs C only, " if f["c_us"] is not None else ""
+    print(f"follow check, 25-card hand, prepared Hands: {c}{f['python_us']:.3f} µs from Python")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=200, help="random inputs per deck count")
+    ap.add_argument("--n", type=int, default=200, help="random positions per deck count")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--slow-n", type=int, default=20,
+                    help="positions for the oracle's legal_follows (brute force)")
+    ap.add_argument("--no-oracle", action="store_true", help="skip the oracle column")
+    ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     args = ap.parse_args(argv)
-    res = run(args.n, args.seed)
+    res = run(args.n, args.seed, args.slow_n, oracle=not args.no_oracle, quiet=args.quiet)
     if args.json:
         print(json.dumps(res, indent=2))
-        return 0
-    print(f"{'operation':<14} {'decks':>5} {'C µs/op':>10} {'oracle µs/op':>13} {'ratio':>8}")
-    for r in res["rows"]:
-        print(f"{r['operation']:<14} {r['decks']:>5} {r['c_us']:>10.2f} {r['oracle_us']:>13.1f} "
-              f"{r['ratio']:>7.1f}x")  # fmt: skip
-    print(f"follow check, 25-card hand, prepared Hands: {res['follow_check_25_cards_us']:.2f} µs")
+    else:
+        print_table(res)
     return 0
 
 

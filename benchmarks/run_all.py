@@ -1,12 +1,20 @@
 """Every speed figure of the project in one run (one process = one core).
 
-    python benchmarks/run_all.py            # tables
+    python benchmarks/run_all.py            # tables (progress on stderr)
     python benchmarks/run_all.py --json     # the same figures for machines
     python benchmarks/run_all.py --quick    # smaller samples (a smoke run)
 
-1. C core against the pure-Python oracle (decompose, follow check, legal follows,
-   trick winner; two and three decks), as ratios (``bench_core.py``).
-2. The Python engine: whole deals per CPU-second with random bots (``bench_engine.py``).
+Works from a source checkout after ``pip install .`` or ``pip install -e .`` alike: it
+imports the installed ``shengji`` and takes only the oracle (``tests/oracle``) and the C
+sources (``core_c/``, for the C-only column) from the checkout.
+
+1. The rules core per call: C alone (a C driver, ``core_only.c``), the same calls from
+   Python, and the pure-Python oracle, on the same positions (decompose, follow check,
+   legal follows, trick winner, and the batch forms; two and three decks), with the
+   ratios Python / C and oracle / Python (``bench_core.py``).
+2. The Python engine: whole deals per CPU-second with random bots (``bench_engine.py``),
+   and ``shengji simulate``'s own loop (``engine.simulation.simulate``, one job) on the
+   same variant.
 3. Play-phase playouts: the C playout (``shengji.playout.playouts``, one C call per
    batch) against its Python reference (the same random policy through the engine), per
    variant, from the start of the play phase of seeded deals; playouts per CPU-second.
@@ -15,7 +23,7 @@
 4. Memory: peak resident set of this process, and its growth over the playout runs.
 
 Times are CPU time of this process (``time.process_time``) so that other load on the
-shared machine does not count; best of a few repeats. Not a test.
+shared machine counts as little as it can; medians of a few repeats. Not a test.
 """
 
 from __future__ import annotations
@@ -24,20 +32,21 @@ import argparse
 import json
 import platform
 import resource
+import statistics
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE.parent / "tests"))
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
 
-import bench_core  # noqa: E402
+import bench_core  # noqa: E402  (it appends tests/ for the oracle, after site-packages)
 import bench_engine  # noqa: E402
 
 from shengji.bots import make_bot  # noqa: E402
 from shengji.engine import Game  # noqa: E402
+from shengji.engine.simulation import simulate  # noqa: E402
 from shengji.playout import Position, playouts, reference_playout  # noqa: E402
 from shengji.variants import load_variant  # noqa: E402
 
@@ -60,12 +69,14 @@ def play_phase(variant, seed) -> Game:
 
 
 def cpu(fn, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return max(best, 1e-9)
+    """Median CPU seconds of ``repeat`` runs of ``fn``."""
+    return max(statistics.median(_cpu_once(fn) for _ in range(repeat)), 1e-9)
+
+
+def _cpu_once(fn) -> float:
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
 
 
 def bench_playouts(name: str, positions: int, per_position: int, ref_deals: int) -> dict:
@@ -86,21 +97,42 @@ def bench_playouts(name: str, positions: int, per_position: int, ref_deals: int)
 
 
 def bench_engine_deals(name: str, deals: int) -> dict:
+    """Deals per CPU-second through the engine (``bench_engine.run``) and through
+    ``simulate`` (one job, random bots: what ``shengji simulate`` runs), side by side."""
     v = load_variant(name)
     bench_engine.run(v, 10, "warmup")
-    t = cpu(lambda: bench_engine.run(v, deals, "bench"), repeat=2)
-    return dict(variant=name, deals_per_s=round(deals / t, 1))
+    players = ["random"] * v.players
+    engine, sim = [], []
+    for _ in range(3):  # alternated, so that a change of load hits both alike
+        engine.append(_cpu_once(lambda: bench_engine.run(v, deals, "bench")))
+        sim.append(_cpu_once(lambda: simulate(name, players, deals=deals, seed="bench",
+                                              progress=False)))
+    t, ts = statistics.median(engine), statistics.median(sim)
+    return dict(variant=name, deals_per_s=round(deals / t, 1),
+                simulate_deals_per_s=round(deals / ts, 1), simulate_over_engine=round(ts / t, 2))
+
+
+def _log(msg: str) -> None:
+    print(f"run_all: {msg}", file=sys.stderr, flush=True)
 
 
 def run(quick: bool) -> dict:
     n, slow_n = (40, 5) if quick else (200, 20)
+    _log(f"rules core: C alone, from Python, the oracle ({n} positions per deck count)")
     core = bench_core.run(n, seed=1, slow_n=slow_n)
-    engine = [bench_engine_deals(name, 20 if quick else 120)
-              for name in ("two-deck-80", "three-deck-titanic")]
-    play = [bench_playouts(name, 10 if quick else 40, 100 if quick else 500,
-                           3 if quick else 15) for name in PLAYOUT_VARIANTS]
+    engine = []
+    for name in ("two-deck-80", "three-deck-titanic"):
+        _log(f"engine and simulate: {name}")
+        engine.append(bench_engine_deals(name, 40 if quick else 200))
+    play = []
+    for name in PLAYOUT_VARIANTS:
+        _log(f"playouts: {name}")
+        play.append(bench_playouts(name, 10 if quick else 40, 100 if quick else 500,
+                                   3 if quick else 15))
     two = next(p for p in play if p["variant"] == "two-deck-80")
     two_engine = engine[0]["deals_per_s"]
+    goal_rows = [r for r in core["rows"]
+                 if r["operation"] in ("decompose", "check_follow", "trick_winner")]
     return dict(
         machine=dict(python=platform.python_version(), cpu=platform.processor() or
                      platform.machine()),
@@ -112,22 +144,22 @@ def run(quick: bool) -> dict:
             goal_per_s=GOAL,
             meets_goal=two["c_per_s"] >= GOAL,
             vs_anchor=round(two["c_per_s"] / ANCHOR[1], 1),
-            vs_python_engine_deals=round(two["c_per_s"] / two_engine),
+            vs_python_engine_deals=round(two["c_per_s"] / two_engine, 1),
+            python_over_c_max=max((r["python_over_c"] for r in goal_rows
+                                   if r["python_over_c"] is not None), default=None),
+            simulate_over_engine=engine[0]["simulate_over_engine"],
             peak_rss_mb=round(rss_mb(), 1),
         ),
     )
 
 
 def print_tables(res: dict) -> None:
-    print("C core against the Python oracle (µs per call, CPU-bound, same inputs)")
-    print(f"{'operation':<14} {'decks':>5} {'n':>5} {'C µs':>9} {'oracle µs':>12} {'ratio':>9}")
-    for r in res["core"]["rows"]:
-        print(f"{r['operation']:<14} {r['decks']:>5} {r['n']:>5} {r['c_us']:>9.2f} "
-              f"{r['oracle_us']:>12.1f} {r['ratio']:>8.1f}x")
-    print(f"follow check, 25-card hand: {res['core']['follow_check_25_cards_us']:.2f} µs\n")
-    print("Python engine, whole deals with random bots")
+    bench_core.print_table(res["core"])
+    print("\nPython engine, whole deals with random bots (per CPU-second)")
+    print(f"{'variant':<20} {'engine':>10} {'simulate':>10} {'sim/engine time':>16}")
     for r in res["engine"]:
-        print(f"  {r['variant']:<20} {r['deals_per_s']:>10,.1f} deals/s")
+        print(f"{r['variant']:<20} {r['deals_per_s']:>10,.1f} {r['simulate_deals_per_s']:>10,.1f} "
+              f"{r['simulate_over_engine']:>15.2f}x")
     print("\nPlay-phase playouts, random policy (per CPU-second)")
     print(f"{'variant':<20} {'C':>10} {'Python ref':>11} {'ratio':>8}")
     for r in res["playouts"]:
@@ -136,8 +168,11 @@ def print_tables(res: dict) -> None:
     s = res["summary"]
     print(f"\ntwo-deck C playouts: {s['c_playouts_two_deck_per_s']:,}/s "
           f"(goal {s['goal_per_s']:,}: {'met' if s['meets_goal'] else 'NOT met'}; "
-          f"{s['vs_anchor']}x the 4,100/s anchor; {s['vs_python_engine_deals']:,}x "
-          "Python-engine deals/s)")
+          f"{s['vs_anchor']}x the 4,100/s anchor); a two-deck deal through the engine "
+          f"costs {s['vs_python_engine_deals']:,} C playouts")
+    if s["python_over_c_max"] is not None:
+        print(f"from Python, decompose / follow check / trick winner: at most "
+              f"{s['python_over_c_max']:.2f}x the C-only time")
     growth = max(r["rss_growth_mb"] for r in res["playouts"])
     print(f"peak memory: {s['peak_rss_mb']} MB resident; growth during playouts "
           f"≤ {growth} MB")

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORE_TESTS = [
     "tests/test_core_api.py",
     "tests/test_core_errors.py",
+    "tests/test_core_batch.py",
     "tests/test_differential.py",
     "tests/test_oracle.py",
     "tests/test_playout.py",
@@ -59,7 +60,8 @@ buf = core.ffi.new("uint8_t[]", 10)
 core.lib.sj_decompose(ctx._r, buf, 54, core.ffi.new("sj_lead *"), core.ffi.NULL)
 """
 #: the core's C sources (as in build_core.py); the valgrind driver links them
-CORE_SOURCES = ["order.c", "shapes.c", "follow.c", "trick.c", "playout.c", "search.c"]
+CORE_SOURCES = ["order.c", "shapes.c", "follow.c", "trick.c", "playout.c", "search.c",
+                "batch.c"]
 SANITIZE = "-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 

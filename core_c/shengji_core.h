@@ -229,4 +229,24 @@ int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
                     const uint8_t *plays, int n_plays, int n, uint64_t seed, int policy,
                     int32_t *totals, sj_err *err);
 
+/* ---------------------------------------------------------------- Python face
+ * (batch.c) The hot calls of shengji/core.py with only the arguments that vary
+ * (54-count buffers, no info or error: ask the full entry point for details;
+ * sj_decompose54 and sj_ncomp return the number of components on success; sj_comp_ids
+ * names each component of a lead: (w - 1) * 54 + kind for a tuple, 255 else), and
+ * batches: out[i] = the reason code of plays[i] (m plays of 54 counts) / the winner of
+ * trick t (sizes[t] plays of 54 counts each, tricks packed one after another). A batch
+ * returns SJ_OK, or the first error (< 0) with *at the index of the play/trick at fault. */
+int sj_follow_code(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
+                   const uint8_t *play);
+int sj_decompose54(const sj_rules *r, const uint8_t *cards, sj_lead *out);
+int sj_ncomp(const sj_rules *r, const uint8_t *cards);
+int sj_winner_code(const sj_rules *r, const uint8_t *plays, int m);
+int sj_comp_ids(const sj_lead *lead, uint8_t *out, int cap);
+int sj_decompose_ids(const sj_rules *r, const uint8_t *cards, uint8_t *out, int cap);
+int sj_check_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
+                     const uint8_t *plays, int m, uint8_t *out, int32_t *at);
+int sj_trick_winners(const sj_rules *r, const uint8_t *tricks, const int32_t *sizes, int n,
+                     uint8_t *out, int32_t *at);
+
 #endif

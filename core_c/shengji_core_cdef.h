@@ -202,3 +202,15 @@ int sj_playout_batch(const sj_rules *r, const sj_position *pos, uint64_t seed, i
 int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
                     const uint8_t *plays, int n_plays, int n, uint64_t seed, int policy,
                     int32_t *totals, sj_err *err);
+
+int sj_follow_code(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
+                   const uint8_t *play);
+int sj_decompose54(const sj_rules *r, const uint8_t *cards, sj_lead *out);
+int sj_ncomp(const sj_rules *r, const uint8_t *cards);
+int sj_winner_code(const sj_rules *r, const uint8_t *plays, int m);
+int sj_comp_ids(const sj_lead *lead, uint8_t *out, int cap);
+int sj_decompose_ids(const sj_rules *r, const uint8_t *cards, uint8_t *out, int cap);
+int sj_check_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
+                     const uint8_t *plays, int m, uint8_t *out, int32_t *at);
+int sj_trick_winners(const sj_rules *r, const uint8_t *tricks, const int32_t *sizes, int n,
+                     uint8_t *out, int32_t *at);

@@ -129,6 +129,9 @@ def api_layer(d: Data, ctx: Context) -> None:
         lambda: ctx.legal_follows(lead, hand, limit=d.int_in(0, 50)),
         lambda: ctx.check_throw(lead, [hand, play, Hand(d.tokens(decks, 20))]),
         lambda: ctx.trick_winner([lead, play, Hand(d.tokens(decks, 8))]),
+        lambda: ctx.check_follows(lead, hand, [play, lead, Hand(d.tokens(decks, 8))][
+            : d.int_in(0, 3)]),
+        lambda: ctx.trick_winners([[lead, play], [play, hand, lead]][: d.int_in(0, 2)]),
         lambda: ctx.kitty_multiplier(play, lead if d.byte() % 2 else None),
         lambda: ctx.compare(d.pick((0, 53, 54, -1, "HA", "BJ", "X")), d.byte() % 60),
         lambda: (ctx.strength(d.byte() % 60), ctx.effective_suit(d.text(3))),
@@ -170,6 +173,13 @@ def raw_layer(d: Data, ctx: Context) -> None:
     lib.sj_legal_follows(r, lead, hand, NK, out, NK * d.int_in(0, 4), nout, total, err)
     lib.sj_check_throw(r, lead, others, NK * m, m, thr, err)
     lib.sj_trick_winner(r, others, NK * m, m, err)
+    # the batch entry points (batch.c): m plays / one trick of m plays, codes out
+    codes, at = ffi.new("uint8_t[]", max(m, 1)), ffi.new("int32_t *")
+    lib.sj_check_follows(r, lead, hand, others, m, codes, at)
+    lib.sj_trick_winners(r, others, ffi.new("int32_t[]", [m]), 1, codes, at)
+    lib.sj_follow_code(r, lead, hand, play)
+    lib.sj_winner_code(r, others, m)
+    lib.sj_ncomp(r, buf)
     lib.sj_kitty_multiplier(r, play, NK, lead if d.byte() % 2 else ffi.NULL, err)
     lib.sj_is_tractor(r, buf, n, err)
     lib.sj_compare(r, d.int_in(-2, 60), d.int_in(-2, 60))

@@ -132,8 +132,38 @@ def card_str(card: int, unicode: bool = False) -> str:
     return suits[card // 13] + RANKS[card % 13]
 
 
+def _token_table() -> dict:
+    """Every spelling ``parse_card`` accepts (without surrounding spaces) → kind id: the
+    fast path of ``parse_cards`` is one dict lookup per token."""
+    table = {}
+    for s in range(4):
+        for suit in {SUITS[s], SUITS[s].lower(), SUIT_SYMBOLS[s]}:
+            for text, r in _RANK_OF_TEXT.items():
+                for rank in {text, text.lower()}:
+                    table[suit + rank] = kind(s, r)
+    for name, k in _JOKERS.items():
+        for a in {name[0], name[0].lower()}:
+            for b in {name[1], name[1].lower()}:
+                table[a + b] = k
+    return table
+
+
+_TOKEN_IDS = _token_table()
+#: parsed group texts (bounded: cleared when full); values are tuples of kind ids
+_TEXT_IDS: dict = {}
+_TEXT_CACHE = 4096
+
+
 def parse_cards(text: str | Iterable[str] | Iterable[int]) -> list[int]:
     """A group ``"HA HA HK"`` (or a list of tokens, or of kind ids) → list of kind ids."""
+    if type(text) is str:
+        ids = _TEXT_IDS.get(text)
+        if ids is None:
+            ids = _parse_tokens(text.replace(",", " ").split())
+            if len(_TEXT_IDS) >= _TEXT_CACHE:
+                _TEXT_IDS.clear()
+            _TEXT_IDS[text] = ids
+        return list(ids)
     if isinstance(text, str):
         tokens: Iterable = text.replace(",", " ").split()
     elif isinstance(text, (bytes, bytearray, Mapping)) or not isinstance(text, Iterable):
@@ -143,8 +173,22 @@ def parse_cards(text: str | Iterable[str] | Iterable[int]) -> list[int]:
         )
     else:
         tokens = text
+    return list(_parse_tokens(tokens))
+
+
+def _parse_tokens(tokens: Iterable) -> tuple[int, ...]:
     out = []
+    get = _TOKEN_IDS.get
     for tok in tokens:
+        t = type(tok)
+        if t is int and 0 <= tok < NUM_KINDS:
+            out.append(tok)
+            continue
+        if t is str:
+            k = get(tok)
+            if k is not None:
+                out.append(k)
+                continue
         if isinstance(tok, bool):
             raise CardError(f"not a card: {tok!r}")
         if isinstance(tok, int):
@@ -152,7 +196,7 @@ def parse_cards(text: str | Iterable[str] | Iterable[int]) -> list[int]:
             out.append(tok)
         else:
             out.append(parse_card(tok))
-    return out
+    return tuple(out)
 
 
 def _short(value) -> str:

@@ -11,7 +11,9 @@ second call, when something is wrong.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import operator
+from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import NamedTuple
 
 from .cards import (
@@ -51,18 +53,25 @@ __all__ = [
     "Context",
     "Hand",
     "Component",
+    "Decomposition",
     "FollowResult",
     "FollowReason",
     "LegalFollows",
+    "HandList",
     "ThrowResult",
 ]
 
 _NULL = ffi.NULL
-_c_check_follow = lib.sj_check_follow
-_c_decompose = lib.sj_decompose
+# the hot calls take only the arguments that vary (core_c/batch.c): each argument
+# crossing into C costs about 15 ns
+_c_follow_code = lib.sj_follow_code
+_c_decompose54 = lib.sj_decompose54
+_c_winner_code = lib.sj_winner_code
+_c_ncomp = lib.sj_ncomp
 _new_lead = ffi.new_allocator(should_clear_after_alloc=False)
 _COMPS_AT = ffi.offsetof("sj_lead", "comps")
 _KINDS_AT = ffi.offsetof("sj_lead", "kinds")
+_MAXCARDS = lib.SJ_MAXCARDS
 
 #: highest first: jokers, then S H C D from A down (the order of ``format_counts``)
 _DISPLAY_ORDER = (BIG_JOKER, LITTLE_JOKER) + tuple(
@@ -89,13 +98,59 @@ _REASONS = {
 }
 
 
-class FollowResult(NamedTuple):
-    ok: bool
-    reason: str
-    detail: str = ""
+class FollowResult:
+    """The verdict of ``Context.check_follow``: ``ok``, ``reason`` (a ``FollowReason``)
+    and ``detail`` (a sentence naming the rule broken, "" when ok). It behaves as the
+    named 3-tuple ``(ok, reason, detail)`` (unpacking, indexing, equality); a failure's
+    ``detail`` is worked out when first read, so a caller that only wants the verdict
+    never pays for the sentence."""
+
+    __slots__ = ("ok", "reason", "_detail", "_why")
+    _fields = ("ok", "reason", "detail")
+
+    def __init__(self, ok: bool, reason: str, detail: str = ""):
+        self.ok = ok
+        self.reason = reason
+        self._detail = detail
+        self._why = None
+
+    @property
+    def detail(self) -> str:
+        d = self._detail
+        if d is None:
+            ctx, pl, hand, play = self._why
+            d = self._detail = ctx._follow_detail(pl, hand, play)
+            self._why = None
+        return d
+
+    def __iter__(self):
+        return iter((self.ok, self.reason, self.detail))
+
+    def __len__(self) -> int:
+        return 3
+
+    def __getitem__(self, i):
+        return (self.ok, self.reason, self.detail)[i]
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (FollowResult, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"FollowResult(ok={self.ok!r}, reason={self.reason!r}, detail={self.detail!r})"
+
+    def _asdict(self) -> dict:
+        return dict(zip(self._fields, self, strict=True))
 
 
 _FOLLOW_OK = FollowResult(True, FollowReason.OK, "")
+_NOT_IN_HAND = lib.SJ_NOT_IN_HAND
+_COMPARE = {lib.SJ_HIGHER: "higher", lib.SJ_LOWER: "lower", lib.SJ_EQUAL: "equal",
+            lib.SJ_UNRELATED: "unrelated"}
 
 
 class Component(NamedTuple):
@@ -110,6 +165,75 @@ class Component(NamedTuple):
         return (self.width, self.length)
 
 
+class Decomposition(Sequence):
+    """The components of a lead, best first (what ``Context.decompose`` returns): a
+    read-only sequence of ``Component`` that equals the list of them. Its length (the
+    number of components) is known at once; the components are made on first access
+    (the engine and bots mostly ask only whether a lead is one structure)."""
+
+    __slots__ = ("_ctx", "_hand", "_n", "_items")
+
+    def _list(self) -> list:
+        items = self._items
+        if items is None:
+            ctx, hand, n = self._ctx, self._hand, self._n
+            out = ffi.new("uint8_t[]", n)
+            if hand._lctx is ctx:
+                lib.sj_comp_ids(hand._lead, out, n)
+            else:
+                lib.sj_decompose_ids(ctx._r, hand._b, out, n)
+            ids = ffi.buffer(out, n)[:]
+            if 255 in ids:  # a tractor: built from the prepared lead
+                items = _components(ctx._lead(hand), ids)
+            elif n == 1:
+                items = [_FLAT_COMPONENTS[ids[0]]]
+            else:  # singles and tuples: look-ups in a shared table at C speed
+                items = list(itemgetter(*ids)(_FLAT_COMPONENTS))
+            self._items = items
+        return items
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        return self._list()[i]
+
+    def __iter__(self):
+        return iter(self._list())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Decomposition):
+            other = other._list()
+        return self._list() == other if isinstance(other, list) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __repr__(self) -> str:
+        return repr(self._list())
+
+    def __reduce__(self):
+        return (list, (self._list(),))
+
+
+def _components(pl, ids: bytes) -> list:
+    """The Components of a prepared lead whose components ``sj_comp_ids`` named ``ids``:
+    singles and tuples from the shared table, tractors built."""
+    raw = ffi.buffer(pl)  # one view of the struct, sliced (cheaper than field access)
+    comps = raw[_COMPS_AT : _COMPS_AT + 4 * len(ids)]  # (w, len, top, first) each
+    kinds = raw[_KINDS_AT : _KINDS_AT + _MAXCARDS]
+    result = []
+    for i, c in enumerate(ids):
+        if c != 255:
+            result.append(_FLAT_COMPONENTS[c])
+            continue
+        w, ln, first = comps[4 * i], comps[4 * i + 1], comps[4 * i + 3]
+        counts = bytearray(NUM_KINDS)
+        for k in kinds[first : first + ln]:
+            counts[k] = w
+        result.append(Component(w, ln, _hand(bytes(counts))))
+    return result
+
+
 def _tuple_components() -> tuple:
     """[w][kind] -> Component(w, 1, Hand of w copies): most components of a decomposition
     are singles and tuples, and sharing them (they are immutable) keeps decompose cheap."""
@@ -119,14 +243,63 @@ def _tuple_components() -> tuple:
         for k in range(NUM_KINDS):
             counts = [0] * NUM_KINDS
             counts[k] = w
-            row.append(Component(w, 1, Hand._trusted(counts)))
+            row.append(Component(w, 1, _hand(bytes(counts))))
         table.append(tuple(row))
     return tuple(table)
 
 
 class LegalFollows(NamedTuple):
-    plays: list  # list[Hand], at most ``limit``
+    plays: Sequence  # the follows as Hands (a HandList), at most ``limit``
     total: int  # the true number of legal follows
+
+
+class HandList(Sequence):
+    """A read-only sequence of Hands kept as the core wrote them (54 counts each, one
+    buffer); a Hand is made when an item is read, so a caller that picks one of many
+    follows pays for one. Equal to the list of its Hands."""
+
+    __slots__ = ("_raw", "_n")
+
+    def __init__(self, raw: bytes):
+        self._raw = raw
+        self._n = len(raw) // NUM_KINDS
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        if type(i) is not int:
+            if isinstance(i, slice):
+                return [self[j] for j in range(*i.indices(self._n))]
+            i = operator.index(i)
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("HandList index out of range")
+        return _hand(self._raw[i * NUM_KINDS : (i + 1) * NUM_KINDS])
+
+    def __iter__(self):
+        raw = self._raw
+        return (_hand(raw[i : i + NUM_KINDS]) for i in range(0, len(raw), NUM_KINDS))
+
+    def __contains__(self, hand) -> bool:
+        if type(hand) is not Hand:
+            return False
+        raw, b = self._raw, hand._b
+        return any(raw[i : i + NUM_KINDS] == b for i in range(0, len(raw), NUM_KINDS))
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, HandList):
+            return self._raw == other._raw
+        return list(self) == other if isinstance(other, list) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __repr__(self) -> str:
+        return f"HandList({list(self)!r})"
+
+    def __reduce__(self):
+        return (list, (list(self),))
 
 
 class ThrowResult(NamedTuple):
@@ -161,68 +334,64 @@ def _check_counts(counts: tuple[int, ...], decks: int | None, what: str) -> None
 
 
 class Hand:
-    """An immutable multiset of cards, kept as 54 counts and a C ``uint8_t[54]`` buffer.
+    """An immutable multiset of cards, kept as 54 counts in a ``bytes`` (which the C
+    functions read in place as their ``const uint8_t *``: no copy, no buffer per call).
 
     ``Hand("HA HA HK")``, ``Hand(["HA", "HK"])``, ``Hand([38, 38])``; ``decks`` bounds the
     copies of each card (default: the most any game uses, 4).
     """
 
-    __slots__ = ("_b", "_buf", "_lead", "_len")
+    # _lead/_lctx: the prepared sj_lead of this hand as a lead, and the Context it was
+    # made under; _len: the card count, -1 until asked
+    __slots__ = ("_b", "_lead", "_lctx", "_len")
 
     def __init__(self, cards: str | Iterable = (), decks: int | None = None):
-        _check_decks(decks)
-        if isinstance(cards, Hand):
-            counts = cards.counts
-            _check_counts(counts, decks, "cards")
+        if decks is not None:
+            _check_decks(decks)
+        if type(cards) is str:
+            b = _TEXT_COUNTS.get(cards)
+            if b is None:
+                b = _text_counts(cards)
+        elif isinstance(cards, Hand):
+            b = cards._b
         else:
-            c = [0] * NUM_KINDS
-            for k in parse_cards(cards):
-                c[k] += 1
-            counts = tuple(c)
-            _check_counts(counts, decks, "cards")
-        self._init(counts)
-
-    def _init(self, counts) -> None:
-        b = bytes(counts)
+            b = _counts_bytes(parse_cards(cards))
+        if decks is not None and max(b) > decks:
+            _check_counts(b, decks, "cards")
         self._b = b
-        self._lead = None  # (Context, prepared sj_lead) when used as a lead
-        self._len = sum(b)
+        self._lead = self._lctx = None
+        self._len = -1
 
     @classmethod
     def from_counts(cls, counts: Iterable[int], decks: int | None = None) -> Hand:
-        _check_decks(decks)
-        if isinstance(counts, (str, bytes, dict)) or not isinstance(counts, Iterable):
-            raise HandError(
-                f"counts: expected {NUM_KINDS} card counts, got {type(counts).__name__}"
-            )
-        counts = tuple(counts)
-        if len(counts) != NUM_KINDS:
-            raise HandError(
-                f"counts: {len(counts)} values, expected {NUM_KINDS} (one per card kind)"
-            )
-        for k, n in enumerate(counts):
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise HandError(f"counts: {n!r} for {card_str(k)} is not a card count")
-        _check_counts(counts, decks, "counts")
-        h = cls.__new__(cls)
-        h._init(counts)
+        if decks is not None:
+            _check_decks(decks)
+        t = type(counts)
+        if (t is tuple or t is list) and len(counts) == NUM_KINDS and _INTS == set(
+            map(type, counts)
+        ) and min(counts) >= 0 and max(counts) <= (MAX_DECKS if decks is None else decks):
+            b = bytes(counts)  # the common case: 54 ints in range, checked at C speed
+        else:
+            b = _checked_counts(counts, decks)
+        h = _new(cls)
+        h._b = b
+        h._lead = h._lctx = None
+        h._len = -1
         return h
 
-    def __getattr__(self, name):
-        # the C buffer is made on first use (then a plain slot read): the C functions
-        # read the bytes in place (const uint8_t *), no copy per call
-        if name == "_buf":
-            buf = ffi.from_buffer("uint8_t[]", self._b)
-            self._buf = buf
-            return buf
-        raise AttributeError(name)
+    # no __getattr__ here: a class with one loses CPython's fast attribute reads, and
+    # every hot path reads a Hand's slots
+
+    @property
+    def _buf(self):
+        """A C view of the counts, for callers of ``lib`` functions (the core's entry
+        points take the bytes directly)."""
+        return ffi.from_buffer("uint8_t[]", self._b)
 
     @classmethod
-    def _trusted(cls, counts: tuple[int, ...]) -> Hand:
+    def _trusted(cls, counts) -> Hand:
         """From counts the core produced (already valid)."""
-        h = cls.__new__(cls)
-        h._init(counts)
-        return h
+        return _hand(bytes(counts))
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -231,10 +400,13 @@ class Hand:
     def cards(self) -> list[int]:
         """Kind ids, highest first (jokers, then ♠ ♥ ♣ ♦ from A down), with repeats."""
         c = self._b
-        return [k for k in _DISPLAY_ORDER for _ in range(c[k])]
+        return [k for k in _DISPLAY_ORDER if c[k] for _ in range(c[k])]
 
     def __len__(self) -> int:
-        return self._len
+        n = self._len
+        if n < 0:
+            n = self._len = sum(self._b)
+        return n
 
     def __iter__(self):
         return iter(self.cards())
@@ -279,7 +451,59 @@ class Hand:
         return (Hand.from_counts, (self.counts,))
 
 
+_new = object.__new__
+_INTS = {int}
+
+
+def _hand(b: bytes) -> Hand:
+    """A Hand of 54 valid counts (bytes) the core or the engine produced: no checks."""
+    h = _new(Hand)
+    h._b = b
+    h._lead = h._lctx = None
+    h._len = -1
+    return h
+
+
+#: counts of parsed group texts (bounded: cleared when full)
+_TEXT_COUNTS: dict = {}
+_TEXT_CACHE = 4096
+
+
+def _counts_bytes(ids) -> bytes:
+    c = [0] * NUM_KINDS
+    for k in ids:
+        c[k] += 1
+    if ids and max(c) > MAX_DECKS:
+        _check_counts(c, None, "cards")
+    return bytes(c)
+
+
+def _text_counts(text: str) -> bytes:
+    b = _counts_bytes(parse_cards(text))
+    if len(_TEXT_COUNTS) >= _TEXT_CACHE:
+        _TEXT_COUNTS.clear()
+    _TEXT_COUNTS[text] = b
+    return b
+
+
+def _checked_counts(counts, decks: int | None) -> bytes:
+    """The slow path of ``Hand.from_counts``: every check, with the message naming what
+    is wrong."""
+    if isinstance(counts, (str, bytes, dict)) or not isinstance(counts, Iterable):
+        raise HandError(f"counts: expected {NUM_KINDS} card counts, got {type(counts).__name__}")
+    counts = tuple(counts)
+    if len(counts) != NUM_KINDS:
+        raise HandError(f"counts: {len(counts)} values, expected {NUM_KINDS} (one per card kind)")
+    for k, n in enumerate(counts):
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise HandError(f"counts: {n!r} for {card_str(k)} is not a card count")
+    _check_counts(counts, decks, "counts")
+    return bytes(int(n) for n in counts)
+
+
 _TUPLE_COMPONENTS = _tuple_components()
+#: the same, flat: [(w - 1) * 54 + kind] (sj_comp_ids names components by this index)
+_FLAT_COMPONENTS = tuple(c for row in _TUPLE_COMPONENTS[1:] for c in row)
 
 
 def as_hand(x, what: str = "cards") -> Hand:
@@ -305,6 +529,36 @@ def _groups(groups, what: str) -> Iterable:
             f"{what}: expected a list of card groups, got {type(groups).__name__} {groups!r:.40}"
         )
     return groups
+
+
+def _join(hands) -> bytes:
+    """The counts of ``hands`` (Hands) one after another, as one buffer."""
+    return b"".join([h._b for h in hands])
+
+
+def _joined(hands) -> bytes | None:
+    """``_join(hands)`` when ``hands`` is a list or tuple of Hands, else None."""
+    t = type(hands)
+    if t is HandList:
+        return hands._raw
+    if t is list or t is tuple:
+        try:
+            b = b"".join([h._b for h in hands])
+        except (AttributeError, TypeError):
+            return None
+        # 54 bytes per group: the C call reads exactly that many
+        if len(b) == NUM_KINDS * len(hands):
+            return b
+    return None
+
+
+_IS_ZERO = (0).__eq__
+
+
+def _hand_list(groups, what: str) -> list:
+    """A list of Hands from a list of card groups (errors name ``what[i]``)."""
+    return [g if type(g) is Hand else _to_hand(g, f"{what}[{i}]")
+            for i, g in enumerate(_groups(groups, what))]
 
 
 # ---------------------------------------------------------------------------- Context
@@ -510,13 +764,13 @@ class Context:
 
     def _lead(self, lead: Hand):
         """The prepared decomposition of a lead, cached on the lead Hand."""
-        c = lead._lead
-        if c is not None and c[0] is self:
-            return c[1]
+        if lead._lctx is self:
+            return lead._lead
         pl = _new_lead("sj_lead *")  # sj_decompose clears it itself
-        if _c_decompose(self._r, lead._buf, NUM_KINDS, pl, _NULL):
-            self._call_failed(lib.sj_decompose, self._r, lead._buf, NUM_KINDS, pl)
-        lead._lead = (self, pl)
+        if _c_decompose54(self._r, lead._b, pl) < 0:
+            self._call_failed(lib.sj_decompose, self._r, lead._b, NUM_KINDS, pl)
+        lead._lead = pl
+        lead._lctx = self
         return pl
 
     # ---------------------------------------------------------------- single cards
@@ -545,40 +799,33 @@ class Context:
     def compare(self, a, b) -> str:
         """``a`` led first, then ``b``: "higher" (a stays ahead), "lower", "equal" (a,
         first played, stays ahead) or "unrelated" (two different plain suits)."""
-        rc = lib.sj_compare(self._r, self._card(a), self._card(b))
-        return {1: "higher", 2: "lower", 3: "equal", 4: "unrelated"}[rc]
+        return _COMPARE[lib.sj_compare(self._r, self._card(a), self._card(b))]
 
     # ---------------------------------------------------------------- structures
 
-    def decompose(self, cards) -> list[Component]:
-        """Components of a lead, best first (semantics §3)."""
-        pl = self._lead(cards if type(cards) is Hand else _to_hand(cards, "lead"))
-        raw = ffi.buffer(pl)  # one view of the struct, sliced (cheaper than field access)
-        ncomp = pl.ncomp
-        comps = raw[_COMPS_AT : _COMPS_AT + 4 * ncomp]  # (w, len, top, first) each
-        kinds = raw[_KINDS_AT : _KINDS_AT + lib.SJ_MAXCARDS]
-        tuples = _TUPLE_COMPONENTS
-        widths, lengths, firsts = comps[0::4], comps[1::4], comps[3::4]
-        result = []
-        if lengths.count(1) == ncomp:  # singles and tuples only: shared Components
-            for w, f in zip(widths, firsts, strict=False):
-                result.append(tuples[w][kinds[f]])
-            return result
-        for w, ln, first in zip(widths, lengths, firsts, strict=False):
-            if ln == 1:
-                result.append(tuples[w][kinds[first]])
-                continue
-            counts = bytearray(NUM_KINDS)
-            for k in kinds[first : first + ln]:
-                counts[k] = w
-            result.append(Component(w, ln, Hand._trusted(counts)))
-        return result
+    def decompose(self, cards) -> Decomposition:
+        """Components of a lead, best first (semantics §3): a ``Decomposition``, the list
+        of ``Component``s made when first read (its ``len`` needs none of them)."""
+        lead = cards if type(cards) is Hand else _to_hand(cards, "lead")
+        if lead._lctx is self:
+            n = lead._lead.ncomp
+        else:
+            n = _c_ncomp(self._r, lead._b)
+            if n < 0:
+                pl = _new_lead("sj_lead *")
+                self._call_failed(lib.sj_decompose, self._r, lead._b, NUM_KINDS, pl)
+        d = _new(Decomposition)
+        d._ctx = self
+        d._hand = lead
+        d._n = n
+        d._items = None
+        return d
 
     def is_tractor(self, cards) -> bool:
         h = as_hand(cards)
-        rc = lib.sj_is_tractor(self._r, h._buf, NUM_KINDS, _NULL)
+        rc = lib.sj_is_tractor(self._r, h._b, NUM_KINDS, _NULL)
         if rc < 0:
-            self._call_failed(lib.sj_is_tractor, self._r, h._buf, NUM_KINDS)
+            self._call_failed(lib.sj_is_tractor, self._r, h._b, NUM_KINDS)
         return rc == 1
 
     # ---------------------------------------------------------------- following
@@ -593,20 +840,58 @@ class Context:
             hand = _to_hand(hand, "hand")
         if type(play) is not Hand:
             play = _to_hand(play, "play")
-        c = lead._lead
-        pl = c[1] if c is not None and c[0] is self else self._lead(lead)
-        rc = _c_check_follow(self._r, pl, hand._buf, NUM_KINDS, play._buf, NUM_KINDS, _NULL, _NULL)
+        pl = lead._lead if lead._lctx is self else self._lead(lead)
+        rc = _c_follow_code(self._r, pl, hand._b, play._b)
         if rc == 0:
             return _FOLLOW_OK
-        return self._follow_failure(pl, lead, hand, play)
+        if rc > _NOT_IN_HAND:  # a verdict; its sentence is made if asked for
+            res = _new(FollowResult)
+            res.ok = False
+            res.reason = _REASONS[rc]
+            res._detail = None
+            res._why = (self, pl, hand, play)
+            return res
+        self._follow_detail(pl, hand, play)  # raises the input error
+        raise AssertionError("unreachable")  # pragma: no cover
 
-    def _follow_failure(self, pl, lead: Hand, hand: Hand, play: Hand) -> FollowResult:
+    def check_follows(self, lead, hand, plays) -> list[bool]:
+        """``[check_follow(lead, hand, p).ok for p in plays]`` in one C call: is each of
+        ``plays`` a legal follow? (Ask ``check_follow`` for the reason of one that is not.)
+        A play that is not in the hand is an input error, as in ``check_follow``."""
+        lead = lead if type(lead) is Hand else _to_hand(lead, "lead")
+        hand = hand if type(hand) is Hand else _to_hand(hand, "hand")
+        b = _joined(plays)
+        if b is None:
+            plays = _hand_list(plays, "plays")
+            b = _join(plays)
+        m = len(b) // NUM_KINDS
+        pl = lead._lead if lead._lctx is self else self._lead(lead)
+        out = ffi.new("uint8_t[]", m or 1)
+        at = ffi.new("int32_t *")
+        if lib.sj_check_follows(self._r, pl, hand._b, b, m, out, at) < 0:
+            self._named(f"plays[{at[0]}]", self.check_follow, lead, hand, plays[at[0]])
+        codes = ffi.buffer(out, m)[:]
+        if _NOT_IN_HAND in codes:  # raises, naming the play
+            i = codes.index(_NOT_IN_HAND)
+            self._named(f"plays[{i}]", self.check_follow, lead, hand, plays[i])
+        return list(map(_IS_ZERO, codes))
+
+    def _named(self, what: str, fn, *args):
+        """Call ``fn``; an error it raises is re-raised with ``what`` named first."""
+        try:
+            return fn(*args)
+        except ShengjiError as exc:
+            msg = str(exc)
+            msg = what + msg[4:] if msg.startswith("play:") else f"{what}: {msg}"
+            raise type(exc)(msg) from None
+
+    def _follow_detail(self, pl, hand: Hand, play: Hand) -> str:
+        """The sentence of a failed follow; raises the input error of an invalid one."""
         info = ffi.new("sj_follow_info *")
         err = ffi.new("sj_err *")
-        rc = lib.sj_check_follow(self._r, pl, hand._buf, NUM_KINDS, play._buf, NUM_KINDS, info, err)
+        rc = lib.sj_check_follow(self._r, pl, hand._b, NUM_KINDS, play._b, NUM_KINDS, info, err)
         if rc < 0:
             self._raise(err)
-        reason = _REASONS[rc]
         suit = _SUIT_NAMES[pl.esuit]
         if rc == lib.SJ_NOT_IN_HAND:
             raise HandError(f"play: {card_str(info.card)} is not in the hand")
@@ -625,7 +910,7 @@ class Context:
                 )
         else:
             detail = "must follow shape"
-            if info.comp >= 0:
+            if info.comp >= 0:  # the component and the pattern it requires
                 cp = pl.comps[info.comp]
                 pattern = tuple(
                     (info.pattern.shapes[j].w, info.pattern.shapes[j].len)
@@ -636,7 +921,7 @@ class Context:
                     f"({shape_str((cp.w, cp.len))}) requires {pattern_str(pattern)} "
                     "from the suit, which the hand holds"
                 )
-        return FollowResult(False, reason, detail)
+        return detail
 
     def legal_follows(self, lead, hand, limit: int = 10_000) -> LegalFollows:
         """Every legal follow (as distinct multisets), at most ``limit`` of them, and the
@@ -644,32 +929,24 @@ class Context:
         lead, hand = as_hand(lead, "lead"), as_hand(hand, "hand")
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
             raise HandError(f"limit: {limit!r} is not a non-negative integer")
-        pl = self._lead(lead)
+        pl = lead._lead if lead._lctx is self else self._lead(lead)
         limit = min(limit, 2**31 // NUM_KINDS - 1)
         # a small buffer first; a second call only when more follows are wanted
-        cap = min(limit, 256)
-        n_out = ffi.new("int32_t *")
-        total = ffi.new("uint64_t *")
+        cap = min(limit, 64)
+        counts = ffi.new("uint64_t[2]")  # [written, total]
+        n_out = ffi.cast("int32_t *", counts)
+        total = counts + 1
         while True:
-            out = ffi.new("uint8_t[]", max(cap, 1) * NUM_KINDS)
-            args = (self._r, pl, hand._buf, NUM_KINDS, out, cap * NUM_KINDS, n_out, total)
+            out = _new_lead("uint8_t[]", max(cap, 1) * NUM_KINDS)  # not cleared
+            args = (self._r, pl, hand._b, NUM_KINDS, out, cap * NUM_KINDS, n_out, total)
             if lib.sj_legal_follows(*args, _NULL):
                 self._call_failed(lib.sj_legal_follows, *args)
             if n_out[0] == min(limit, total[0]):
                 break
             cap = min(limit, total[0])
-        raw = ffi.buffer(out, n_out[0] * NUM_KINDS)[:]
-        plays = [Hand._trusted(raw[i : i + NUM_KINDS]) for i in range(0, len(raw), NUM_KINDS)]
-        return LegalFollows(plays, int(total[0]))
+        return LegalFollows(HandList(ffi.buffer(out, n_out[0] * NUM_KINDS)[:]), total[0])
 
     # ---------------------------------------------------------------- throws, tricks
-
-    @staticmethod
-    def _pack(hands: list[Hand]):
-        buf = ffi.new("uint8_t[]", max(len(hands), 1) * NUM_KINDS)
-        for j, h in enumerate(hands):
-            ffi.memmove(buf + j * NUM_KINDS, h._buf, NUM_KINDS)
-        return buf
 
     def check_throw(self, lead, others) -> ThrowResult:
         """Is a throw valid against the other players' holdings (semantics §6)?"""
@@ -679,31 +956,68 @@ class Context:
             raise HandError(f"others: {len(others)} holdings, at most 64")
         pl = self._lead(lead)
         res = ffi.new("sj_throw_result *")
-        args = (self._r, pl, self._pack(others), len(others) * NUM_KINDS, len(others), res)
+        args = (self._r, pl, _join(others), len(others) * NUM_KINDS, len(others), res)
         if lib.sj_check_throw(*args, _NULL):
             self._call_failed(lib.sj_check_throw, *args)
         if res.valid:
             return ThrowResult(True, None, [], None)
-        options = [Hand._trusted(ffi.buffer(res.options[o])[:]) for o in range(res.n_options)]
+        options = [_hand(ffi.buffer(res.options[o])[:]) for o in range(res.n_options)]
         blocker = res.blocker if res.blocker >= 0 else None
         return ThrowResult(False, options[0], options, blocker)
 
     def trick_winner(self, plays) -> int:
         """Index of the winning play; plays in play order, the lead first (semantics §7)."""
+        t = type(plays)
+        if t is list or t is tuple:  # _joined(plays), inlined: the hot path
+            try:
+                b = b"".join([p._b for p in plays])
+            except (AttributeError, TypeError):
+                b = None
+            m = len(plays)
+            # 54 counts per play: the C call reads exactly that many
+            if b is not None and len(b) == NUM_KINDS * m:
+                rc = _c_winner_code(self._r, b, m)
+                if rc >= 0:
+                    return rc
         plays = [as_hand(p, f"plays[{i}]") for i, p in enumerate(_groups(plays, "plays"))]
         if not 2 <= len(plays) <= 64:
             raise HandError(f"plays: a trick needs 2..64 plays, got {len(plays)}")
-        args = (self._r, self._pack(plays), len(plays) * NUM_KINDS, len(plays))
+        args = (self._r, _join(plays), len(plays) * NUM_KINDS, len(plays))
         rc = lib.sj_trick_winner(*args, _NULL)
         if rc < 0:
             self._call_failed(lib.sj_trick_winner, *args)
         return rc
 
+    def trick_winners(self, tricks) -> list[int]:
+        """``[trick_winner(t) for t in tricks]`` in one C call (every trick under these
+        rules; a trick is a list of plays, the lead first)."""
+        t = type(tricks)
+        b = None
+        if t is list or t is tuple:
+            sizes = [len(x) for x in tricks]
+            try:
+                b = b"".join([_join(x) for x in tricks])
+            except (AttributeError, TypeError):
+                b = None
+            if b is not None and len(b) != NUM_KINDS * sum(sizes):
+                b = None
+        if b is None:  # not all Hands: convert (and check) them
+            tricks = [_hand_list(x, f"tricks[{i}]")
+                      for i, x in enumerate(_groups(tricks, "tricks"))]
+            sizes = [len(x) for x in tricks]
+            b = b"".join([_join(x) for x in tricks])
+        n = len(sizes)
+        out = ffi.new("uint8_t[]", n or 1)
+        at = ffi.new("int32_t *")
+        if lib.sj_trick_winners(self._r, b, sizes, n, out, at) < 0:
+            self._named(f"tricks[{at[0]}]", self.trick_winner, tricks[at[0]])
+        return list(ffi.buffer(out, n)[:])
+
     def kitty_multiplier(self, play, lead=None) -> int:
         """Kitty multiplier of the last trick's winning play (semantics §8)."""
         play = as_hand(play, "play")
         pl = _NULL if lead is None else self._lead(as_hand(lead, "lead"))
-        args = (self._r, play._buf, NUM_KINDS, pl)
+        args = (self._r, play._b, NUM_KINDS, pl)
         rc = lib.sj_kitty_multiplier(*args, _NULL)
         if rc < 0:
             self._call_failed(lib.sj_kitty_multiplier, *args)

@@ -66,3 +66,27 @@ def test_pickle_keeps_the_deal_order():
 class _Reverse:
     def __call__(self, deal, attempt, deck):
         return tuple(reversed(deck))
+
+
+def test_pickle_keeps_the_table_size():
+    from shengji.variants import load_variant
+
+    table = {"name": "pickle-seats", "players": 4,
+             "by_players": {4: {"decks": 2, "hand_size": 25, "kitty_size": 8,
+                                "teams": [0, 1] * 2},
+                            6: {"deck": {"packs": 2, "big_jokers": 2, "little_jokers": 2},
+                                "hand_size": 17, "kitty_size": 6, "teams": [0, 1] * 3}}}
+    import os
+    import tempfile
+
+    import yaml
+
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "t.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(table, f)
+        g = Game(load_variant(path, players=6), 1, max_deals=1)
+        while g.phase == "deal":
+            g.apply(g.legal_actions()[0])
+        back = pickle.loads(pickle.dumps(g))
+        assert back.players == 6 and back.snapshot() == g.snapshot()

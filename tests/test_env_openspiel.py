@@ -4,6 +4,7 @@ information-set MCTS with random rollouts, and the resampler's promises."""
 
 import pickle
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,6 +26,9 @@ def load(variant):
     pytest.param("two-deck-80", 5, marks=LONG), pytest.param("four-deck", 3, marks=LONG),
     pytest.param("three-deck-titanic", 3, marks=LONG),
     pytest.param("constant-two", 3, marks=LONG), pytest.param("house/turn-kitty", 3, marks=LONG),
+    pytest.param("house/kitty-theft", 3, marks=LONG),
+    pytest.param(str(Path(__file__).parent / "cases" / "house" / "kitty-theft.yaml"), 3,
+                 marks=LONG, id="take-back"),
 ])
 def test_openspiel_random_sim_test(variant, sims):
     # OpenSpiel's C++ checks: legal-action masks, chance probabilities, clone and
@@ -41,6 +45,16 @@ def test_games_sim_test(variant):
     t = GamesSimTest()  # its sim_game checks, outside absltest
     np.random.seed(3)
     t.sim_game(load(variant))  # pickling, clone checks, utilities in bounds
+
+
+@pytest.mark.parametrize("players", [6, pytest.param(8, marks=LONG), pytest.param(5, marks=LONG)])
+def test_openspiel_at_other_seat_counts(tmp_path, players):
+    from research_tables import write_tables
+
+    path = write_tables(tmp_path / "tables.yaml")
+    game = pyspiel.load_game(sos.SHORT_NAME, {"variant": path, "players": players})
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def random_state(game, rng, stop):
@@ -140,4 +154,4 @@ def test_actions_and_outcomes_print():
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 53) == "deck:BJ"
     state = random_state(game, random.Random(4), lambda s: s.game is not None)
     assert state.action_to_string(state.current_player(), DONE) == "done"
-    assert game.num_distinct_actions() == 55 and game.max_chance_outcomes() == 54
+    assert game.num_distinct_actions() == 56 and game.max_chance_outcomes() == 54

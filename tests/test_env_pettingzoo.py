@@ -2,6 +2,7 @@
 masked agents to the end of deals on every variant, rewards, the structured view."""
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +15,9 @@ from shengji.env.building import DONE, N_ACTIONS
 from shengji.variants import list_variants
 
 VARIANTS = [v for v in list_variants() if not v.startswith("house/")]
+HOUSE = [v for v in list_variants(include_house=True) if v.startswith("house/")]
+CASE_HOUSE = sorted(str(p) for p in (Path(__file__).parent / "cases" / "house").glob("*.yaml")
+                    if not p.name.endswith(".cases.yaml"))
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -64,6 +68,70 @@ def test_random_masked_agents_finish_deals(variant):
         want = sum(ev.rise if seat in ev.rising else -ev.rise for ev in scored)
         assert total[agent] == want
     assert steps > sum(len(a.cards) if hasattr(a, "cards") else 0 for a in game.actions)
+
+
+@pytest.mark.parametrize("variant", HOUSE + CASE_HOUSE,
+                         ids=lambda v: v.split("/")[-1].removesuffix(".yaml"))
+def test_random_masked_agents_finish_a_deal_of_every_house_variant(variant):
+    """Every knob's decisions (kitty theft, take-backs, redeals, ...) through masks only."""
+    e = raw_env(variant)
+    for seed in range(2):
+        play_out(e, seed, random.Random(seed))
+        assert e.game.over and e.game.deals_played == 1
+
+
+def test_take_back_and_kitty_theft_are_reachable():
+    from shengji.engine.actions import TakeBack
+    from shengji.env.building import TAKE_BACK
+
+    e = raw_env(str(Path(__file__).parent / "cases" / "house" / "kitty-theft.yaml"))
+    rng = random.Random(0)
+    seen = set()
+    for seed in range(12):
+        e.reset(seed=seed)
+        while not e.game.over:
+            mask = e.observe(e.agent_selection)["action_mask"]
+            legal = np.flatnonzero(mask)
+            if mask[TAKE_BACK]:
+                seen.add("offered")
+                a = TAKE_BACK if rng.random() < 0.5 else DONE
+            elif e.game.phase == "steal" and len(legal) > 1:
+                a = int(legal[0])  # start a declaration that steals the kitty
+            else:
+                a = int(legal[rng.randrange(len(legal))])
+            e.step(a)
+        kinds = {type(x).__name__ for x in e.game.actions}
+        seen |= kinds & {"TakeBack"}
+        seen |= {"stolen"} if sum(type(x).__name__ == "Bury" for x in e.game.actions) > 1 \
+            else set()
+    assert {"offered", "TakeBack", "stolen"} <= seen, seen
+    assert TakeBack
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    from research_tables import write_tables
+
+    return write_tables(tmp_path_factory.mktemp("tables") / "tables.yaml")
+
+
+@pytest.mark.parametrize("players", [5, 6, 8, 12])
+def test_any_seat_count_the_variant_allows(tables, players):
+    e = env(tables, players=players)
+    assert len(e.possible_agents) == players
+    steps, total = play_out(e, players, random.Random(players))
+    game = e.unwrapped.game
+    assert game.players == players and game.over
+    (ev,) = [x for x in game.events if isinstance(x, DealScored)]
+    assert [total[a] for a in e.possible_agents] == [
+        ev.rise if s in ev.rising else -ev.rise for s in range(players)]
+    parts = e.unwrapped.layout.split(e.unwrapped.observe("player_0")["observation"])
+    assert parts["played"].shape == (players, 54)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_test_at_six_seats(tables):
+    api_test(env(tables, players=6), num_cycles=300)
 
 
 def test_points_reward_sums_to_the_attackers_total():

@@ -816,9 +816,9 @@ class Game:
         return self.copy()
 
     def __reduce__(self):
-        # pickled as its record: (variant, seed, actions), rebuilt by replay
+        # pickled as its record: (variant, table size, seed, actions), rebuilt by replay
         return (_unpickle, (self.variant_ref, self.seed, self.max_deals, self.deal_order,
-                            tuple(self.actions)))
+                            tuple(self.actions), self.players))
 
 
 def _check_int_arg(value, what: str, low: int | None = None, high: int | None = None) -> None:
@@ -841,8 +841,11 @@ def _check_game_args(seed, max_deals) -> None:
                            f"got {max_deals!r:.40}")
 
 
-def _unpickle(variant_ref, seed, max_deals, deal_order, actions) -> Game:
-    return Game.replay(variant_ref, seed, actions, max_deals=max_deals, deal_order=deal_order)
+def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None) -> Game:
+    from ..variants import load_variant
+
+    return Game.replay(load_variant(variant_ref, players=players), seed, actions,
+                       max_deals=max_deals, deal_order=deal_order)
 
 
 #: per-game caches of pure hook results: a copy may share them

@@ -1,14 +1,15 @@
 """The PettingZoo AEC environment of a shengji variant (docs/rl.md).
 
 Agents are ``player_0 … player_{N-1}``, one per seat of the variant. The action space
-is ``Discrete(55)`` for every agent (``shengji.env.building``: add a card of kind 0..53,
-or 54 = submit), and every observation is a dict
+is ``Discrete(56)`` for every agent (``shengji.env.building``: add a card of kind 0..53,
+54 = submit, 55 = take a declaration back), and every observation is a dict
 
 - ``observation``: the seat's view as a float32 vector (``shengji.env.observation``);
 - ``action_mask``: int8, 1 for the actions allowed now (all zero when not to act).
 
 An episode is ``deals`` deals of one match (default 1) from the seed given to
-``reset``. Rewards (``reward=``):
+``reset``; ``players=N`` plays the variant at another table size (its ``by_players``
+entry, as ``--seats``). Rewards (``reward=``):
 
 - ``"levels"`` (default): at the end of each deal, the levels the seat's side gained
   minus the levels the other side gained (+rise for the rising side, −rise for the
@@ -49,13 +50,17 @@ class ShengjiEnv(AECEnv):
     metadata = {"name": "shengji_v0", "render_modes": ["ansi", "human"],
                 "is_parallelizable": False}
 
-    def __init__(self, variant="two-deck-80", *, deals: int = 1, reward: str = "levels",
-                 view_in_info: bool = False, render_mode: str | None = None):
+    def __init__(self, variant="two-deck-80", *, players: int | None = None, deals: int = 1,
+                 reward: str = "levels", view_in_info: bool = False,
+                 render_mode: str | None = None):
         super().__init__()
         from ..errors import ShengjiError
         from ..variants import Variant, load_variant
 
-        self.variant = variant if isinstance(variant, Variant) else load_variant(variant)
+        if isinstance(variant, Variant) and players is None:
+            self.variant = variant
+        else:
+            self.variant = load_variant(variant, players=players)
         if reward not in REWARDS:
             raise ShengjiError(f"reward {reward!r}: choose one of {', '.join(REWARDS)}")
         if not isinstance(deals, int) or deals < 1:

@@ -6,7 +6,9 @@ cards. The environments build it one card per step and then submit it:
 
 - actions ``0..53`` add one card of that kind id (``shengji.cards``) to the cards being
   built;
-- action ``DONE`` (54) submits them. Submitting nothing is a pass (declarations only).
+- action ``DONE`` (54) submits them. Submitting nothing is a pass (declarations only);
+- action ``TAKE_BACK`` (55) withdraws the declaration just made (variants with
+  ``declare.takeback``; offered with ``DONE`` = keep it, right after declaring).
 
 Cards are added in one canonical order, kind ids descending (the order of
 ``shengji.engine.actions.norm_cards``), so each multiset has exactly one sequence of
@@ -31,15 +33,17 @@ Legal sets come in a few forms, each with its own prefix test:
 from __future__ import annotations
 
 from ..cards import NUM_KINDS
-from ..engine.actions import Bury, ChooseForced, Declare, Pass, Play
+from ..engine.actions import Bury, ChooseForced, Declare, Pass, Play, TakeBack
 from ..engine.legal import FillerFollows
 
 #: the submit action; card actions are 0..NUM_KINDS-1
 DONE = NUM_KINDS
-N_ACTIONS = NUM_KINDS + 1
+#: withdraw the declaration just made
+TAKE_BACK = NUM_KINDS + 1
+N_ACTIONS = NUM_KINDS + 2
 
 #: decision kinds, in the order of the observation's one-hot "decision" piece
-KINDS = ("declare", "bury", "lead", "follow", "choose")
+KINDS = ("declare", "bury", "lead", "follow", "choose", "takeback")
 
 #: follows are listed completely by the core up to this many (far beyond what play
 #: reaches: a random card-by-card agent's follows stay under 120; past it the list is cut
@@ -172,6 +176,18 @@ class Filler:
         pass
 
 
+class KeepOrTakeBack:
+    """Right after declaring (``declare.takeback``): keep it (``DONE``) or take it back."""
+
+    __slots__ = ()
+
+    def mask(self, prefix: list, counts: list) -> list:
+        return [DONE, TAKE_BACK]
+
+    def add(self, prefix: list, k: int) -> None:
+        raise ValueError("no cards to choose when keeping or taking back a declaration")
+
+
 class Decision:
     """The decision of the seat to act, built card by card.
 
@@ -213,6 +229,8 @@ class Decision:
         elif kind == "choose":
             self._options = tuple(tuple(o) for o in game._choice[1])
             s = Listed(sorted(set(self._options)))
+        elif kind == "takeback":
+            s = KeepOrTakeBack()
         else:
             raise ValueError(f"seat {seat} has no decision to build ({kind})")
         self.kind = kind
@@ -231,6 +249,8 @@ class Decision:
         """Apply action ``a`` (already checked with ``allows``)."""
         if a == DONE:
             return self.action()
+        if a == TAKE_BACK:
+            return TakeBack(self.seat)
         self._set.add(self.cards, a)
         self.cards.append(a)
         self.counts[a] += 1
@@ -245,6 +265,8 @@ class Decision:
             return Play.trusted(seat, cards)
         if kind == "declare":
             return Declare(seat, cards) if cards else Pass(seat)
+        if kind == "takeback":
+            return Pass(seat)
         if kind == "bury":
             return Bury(seat, cards)
         return ChooseForced(seat, self._options.index(cards))
@@ -254,5 +276,7 @@ def actions_for(action) -> list[int]:
     """The steps that build an engine action (the inverse of ``Decision``)."""
     if isinstance(action, ChooseForced):
         raise ValueError("a forced-play choice is built from its option's cards")
+    if isinstance(action, TakeBack):
+        return [TAKE_BACK]
     cards = getattr(action, "cards", ())
     return [*sorted(cards, reverse=True), DONE]

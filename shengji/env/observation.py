@@ -9,12 +9,14 @@ any other. Counts are of card kinds (ids of ``shengji.cards``: 0..51 by suit and
 =============  =========  ==========================================================
 piece          size       content
 =============  =========  ==========================================================
-decision       6          one-hot: declare, bury, lead, follow, choose, (not my turn)
+decision       7          one-hot: declare, bury, lead, follow, choose, takeback,
+                          (not my turn)
 hand           54         the seat's cards (with the kitty while the dealer buries)
 building       54         the cards chosen so far in this decision
 played         P×54       the cards each seat has played face up this deal
 trick          P×54       the current trick, by seat
-buried         54         the cards this seat buried (the dealer only)
+buried         54         the cards this seat buried (the dealer, or a seat that
+                          stole the kitty)
 bid            54         the cards of the standing declaration
 bid_seat       P+1        its seat (last: no declaration yet)
 trump          6          suit 0..3, 4 no trump, 5 not settled yet
@@ -47,8 +49,9 @@ class Layout:
 
     def __init__(self, variant):
         p = variant.players
-        d = variant.decks
-        total = d * NUM_KINDS
+        comp = variant.composition
+        d = comp.max_copies  # most copies of one card (packs, or jokers beyond them)
+        total = comp.total
         self.players = p
         self.pieces = [
             ("decision", (len(KINDS) + 1,), 1),
@@ -66,7 +69,7 @@ class Layout:
             ("partners", (p,), 1),
             ("hand_sizes", (p,), total),
             ("levels", (2,), _LEVEL_CAP),
-            ("points", (1,), 100 * d),
+            ("points", (1,), comp.points),
             ("to_deal", (1,), total),
             ("trick_number", (1,), total),
         ]
@@ -96,8 +99,8 @@ class Tracker:
     def __init__(self, players: int):
         self.played = np.zeros((players, NUM_KINDS), dtype=np.float32)
         self.trick = np.zeros((players, NUM_KINDS), dtype=np.float32)
-        self.buried = np.zeros(NUM_KINDS, dtype=np.float32)
-        self.buried_by = None
+        self.buried = np.zeros((players, NUM_KINDS), dtype=np.float32)  # by the seat
+        self.buried_by = None  # the seat whose burial is the kitty now
 
     def copy(self) -> Tracker:
         t = Tracker.__new__(Tracker)
@@ -120,8 +123,9 @@ class Tracker:
                 self.trick.fill(0)
             elif t is Buried:
                 self.buried_by = ev.seat
+                row = self.buried[ev.seat]
                 for c in ev.cards:
-                    self.buried[c] += 1
+                    row[c] += 1
             elif t is DealStarted:
                 self.played.fill(0)
                 self.trick.fill(0)
@@ -157,9 +161,8 @@ class Encoder:
         if game._trick:
             a, b = s["trick"]
             out[a:b] = tracker.trick[order].ravel()
-        if tracker.buried_by == seat:
-            a, b = s["buried"]
-            out[a:b] = tracker.buried
+        a, b = s["buried"]
+        out[a:b] = tracker.buried[seat]
 
         def rel(x):
             return p if x is None else (x - seat) % p
@@ -173,7 +176,7 @@ class Encoder:
             out[s["bid_seat"][0] + rel(bid.seat)] = 1
         else:
             out[s["bid_seat"][0] + p] = 1
-        dealing = game.phase == "deal"
+        dealing = game.phase == "deal"  # (a kitty theft re-declares with trump settled)
         trump = _TRUMP_UNSET if dealing else (_TRUMP_NONE if game.trump is None else game.trump)
         out[s["trump"][0] + trump] = 1
         out[s["level"][0] + game.level] = 1

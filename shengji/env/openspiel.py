@@ -8,8 +8,8 @@ One game is one deal of the variant, as OpenSpiel's card games are one deal: the
 chance player first orders the deck one card at a time (outcome = a kind id, with the
 probability of its remaining copies), then the engine deals that deck with declarations,
 the kitty and the tricks, and the deal is scored. Players act with the card-by-card
-actions of ``shengji.env.building`` (0..53 add a card, 54 submits), so a game's
-``num_distinct_actions`` is 55 whatever the variant.
+actions of ``shengji.env.building`` (0..53 add a card, 54 submits, 55 takes a
+declaration back), so a game's ``num_distinct_actions`` is 56 whatever the variant.
 
 Returns are the levels of the deal: +rise for each seat of the side that rose, −rise for
 the others (general sum in OpenSpiel's terms: zero-sum only when the sides are the same
@@ -40,7 +40,7 @@ from ..cards import NUM_KINDS, card_str
 from ..engine.actions import cards_text
 from ..engine.events import DealScored
 from ..engine.game import Game
-from .building import DONE, N_ACTIONS, Decision
+from .building import DONE, N_ACTIONS, TAKE_BACK, Decision
 from .observation import Encoder, Tracker
 
 SHORT_NAME = "shengji"
@@ -60,7 +60,8 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"variant": DEFAULT_VARIANT},
+    # players 0: the variant's own seat count
+    parameter_specification={"variant": DEFAULT_VARIANT, "players": 0},
 )
 
 
@@ -88,7 +89,8 @@ def _max_rise(variant) -> int:
     from ..cards import point_value
 
     r = variant.play_rules
-    points = sorted((point_value(k) for k in range(NUM_KINDS) for _ in range(variant.decks)),
+    counts = variant.composition.counts
+    points = sorted((point_value(k) for k in range(NUM_KINDS) for _ in range(counts[k])),
                     reverse=True)
     multiplier = max(r.kitty_cap, *r.kitty_table, 2 * variant.hand_size)
     penalty = abs(int(variant.settings.get("penalties", {}).get("failed_throw", 0) or 0))
@@ -103,15 +105,16 @@ class ShengjiGame(pyspiel.Game):
 
         params = dict(params or {})
         self.variant_ref = params.get("variant", DEFAULT_VARIANT)
-        self.variant = v = load_variant(self.variant_ref)
-        self.deck_size = v.decks * NUM_KINDS
+        players = int(params.get("players", 0) or 0)
+        self.variant = v = load_variant(self.variant_ref, players=players or None)
+        self.deck_size = v.composition.total
         rise = _max_rise(v)
         # chance: the deck; dealing: at most one ask per dealt card plus a final round, a
         # declaration built card by card (up to ten redeals of passes on top); the burial;
         # every card played plus a submit per play; forced choices after failed throws
         asks = v.hand_size * v.players + v.players
-        longest = (self.deck_size + (v.decks + 1) * asks + 10 * asks + v.kitty_size + 1
-                   + 2 * self.deck_size + 2 * self.deck_size)
+        longest = (self.deck_size + (v.composition.max_copies + 1) * asks + 10 * asks
+                   + v.kitty_size + 1 + 2 * self.deck_size + 2 * self.deck_size)
         info = pyspiel.GameInfo(
             num_distinct_actions=N_ACTIONS,
             max_chance_outcomes=NUM_KINDS,
@@ -120,7 +123,7 @@ class ShengjiGame(pyspiel.Game):
             max_utility=float(rise),
             max_game_length=longest,
         )
-        super().__init__(_GAME_TYPE, info, {"variant": self.variant_ref})
+        super().__init__(_GAME_TYPE, info, {"variant": self.variant_ref, "players": players})
         self.encoder = Encoder(v)
 
     def new_initial_state(self):
@@ -134,7 +137,7 @@ class ShengjiState(pyspiel.State):
     def __init__(self, game: ShengjiGame):
         super().__init__(game)
         self.deck: list[int] = []
-        self.remaining = [game.variant.decks] * NUM_KINDS
+        self.remaining = list(game.variant.composition.counts)
         self.game: Game | None = None
         self.decision: Decision | None = None
         self.tracker = Tracker(game.variant.players)
@@ -201,7 +204,9 @@ class ShengjiState(pyspiel.State):
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deck:{card_str(action)}"
-        return "done" if action == DONE else card_str(action)
+        if action == DONE:
+            return "done"
+        return "take back" if action == TAKE_BACK else card_str(action)
 
     def is_terminal(self):
         return self.game is not None and self.game.over
@@ -332,7 +337,10 @@ def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiSta
     # holders of hidden cards: the other seats' hands, the unseen kitty (after the burial,
     # for all but the dealer), and the undealt rest of the deck while dealing
     caps = {s: g.hand_len[s] for s in range(p) if s != player}
-    kitty_hidden = g.phase in ("play", "choose") and g.dealer != player
+    # the buried kitty is hidden from all but the seat that buried it (the dealer, or a
+    # seat that stole it)
+    burier = new.tracker.buried_by
+    kitty_hidden = burier is not None and burier != player and g.phase != "bury"
     if kitty_hidden:
         caps["kitty"] = g.kitty_size
     if dealing:
@@ -357,7 +365,7 @@ def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiSta
                 if not pool[k]:
                     break
                 h = s
-                if kitty_hidden and s == g.dealer and (
+                if kitty_hidden and s == burier and (
                         sum(known[s]) >= caps[s] or eff[k] in voids.get(s, ())):
                     h = "kitty"
                 known[h][k] += 1
