@@ -62,26 +62,51 @@ int sj__greedy_follow(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64
     long best = 0, score;
     int found = 0;
     if (F->n == 1) {
-        /* one card led: judge every kind the seat may play */
+        /* one card led: judge every kind the seat may play against the card winning so
+         * far (sj__winner's rule for one card each, applied once per candidate) */
         int s = SU(F->esuit), any_in_suit = 0;
+        int win = 0, top = -1, ruff = 0;
+        for (int j = 0; j < cur; j++) {
+            int k = 0;
+            while (k < SJ_NK - 1 && !P[j][k])
+                k++;
+            int ks = r->esuit[k], st = r->strength[k];
+            if (j == 0 || (ks == s && !ruff && st > top)) {
+                win = j;
+                top = st;
+            } else if (s != SJ_TRUMP && ks == SJ_TRUMP && (!ruff || st > top)) {
+                win = j;
+                top = st;
+                ruff = 1;
+            }
+        }
+        int me = teams[(leader + cur) % m];
+        int winning_mine = teams[(leader + win) % m] == me;
         for (int k = 0; k < SJ_NK; k++)
             if (H[k] && r->esuit[k] == s)
                 any_in_suit = 1;
+        int pick = -1;
         for (int k = 0; k < SJ_NK; k++) {
             if (!H[k] || (any_in_suit && r->esuit[k] != s))
                 continue;
-            memset(T[cur], 0, 64);
-            T[cur][k] = 1;
-            if ((rc = judge(r, F, (const uint8_t (*)[64])T, cur, teams, leader, m, before,
-                            &score)))
-                return rc;
-            if (!found || score > best) {
+            int ks = r->esuit[k], st = r->strength[k];
+            int beats = (ks == s && !ruff && st > top) ||
+                        (s != SJ_TRUMP && ks == SJ_TRUMP && (!ruff || st > top));
+            int mine = beats || winning_mine;
+            int pts = before + 5 * (k < 52 && k % 13 == 3) +
+                      10 * (k < 52 && (k % 13 == 8 || k % 13 == 11));
+            int cost = (st & 63) + (ks == SJ_TRUMP ? TRUMP_COST : 0);
+            score = mine ? 10L * pts + 20 - cost : -10L * pts - cost;
+            if (pick < 0 || score > best) {
                 best = score;
-                found = 1;
-                memcpy(out, T[cur], SJ_NK);
+                pick = k;
             }
         }
-        return found ? SJ_OK : SJ_ERR_SIZE;
+        if (pick < 0)
+            return SJ_ERR_SIZE;
+        memset(out, 0, SJ_NK);
+        out[pick] = 1;
+        return SJ_OK;
     }
     for (int i = 0; i < GREEDY_SAMPLES; i++) {
         memset(T[cur], 0, 64);

@@ -145,8 +145,14 @@ def ray_mapper(address: str | None = None, cpus: int | None = None,
                 ray.init(address=address, **opts)
             except Exception as e:  # noqa: BLE001 - Ray raises many kinds here
                 first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                hint = ""
+                if os.environ.get("RAY_AUTH_MODE") != "token":
+                    # clusters started by `ray start` (Ray >= 2.59) want their token
+                    hint = ("; if the cluster uses token authentication, set "
+                            "RAY_AUTH_MODE=token with its token in ~/.ray/auth_token or "
+                            "RAY_AUTH_TOKEN")
                 raise ShengjiError(f"--ray {address}: cannot join the Ray cluster "
-                                   f"({first})") from None
+                                   f"({first}){hint}") from None
         else:
             ray.init(num_cpus=cpus or os.cpu_count() or 1, **opts)
         started = True

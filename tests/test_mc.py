@@ -38,7 +38,7 @@ def test_specs_parse_options_and_describe_defaults(v80):
     assert cls is BOTS["mc"] and opts == {"budget": Budget(ms=250), "policy": "random",
                                           "cap": 5}
     assert describe("mc:budget=300") == {"name": "mc", "budget": "300", "policy": "greedy",
-                                         "cap": 12}
+                                         "cap": 12, "alloc": "halving"}
     assert describe("heuristic") == {"name": "heuristic"}
     bot = make_bot("mc:budget=40", v80, seed=1)
     assert bot.config["budget"] == Budget(playouts=40)
@@ -46,7 +46,7 @@ def test_specs_parse_options_and_describe_defaults(v80):
 
 @pytest.mark.parametrize("spec,message", [
     ("mcts", "unknown bot 'mcts'; bots: "),
-    ("mc:budgt=5", "unknown option 'budgt' for bot 'mc'; options: budget, policy, cap"),
+    ("mc:budgt=5", "unknown option 'budgt' for bot 'mc'; options: budget, policy, cap, alloc"),
     ("heuristic:budget=5", "unknown option 'budget' for bot 'heuristic'; options: none"),
     ("mc:budget=lots", "bot 'mc': budget=lots: a number of playouts"),
     ("mc:budget=0", "bot 'mc': budget=0"),
@@ -300,3 +300,16 @@ def test_time_budget_spends_about_its_time(v80):
     bot.act(g.view(seat), g.legal_actions(seat))
     assert time.perf_counter() - t < 5  # a round may overrun the budget, not run away
     assert bot.last["worlds"] >= 8
+
+
+@pytest.mark.parametrize("alloc", ["halving", "uniform"])
+def test_a_playout_budget_is_kept(v80, alloc):
+    for g in _decision_points(v80, 4, seed="budget"):
+        seat = g.to_act
+        bot = make_bot(f"mc:budget=400:alloc={alloc}", v80, 2)
+        bot.act(g.view(seat), g.legal_actions(seat))
+        if bot.last is None:
+            continue  # one sensible play: no search
+        k = len(bot.last["candidates"])
+        assert bot.last["playouts"] <= 400 + k  # rounding gives each candidate at least one
+        assert bot.last["playouts"] >= 400 // 2

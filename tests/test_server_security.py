@@ -309,8 +309,8 @@ def test_listening_on_every_interface_is_warned_about(monkeypatch, capsys):
     assert "0.0.0.0" in help_text and "every interface" in help_text
     runs = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: runs.append(kw))
-    assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
+    assert main(["serve", "--host", "0.0.0.0", "--port", "8123", "--db", ":memory:"]) == 0
     assert "WARNING: --host 0.0.0.0 listens on every network interface" in capsys.readouterr().err
     assert runs[0]["proxy_headers"] is False and runs[0]["ws_per_message_deflate"] is False
-    assert main(["serve", "--port", "8123"]) == 0
+    assert main(["serve", "--port", "8123", "--db", ":memory:"]) == 0
     assert "WARNING" not in capsys.readouterr().err

@@ -34,6 +34,7 @@ def test_json_summary(capsys):
     assert s["deals"] == 15 and s["variant"] == "two-deck-80"
     assert 0 <= s["dealer_hold_rate"] <= 1 and 0 <= s["kitty_bonus_rate"] <= 1
     assert set(s["teams"]) == {"random", "heuristic"}
+    assert s["bot_options"][1] == {"name": "heuristic"}
     gained = s["levels"]["dealers_gained"] + s["levels"]["attackers_gained"]
     assert gained == sum(t["levels_gained"] for t in s["teams"].values())
     assert s["deals_per_second"] > 0
@@ -89,3 +90,13 @@ def test_unknown_variant_is_one_clear_line(capsys):
     code = main(["simulate", "--variant", "no-such-variant", "--deals", "3"])
     _, err = capsys.readouterr()
     assert code == 2 and "no-such-variant" in err and "Traceback" not in err
+
+
+def test_bot_options_are_recorded(capsys):
+    code, out, err = run(capsys, "--deals", "1", "--json",
+                         "--players", "mc:budget=40,random,mc:budget=40,random")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["bot_options"][0] == {"name": "mc", "budget": "40", "policy": "greedy", "cap": 12,
+                                   "alloc": "halving"}
+    assert s["players"][0] == "mc:budget=40"

@@ -295,7 +295,8 @@ class HeuristicBot(Bot):
         if rules.throws:
             best_throw = None
             by_suit: list = [[], [], [], [], []]
-            for k, n in enumerate(hand):
+            for k in range(NUM_KINDS - 1, -1, -1):  # ids descending, as the listing has them
+                n = hand[k]
                 if n:
                     by_suit[eff[k]] += [k] * n
             for suit in range(5):
@@ -319,6 +320,10 @@ class HeuristicBot(Bot):
                     best_throw = good
             if best_throw:
                 return Play(seat, tuple(best_throw)), "a throw nobody can beat"
+        suit_size = [0] * 5
+        for k, n in enumerate(hand):
+            if n:
+                suit_size[eff[k]] += n
         best, best_key = None, None
         actions = list(legal)
         for action in actions:
@@ -335,7 +340,9 @@ class HeuristicBot(Bot):
                 if unseen.beatable(cards, 1, 1):
                     continue
             else:
-                if c0 != cards[-1] and len(_components(ctx, cards)) > 1:
+                # only a whole suit may be listed as several structures (engine.legal)
+                if (c0 != cards[-1] and n == suit_size[suit]
+                        and len(_components(ctx, cards)) > 1):
                     continue  # a listed whole-suit throw that is not safe
                 w, length = _shape(cards)
                 if unseen.beatable(cards, w, length):
@@ -344,9 +351,7 @@ class HeuristicBot(Bot):
         if best is not None:
             return best, "nobody can beat this lead"
         # nothing safe: a low single of a short side suit (never a point card if avoidable)
-        suit_len = [0] * 5
-        for k, n in enumerate(hand):
-            suit_len[eff[k]] += n
+        suit_len = suit_size
         singles = [a for a in actions if len(a.cards) == 1]
         pool = singles or actions
 

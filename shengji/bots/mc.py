@@ -99,6 +99,12 @@ def _int_range(lo: int, hi: int):
     return parse
 
 
+def _alloc(text: str) -> str:
+    if text not in ("halving", "uniform"):
+        raise ValueError("halving or uniform")
+    return text
+
+
 DEFAULT_BUDGET = Budget(playouts=1500)
 
 
@@ -110,6 +116,9 @@ class MonteCarloBot(Bot):
                          "playouts per decision (1500) or milliseconds (100ms)"),
         "policy": Option(_policy, "greedy", "playout policy: random or greedy"),
         "cap": Option(_int_range(1, 200), 12, "most candidate plays judged per decision"),
+        "alloc": Option(_alloc, "halving",
+                        "how a playout budget is shared: halving (successive halving: the "
+                        "better half of the candidates goes on each round) or uniform"),
     }
 
     def __init__(self, variant, seed=0, **options):
@@ -183,63 +192,80 @@ class MonteCarloBot(Bot):
         budget, policy = cfg["budget"], cfg["policy"]
         k_n = len(candidates)
         plays = [_counts(c) for c in candidates]
-        sums = [0.0] * k_n
-        worlds_done = 0
+        sums, counts = [0.0] * k_n, [0] * k_n
         util = self._utility_table(view)
+        pool: list = []  # worlds sampled so far (rounds reuse them)
+
+        def worlds(n):
+            while len(pool) < n:
+                pool.append(self._world(view, holders, rng))
+            return pool[:n]
+
+        def run(alive, w, n_per):
+            totals = evaluate(base, worlds(w), [plays[k] for k in alive], n_per,
+                              rng.getrandbits(63), policy)
+            a_n = len(alive)
+            for j, k in enumerate(alive):
+                s = 0.0
+                for d in range(w):
+                    i = (d * a_n + j) * n_per
+                    for t in totals[i:i + n_per]:
+                        s += util(t)
+                sums[k] += s
+                counts[k] += w * n_per
+
+        alive = list(range(k_n))
         if budget.ms:
+            # rounds of fresh worlds, every candidate on each, until the time is spent
             deadline = time.perf_counter() + budget.ms / 1000
-            n_per = 1
             while True:
-                sums, w = self._round(view, holders, rng, base, plays, ROUND_WORLDS, n_per,
-                                      policy, util, sums)
-                worlds_done += w
+                fresh = [self._world(view, holders, rng) for _ in range(ROUND_WORLDS)]
+                pool.extend(fresh)
+                totals = evaluate(base, fresh, plays, 1, rng.getrandbits(63), policy)
+                for i, t in enumerate(totals):
+                    sums[i % k_n] += util(t)
+                    counts[i % k_n] += 1
                 if time.perf_counter() >= deadline:
                     break
-        else:
+        elif cfg["alloc"] == "uniform":
             per_play = max(budget.playouts // k_n, 1)
             w = min(per_play, MAX_WORLDS)
-            n_per = max(per_play // w, 1)
-            sums, worlds_done = self._round(view, holders, rng, base, plays, w, n_per, policy,
-                                            util, sums)
-        total_n = worlds_done * n_per
-        means = [s / total_n for s in sums]
-        best = max(range(k_n), key=lambda i: (means[i], -i))
-        self.last = {"candidates": candidates, "means": means, "worlds": worlds_done,
-                     "playouts": total_n * k_n}
+            run(alive, w, max(per_play // w, 1))
+        else:
+            # successive halving: equal shares of the budget per round, the better half
+            # of the candidates goes on, each round on more worlds (the same ones first)
+            rounds = max(1, (k_n - 1).bit_length())
+            share = budget.playouts / rounds
+            for r in range(rounds):
+                w = max(1, int(share // len(alive)))
+                n_per = max(1, w // MAX_WORLDS)
+                run(alive, min(w, MAX_WORLDS), n_per)
+                if r < rounds - 1:
+                    alive.sort(key=lambda k: (-sums[k] / counts[k], k))
+                    alive = sorted(alive[:(len(alive) + 1) // 2])
+        means = [sums[k] / counts[k] if counts[k] else float("-inf") for k in range(k_n)]
+        best = max(alive, key=lambda i: (means[i], -i))
+        self.last = {"candidates": candidates, "means": means, "worlds": len(pool),
+                     "playouts": sum(counts)}
         return Play(view.seat, candidates[best]), self._reason(view, candidates, means, best,
-                                                               worlds_done)
+                                                               len(pool))
 
-    def _round(self, view, holders, rng, base, plays, w, n_per, policy, util, sums):
-        m = view.players
-        me = view.seat
-        my_hand = view.hand
-        worlds = []
-        for _ in range(w):
-            hands = sample_world(holders, rng)
-            buf = bytearray(m * NUM_KINDS)
-            off = me * NUM_KINDS
-            buf[off:off + NUM_KINDS] = bytes(my_hand)
-            kitty_points = self._kitty_points
-            for i, seat in enumerate(holders.seats):
-                if seat is None:
-                    kitty_points = sum(_POINTS[c] for c in hands[i])
-                    continue
-                off = seat * NUM_KINDS
-                for c in hands[i]:
-                    buf[off + c] += 1
-            worlds.append((bytes(buf), kitty_points))
-        totals = evaluate(base, worlds, plays, n_per, rng.getrandbits(63), policy)
-        k_n = len(plays)
-        out = list(sums)
-        i = 0
-        for _ in range(w):
-            for k in range(k_n):
-                s = 0.0
-                for t in totals[i:i + n_per]:
-                    s += util(t)
-                out[k] += s
-                i += n_per
-        return out, w
+    def _world(self, view, holders, rng) -> tuple:
+        """One sampled deal, packed for the C evaluation: (players * 54 counts, kitty
+        points)."""
+        hands = sample_world(holders, rng)
+        buf = bytearray(view.players * NUM_KINDS)
+        off = view.seat * NUM_KINDS
+        buf[off:off + NUM_KINDS] = bytes(view.hand)
+        kitty_points = self._kitty_points
+        for i, seat in enumerate(holders.seats):
+            if seat is None:
+                kitty_points = sum(_POINTS[c] for c in hands[i])
+                continue
+            off = seat * NUM_KINDS
+            for c in hands[i]:
+                buf[off + c] += 1
+        return bytes(buf), kitty_points
 
     def _position(self, view, ctx):
         v = self.variant

@@ -35,6 +35,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--allowed-origin", action="append", default=[], metavar="URL",
                    help="another origin whose pages may open websockets here "
                         "(default: only this server's own page)")
+    p.add_argument("--db", default=None, metavar="PATH",
+                   help="SQLite file keeping rooms, seats and every game's actions, so that "
+                        "a restart loses nothing (default: rooms.sqlite3 in "
+                        "$XDG_STATE_HOME/shengji, else ~/.local/state/shengji; "
+                        "':memory:' keeps nothing)")
     p.add_argument("--proxy-headers", action="store_true",
                    help="trust X-Forwarded-For from a reverse proxy on 127.0.0.1 (the "
                         "per-address limits then count the real clients)")
@@ -49,6 +54,14 @@ def exposed(host: str) -> bool:
         return not ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return True  # a name: it may resolve to anything
+
+
+def default_db() -> str:
+    import os
+    from pathlib import Path
+
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(Path.home(), ".local", "state")
+    return os.path.join(base, "shengji", "rooms.sqlite3")
 
 
 def run(args) -> int:
@@ -70,11 +83,23 @@ def run(args) -> int:
     from ..variants import load_variant
 
     make_bot(args.bot, load_variant(args.variant))  # an unknown bot fails here, not in a room
+    db = args.db or default_db()
+    if db != ":memory:":
+        import os
+        import sqlite3
+
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(db)), exist_ok=True)
+            sqlite3.connect(db).close()
+        except (OSError, sqlite3.Error) as e:
+            raise ShengjiError(f"--db {db}: cannot open ({e})") from None
     app = create_app(default_variant=args.variant, bot=args.bot, bot_delay=args.bot_delay,
-                     allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin)
+                     allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin,
+                     db=db)
     if exposed(args.host):
         print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr)
-    print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)")
+    print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop); "
+          f"rooms kept in {db}")
     sys.stdout.flush()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                 # frames a little over the protocol's own limit; no compression (it costs

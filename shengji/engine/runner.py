@@ -25,7 +25,10 @@ class LazyView:
             d["_view"] = view
             for f in _VIEW_FIELDS:
                 d[f] = getattr(view, f)
-        return getattr(view, name)
+        value = getattr(view, name)
+        if callable(value):  # a method (same_side): bound once, then read as a field
+            self.__dict__[name] = value
+        return value
 
 
 def _view_fields() -> tuple:

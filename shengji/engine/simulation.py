@@ -269,6 +269,7 @@ def summary(stats: Stats, variant, players, seed, seconds: float, jobs: int) -> 
     out = {
         "variant": variant.name,
         "players": list(players),
+        "bot_options": _options(players),
         "seed": seed,
         "deals": stats.deals,
         "matches": stats.matches,
@@ -312,6 +313,13 @@ def _rises(hist: dict) -> dict:
         side, rise = key.split(":")
         out[side][rise] = n
     return out
+
+
+def _options(players) -> list:
+    """Every seat's bot with all its options, defaults included (a search budget)."""
+    from ..bots import describe
+
+    return [describe(p) for p in players]
 
 
 def format_summary(s: dict) -> str:

@@ -9,7 +9,7 @@ any other. Counts are of card kinds (ids of ``shengji.cards``: 0..51 by suit and
 =============  =========  ==========================================================
 piece          size       content
 =============  =========  ==========================================================
-decision       7          one-hot: declare, bury, lead, follow, choose, takeback,
+decision       8          one-hot: declare, bury, lead, follow, choose, takeback, call,
                           (not my turn)
 hand           54         the seat's cards (with the kitty while the dealer buries)
 building       54         the cards chosen so far in this decision
@@ -23,7 +23,13 @@ trump          6          suit 0..3, 4 no trump, 5 not settled yet
 level          13         the rank played this deal (0 = "2" … 12 = "A")
 dealer         P+1        the dealer (last: not known yet)
 leader         P+1        the leader of the current trick (last: none)
-partners       P          1 for the seats on this seat's side (itself included)
+partners       P          1 for the seats on this seat's side (itself included; fixed
+                          teams — in finding friends only itself)
+side           P          the seats known to be on the dealer's side (finding friends:
+                          the dealer and the friends who have shown themselves)
+calls          4×54       the dealer's friend calls (ordinal − 1, card); while the dealer
+                          calls, the calls chosen so far
+call_ordinal   4          the ordinal chosen for the call being built
 hand_sizes     P          cards held by each seat
 levels         2          this side's level, the highest other side's (0 = "2"; 13 = past A)
 points         1          the attackers' points from tricks so far
@@ -38,7 +44,7 @@ import numpy as np
 
 from ..cards import NUM_KINDS
 from ..engine.events import Buried, DealStarted, Played, TrickWon
-from .building import KINDS
+from .building import KINDS, MAX_ORDINAL
 
 _TRUMP_NONE, _TRUMP_UNSET = 4, 5
 _LEVEL_CAP = 13
@@ -67,6 +73,9 @@ class Layout:
             ("dealer", (p + 1,), 1),
             ("leader", (p + 1,), 1),
             ("partners", (p,), 1),
+            ("side", (p,), 1),
+            ("calls", (MAX_ORDINAL, NUM_KINDS), 1),
+            ("call_ordinal", (MAX_ORDINAL,), 1),
             ("hand_sizes", (p,), total),
             ("levels", (2,), _LEVEL_CAP),
             ("points", (1,), comp.points),
@@ -141,28 +150,42 @@ class Encoder:
         p = lay.players
         self.players = p
         self.order = [np.array([(s + i) % p for i in range(p)]) for s in range(p)]
-        sl = lay.slices
-        self._s = {name: (a, b) for name, (a, b, _) in sl.items()}
+        self._order = [[(s + i) % p for i in range(p)] for s in range(p)]
+        self._s = {name: (a, b) for name, (a, b, _) in lay.slices.items()}
+        self._sides: dict = {}
+        s = self._s
+        (self._decision, _), (self._hand, self._hand_end) = s["decision"], s["hand"]
+        (self._building, self._building_end) = s["building"]
+        (self._played, self._played_end), (self._trick, self._trick_end) = \
+            s["played"], s["trick"]
+        (self._buried, self._buried_end) = s["buried"]
+
+    def _partners(self, teams: tuple, seat: int) -> tuple:
+        """This seat's side in relative order (0/1 per seat) and the other sides' seats."""
+        key = (teams, seat)
+        got = self._sides.get(key)
+        if got is None:
+            mine = teams[seat]
+            order = self._order[seat]
+            got = self._sides[key] = ([1.0 if teams[o] == mine else 0.0 for o in order],
+                                      [o for o in order if teams[o] != mine])
+        return got
 
     def encode(self, game, seat: int, decision, tracker: Tracker) -> np.ndarray:
         s = self._s
         p = self.players
         out = np.zeros(self.layout.size, dtype=np.float32)
-        a = s["decision"][0]
-        out[a + (KINDS.index(decision.kind) if decision is not None else len(KINDS))] = 1
-        a, b = s["hand"]
-        out[a:b] = game.hands[seat]
+        out[self._decision + (KINDS.index(decision.kind) if decision is not None
+                              else len(KINDS))] = 1
+        out[self._hand:self._hand_end] = game.hands[seat]
         if decision is not None and decision.cards:
-            a, b = s["building"]
-            out[a:b] = decision.counts
+            out[self._building:self._building_end] = decision.counts
         order = self.order[seat]
-        a, b = s["played"]
-        out[a:b] = tracker.played[order].ravel()
+        out[self._played:self._played_end] = tracker.played[order].reshape(-1)
         if game._trick:
-            a, b = s["trick"]
-            out[a:b] = tracker.trick[order].ravel()
-        a, b = s["buried"]
-        out[a:b] = tracker.buried[seat]
+            out[self._trick:self._trick_end] = tracker.trick[order].reshape(-1)
+        if tracker.buried_by is not None:
+            out[self._buried:self._buried_end] = tracker.buried[seat]
 
         def rel(x):
             return p if x is None else (x - seat) % p
@@ -182,19 +205,27 @@ class Encoder:
         out[s["level"][0] + game.level] = 1
         out[s["dealer"][0] + rel(game.dealer)] = 1
         out[s["leader"][0] + rel(game.leader if not dealing else None)] = 1
-        teams = game.teams
-        mine = teams[seat]
-        a = s["partners"][0]
-        for i, o in enumerate(order):
-            if teams[o] == mine:
-                out[a + i] = 1
+        partners, others = self._partners(game.teams, seat)
+        a, b = s["partners"]
+        out[a:b] = partners
+        a = s["side"][0]
+        for o in getattr(game, "side", ()):
+            out[a + (o - seat) % p] = 1
+        calls = getattr(game, "calls", ())
+        if decision is not None and decision.kind == "call":
+            calls = decision._set.chosen
+            if decision._set.pending is not None:
+                out[s["call_ordinal"][0] + decision._set.pending - 1] = 1
+        a = s["calls"][0]
+        for n, c in calls:
+            out[a + (n - 1) * NUM_KINDS + c] = 1
         a, b = s["hand_sizes"]
-        out[a:b] = [game.hand_len[o] for o in order]
+        hand_len = game.hand_len
+        out[a:b] = [hand_len[o] for o in self._order[seat]]
         levels = game.levels  # per seat
-        other = max((lv for o, lv in enumerate(levels) if teams[o] != mine), default=0)
         a = s["levels"][0]
         out[a] = min(levels[seat], _LEVEL_CAP)
-        out[a + 1] = min(other, _LEVEL_CAP)
+        out[a + 1] = min(max([levels[o] for o in others], default=0), _LEVEL_CAP)
         out[s["points"][0]] = game.trick_points
         out[s["to_deal"][0]] = game._n_deal - game._dealt if dealing else 0
         out[s["trick_number"][0]] = game.trick_number

@@ -59,7 +59,9 @@ CLIENT_MESSAGES = {
              "token": ((str, type(None)), False), "name": ((str,), False)},
     "start": {"token": ((str,), True)},
     "action": {"token": ((str,), True), "action": ((dict,), True)},
-    "replay": {"token": ((str,), True), "deal": ((int,), True)},
+    "replay": {"token": ((str,), False), "deal": ((int,), True)},
+    "watch": {"protocol": ((int,), True), "room": ((str,), True)},
+    "next": {"token": ((str,), True)},
     "hint": {"token": ((str,), True)},
     "ping": {},
 }

@@ -26,14 +26,27 @@ from .messages import (
 )
 
 
+def public_view(game, variant) -> dict:
+    """The ``view`` a spectator receives: a seat's view without any hand or kitty, and
+    with ``seat`` and ``team`` null."""
+    from dataclasses import replace
+
+    view = replace(game.view(0), hand=(0,) * len(game.hands[0]), kitty=None)
+    d = encode_view(view, variant)
+    d.update(seat=None, team=None)
+    return d
+
+
 class Table:
     """``Table(variant, seed, bots={1: "heuristic", ...}, max_deals=None)``.
 
     Seats listed in ``bots`` are played by those bots; the others wait for ``act``."""
 
     def __init__(self, variant, seed: int | str = 0, *, bots: Mapping[int, str] | None = None,
-                 max_deals: int | None = None):
-        self.game = Game(variant, seed, max_deals=max_deals)
+                 max_deals: int | None = None, actions=None):
+        # with ``actions`` (engine Actions), the game is replayed up to them (a restore)
+        self.game = (Game.replay(variant, seed, actions, max_deals=max_deals) if actions
+                     else Game(variant, seed, max_deals=max_deals))
         self.variant = self.game.variant
         self.seed = seed
         self.bots: dict[int, ProtocolBot] = {}
@@ -54,6 +67,10 @@ class Table:
         bot = make_bot(name, self.variant, seed=f"{self.seed}:{seat}")
         self.bots[seat] = ProtocolBot(bot, seat)
 
+    def remove_bot(self, seat: int) -> None:
+        """The seat is played by its client again."""
+        self.bots.pop(seat, None)
+
     def _check_seat(self, seat) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ProtocolError("no_such_seat",
@@ -64,15 +81,20 @@ class Table:
     def state(self, seat: int, since: int | None = None) -> dict:
         """The ``state`` message for ``seat``: its view, its legal actions (when it is to
         act) and, with ``since``, the events from that index on as this seat may see them.
-        ``event_index`` is the cursor for the next call."""
-        self._check_seat(seat)
+        ``event_index`` is the cursor for the next call. ``seat`` None: a spectator's
+        state — public facts only (no hand, every private event redacted)."""
         game = self.game
-        view = game.view(seat)
+        if seat is None:
+            view = public_view(game, self.variant)
+        else:
+            self._check_seat(seat)
+            view = encode_view(game.view(seat), self.variant)
         msg = {
             "type": "state", "protocol": PROTOCOL_VERSION, "seat": seat,
             "variant": game.variant_ref, "over": game.over, "winner": game.winner,
-            "view": encode_view(view, self.variant),
-            "legal": encode_legal(game.legal_actions(seat)) if game.to_act == seat else None,
+            "view": view,
+            "legal": (encode_legal(game.legal_actions(seat))
+                      if seat is not None and game.to_act == seat else None),
             "event_index": len(game.events),
         }
         if since is not None:
@@ -95,8 +117,9 @@ class Table:
     def replay(self, seat: int, deal: int) -> dict:
         """The ``replay`` message of a finished deal: its events as ``seat`` saw them
         (without the card-by-card dealing) and each seat's cards played in it, which are
-        public once the deal is over."""
-        self._check_seat(seat)
+        public once the deal is over. ``seat`` None: as a spectator saw it."""
+        if seat is not None:
+            self._check_seat(seat)
         events = self.game.events
         start = end = None
         for i, e in enumerate(events):

@@ -4,6 +4,8 @@ websocket that speaks the protocol (docs/protocol.md).
     GET  /                 the page (static files, no build step)
     GET  /api/variants     names a room may use
     POST /api/rooms        {"variant": NAME, "seed": S} → {"room": CODE}
+    GET  /api/rooms/CODE/replay   the room's public replay (finished deals; the game
+                           record once the match is over)
     WS   /ws               protocol messages, one JSON object per text frame
 
 Every request passes ``guard.Guard`` first (Host and Origin checks, security headers);
@@ -13,6 +15,7 @@ Every request passes ``guard.Guard`` first (Host and Origin checks, security hea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import time
@@ -20,7 +23,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -30,13 +33,15 @@ from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, erro
 from ...variants import list_variants, load_variant
 from .guard import Guard
 from .limits import Limits
-from .rooms import DEFAULT_BOT_DELAY, Conn, Lobby, encode
+from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, Conn, Lobby, encode
+from .store import Store
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 MAX_SEED = 64
 #: a match is long; a room plays at most this many deals unless the server says otherwise
 MAX_DEALS_LIMIT = 1000
+MAX_TURN_TIMER = 3600
 #: HTTP status of each refusal code of the room API (the rest are 400)
 STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_large": 413,
           "bad_media_type": 415}
@@ -45,12 +50,14 @@ STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_l
 def create_app(*, variants: list[str] | None = None, default_variant: str = "two-deck-80",
                bot_delay: float = DEFAULT_BOT_DELAY, bot: str = "heuristic",
                limits: Limits | None = None, max_rooms: int | None = None,
-               allowed_hosts=(), allowed_origins=()) -> Starlette:
+               allowed_hosts=(), allowed_origins=(), db: str | None = None) -> Starlette:
     """``variants``: the names or paths rooms may use (default: the built-in names; a
     client never names a file). The first load of each happens here, so a broken variant
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
     shortcut for ``Limits(max_rooms=...)``). ``allowed_hosts``/``allowed_origins``: names
-    this server answers to besides IP literals and localhost (see guard.py)."""
+    this server answers to besides IP literals and localhost (see guard.py). ``db``: the
+    SQLite file that keeps rooms and games across restarts (store.py); None keeps them in
+    memory only."""
     allowed = list(dict.fromkeys(variants or list_variants()))
     if default_variant not in allowed:
         allowed.insert(0, default_variant)
@@ -59,7 +66,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     if max_rooms:
         from dataclasses import replace
         limits = replace(limits, max_rooms=max_rooms)
-    lobby = Lobby(bot_delay=bot_delay, bot=bot, limits=limits)
+    store = Store(db) if db else None
+    lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
@@ -72,10 +80,20 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         try:
             data = await _read_json(request)
             address = request.client.host if request.client else "?"
-            room = lobby.create(*_room_settings(data, loaded, default_variant), address=address)
+            name, seed, max_deals, turn_timer = _room_settings(data, loaded, default_variant)
+            room = lobby.create(name, seed, max_deals, address=address, turn_timer=turn_timer)
         except ShengjiError as e:
             return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 400))
-        return JSONResponse({"room": room.code, "variant": room.table.game.variant_ref})
+        return JSONResponse({"room": room.code, "variant": room.variant_name})
+
+    async def public_replay(request):
+        address = request.client.host if request.client else "?"
+        try:
+            room = lobby.get(request.path_params["code"])
+            text = room.public_replay(lambda: lobby.addresses.bucket("replay", address).take())
+        except ShengjiError as e:
+            return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 404))
+        return Response(text, media_type="application/json")
 
     async def websocket(ws: WebSocket):
         address = ws.client.host if ws.client else "?"
@@ -120,14 +138,21 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             if room is not None:
                 await room.broadcast()  # the others see the seat disconnected
 
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        if store is not None:
+            store.close()
+
     app = Starlette(routes=[
         Route("/", index),
         Route("/api/variants", get_variants),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/{code}/replay", public_replay),
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], middleware=[Middleware(Guard, allowed_hosts=allowed_hosts,
-                              allowed_origins=allowed_origins)])
+                              allowed_origins=allowed_origins)], lifespan=lifespan)
     app.state.lobby = lobby
     return app
 
@@ -157,10 +182,11 @@ async def _read_json(request) -> dict:
 
 
 def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
-    unknown = set(data) - {"variant", "seed", "max_deals"}
+    keys = ("variant", "seed", "max_deals", "turn_timer")
+    unknown = set(data) - set(keys)
     if unknown:
         raise ProtocolError("bad_message", f"unknown key(s) {', '.join(sorted(unknown))} "
-                                           "(allowed: variant, seed, max_deals)")
+                                           f"(allowed: {', '.join(keys)})")
     name = data.get("variant", default_variant)
     if not isinstance(name, str):
         raise ProtocolError("bad_message", "variant: a variant name (a string)")
@@ -178,7 +204,12 @@ def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
     if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int)
                                   or not 1 <= max_deals <= MAX_DEALS_LIMIT):
         raise ProtocolError("bad_message", f"max_deals: an integer 1..{MAX_DEALS_LIMIT}")
-    return loaded[name], seed, max_deals
+    turn_timer = data.get("turn_timer", DEFAULT_TURN_TIMER)
+    if isinstance(turn_timer, bool) or not isinstance(turn_timer, (int, float)) \
+            or not 0 <= turn_timer <= MAX_TURN_TIMER:
+        raise ProtocolError("bad_message", f"turn_timer: seconds 0..{MAX_TURN_TIMER} (0: wait "
+                                           "for ever)")
+    return name, seed, max_deals, turn_timer
 
 
 __all__ = ["create_app", "MAX_MESSAGE_BYTES"]

@@ -26,6 +26,8 @@ class Limits:
     conns_per_seat: int = 4
     conns_per_address: int = 64
     max_connections: int = 4000
+    #: spectators of one room
+    watchers_per_room: int = 50
     #: rooms kept at once (finished or idle rooms are dropped first when full)
     max_rooms: int = 2000
     #: unfinished rooms one address may hold, and how fast it may create them
@@ -35,6 +37,9 @@ class Limits:
     #: joins that fail (no such room, wrong token) per address: a burst, then this rate
     failed_join_rate: float = 0.2
     failed_join_burst: int = 20
+    #: public replays built per address (a replay already built is free)
+    replay_rate: float = 1.0
+    replay_burst: int = 20
     #: addresses whose buckets are remembered (the oldest are forgotten first)
     addresses_tracked: int = 100_000
 
@@ -84,7 +89,8 @@ class PerAddress:
                 self._buckets.pop(next(iter(self._buckets)))
             lim = self.limits
             rate, burst = {"room": (lim.room_rate, lim.room_burst),
-                           "join": (lim.failed_join_rate, lim.failed_join_burst)}[kind]
+                           "join": (lim.failed_join_rate, lim.failed_join_burst),
+                           "replay": (lim.replay_rate, lim.replay_burst)}[kind]
             b = self._buckets[key] = Bucket(rate, burst)
         return b
 

@@ -1,12 +1,23 @@
-"""Rooms: a code, its seats, one protocol ``Table`` (shengji.protocol), and the
-connections of the people sitting there. Independent of the web framework: a connection
-is a ``Conn`` around any ``async send(message)`` (a dict, or JSON text already encoded).
+"""Rooms: a code, its seats, one protocol ``Table`` (shengji.protocol), the connections
+of the people sitting there and of those watching. Independent of the web framework: a
+connection is a ``Conn`` around any ``async send(message)`` (a dict, or JSON text).
 
 Seats are open until someone takes them; each taken seat gets a secret token, and joining
 again with that token (a reload, another device) restores the seat. Only a hash of each
 token is kept. ``start`` fills the open seats with bots. Every inbound message is
 rate-limited, then checked by the protocol module; a refused message gets an ``error``
 reply and changes nothing. The limits are in ``limits.Limits``.
+
+The room runs the bots, and two things that keep a table moving without freezing it:
+
+- after a deal is scored, the bots wait until every connected player has sent ``next``
+  (they have seen the last trick and the result), or until the turn timer runs out;
+- when a player who is to act has no connection, the turn timer starts; when it runs
+  out, a stand-in bot plays that seat until the player joins again.
+
+With a ``store.Store`` every room, seat and action is written before anyone is told of
+it, and a room is read back (its game replayed from the actions) on first use after a
+restart.
 """
 
 from __future__ import annotations
@@ -15,13 +26,17 @@ import asyncio
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import time
 import unicodedata
 
+from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
 from .limits import Bucket, Limits, PerAddress
+
+log = logging.getLogger("shengji.web")
 
 #: room codes use letters that cannot be mistaken for each other; 8 of 32 = 40 bits, and
 #: failed joins are rate-limited per address (limits.Limits.failed_join_*)
@@ -30,6 +45,9 @@ CODE_LENGTH = 8
 IDLE_SECONDS = 3600
 #: seconds between two bot plays, so that people can follow the trick
 DEFAULT_BOT_DELAY = 0.6
+#: seconds a disconnected player's turn (or the wait for "next deal") may last before a
+#: stand-in bot plays (or the next deal goes on); a room setting, 0 = wait for ever
+DEFAULT_TURN_TIMER = 60
 MAX_NAME = 24
 
 
@@ -54,20 +72,21 @@ def encode(msg: dict) -> str:
 class Seat:
     __slots__ = ("kind", "token_hash", "name")
 
-    def __init__(self):
-        self.kind = "open"      # open | human | bot
-        self.token_hash = None
-        self.name = ""
+    def __init__(self, kind: str = "open", name: str = "", token_hash: bytes | None = None):
+        self.kind = kind        # open | human | bot
+        self.token_hash = token_hash
+        self.name = name
 
-    def info(self, seat: int, connected: bool) -> dict:
-        return {"seat": seat, "kind": self.kind, "name": self.name, "connected": connected}
+    def record(self) -> tuple:
+        return (self.kind, self.name, self.token_hash)
 
 
 class Conn:
-    """One connection: the seat it holds, its event cursor, its message budget."""
+    """One connection: the seat it holds (None while watching), its event cursor, its
+    message budget."""
 
     __slots__ = ("_send", "seat", "cursor", "room", "address", "bucket", "limited",
-                 "dropped", "closing")
+                 "dropped", "closing", "watching")
 
     def __init__(self, send, address: str = "?", limits: Limits | None = None):
         limits = limits or Limits()
@@ -80,50 +99,88 @@ class Conn:
         self.limited = False    # over the rate: told once, then messages are dropped
         self.dropped = 0
         self.closing = None     # a reason to close this connection, set by the lobby
+        self.watching = False
 
     async def send(self, msg: dict | str) -> None:
         await self._send(msg)
 
 
 class Room:
-    def __init__(self, code: str, variant, seed, *, max_deals=None, bot="heuristic",
-                 bot_delay: float = DEFAULT_BOT_DELAY, limits: Limits | None = None,
-                 creator: str = ""):
+    def __init__(self, code: str, variant, seed, *, variant_name: str | None = None,
+                 max_deals=None, bot="heuristic", bot_delay: float = DEFAULT_BOT_DELAY,
+                 limits: Limits | None = None, creator: str = "",
+                 turn_timer: float = DEFAULT_TURN_TIMER, store=None, actions=None,
+                 seats=None, started: bool = False):
         self.code = code
-        self.table = Table(variant, seed, max_deals=max_deals)
+        self.table = Table(variant, seed, max_deals=max_deals, actions=actions)
+        self.variant_name = variant_name or self.table.game.variant_ref
         self.bot = bot
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
         self.creator = creator
-        self.seats = [Seat() for _ in range(self.table.players)]
-        self.conns: list[Conn] = []
-        self.started = False
+        self.turn_timer = turn_timer
+        self.store = store
+        self.seats = seats or [Seat() for _ in range(self.table.players)]
+        self.conns: list[Conn] = []       # players' connections
+        self.watchers: list[Conn] = []    # spectators' connections
+        self.started = started
         self.touched = time.monotonic()
+        self.saved = len(self.table.game.actions)   # actions already in the store
+        self.standins: set[int] = set()   # seats a bot plays while their player is away
+        self.waiting: set[int] = set()    # players yet to send "next" after a scored deal
+        self._scanned = len(self.table.game.events)
         self._runner: asyncio.Task | None = None
+        self._timer: asyncio.Task | None = None
+        self._timer_key = None
         self._replays: dict[tuple, str] = {}   # (seat, deal) -> encoded replay message
+        self._public: tuple | None = None      # (events then, encoded public replay)
+        for i, s in enumerate(self.seats):
+            if s.kind == "bot":
+                self.table.set_bot(i, bot)
+
+    @classmethod
+    def restore(cls, rec, variant, **kw) -> Room:
+        """A room read back from the store: its game replayed from its actions."""
+        from ...engine.actions import action_from_dict
+
+        seats = [Seat(k, n, t) for k, n, t in rec.seats]
+        return cls(rec.code, variant, rec.seed, variant_name=rec.variant,
+                   max_deals=rec.max_deals, actions=[action_from_dict(a) for a in rec.actions],
+                   seats=seats, started=rec.started,
+                   turn_timer=rec.settings.get("turn_timer", DEFAULT_TURN_TIMER), **kw)
+
+    def settings(self) -> dict:
+        return {"turn_timer": self.turn_timer}
 
     # ----------------------------------------------------------------- info
 
+    def live(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
     def seat_infos(self) -> list[dict]:
         live = {c.seat for c in self.conns}
-        return [s.info(i, i in live) for i, s in enumerate(self.seats)]
+        return [{"seat": i, "kind": s.kind, "name": s.name, "connected": i in live,
+                 "standin": i in self.standins} for i, s in enumerate(self.seats)]
 
     def room_message(self) -> dict:
         return {"type": "room", "protocol": PROTOCOL_VERSION, "room": self.code,
-                "variant": self.table.game.variant_ref, "started": self.started,
-                "seats": self.seat_infos()}
+                "variant": self.variant_name, "started": self.started,
+                "seats": self.seat_infos(), "watchers": len(self.watchers),
+                "turn_timer": self.turn_timer}
 
     def state_for(self, conn: Conn) -> dict:
         msg = self.table.state(conn.seat, since=conn.cursor)
         conn.cursor = msg["event_index"]
         msg["room"] = self.code
         msg["seats"] = self.seat_infos()
+        msg["waiting"] = sorted(self.waiting)
+        msg["watchers"] = len(self.watchers)
         return msg
 
     @property
     def idle(self) -> bool:
-        return not self.conns and (self.table.over
-                                   or time.monotonic() - self.touched > IDLE_SECONDS)
+        return not self.conns and not self.watchers and (
+            self.table.over or time.monotonic() - self.touched > IDLE_SECONDS)
 
     # ----------------------------------------------------------------- seats
 
@@ -134,10 +191,11 @@ class Room:
                 return i
         return None
 
-    def _check_token(self, conn: Conn, token: str) -> int:
+    def _check_token(self, conn: Conn, token) -> int:
         if conn.seat is None:
-            raise ProtocolError("not_joined", "join a room first")
-        if not hmac.compare_digest(self.seats[conn.seat].token_hash, token_hash(token)):
+            raise ProtocolError("not_joined", "join a room (take a seat) first")
+        if token is None or not hmac.compare_digest(self.seats[conn.seat].token_hash,
+                                                    token_hash(token)):
             raise ProtocolError("bad_token", "this token does not hold your seat")
         return conn.seat
 
@@ -145,9 +203,9 @@ class Room:
         if msg["protocol"] != PROTOCOL_VERSION:
             raise ProtocolError("bad_version", f"protocol version {msg['protocol']} is not "
                                                f"spoken here (version {PROTOCOL_VERSION})")
-        if conn.seat is not None:
-            raise ProtocolError("already_joined", f"this connection already holds seat "
-                                                  f"{conn.seat} of room {conn.room.code}")
+        if conn.room is not None:
+            raise ProtocolError("already_joined", f"this connection is in room "
+                                                  f"{conn.room.code} already")
         token = msg.get("token")
         if token is not None:
             seat = self._seat_of_token(token)
@@ -163,7 +221,9 @@ class Room:
             if seat is None:
                 seat = next((i for i, s in enumerate(self.seats) if s.kind == "open"), None)
                 if seat is None:
-                    raise ProtocolError("room_full", f"room {self.code} has no open seat")
+                    raise ProtocolError("room_full", f"room {self.code} is "
+                                        + ("playing" if self.started else "full")
+                                        + " and has no open seat; you can watch it")
             elif not 0 <= seat < len(self.seats):
                 raise ProtocolError("no_such_seat", f"no seat {seat}: seats are "
                                                     f"0..{len(self.seats) - 1}")
@@ -173,17 +233,40 @@ class Room:
             s = self.seats[seat]
             s.kind, s.token_hash = "human", token_hash(token)
             s.name = clean_name(msg.get("name", ""), f"player {seat}")
+            self._save_seats()
         conn.seat, conn.room = seat, self
         conn.cursor = self.table.deal_start_index()
         self.conns.append(conn)
         self.touched = time.monotonic()
+        if seat in self.standins:  # back: the stand-in bot leaves
+            self.standins.discard(seat)
+            self.table.remove_bot(seat)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": seat, "token": token,
-                         "variant": self.table.game.variant_ref})
+                         "seat": seat, "token": token, "variant": self.variant_name})
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
             await self.broadcast()
+            self._arm()
+
+    async def watch(self, conn: Conn, msg: dict) -> None:
+        """A spectator: no seat, no token, the public view only."""
+        if msg["protocol"] != PROTOCOL_VERSION:
+            raise ProtocolError("bad_version", f"protocol version {msg['protocol']} is not "
+                                               f"spoken here (version {PROTOCOL_VERSION})")
+        if conn.room is not None:
+            raise ProtocolError("already_joined", f"this connection is in room "
+                                                  f"{conn.room.code} already")
+        if len(self.watchers) >= self.limits.watchers_per_room:
+            raise ProtocolError("room_full", f"room {self.code} has "
+                                             f"{len(self.watchers)} spectators already")
+        conn.room, conn.seat, conn.watching = self, None, True
+        conn.cursor = self.table.deal_start_index()
+        self.watchers.append(conn)
+        await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
+                         "seat": None, "token": None, "variant": self.variant_name,
+                         "watching": True})
+        await conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
         """Fill the open seats with bots and let the game run."""
@@ -194,25 +277,39 @@ class Room:
                 s.kind, s.name = "bot", f"bot {i}"
                 self.table.set_bot(i, self.bot)
         self.started = True
+        self._save_seats()
         await self.broadcast()
-        self.kick()
+        self._arm()
 
     def leave(self, conn: Conn) -> None:
         if conn in self.conns:
             self.conns.remove(conn)
+            if not self.live(conn.seat) and conn.seat in self.waiting:
+                self.waiting.discard(conn.seat)
+            self._arm()
+        elif conn in self.watchers:
+            self.watchers.remove(conn)
         self.touched = time.monotonic()
 
     # ----------------------------------------------------------------- messages
 
     async def handle(self, conn: Conn, msg: dict) -> None:
-        """A checked message from a connection that joined this room."""
+        """A checked message from a connection in this room."""
         kind = msg["type"]
-        seat = self._check_token(conn, msg["token"])
         self.touched = time.monotonic()
+        if kind == "replay" and conn.watching:
+            await conn.send(self.replay(None, msg["deal"]))
+            return
+        seat = self._check_token(conn, msg.get("token"))
         if kind == "start":
             await self.start()
         elif kind == "replay":
             await conn.send(self.replay(seat, msg["deal"]))
+        elif kind == "next":
+            if seat in self.waiting:
+                self.waiting.discard(seat)
+                await self.broadcast()
+                self._arm()
         elif kind == "hint":
             if not self.started:
                 raise ProtocolError("not_started", "the game has not started: no advice yet")
@@ -222,11 +319,13 @@ class Room:
             if not self.started:
                 raise ProtocolError("not_started", "the game has not started: send start "
                                                    "(open seats get bots) or wait for players")
+            if seat in self.standins:
+                raise ProtocolError("illegal", "a stand-in bot plays your seat", "standin")
             self.table.act(seat, msg["action"])
-            await self.broadcast()
-            self.kick()
+            self.waiting.discard(seat)  # acting in the next deal: seen the last one
+            await self.changed()
 
-    def replay(self, seat: int, deal: int) -> str:
+    def replay(self, seat: int | None, deal: int) -> str:
         """A finished deal never changes: its replay is built once per seat and kept."""
         key = (seat, deal)
         text = self._replays.get(key)
@@ -234,48 +333,146 @@ class Room:
             text = self._replays[key] = encode(self.table.replay(seat, deal))
         return text
 
+    def public_replay(self, allow) -> str:
+        """The room's public replay: every scored deal as a spectator saw it, and the whole
+        game record (variant, seed, actions) once the match is over — before that the
+        seed would tell the hands still to come. Built when the game has moved since the
+        last time, if ``allow()`` says this client may have one built."""
+        key = len(self.table.game.events)
+        if self._public is not None and self._public[0] == key:
+            return self._public[1]
+        if not allow():
+            raise ProtocolError("rate_limited", "too many replays asked for; wait a little")
+        game = self.table.game
+        deals = [self.table.replay(None, e.deal) for e in game.events
+                 if type(e) is DealScored]
+        msg = {"type": "public_replay", "protocol": PROTOCOL_VERSION, "room": self.code,
+               "variant": self.variant_name, "over": game.over, "winner": game.winner,
+               "seats": [{"seat": i, "kind": s.kind, "name": s.name}
+                         for i, s in enumerate(self.seats)],
+               "deals": deals}
+        if game.over:
+            from ...engine.serial import game_to_dict
+            msg["record"] = game_to_dict(game)
+        self._public = (key, encode(msg))
+        return self._public[1]
+
+    async def changed(self) -> None:
+        """After the game moved: store the new actions, note a scored deal, tell everyone,
+        then let the bots and the timer go on."""
+        self._save_actions()
+        self._note_deal_end()
+        await self.broadcast()
+        self._arm()
+
     async def broadcast(self) -> None:
-        for conn in list(self.conns):
+        for conn in self.conns + self.watchers:
             msg = self.state_for(conn) if self.started else self.room_message()
             try:
                 await conn.send(msg)
             except Exception:  # a closed socket: forget the connection, keep the room
                 self.leave(conn)
 
-    # ----------------------------------------------------------------- bots
+    def _note_deal_end(self) -> None:
+        events = self.table.game.events
+        scored = any(type(e) is DealScored for e in events[self._scanned:])
+        self._scanned = len(events)
+        if scored and not self.table.over:
+            self.waiting = {i for i, s in enumerate(self.seats)
+                            if s.kind == "human" and i not in self.standins and self.live(i)}
 
-    def kick(self) -> None:
-        """Start the bot runner if a bot is to act and it is not running."""
-        if self.table.bot_to_act() is not None and (self._runner is None or self._runner.done()):
-            self._runner = asyncio.get_running_loop().create_task(self._run_bots())
+    # ----------------------------------------------------------------- the store
+
+    def _save_seats(self) -> None:
+        if self.store is not None:
+            self.store.save_seats(self.code, [s.record() for s in self.seats], self.started)
+
+    def _save_actions(self) -> None:
+        actions = self.table.game.actions
+        if self.store is not None and len(actions) > self.saved:
+            self.store.add_actions(self.code, self.saved,
+                                   [a.to_dict() for a in actions[self.saved:]],
+                                   finished=self.table.over)
+        self.saved = len(actions)
+
+    # ----------------------------------------------------------------- bots and timer
+
+    def _arm(self) -> None:
+        """Start the bot runner if a bot may act; (re)start or stop the turn timer."""
+        if not self.started or self.table.over:
+            return
+        loop = asyncio.get_running_loop()
+        if not self.waiting and self.table.bot_to_act() is not None:
+            if self._runner is None or self._runner.done():
+                self._runner = loop.create_task(self._run_bots())
+        key = self._blocked()
+        if key != self._timer_key:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer, self._timer_key = None, key
+            if key is not None and self.turn_timer > 0:
+                self._timer = loop.create_task(self._expire(key))
+
+    def _blocked(self):
+        """What the table waits for that a timer may end: players yet to press "next",
+        or a player to act who has no connection (while somebody else is here)."""
+        if self.waiting:
+            return ("next", len(self.table.game.actions), frozenset(self.waiting))
+        seat = self.table.game.to_act
+        if (seat is not None and self.seats[seat].kind == "human"
+                and seat not in self.standins and not self.live(seat) and self.conns):
+            return ("away", len(self.table.game.actions), seat)
+        return None
+
+    async def _expire(self, key) -> None:
+        await asyncio.sleep(self.turn_timer)
+        if self._blocked() != key:
+            return
+        self._timer_key = None
+        if key[0] == "next":
+            self.waiting.clear()
+        else:
+            seat = key[2]
+            self.standins.add(seat)
+            self.table.set_bot(seat, self.bot)
+        await self.broadcast()
+        self._arm()
 
     async def _run_bots(self) -> None:
         table = self.table
-        while table.bot_to_act() is not None:
+        while not self.waiting and table.bot_to_act() is not None:
             # pause only in the play, where people watch each card land
             playing = table.game.phase in ("play", "choose")
             await asyncio.sleep(self.bot_delay if playing else 0)
+            if self.waiting:
+                break
             try:
                 if not table.step_bot():
-                    break
+                    continue  # a player came back to the seat meanwhile
             except ShengjiError as e:  # a bot bug must not kill the server: tell the table
+                log.error("room %s: bot failed: %s", self.code, e)
                 for conn in list(self.conns):
                     await conn.send(error_message(e))
                 return
+            self._save_actions()
+            self._note_deal_end()
             await self.broadcast()
+        self._arm()
 
 
 class Lobby:
-    """All rooms of one server, and the per-address limits."""
+    """All rooms of one server, the per-address limits, and the store (or None)."""
 
-    def __init__(self, *, bot_delay: float = DEFAULT_BOT_DELAY, bot: str = "heuristic",
-                 limits: Limits | None = None):
+    def __init__(self, *, variants: dict | None = None, bot_delay: float = DEFAULT_BOT_DELAY,
+                 bot: str = "heuristic", limits: Limits | None = None, store=None):
         self.rooms: dict[str, Room] = {}
+        self.variants = variants or {}
         self.bot_delay = bot_delay
         self.bot = bot
         self.limits = limits or Limits()
         self.addresses = PerAddress(self.limits)
         self.connections = 0
+        self.store = store
 
     # ----------------------------------------------------------------- connections
 
@@ -298,38 +495,71 @@ class Lobby:
 
     # ----------------------------------------------------------------- rooms
 
-    def create(self, variant, seed=0, max_deals=None, address: str = "?") -> Room:
+    def create(self, variant_name: str, seed=0, max_deals=None, address: str = "?",
+               turn_timer: float = DEFAULT_TURN_TIMER) -> Room:
         lim = self.limits
         live = sum(1 for r in self.rooms.values()
                    if r.creator == address and not r.table.over and not r.idle)
         if live >= lim.rooms_per_address:
             raise ProtocolError("too_many_rooms", f"your address holds {live} unfinished rooms "
                                                   "already; finish or leave one first")
+        self._make_space()
+        if not self.addresses.bucket("room", address).take():
+            raise ProtocolError("rate_limited", "rooms are created too fast from your address; "
+                                                "wait a little")
+        code = self._new_code()
+        room = Room(code, self.variants[variant_name], seed, variant_name=variant_name,
+                    max_deals=max_deals, bot=self.bot, bot_delay=self.bot_delay, limits=lim,
+                    creator=address, turn_timer=turn_timer, store=self.store)
+        if self.store is not None:
+            self.store.add_room(code, variant_name, seed, max_deals, room.settings(),
+                                [s.record() for s in room.seats])
+        self.rooms[code] = room
+        return room
+
+    def _make_space(self) -> None:
+        lim = self.limits
         if len(self.rooms) >= lim.max_rooms:
             for code in [c for c, r in self.rooms.items() if r.idle]:
                 del self.rooms[code]
             if len(self.rooms) >= lim.max_rooms:
                 raise ProtocolError("server_full", f"the server holds {lim.max_rooms} rooms; "
                                                    "try again later")
-        if not self.addresses.bucket("room", address).take():
-            raise ProtocolError("rate_limited", "rooms are created too fast from your address; "
-                                                "wait a little")
-        code = self._new_code()
-        self.rooms[code] = Room(code, variant, seed, max_deals=max_deals, bot=self.bot,
-                                bot_delay=self.bot_delay, limits=lim, creator=address)
-        return self.rooms[code]
 
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms:
+            if code not in self.rooms and (self.store is None or not self.store.exists(code)):
                 return code
 
     def get(self, code: str) -> Room:
+        """The room of a code as typed (any case, spaces and dashes ignored), read back
+        from the store if it is not in memory."""
         key = "".join(c for c in code.upper() if c.isalnum()) if isinstance(code, str) else ""
         room = self.rooms.get(key)
+        if room is None and self.store is not None and len(key) == CODE_LENGTH:
+            room = self._restore(key)
         if room is None:
             raise ProtocolError("no_such_room", f"no room {code!r}")
+        return room
+
+    def _restore(self, code: str) -> Room | None:
+        rec = self.store.room(code)
+        if rec is None:
+            return None
+        variant = self.variants.get(rec.variant)
+        if variant is None:
+            log.warning("room %s: variant %r is no longer offered; not restored", code,
+                        rec.variant)
+            return None
+        self._make_space()
+        try:
+            room = Room.restore(rec, variant, bot=self.bot, bot_delay=self.bot_delay,
+                                limits=self.limits, store=self.store)
+        except ShengjiError as e:
+            log.error("room %s: cannot replay its stored actions: %s", code, e)
+            return None
+        self.rooms[code] = room
         return room
 
     async def _join(self, conn: Conn, msg: dict) -> None:
@@ -340,7 +570,11 @@ class Lobby:
             raise ProtocolError("rate_limited", "too many failed joins from your address; "
                                                 "wait a minute and check the room code")
         try:
-            await self.get(msg["room"]).join(conn, msg)
+            room = self.get(msg["room"])
+            if msg["type"] == "watch":
+                await room.watch(conn, msg)
+            else:
+                await room.join(conn, msg)
         except ProtocolError as e:
             if e.code in ("no_such_room", "bad_token"):
                 bucket.take()
@@ -372,10 +606,13 @@ class Lobby:
             kind = msg["type"]
             if kind == "ping":
                 await conn.send({"type": "pong", "protocol": PROTOCOL_VERSION})
-            elif kind == "join":
+            elif kind in ("join", "watch"):
                 await self._join(conn, msg)
             elif conn.room is None:
                 raise ProtocolError("not_joined", f"{kind}: join a room first")
+            elif conn.watching and kind != "replay":
+                raise ProtocolError("not_joined", f"{kind}: spectators only watch (join a "
+                                                  "seat to play)")
             else:
                 await conn.room.handle(conn, msg)
         except ShengjiError as e:

@@ -445,6 +445,12 @@ function showResult(e) {
   const b = button(`Replay deal ${e.deal + 1}`, () => send({ type: "replay", token: app.token, deal: e.deal }));
   b.id = "replaybtn";
   box.appendChild(b);
+  if (!app.state.over) {
+    // the bots wait for this before the next deal goes on
+    const n = button("Next deal", () => { send({ type: "next", token: app.token }); box.hidden = true; }, "primary");
+    n.id = "nextdeal";
+    box.appendChild(n);
+  }
 }
 
 // ------------------------------------------------------------------ replay

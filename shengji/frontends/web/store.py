@@ -1,0 +1,140 @@
+"""Rooms on disk: SQLite (the standard library's sqlite3) in WAL mode.
+
+Three tables hold everything a room is: ``rooms`` (code, variant, seed, settings, whether
+it started and finished), ``seats`` (kind, name, the SHA-256 of the token) and
+``actions`` (every action of the game, in order). The game itself is not stored: replay
+is deterministic (``Game.replay(variant, seed, actions)``), so the actions are the game.
+An action is committed before anyone is told about it, so a killed server loses nothing
+a player saw; WAL with ``synchronous=NORMAL`` makes each commit an append to the log
+(no fsync: a power cut may lose the last commits, a killed process does not).
+
+docs/serving.md says how several processes would share one database.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    variant TEXT NOT NULL,
+    seed TEXT NOT NULL,              -- JSON: an integer or a string
+    max_deals INTEGER,
+    settings TEXT NOT NULL,          -- JSON object: turn_timer, ...
+    created REAL NOT NULL,
+    started INTEGER NOT NULL DEFAULT 0,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS seats (
+    room TEXT NOT NULL REFERENCES rooms(code),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,              -- open | human | bot
+    name TEXT NOT NULL,
+    token_hash BLOB,
+    PRIMARY KEY (room, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS actions (
+    room TEXT NOT NULL REFERENCES rooms(code),
+    seq INTEGER NOT NULL,            -- 0, 1, 2, ... : the game's action index
+    action TEXT NOT NULL,            -- JSON: Action.to_dict()
+    PRIMARY KEY (room, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms(finished);
+"""
+
+
+@dataclass
+class RoomRecord:
+    code: str
+    variant: str
+    seed: int | str
+    max_deals: int | None
+    settings: dict
+    started: bool
+    finished: bool
+    seats: list = field(default_factory=list)    # [(kind, name, token_hash)] by seat
+    actions: list = field(default_factory=list)  # [action dict] in order
+
+
+class Store:
+    """``Store(path)``; ``path`` ``":memory:"`` keeps nothing after the process."""
+
+    def __init__(self, path: str):
+        self.path = str(path)
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            from ...errors import ShengjiError
+            raise ShengjiError(f"--db {self.path}: schema version {version}, this shengji "
+                               f"reads version {SCHEMA_VERSION}")
+        self.db.executescript(SCHEMA)
+        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ----------------------------------------------------------------- writes
+
+    def add_room(self, code: str, variant: str, seed, max_deals, settings: dict,
+                 seats: list) -> None:
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO rooms (code, variant, seed, max_deals, settings, "
+                            "created) VALUES (?, ?, ?, ?, ?, ?)",
+                            (code, variant, json.dumps(seed), max_deals, json.dumps(settings),
+                             time.time()))
+            self._put_seats(code, seats)
+
+    def save_seats(self, code: str, seats: list, started: bool | None = None) -> None:
+        """``seats``: [(kind, name, token_hash)] by seat."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self._put_seats(code, seats)
+            if started is not None:
+                self.db.execute("UPDATE rooms SET started=? WHERE code=?", (int(started), code))
+
+    def _put_seats(self, code: str, seats: list) -> None:
+        self.db.executemany("INSERT OR REPLACE INTO seats (room, seat, kind, name, token_hash) "
+                            "VALUES (?, ?, ?, ?, ?)",
+                            [(code, i, k, n, t) for i, (k, n, t) in enumerate(seats)])
+
+    def add_actions(self, code: str, first: int, actions: list[dict],
+                    finished: bool = False) -> None:
+        """Append actions ``first, first+1, ...`` (a gap or a repeat is an IntegrityError:
+        two writers of one room)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany("INSERT INTO actions (room, seq, action) VALUES (?, ?, ?)",
+                                [(code, first + i, json.dumps(a, separators=(",", ":")))
+                                 for i, a in enumerate(actions)])
+            if finished:
+                self.db.execute("UPDATE rooms SET finished=1 WHERE code=?", (code,))
+
+    # ----------------------------------------------------------------- reads
+
+    def room(self, code: str) -> RoomRecord | None:
+        row = self.db.execute("SELECT code, variant, seed, max_deals, settings, started, "
+                              "finished FROM rooms WHERE code=?", (code,)).fetchone()
+        if row is None:
+            return None
+        rec = RoomRecord(row[0], row[1], json.loads(row[2]), row[3], json.loads(row[4]),
+                         bool(row[5]), bool(row[6]))
+        rec.seats = [(k, n, t) for k, n, t in self.db.execute(
+            "SELECT kind, name, token_hash FROM seats WHERE room=? ORDER BY seat", (code,))]
+        rec.actions = [json.loads(a) for (a,) in self.db.execute(
+            "SELECT action FROM actions WHERE room=? ORDER BY seq", (code,))]
+        return rec
+
+    def unfinished(self) -> list[str]:
+        return [c for (c,) in self.db.execute("SELECT code FROM rooms WHERE finished=0")]
+
+    def exists(self, code: str) -> bool:
+        return self.db.execute("SELECT 1 FROM rooms WHERE code=?", (code,)).fetchone() is not None

@@ -1,0 +1,295 @@
+"""Rooms that outlive the server (issue 13): SQLite keeps rooms, seats and actions; a
+restarted server replays each game from its actions and players come back with their
+tokens — also after SIGKILL in the middle of a deal. Finished games stay replayable.
+And the play around a table: the turn timer's stand-in bot, the wait for "next deal",
+spectators."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is missing")
+pytest.importorskip("httpx", reason="starlette's TestClient needs httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient  # noqa: E402
+
+from webtools import BASE, WS, join, new_room, room_of, send, some_action, until  # noqa: E402
+
+from shengji.engine.serial import game_from_dict  # noqa: E402
+from shengji.frontends.web.app import create_app  # noqa: E402
+from shengji.frontends.web.store import Store  # noqa: E402
+from shengji.protocol import PROTOCOL_VERSION  # noqa: E402
+
+
+def app_client(db=None, **kw) -> TestClient:
+    return TestClient(create_app(bot_delay=0, db=str(db) if db else None, **kw), base_url=BASE)
+
+
+def play_until(ws, token, stop, msg=None) -> dict:
+    """Act whenever asked (on ``msg`` first, if given) until ``stop(state)``; returns
+    that state."""
+    while True:
+        msg = msg or until(ws, "state")
+        if stop(msg):
+            return msg
+        if msg["legal"]:
+            send(ws, type="action", token=token, action=some_action(msg))
+        msg = None
+
+
+def in_play_on_my_turn(msg) -> bool:
+    view = msg["view"]
+    return bool(msg["legal"]) and view["phase"] == "play" and view["trick_number"] >= 3
+
+
+# ---------------------------------------------------------------- restart in process
+
+def test_rooms_seats_and_games_come_back_from_the_database(tmp_path):
+    db = tmp_path / "rooms.sqlite3"
+    with app_client(db) as client:
+        code = new_room(client, seed=5)
+        with client.websocket_connect(WS) as ws:
+            me = join(ws, code, name="ann")
+            send(ws, type="start", token=me["token"])
+            before = play_until(ws, me["token"], in_play_on_my_turn)
+        actions = list(room_of(client, code).table.game.actions)
+    stored = Store(str(db)).room(code)
+    assert stored.started and not stored.finished and len(stored.actions) == len(actions)
+    assert [s[0] for s in stored.seats] == ["human", "bot", "bot", "bot"]
+    assert stored.seats[0][2] != me["token"].encode()  # a hash, never the token
+
+    with app_client(db) as client:
+        assert code not in client.app.state.lobby.rooms  # read back on first use
+        with client.websocket_connect(WS) as ws:
+            again = join(ws, code, token=me["token"])
+            assert again["seat"] == 0
+            state = until(ws, "state")
+            for key in ("hand", "trick", "tricks", "trick_points", "phase", "to_act"):
+                assert state["view"][key] == before["view"][key], key
+            assert state["legal"] == before["legal"]
+            assert state["event_index"] == before["event_index"]
+            assert state["seats"][0]["name"] == "ann"
+            assert room_of(client, code).table.game.actions == actions
+            play_until(ws, me["token"], lambda m: m["over"], state)
+        assert Store(str(db)).room(code).finished
+
+
+def test_finished_games_stay_replayable(tmp_path):
+    db = tmp_path / "rooms.sqlite3"
+    with app_client(db) as client:
+        code = new_room(client, seed=6)
+        with client.websocket_connect(WS) as ws:
+            me = join(ws, code)
+            send(ws, type="start", token=me["token"])
+            play_until(ws, me["token"], lambda m: m["over"])
+        live = client.get(f"/api/rooms/{code}/replay").json()
+    with app_client(db) as client:
+        r = client.get(f"/api/rooms/{code.lower()}/replay")
+        assert r.status_code == 200
+        data = r.json()
+        assert data == live and data["over"] and len(data["deals"]) == 1
+        game = game_from_dict(data["record"])
+        assert game.over and game.deals_played == 1
+        deal = data["deals"][0]
+        assert all(e["type"] != "CardDealt" for e in deal["events"])
+        assert all(e.get("cards") is not None for e in deal["events"] if e["type"] == "Played")
+        assert client.get("/api/rooms/NOSUCHRM/replay").status_code == 404
+
+
+def test_an_unfinished_room_has_no_public_record(tmp_path):
+    with app_client() as client:
+        code = new_room(client, max_deals=3)
+        data = client.get(f"/api/rooms/{code}/replay").json()
+        assert data["deals"] == [] and "record" not in data and not data["over"]
+        assert "seed" not in json.dumps(data)
+
+
+# ---------------------------------------------------------------- SIGKILL mid-deal
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db, port) -> subprocess.Popen:
+    import httpx
+
+    proc = subprocess.Popen([sys.executable, "-m", "shengji.cli", "serve", "--db", str(db),
+                             "--port", str(port), "--bot-delay", "0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    for _ in range(600):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/variants", timeout=1)
+            return proc
+        except httpx.TransportError:
+            if proc.poll() is not None:
+                raise AssertionError(proc.stderr.read().decode()) from None
+            time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+def test_sigkill_mid_deal_loses_nothing(tmp_path):
+    pytest.importorskip("uvicorn")
+    import httpx
+    from websockets.sync.client import connect
+
+    db, port = tmp_path / "rooms.sqlite3", free_port()
+    url = f"ws://127.0.0.1:{port}/ws"
+
+    def states(ws):
+        while True:
+            msg = json.loads(ws.recv(timeout=30))
+            if msg["type"] == "state":
+                yield msg
+
+    server = start_server(db, port)
+    try:
+        code = httpx.post(f"http://127.0.0.1:{port}/api/rooms",
+                          json={"seed": 9, "max_deals": 1}).json()["room"]
+        with connect(url) as ws:
+            ws.send(json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": code,
+                                "name": "ann"}))
+            token = json.loads(ws.recv())["token"]
+            ws.send(json.dumps({"type": "start", "token": token}))
+            acted = 0
+            for before in states(ws):
+                if in_play_on_my_turn(before):
+                    break
+                if before["legal"]:
+                    ws.send(json.dumps({"type": "action", "token": token,
+                                        "action": some_action(before)}))
+                    acted += 1
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert acted > 5
+
+    server = start_server(db, port)
+    try:
+        with connect(url) as ws:
+            ws.send(json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": code,
+                                "token": token}))
+            assert json.loads(ws.recv())["seat"] == 0
+            stream = states(ws)
+            after = next(stream)
+            assert after["event_index"] == before["event_index"]
+            assert after["view"] == before["view"] and after["legal"] == before["legal"]
+            # and the deal plays on to its end
+            for msg in itertools.chain([after], stream):
+                if msg["over"]:
+                    break
+                if msg["legal"]:
+                    ws.send(json.dumps({"type": "action", "token": token,
+                                        "action": some_action(msg)}))
+            assert any(e["type"] == "DealScored" for e in msg["events"])
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+# ---------------------------------------------------------------- playing on
+
+def test_a_stand_in_bot_plays_for_a_player_who_left_until_they_return():
+    with app_client() as client:
+        r = client.post("/api/rooms", json={"seed": 3, "max_deals": 1, "turn_timer": 0.2})
+        code = r.json()["room"]
+        room = room_of(client, code)
+        with client.websocket_connect(WS) as a:
+            me_a = join(a, code, name="ann")
+            with client.websocket_connect(WS) as b:
+                me_b = join(b, code, name="bob")
+                send(a, type="start", token=me_a["token"])
+                # ann plays along; bob goes away at his first turn
+                until(b, "state")
+            state = until(a, "state")
+            deadline = time.monotonic() + 20
+            while 1 not in room.standins:
+                assert time.monotonic() < deadline, "no stand-in after the turn timer"
+                if state["legal"]:
+                    send(a, type="action", token=me_a["token"], action=some_action(state))
+                state = until(a, "state")
+            assert state["seats"][1]["standin"] or room.standins == {1}
+            n = len(room.table.game.actions)
+            # bob is back: the stand-in leaves, and bob's turn waits for bob again
+            with client.websocket_connect(WS) as b:
+                join(b, code, token=me_b["token"])
+                assert 1 not in room.standins and 1 not in room.table.bots
+                assert until(b, "state")["seats"][1]["standin"] is False
+            assert len(room.table.game.actions) >= n
+
+
+def test_bots_wait_for_next_deal():
+    with app_client() as client:
+        code = new_room(client, max_deals=2)
+        room = room_of(client, code)
+        with client.websocket_connect(WS) as ws:
+            me = join(ws, code)
+            send(ws, type="start", token=me["token"])
+            scored = play_until(ws, me["token"], lambda m: any(
+                e["type"] == "DealScored" for e in m["events"]))
+            assert scored["waiting"] == [0]
+            n = len(room.table.game.actions)
+            time.sleep(0.3)
+            assert len(room.table.game.actions) == n and room.waiting == {0}
+            send(ws, type="next", token=me["token"])
+            msg = until(ws, "state")
+            assert msg["waiting"] == []
+            play_until(ws, me["token"], lambda m: m["over"], msg)
+            assert room.table.game.deals_played == 2
+
+
+def test_spectators_see_public_facts_only():
+    with app_client() as client:
+        code = new_room(client, max_deals=1)
+        with client.websocket_connect(WS) as p, client.websocket_connect(WS) as w:
+            me = join(p, code)
+            send(w, type="watch", protocol=PROTOCOL_VERSION, room=code)
+            hello = w.receive_json()
+            assert hello["type"] == "welcome" and hello["seat"] is None
+            assert hello["token"] is None and hello["watching"] is True
+            assert w.receive_json()["type"] == "room"
+            send(p, type="start", token=me["token"])
+            seen = 0
+            while True:
+                # every change is one state to each connection: the two stay in step
+                mine = until(p, "state")
+                if mine["legal"]:
+                    send(p, type="action", token=me["token"], action=some_action(mine))
+                msg = until(w, "state")
+                seen += 1
+                v = msg["view"]
+                assert msg["seat"] is None and msg["legal"] is None
+                assert v["hand"] == "" and v["hand_groups"] == [] and v["kitty"] is None
+                for e in msg["events"]:
+                    if e["type"] == "CardDealt":
+                        assert e["card"] is None
+                    if e["type"] in ("KittyTaken", "Buried"):
+                        assert e["cards"] is None
+                if v["phase"] == "play":
+                    break
+            # a spectator cannot act, start or take a seat on the same socket
+            send(w, type="action", token=me["token"], action={"type": "Pass"})
+            assert until(w, "error")["code"] == "not_joined"
+            send(w, type="join", protocol=PROTOCOL_VERSION, room=code)
+            assert until(w, "error")["code"] == "already_joined"
+            assert seen > 0
