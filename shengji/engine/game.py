@@ -757,13 +757,14 @@ class Game:
         from .view import view_of
         return view_of(self, self._seat_arg(seat))
 
-    def events_for(self, seat: int, since: int = 0) -> list:
+    def events_for(self, seat: int | None, since: int = 0) -> list:
         """The history (from index ``since``) as ``seat`` may see it now: others' private
-        cards hidden, and what the variant's ``table`` options hide (engine.view)."""
+        cards hidden, and what the variant's ``table`` options hide (engine.view);
+        ``seat`` None: as a spectator sees it (nobody's private cards)."""
         from .view import events_seen
         if type(since) is not int:
             _check_int_arg(since, "since")
-        return events_seen(self, self._seat_arg(seat), since)
+        return events_seen(self, None if seat is None else self._seat_arg(seat), since)
 
     def _seat_arg(self, seat, what: str = "seat") -> int:
         if type(seat) is not int or not 0 <= seat < self.players:
