@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields, replace
 
 from ..cards import parse_cards
 from ..errors import RecordError, ShengjiError
+from ..friends import calls_text, parse_calls
 from .actions import cards_text
 
 #: fields that hold a group of cards (tuple of kind ids) / several groups
@@ -38,6 +39,8 @@ class Event:
                 v = [cards_text(o) for o in v]
             elif f.name == "card" and v is not None:
                 v = cards_text((v,))
+            elif f.name == "calls":
+                v = calls_text(v)
             elif isinstance(v, tuple):
                 v = list(v)
             d[f.name] = v
@@ -157,6 +160,26 @@ class TrickWon(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class FriendsCalled(Event):
+    """Finding friends: the dealer's calls, public (``"1 HA"``: the first ♥A played)."""
+
+    seat: int
+    calls: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class FriendJoined(Event):
+    """A called copy was played: ``seat`` fulfils call ``call`` (its index). ``already``:
+    the seat was on the dealer's side before (the call is used up, the side does not
+    grow); else the seat joins it, public from now on."""
+
+    seat: int
+    call: int
+    card: int
+    already: bool
+
+
+@dataclass(frozen=True, slots=True)
 class DealScored(Event):
     deal: int
     dealer: int
@@ -170,6 +193,7 @@ class DealScored(Event):
     next_side: str        # "dealers" or "attackers"
     rise: int
     rising: tuple         # the seats that rose (``rise`` levels each)
+    # (a short-handed finding-friends side that holds: ``rise`` includes the bonus level)
     levels: tuple         # level of each seat after the rise
     next_dealer: int
     side: tuple           # the dealer's side at the end of the deal (dealer first)
@@ -185,8 +209,8 @@ class MatchOver(Event):
 EVENT_TYPES = {
     cls.__name__: cls
     for cls in (DealStarted, CardDealt, Declared, Passed, BidTakenBack, Redealt, TrumpSet,
-                KittyTaken, Buried, ThrowFailed, ForcedChosen, Played, TrickWon, DealScored,
-                MatchOver)
+                KittyTaken, Buried, ThrowFailed, ForcedChosen, Played, TrickWon, FriendsCalled,
+                FriendJoined, DealScored, MatchOver)
 }
 
 
@@ -218,6 +242,8 @@ def event_from_dict(d: dict, where: str = "event record") -> Event:
                 if len(ids) != 1:
                     raise RecordError(f"one card, not {v!r:.40}")
                 v = ids[0]
+            elif f.name == "calls":
+                v = parse_calls(v)
             elif isinstance(v, list):
                 v = tuple(v)
         except ShengjiError as e:

@@ -12,9 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .. import plugins as plugin_mod
-from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_rank, suit_of
+from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_level, suit_of
 from ..deck import Composition
 from ..errors import ArgumentError, RulesError, ShengjiError, VariantError
+from ..friends import FriendRules
 from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from ..rules import PlayRules
 from .files import display_path
@@ -50,9 +51,9 @@ def _items(value, what: str) -> list:
 
 
 def _level(level: int | str) -> int:
-    if isinstance(level, int) and not isinstance(level, bool) and 0 <= level <= 12:
+    if isinstance(level, int) and not isinstance(level, bool) and 0 <= level <= 13:
         return level
-    return parse_rank(level)
+    return parse_level(level)  # a rank, or NT (13)
 
 
 class Variant:
@@ -73,6 +74,13 @@ class Variant:
         self.hand_size: int = s["hand_size"]
         self.kitty_size: int = s["kitty_size"]
         self.teams: tuple[int, ...] = tuple(s["teams"])
+        #: finding friends (找朋友): the calls' rules at this table, else None (fixed teams)
+        self.friend_rules: FriendRules | None = None
+        if s.get("game_mode") == "finding_friends":
+            try:
+                self.friend_rules = FriendRules.from_settings(s, self.players)
+            except VariantError as e:
+                raise VariantError(f"{display_path(self.path)}: {e}") from None
         self._contexts: dict = {}
         #: what load_variant was given (reloading with another player count uses it)
         self.source = resolved.path or s
@@ -266,9 +274,11 @@ class Variant:
 
     # --- after the deal --------------------------------------------------------------------
 
-    def score_deal(self, attacker_points: int) -> ScoreOutcome:
+    def score_deal(self, attacker_points: int, short_handed: bool = False) -> ScoreOutcome:
+        """``short_handed``: finding friends, the dealer's side ended smaller than called."""
         _int(attacker_points, "attacker_points", low=-(2**31), high=2**31)
-        outcome = self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points)
+        outcome = self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points,
+                             short_handed=bool(short_handed))
         if outcome.next not in ("dealers", "attackers") or not (
             isinstance(outcome.rise, int) and outcome.rise >= 0
         ):
@@ -298,6 +308,26 @@ class Variant:
 
     def _seat(self, seat, what: str = "seat") -> int:
         return _int(seat, what, 0, self.players - 1)
+
+    @property
+    def top_level(self) -> int:
+        """The highest level a deal is played at: A (12), or NT (13) when the match's
+        last level is NT. A seat's level above it has passed the last level."""
+        return max(12, parse_level(self.settings["match_end"]["last_level"]))
+
+    def advance(self, level: int, rise: int, defending: bool) -> int:
+        """A seat's level after rising ``rise`` levels (hook shengji_advance)."""
+        new = self._call("shengji_advance", int, level=level, rise=rise,
+                         defending=bool(defending))
+        if not level <= new <= level + rise:
+            self._bad_result("shengji_advance", new, f"a level {level}..{level + rise}")
+        return new
+
+    def dealers_back_to_start(self, deal_level: int, last_play, attackers_won: bool) -> bool:
+        """Does the dealers' side fall back to the start level (the jack rule)?"""
+        return self._call("shengji_dealers_back_to_start", bool, deal_level=deal_level,
+                          last_play=tuple(parse_cards(last_play)),
+                          attackers_won=bool(attackers_won))
 
     def _bad_result(self, hook: str, result, expected: str):
         raise VariantError(
