@@ -80,9 +80,9 @@ def _shape_arg(shape) -> Shape:
     """A (width, length) argument as a Shape: the common case is one type test; anything
     else goes through parse_shape (names, lists, and RulesError for the rest)."""
     if type(shape) is tuple and len(shape) == 2 and type(shape[0]) is int \
-            and type(shape[1]) is int:
+            and type(shape[1]) is int and 2 <= shape[0] <= 4 and 1 <= shape[1] <= 24:
         return shape
-    return parse_shape(shape)
+    return parse_shape(shape)  # also singles, and RulesError for the rest
 
 
 def _pattern_arg(pattern) -> Pattern:

@@ -252,7 +252,7 @@ def test_wider_entry_points_raise_typed_errors(name, value):
         ("parse_message", None, "ProtocolError", "a message is JSON text, not NoneType"),
         ("decode_view", {"seat": 0}, "ProtocolError", "view: missing key 'players'"),
         ("decode_legal", {"kind": "lead"}, "ProtocolError", "legal: missing key 'actions'"),
-        ("Table.events(since)", "x", "ArgumentError", "since: expected an integer, got str 'x'"),
+        ("Table.events(since)", "x", "ArgumentError", "since: expected an event index, got 'x'"),
         ("load_variant", 5, "ArgumentError", "variant: expected a name, a YAML path, a "),
     ],
 )  # fmt: skip
