@@ -62,6 +62,24 @@ static void setup(sj_rules *r, int decks, int level, int trump, int variant)
     }
 }
 
+/* the cards of `decks` packs shuffled into `players` hands of `size` (the rest unused) */
+static void deal_n(int decks, int players, int size, uint8_t (*hands)[SJ_NK])
+{
+    int deck[SJ_MAXCARDS], n = 0;
+    for (int k = 0; k < SJ_NK; k++)
+        for (int d = 0; d < decks; d++)
+            deck[n++] = k;
+    for (int i = n - 1; i > 0; i--) {
+        int j = below(i + 1), t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    memset(hands, 0, (size_t)players * SJ_NK);
+    for (int p = 0; p < players; p++)
+        for (int i = 0; i < size; i++)
+            hands[p][deck[p * size + i]]++;
+}
+
 static void deal(int decks, int size, uint8_t hands[4][SJ_NK])
 {
     int deck[SJ_MAXCARDS], n = 0;
@@ -188,6 +206,29 @@ int main(void)
             int32_t totals[3], points[3], mults[3];
             if (!sj_playout_batch(&r, &pos, 7, 3, totals, points, mults, &err))
                 checksum += totals[2] + points[1] + mults[0];
+            /* finding friends at twelve seats: calls open, the side growing in play */
+            if (decks == 4 && trial % 4 == 0) {
+                sj_position fp;
+                memset(&fp, 0, sizeof fp);
+                fp.players = 12;
+                deal_n(4, 12, 17, fp.hands);
+                fp.leader = fp.dealer = below(12);
+                fp.friends = 1;
+                fp.n_calls = 5;
+                for (int i = 0; i < fp.n_calls; i++) {
+                    fp.call_ordinal[i] = 1 + below(2);
+                    fp.call_card[i] = below(SJ_NK);
+                }
+                fp.join_twice = trial % 8 == 0;
+                fp.dealer_copies_count = below(2);
+                fp.throws = 1;
+                fp.kitty_points = 20;
+                fp.throw_penalty = 10;
+                if (!sj_playout(&r, &fp, (uint64_t)trial, &res, &err))
+                    checksum += res.total + (long)res.side + res.tricks;
+                else
+                    printf("friends playout refused: %d\n", err.code);
+            }
             /* search: two candidate leads of the leader, both policies */
             uint8_t cand[2 * SJ_NK] = {0};
             int32_t evals[2 * 2];

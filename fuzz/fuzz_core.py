@@ -22,7 +22,7 @@ from shengji import core
 from shengji.cards import card_str
 from shengji.core import Context, Hand
 from shengji.errors import ShengjiError
-from shengji.playout import Position, playout, playouts
+from shengji.playout import FriendsState, Position, playout, playouts
 from shengji.rules import PlayRules
 
 NK = 54
@@ -210,7 +210,7 @@ def raw_layer(d: Data, ctx: Context) -> None:
 def playout_layer(d: Data, ctx: Context) -> None:
     """Dealt positions (a trick in progress sometimes), one field broken now and then."""
     rng = random.Random(d.raw(8))
-    players = d.pick((4, 4, 4, 2, 3, 5, 6, 8))
+    players = d.pick((4, 4, 4, 2, 3, 5, 6, 8, 10, 12))
     deck = [k for k in range(NK) for _ in range(ctx.rules.copies[k])]
     rng.shuffle(deck)
     size = d.int_in(1, len(deck) // players)
@@ -244,6 +244,16 @@ def playout_layer(d: Data, ctx: Context) -> None:
             hands.append([])
         else:
             kw["leader"] = d.int_in(0, 9)
+    if d.byte() % 3 == 0:  # finding friends: calls still open, a friend perhaps found
+        dealer = d.int_in(0, players - 1)
+        calls = tuple((d.int_in(1, 3), d.byte() % NK) for _ in range(d.int_in(0, 4)))
+        kw["friends"] = FriendsState(
+            dealer, calls, tuple(d.int_in(0, o - 1) for o, _ in calls),
+            tuple(d.byte() % 4 == 0 for _ in calls),
+            (dealer,) + ((d.int_in(0, players - 1),) if d.byte() % 2 else ()),
+            d.byte() % 2 == 0, d.byte() % 2 == 0)
+        kw["captured"] = [d.int_in(0, 60) for _ in range(players)]
+        kw["penalties"] = [d.int_in(0, 20) * (d.byte() < 40) for _ in range(players)]
     pos = Position(ctx, [Hand(h) for h in hands], **kw)
     if d.byte() % 2:
         playout(pos, d.int_in(0, 2**16))

@@ -1085,6 +1085,21 @@ def _position(ctx: Context, f: dict):
         pos.trick[i] = list(p)
     for name in ("trick_points", "penalty", "kitty_points", "throws", "throw_penalty"):
         setattr(pos, name, f[name])
+    for i, (c, p) in enumerate(zip(f["captured"], f["penalties"], strict=True)):
+        pos.captured[i], pos.penalties[i] = c, p
+    fr = f["friends"]
+    if fr is not None:  # finding friends: the calls as they stand
+        pos.friends = 1
+        pos.dealer = fr["dealer"]
+        for s in fr["side"]:
+            pos.on_side[s] = 1
+        pos.n_calls = len(fr["calls"])
+        for i, ((ordinal, card), seen, done) in enumerate(
+                zip(fr["calls"], fr["seen"], fr["done"], strict=True)):
+            pos.call_ordinal[i], pos.call_card[i] = ordinal, card
+            pos.call_seen[i], pos.call_done[i] = seen, int(done)
+        pos.join_twice = int(fr["join_twice"])
+        pos.dealer_copies_count = int(fr["dealer_copies_count"])
     return pos
 
 
@@ -1117,8 +1132,9 @@ def _position_playout(ctx: Context, f: dict, seed: int) -> tuple:
     if lib.sj_playout(ctx._r, pos, seed, res, err):
         _playout_error(ctx, err)
     n = min(res.tricks, lib.SJ_MAXCARDS)
+    side = tuple(s for s in range(f["players"]) if res.side >> s & 1)
     return (res.trick_points, res.multiplier, res.kitty_bonus, res.penalty, res.total,
-            res.last_winner, tuple(res.winners[0:n]), res.failed_throws)
+            res.last_winner, tuple(res.winners[0:n]), res.failed_throws, side)
 
 
 def _position_playouts(ctx: Context, f: dict, n: int, seed: int) -> tuple:

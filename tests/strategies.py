@@ -449,3 +449,35 @@ def _sub_of(h, n):
             c[k] += 1
         out.add(tuple(c))
     return out
+
+
+@st.composite
+def big_table(draw, octx, decks):
+    """A trick and the other holdings at a table of 5 to 12 seats: [lead, plays...] of
+    the lead's size (follows, ruffs, the lead's shapes, discards) and one holding per other
+    seat for the throw check, all from one set of packs."""
+    m = draw(st.integers(5, 12))
+    suit, lead = draw(leads(octx, max_size=6 if decks >= 2 else 3))
+    n = sum(lead)
+    avail = minus(full(octx), lead)
+    plays = [lead]
+    for _ in range(m - 1):
+        if sum(avail) < n:
+            break
+        kind = draw(st.sampled_from(["follow", "ruff", "shaped", "any"]))
+        if kind == "shaped":
+            target = draw(st.sampled_from([suit, 4]))
+            p = draw(shaped_group(octx, target, [c[:2] for c in octx.decompose(lead)], avail))
+        elif kind in ("follow", "ruff"):
+            p = draw(suited_group(octx, suit if kind == "follow" else 4, n, avail))
+        else:
+            p = tuple([0] * NUM_KINDS)
+        p = draw(filled(octx, p, minus(avail, p), n))
+        avail = minus(avail, p)
+        plays.append(p)
+    others = []
+    for _ in range(m - 1):
+        h = draw(holdings(octx, suit, avail, draw(st.integers(0, 4)), 2))
+        avail = minus(avail, h)
+        others.append(h)
+    return plays, lead, others

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from oracle import OracleContext
 from strategies import (
+    big_table,
     bomb_trick,
     contexts,
     follow_case,
@@ -262,6 +263,23 @@ def test_ruffs_of_a_throw(decks, data):
     assert cctx.kitty_multiplier(H(plays[want]), H(plays[0])) == octx.kitty_multiplier(
         plays[want], plays[0]
     )
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+@given(data=st.data())
+@FAST
+def test_many_seats(decks, data):
+    """§6/§7 at tables of 5 to 12 seats (finding friends): the winner among up to 12 plays,
+    a throw against up to 11 other holdings."""
+    cctx, octx = setup(data, decks)
+    plays, lead, others = data.draw(big_table(octx, decks))
+    note(f"plays={[show(p) for p in plays]} others={[show(h) for h in others]}")
+    if len(plays) >= 2:
+        assert cctx.trick_winner([H(p) for p in plays]) == octx.trick_winner(plays)
+    valid, forced, options, blocker = octx.check_throw(lead, others)
+    r = cctx.check_throw(H(lead), [H(h) for h in others])
+    assert (r.valid, r.forced.counts if r.forced else None, r.blocker) == (valid, forced, blocker)
+    assert [o.counts for o in r.forced_options] == options
 
 
 @given(data=st.data())
