@@ -262,8 +262,9 @@ class Game:
         ``events``). The game then runs on to the next decision. An action read from
         the ``Legal`` this state listed is known legal and is not checked again."""
         legal = self._legal
+        # (``legal`` is the default of get: a missing id must not match ``apply(None)``)
         if legal is not None and legal._stamp == self._stamp \
-                and legal._given.get(id(action)) is action:
+                and legal._given.get(id(action), legal) is action:
             plan = self._plan(action)
         else:
             plan = self._check(action)
