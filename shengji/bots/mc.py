@@ -13,15 +13,20 @@ For every lead or follow with more than one choice:
    its own hand and burial, and the suits a seat has shown out of
    (``shengji.bots.knowledge``).
 3. **Playouts** — for each world and candidate, playouts in C from the position after
-   that play (``shengji.playout.evaluate``: one C call per decision, every candidate on
-   the same random continuations), by the ``policy`` of the playouts.
+   that play (``shengji.playout.evaluate``: one C call per round, every candidate on
+   the same random continuations), by the ``policy`` of the playouts: ``greedy`` by
+   default (it beat ``random`` head to head: +0.22 levels per deal, 95% interval
+   +0.07 to +0.36, 30 boards), ``random`` the documented uniform policy. With
+   ``alloc=halving`` (the default) the budget is spent in rounds of successive
+   halving: every candidate on a few worlds, then the better half on more, and so on;
+   ``alloc=uniform`` gives every candidate the same share.
 4. **Choice** — the candidate with the best mean outcome for this seat's side: the
    levels the deal's result gives (the variant's scoring table applied to the
    attackers' total: trick points, the kitty bonus, penalties), plus a small term in
    the points themselves so that a better score counts even within one band.
 
-The ``budget`` is playouts per decision (``budget=2000``; deterministic: the same seed,
-view and options give the same decision) or milliseconds per decision
+The ``budget`` is playouts per decision (``budget=1500``, the default; deterministic: the
+same seed, view and options give the same decision) or milliseconds per decision
 (``budget=100ms``: worlds are added in rounds until the time is spent, so decisions
 depend on the machine's speed and are not reproducible).
 
@@ -143,7 +148,7 @@ class MonteCarloBot(Bot):
             if found is not None:
                 return found
         if kind == "bury":
-            action = self.heuristic.act(view, legal)
+            action = self.heuristic._decide(view, legal, remember)[0]
             if remember:
                 counts = [0] * NUM_KINDS
                 for c in action.cards:
