@@ -258,7 +258,9 @@ class HeuristicBot(Bot):
 
     # ------------------------------------------------------------------ burying
 
-    def _bury(self, view, legal, remember: bool = True):
+    def bury_order(self, view) -> list[int]:
+        """The hand's cards, the first to bury first: side cards before trumps, no
+        points, singles before pairs, not a suit's top card, short suits, low cards."""
         ctx, eff, st = self._ctx(view)
         hand = view.hand
         suit_len = [0] * 5
@@ -274,7 +276,10 @@ class HeuristicBot(Bot):
                     st[k] == top[eff[k]], suit_len[eff[k]], st[k])
 
         cards.sort(key=keep_value)
-        chosen = tuple(cards[:legal.count])
+        return cards
+
+    def _bury(self, view, legal, remember: bool = True):
+        chosen = tuple(self.bury_order(view)[:legal.count])
         if remember:
             counts = [0] * NUM_KINDS
             for c in chosen:
