@@ -46,7 +46,8 @@ def test_specs_parse_options_and_describe_defaults(v80):
 
 @pytest.mark.parametrize("spec,message", [
     ("mcts", "unknown bot 'mcts'; bots: "),
-    ("mc:budgt=5", "unknown option 'budgt' for bot 'mc'; options: budget, policy, cap, bury, alloc"),
+    ("mc:budgt=5",
+     "unknown option 'budgt' for bot 'mc'; options: budget, policy, cap, bury, alloc"),
     ("heuristic:budget=5", "unknown option 'budget' for bot 'heuristic'; options: none"),
     ("mc:budget=lots", "bot 'mc': budget=lots: a number of playouts"),
     ("mc:budget=0", "bot 'mc': budget=0"),
