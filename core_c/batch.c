@@ -37,7 +37,8 @@ int sj_comp_ids(const sj_lead *lead, uint8_t *out, int cap)
         return SJ_ERR_ARG;
     for (int i = 0; i < lead->ncomp; i++) {
         const sj_comp *c = &lead->comps[i];
-        int ok = c->len == 1 && c->w >= 1 && c->w <= 4 && c->first < SJ_MAXCARDS &&
+        /* (a rainbow's rank groups are no tuples: built by the caller too) */
+        int ok = lead->esuit != SJ_RAINBOW && c->len == 1 && c->w >= 1 && c->w <= 4 && c->first < SJ_MAXCARDS &&
                  lead->kinds[c->first] < SJ_NK;
         out[i] = ok ? (uint8_t)((c->w - 1) * SJ_NK + lead->kinds[c->first]) : 255;
     }

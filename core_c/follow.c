@@ -9,6 +9,9 @@
 #include <string.h>
 
 #define MAX_FINALS 4096
+/* enumeration nodes one sj_legal_follows call may spend (about 0.1 s): beyond it the
+ * listing stops and the total is reported as a lower bound (docs/semantics.md §5) */
+#define FOLLOW_BUDGET 2000000L
 #define MEMO_CAP 8192u
 #define MEMO_AFTER 512 /* nodes before the memo is worth allocating */
 #define KEYLEN 56
@@ -63,7 +66,7 @@ typedef struct {
     uint8_t Q[64]; /* play's cards, minus cards used so far (follow check) */
     uint8_t U[64]; /* cards used so far (collection of legal follows) */
     int usedn;
-    long nodes;
+    long nodes, budget;
     long leaves;
     int oom;
     memo_t memo;
@@ -180,7 +183,7 @@ static int place_run(search_t *fs, const job_t *jb, int j, int top, int l, int k
  * a multiset, so other orders only repeat work. */
 static int place(search_t *fs, const job_t *jb, int j, int prev_key)
 {
-    if (++fs->nodes > NODE_BUDGET)
+    if (++fs->nodes > fs->budget)
         return SJ_ERR_LIMIT;
     if (j >= jb->p->n_shapes || j >= SJ_PAT_SHAPES)
         return leaf(fs, jb);
@@ -484,6 +487,7 @@ static void search_init(search_t *fs, const sj_rules *r, const sj_lead *lead)
     fs->lead = lead;
     fs->s = SU(lead->esuit);
     fs->n = lead->n;
+    fs->budget = NODE_BUDGET;
 }
 
 static void search_free(search_t *fs)
@@ -493,7 +497,104 @@ static void search_free(search_t *fs)
     free(fs->finals);
 }
 
+/* ---------------------------------------------------------------- bombs §4, §7 */
+
+static int follow_ok_normally(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
+                              int hn, const uint8_t *P);
+
+int sj__bomb_kind(const sj_rules *r, const uint8_t *P, int n)
+{
+    if (r->bombs == SJ_BOMBS_NONE || n < 4)
+        return -1;
+    for (int k = 0; k < SJ_NK; k++)
+        if (P[k])
+            return P[k] == n ? k : -1;
+    return -1;
+}
+
+int sj__bomb_exempt(const sj_rules *r, const sj_lead *lead, const uint8_t *P)
+{
+    if (lead->esuit == SJ_RAINBOW)
+        return 0; /* a rainbow is followed by its own rule (shengji.io: before bombs) */
+    int k = sj__bomb_kind(r, P, lead->n);
+    if (k < 0)
+        return 0;
+    return r->bombs == SJ_BOMBS_ANY_SUIT || r->esuit[k] == lead->esuit;
+}
+
+/* The bombs H holds that are legal follows only as bombs (§4 is not met by them), in
+ * canonical order (lower kind first): their kinds into ks, the count returned. */
+static int extra_bombs(const sj_rules *r, const sj_lead *lead, const uint8_t *H, int hn,
+                       uint8_t *ks)
+{
+    int n = lead->n, nb = 0;
+    if (r->bombs == SJ_BOMBS_NONE || n < 4 || lead->esuit == SJ_RAINBOW)
+        return 0;
+    for (int k = 0; k < SJ_NK; k++) {
+        if (H[k] < n || (r->bombs == SJ_BOMBS_FOLLOW_SUIT && r->esuit[k] != lead->esuit))
+            continue;
+        uint8_t P[64];
+        memset(P, 0, sizeof P);
+        P[k] = (uint8_t)n;
+        int rc = follow_ok_normally(r, lead, H, hn, P);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            ks[nb++] = (uint8_t)k;
+    }
+    return nb;
+}
+
 /* ---------------------------------------------------------------- following §4 */
+
+/* §4 steps 2-3 for a play P of the lead's size taken from H (64-entry counts): a follow
+ * reason (SJ_FOLLOW_OK, SJ_MUST_FOLLOW_SUIT, SJ_MUST_FOLLOW_SHAPE; info filled when not
+ * NULL) or < 0 on error. Bombs are not looked at. */
+static int follow_normally(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
+                           const uint8_t *P, sj_follow_info *info)
+{
+    if (lead->esuit == SJ_RAINBOW)
+        return sj__rainbow_follow(lead, H, P);
+    int n = lead->n, s = lead->esuit, h = 0, pe = 0;
+    for (int k = 0; k < SJ_NK; k++)
+        if (r->esuit[k] == s) {
+            h += H[k];
+            pe += P[k];
+        }
+    if (h >= n ? pe != n : pe != h) {
+        if (info)
+            info->count = h;
+        return SJ_MUST_FOLLOW_SUIT;
+    }
+    if (h <= n)
+        return SJ_FOLLOW_OK;
+    search_t fs;
+    search_init(&fs, r, lead);
+    for (int k = 0; k < SJ_NK; k++)
+        if (r->esuit[k] == s) {
+            fs.R[k] = H[k];
+            fs.Q[k] = P[k];
+        }
+    int rc = follow_from(&fs, 0);
+    search_free(&fs);
+    if (rc < 0)
+        return rc;
+    if (rc)
+        return SJ_FOLLOW_OK;
+    if (info && fs.have_fail) {
+        info->comp = fs.fail_comp;
+        info->pattern = fs.fail_pat;
+    }
+    return SJ_MUST_FOLLOW_SHAPE;
+}
+
+static int follow_ok_normally(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
+                              int hn, const uint8_t *P)
+{
+    (void)hn;
+    int rc = follow_normally(r, lead, H, P, NULL);
+    return rc < 0 ? rc : rc == SJ_FOLLOW_OK;
+}
 
 int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
                     const uint8_t *play, int nplay, sj_follow_info *info, sj_err *e)
@@ -519,42 +620,16 @@ int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
             info->card = k;
             return info->reason = SJ_NOT_IN_HAND;
         }
-    int n = lead->n, s = lead->esuit;
-    if (pn != n) {
+    if (pn != lead->n) {
         info->count = pn;
         return info->reason = SJ_WRONG_COUNT;
     }
-    int h = 0, pe = 0;
-    for (int k = 0; k < SJ_NK; k++)
-        if (r->esuit[k] == s) {
-            h += H[k];
-            pe += P[k];
-        }
-    if (h >= n ? pe != n : pe != h) {
-        info->count = h;
-        return info->reason = SJ_MUST_FOLLOW_SUIT;
-    }
-    if (h <= n)
-        return SJ_FOLLOW_OK;
-
-    search_t fs;
-    search_init(&fs, r, lead);
-    for (int k = 0; k < SJ_NK; k++)
-        if (r->esuit[k] == s) {
-            fs.R[k] = H[k];
-            fs.Q[k] = P[k];
-        }
-    rc = follow_from(&fs, 0);
-    search_free(&fs);
+    if (sj__bomb_exempt(r, lead, P))
+        return SJ_FOLLOW_OK; /* a bomb the rules let through whatever was led */
+    rc = follow_normally(r, lead, H, P, info);
     if (rc < 0)
         return sj__fail(e, rc, SJ_ARG_PLAY, -1, -1, -1, 0, 0);
-    if (rc)
-        return SJ_FOLLOW_OK;
-    if (fs.have_fail) {
-        info->comp = fs.fail_comp;
-        info->pattern = fs.fail_pat;
-    }
-    return info->reason = SJ_MUST_FOLLOW_SHAPE;
+    return info->reason = rc;
 }
 
 /* ---------------------------------------------------------------- legal follows §5 */
@@ -576,18 +651,28 @@ typedef struct {
     uint64_t select;         /* with have_select: copy the follow of this index to out */
     int have_select;
     uint64_t total;
-    long nodes;
+    long nodes, budget;
+    const sj_lead *rainbow;  /* a rainbow lead the hand can follow: keep the follows that can */
+    int inexact;             /* the requirement sets are only a part of them (budget) */
 } enum_t;
+
+/* the follows are filtered (requirement sets, or a rainbow) rather than any cards */
+#define FILTERED(en) ((en)->nf || (en)->rainbow)
 
 /* Follows come out in one canonical order: kinds ascending, more copies first, i.e.
  * the 54-count vectors in descending lexicographic order (the playout policy relies
  * on it, see shengji/playout.py). */
 static int enum_rec(enum_t *en, int i, int need)
 {
-    if (++en->nodes > NODE_BUDGET)
+    if (++en->nodes > en->budget)
         return SJ_ERR_LIMIT;
     uint64_t *alive = en->alive + (size_t)i * en->words;
     if (need == 0) {
+        if (en->rainbow) {
+            int ok = sj__rainbow_assignable(en->rainbow, en->cur);
+            if (ok <= 0)
+                return ok;
+        }
         if (en->nf) {
             const uint64_t *z = en->zero + (size_t)i * en->words;
             int met = 0;
@@ -685,14 +770,27 @@ static void enum_free(enum_t *en)
 /* Everything the enumeration needs from (lead, hand H of hn cards): base, avail, need
  * and, when the shape asks something (§4 step 3), the requirement bitsets. */
 static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t *H, int hn,
-                           enum_t *en, search_t *fs)
+                           enum_t *en, search_t *fs, int partial_ok)
 {
     int n = lead->n, s = lead->esuit, h = 0, rc = 0;
+    if (!en->budget)
+        en->budget = NODE_BUDGET;
     for (int k = 0; k < SJ_NK; k++)
         if (r->esuit[k] == s)
             h += H[k];
     search_init(fs, r, lead);
-    if (h <= n) {
+    fs->budget = en->budget;
+    if (s == SJ_RAINBOW) {
+        /* no suit to follow: any n cards, those that give the units when the hand can */
+        memcpy(en->avail, H, 64);
+        en->need = hn < n ? -1 : n;
+        rc = sj__rainbow_assignable(lead, H);
+        if (rc < 0)
+            return rc;
+        if (rc)
+            en->rainbow = lead;
+        rc = 0;
+    } else if (h <= n) {
         /* all the suit's cards, and anything else to make up the count */
         for (int k = 0; k < SJ_NK; k++) {
             if (r->esuit[k] == s)
@@ -708,7 +806,9 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
         en->need = n;
         memcpy(fs->R, en->avail, 64);
         rc = collect_from(fs, 0);
-        if (rc < 0)
+        if (rc == SJ_ERR_LIMIT && partial_ok && fs->nfinals > 0)
+            en->inexact = 1; /* too many ways to follow: the ones found so far */
+        else if (rc < 0)
             return rc;
         rc = 0;
         int unconstrained = 0;
@@ -753,8 +853,50 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
     return 0;
 }
 
+/* One legal follow built directly (when the budget ran out before the enumeration met
+ * any): the cards of the first requirement set, or of the rainbow's units, then filler
+ * from the kinds in ascending order. */
+static void first_follow(const enum_t *en, const search_t *fs, const uint8_t *H, uint8_t *out)
+{
+    uint8_t take[64];
+    memset(take, 0, sizeof take);
+    int left = en->need;
+    if (en->nf && fs->nfinals > 0) {
+        for (int k = 0; k < SJ_NK; k++) {
+            take[k] = fs->finals[0][k];
+            left -= take[k];
+        }
+    } else if (en->rainbow) {
+        /* units from the largest, each from the highest rank that still has enough */
+        int t[13];
+        for (int q = 0; q < 13; q++)
+            t[q] = H[q] + H[13 + q] + H[26 + q] + H[39 + q];
+        for (int i = 0; i < en->rainbow->ncomp && i < 13; i++) {
+            int c = en->rainbow->comps[i].w, q = 12;
+            while (q >= 0 && t[q] - (take[q] + take[13 + q] + take[26 + q] + take[39 + q]) < c)
+                q--;
+            for (int s = 0; s < 4 && q >= 0 && c > 0; s++) {
+                int k = s * 13 + q, v = H[k] - take[k];
+                v = v < c ? v : c;
+                take[k] = (uint8_t)(take[k] + v);
+                c -= v;
+                left -= v;
+            }
+        }
+    }
+    for (int i = 0; i < en->nkl && left > 0; i++) {
+        int k = en->kl[i], v = en->avail[k] - take[k];
+        v = v < left ? v : left;
+        take[k] = (uint8_t)(take[k] + v);
+        left -= v;
+    }
+    for (int k = 0; k < SJ_NK; k++)
+        out[k] = (uint8_t)(en->base[k] + take[k]);
+}
+
 int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
-                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, sj_err *e)
+                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, int32_t *exact,
+                     sj_err *e)
 {
     if (!sj__rules_ok(r))
         return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_RULES, -1, -1, -1, 0, 0);
@@ -776,19 +918,53 @@ int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
     }
     en->out = out;
     en->cap = out_len / SJ_NK;
-    rc = follows_prepare(r, lead, H, hn, en, fs);
+    en->budget = FOLLOW_BUDGET;
+    rc = follows_prepare(r, lead, H, hn, en, fs, 1);
     if (rc < 0)
         goto done;
     if (en->need < 0) {
         /* the hand holds fewer cards than were led: nothing is legal */
         en->total = 0;
-    } else if (!en->nf) {
+    } else if (!FILTERED(en)) {
         en->stop_at_cap = 1;
         if (en->cap > 0)
             rc = enum_rec(en, 0, en->need);
+        if (rc == SJ_ERR_LIMIT) { /* a long listing cut short; the count is still exact */
+            en->inexact = 1;
+            rc = 0;
+        }
         en->total = count_subsets(en, en->need);
     } else {
         rc = enum_rec(en, 0, en->need);
+        if (rc == SJ_ERR_LIMIT) {
+            /* too many follows to count within the budget: what was met so far, a lower
+             * bound of the total, and never an empty answer (a hand can always follow) */
+            en->inexact = 1;
+            rc = 0;
+            if (en->total == 0) {
+                if (en->cap > 0) {
+                    first_follow(en, fs, H, en->out);
+                    en->nout = 1;
+                }
+                en->total = 1;
+            }
+        }
+    }
+    if (rc >= 0 && en->need >= 0) {
+        /* bombs the rules let through that §4 alone would not */
+        uint8_t ks[SJ_NK];
+        int nb = extra_bombs(r, lead, H, hn, ks);
+        if (nb < 0)
+            rc = nb;
+        for (int b = 0; b < nb; b++) {
+            if (en->nout < en->cap) {
+                uint8_t *dst = en->out + (size_t)en->nout * SJ_NK;
+                memset(dst, 0, SJ_NK);
+                dst[ks[b]] = (uint8_t)lead->n;
+                en->nout++;
+            }
+            en->total++;
+        }
     }
 done:
     if (rc >= 0) {
@@ -796,6 +972,8 @@ done:
             *n_out = en->nout;
         if (total)
             *total = en->total;
+        if (exact)
+            *exact = !en->inexact;
         rc = SJ_OK;
     } else {
         sj__fail(e, rc, SJ_ARG_HAND, -1, -1, -1, 0, 0);
@@ -829,6 +1007,50 @@ static void unrank_subset(const enum_t *en, int need, uint64_t idx, uint8_t *out
     }
 }
 
+/* the idx-th (< total) follow §4 allows, in canonical order, into out (54 counts) */
+static int nth_normal(enum_t *en, uint64_t total, uint64_t idx, uint8_t *out)
+{
+    if (idx >= total)
+        return SJ_ERR_LIMIT;
+    if (!FILTERED(en)) {
+        unrank_subset(en, en->need, idx, out);
+        return SJ_OK;
+    }
+    en->select = idx;
+    en->have_select = 1;
+    en->total = 0;
+    en->nodes = 0;
+    en->out = out;
+    int rc = enum_rec(en, 0, en->need);
+    return rc < 0 ? rc : SJ_OK;
+}
+
+/* how many of the `total` follows §4 allows come before the bomb of kind k (n cards) in
+ * canonical order (54-count vectors, descending lexicographic): a binary search, the
+ * sequence being strictly descending */
+static int bomb_rank(enum_t *en, uint64_t total, int k, int n, uint64_t *g)
+{
+    uint64_t lo = 0, hi = total;
+    uint8_t v[SJ_NK];
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        int rc = nth_normal(en, total, mid, v);
+        if (rc < 0)
+            return rc;
+        int cmp = 0; /* v against the bomb: > 0 when v comes first */
+        for (int j = 0; j < SJ_NK && !cmp; j++) {
+            int bj = j == k ? n : 0;
+            cmp = v[j] > bj ? 1 : v[j] < bj ? -1 : 0;
+        }
+        if (cmp > 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *g = lo;
+    return SJ_OK;
+}
+
 int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, int hn,
                     uint64_t *rng, uint8_t *out)
 {
@@ -855,24 +1077,40 @@ int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, in
     enum_t en;
     search_t fs;
     memset(&en, 0, sizeof en);
-    int rc = follows_prepare(r, lead, H, hn, &en, &fs);
+    int rc = follows_prepare(r, lead, H, hn, &en, &fs, 0);
     if (rc >= 0 && en.need < 0)
         rc = SJ_ERR_SIZE;
-    if (rc >= 0 && !en.nf) {
-        uint64_t total = count_subsets(&en, en.need);
-        unrank_subset(&en, en.need, sj__below(rng, total), out);
+    uint64_t total = 0;
+    if (rc >= 0 && !FILTERED(&en)) {
+        total = count_subsets(&en, en.need);
     } else if (rc >= 0) {
         rc = enum_rec(&en, 0, en.need); /* count */
-        if (rc >= 0 && en.total == 0)
-            rc = SJ_ERR_LIMIT; /* cannot happen: the hand itself supplies what is asked */
-        if (rc >= 0) {
-            en.select = sj__below(rng, en.total);
-            en.have_select = 1;
-            en.total = 0;
-            en.nodes = 0;
-            en.out = out;
-            rc = enum_rec(&en, 0, en.need);
-            rc = rc < 0 ? rc : SJ_OK;
+        total = en.total;
+    }
+    uint8_t ks[SJ_NK];
+    int nb = 0;
+    if (rc >= 0 && (nb = extra_bombs(r, lead, H, hn, ks)) < 0)
+        rc = nb;
+    if (rc >= 0 && total + (uint64_t)nb == 0)
+        rc = SJ_ERR_LIMIT; /* cannot happen: the hand itself supplies what is asked */
+    if (rc >= 0) {
+        uint64_t x = sj__below(rng, total + (uint64_t)nb), before = 0;
+        int picked = -1;
+        /* canonical order over all legal follows: each extra bomb sits after the normal
+         * follows lexicographically greater than it (g of them) */
+        for (int b = 0; b < nb && picked < 0 && rc >= 0; b++) {
+            uint64_t g = 0;
+            rc = bomb_rank(&en, total, ks[b], lead->n, &g);
+            if (x == g + (uint64_t)b)
+                picked = b;
+            else if (g + (uint64_t)b < x)
+                before++;
+        }
+        if (rc >= 0 && picked >= 0) {
+            memset(out, 0, SJ_NK);
+            out[ks[picked]] = (uint8_t)lead->n;
+        } else if (rc >= 0) {
+            rc = nth_normal(&en, total, x - before, out);
         }
     }
     search_free(&fs);

@@ -46,7 +46,7 @@ int sj_prepare(sj_rules *r, sj_err *e)
 #define FIELD(cond, id) \
     if (!(cond)) return sj__fail(e, SJ_ERR_RULES, SJ_ARG_RULES, -1, -1, -1, (id), 0)
     FIELD(r->decks >= 1 && r->decks <= 4, 1);
-    FIELD(r->level >= 0 && r->level <= 12, 2);
+    FIELD(r->level >= 0 && r->level <= 13, 2);  /* 13: the no-trump level, no level cards */
     FIELD(r->trump >= -1 && r->trump <= 3, 3);
     FIELD(r->max_tuple >= 1 && r->max_tuple <= r->decks, 4);
     FIELD(r->tractors == 0 || r->tractors == 1, 5);
@@ -199,12 +199,15 @@ int sj__load(const sj_rules *r, const uint8_t *src, int len, uint8_t *dst, int *
 int sj__lead_ok(const sj_rules *r, const sj_lead *l, sj_err *e)
 {
     if (!l || l->stamp != r->stamp || l->n < 1 || l->n > SJ_MAXCARDS || l->esuit < 0 ||
-        l->esuit > 4 || l->ncomp < 1 || l->ncomp > SJ_MAXCARDS)
+        l->esuit > SJ_RAINBOW || l->ncomp < 1 || l->ncomp > SJ_MAXCARDS)
+        return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_LEAD, -1, -1, -1, 0, 0);
+    int rainbow = l->esuit == SJ_RAINBOW;
+    if (rainbow && (r->rainbow_min <= 0 || l->ncomp > 13))
         return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_LEAD, -1, -1, -1, 0, 0);
     for (int i = 0; i < l->ncomp; i++) {
         const sj_comp *c = &l->comps[i];
-        if (c->w < 1 || c->w > 4 || c->len < 1 || c->len >= SJ_MAXSTR ||
-            c->first + c->len > SJ_MAXCARDS)
+        if (c->w < 1 || c->w > (rainbow ? 16 : 4) || c->len < 1 || c->len >= SJ_MAXSTR ||
+            (rainbow && (c->len != 1 || c->top > 12)) || c->first + c->len > SJ_MAXCARDS)
             return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_LEAD, -1, -1, -1, 0, 0);
     }
     return SJ_OK;

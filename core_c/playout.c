@@ -188,6 +188,27 @@ int sj__check_position(const sj_rules *r, const sj_position *p, sj_err *e)
         p->trick_points > LIMIT_POINTS || p->penalty < -LIMIT_POINTS ||
         p->penalty > LIMIT_POINTS)
         return perr(e, SJ_ERR_ARG, -1, -1, -1);
+    for (int j = 0; j < m; j++)
+        if (p->captured[j] < 0 || p->captured[j] > LIMIT_POINTS || p->penalties[j] < 0 ||
+            p->penalties[j] > LIMIT_POINTS)
+            return perr(e, SJ_ERR_ARG, j, -1, -1);
+    if (p->friends != 0 && p->friends != 1)
+        return perr(e, SJ_ERR_ARG, -1, -1, p->friends);
+    if (p->friends) {
+        if (p->dealer < 0 || p->dealer >= m || p->n_calls < 0 || p->n_calls > SJ_MAX_CALLS ||
+            (p->join_twice != 0 && p->join_twice != 1) ||
+            (p->dealer_copies_count != 0 && p->dealer_copies_count != 1))
+            return perr(e, SJ_ERR_ARG, -1, -1, -1);
+        for (int j = 0; j < m; j++)
+            if (p->on_side[j] != 0 && p->on_side[j] != 1)
+                return perr(e, SJ_ERR_ARG, j, -1, p->on_side[j]);
+        for (int i = 0; i < p->n_calls; i++)
+            if (p->call_card[i] < 0 || p->call_card[i] >= SJ_NK || p->call_ordinal[i] < 1 ||
+                p->call_ordinal[i] > 4 * 4 || p->call_seen[i] < 0 ||
+                p->call_seen[i] > p->call_ordinal[i] ||
+                (p->call_done[i] != 0 && p->call_done[i] != 1))
+                return perr(e, SJ_ERR_ARG, i, p->call_card[i], p->call_ordinal[i]);
+    }
     /* every copy of a card is in one place: the packs hold them all */
     int size[SJ_MAX_PLAYERS], play_n = -1;
     for (int k = 0; k < SJ_NK; k++) {
@@ -228,6 +249,39 @@ int sj__check_position(const sj_rules *r, const sj_position *p, sj_err *e)
     return SJ_OK;
 }
 
+/* Finding friends: the calls as they stand, and who is on the dealer's side */
+typedef struct {
+    int n, seen[SJ_MAX_CALLS], done[SJ_MAX_CALLS];
+} calls_t;
+
+/* seat plays P (64-entry counts): count the called copies, by kind id from the highest,
+ * as the engine does (shengji.friends.FriendTracker.play); who plays the ordinal-th copy
+ * of a call joins the side (a seat already on it uses the call up, or with join_twice
+ * false lets it pass to the next copy) */
+static void count_friends(const sj_position *p, calls_t *cs, int32_t *side, int seat,
+                          const uint8_t *P)
+{
+    int open = 0;
+    for (int i = 0; i < cs->n; i++)
+        open |= !cs->done[i];
+    if (!open || (!p->dealer_copies_count && seat == p->dealer))
+        return;
+    for (int k = SJ_NK - 1; k >= 0; k--)
+        for (int c = 0; c < P[k]; c++)
+            for (int i = 0; i < cs->n; i++) {
+                if (cs->done[i] || p->call_card[i] != k)
+                    continue;
+                if (++cs->seen[i] < p->call_ordinal[i])
+                    continue;
+                if (side[seat] && !p->join_twice) {
+                    cs->seen[i]--; /* the call passes to the next copy played */
+                    continue;
+                }
+                cs->done[i] = 1;
+                side[seat] = 1;
+            }
+}
+
 /* The playout itself. ``first`` (NULL: none) is the first decision's play, already
  * checked by the caller (search.c): held by the seat to act and legal there. ``policy``
  * SJ_POLICY_RANDOM is the documented random policy; SJ_POLICY_GREEDY draws leads among
@@ -250,8 +304,22 @@ int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const ui
     }
     for (int j = 0; j < cur; j++)
         memcpy(P[j], p->trick[j], SJ_NK);
-    res->trick_points = p->trick_points;
-    res->penalty = p->penalty;
+    /* points by seat, counted for the sides as they stand at the end */
+    int32_t side[SJ_MAX_PLAYERS], cap[SJ_MAX_PLAYERS], pen[SJ_MAX_PLAYERS];
+    calls_t cs;
+    cs.n = p->friends ? p->n_calls : 0;
+    for (int i = 0; i < cs.n && i < SJ_MAX_CALLS; i++) {
+        cs.seen[i] = p->call_seen[i];
+        cs.done[i] = p->call_done[i];
+    }
+    for (int j = 0; j < SJ_MAX_PLAYERS; j++) {
+        int in = j < m;
+        side[j] = !in ? 0
+                  : p->friends ? j == p->dealer || p->on_side[j]
+                               : p->teams[j] == p->dealer_team;
+        cap[j] = in ? p->captured[j] : 0;
+        pen[j] = in ? p->penalties[j] : 0;
+    }
     res->multiplier = res->kitty_bonus = 0;
     res->tricks = res->failed_throws = 0;
     res->last_winner = -1;
@@ -292,9 +360,7 @@ int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const ui
                 if (!tr.valid) {
                     int o = tr.n_options > 1 ? (int)sj__below(&rng, (uint64_t)tr.n_options) : 0;
                     res->failed_throws++;
-                    /* the penalty goes to the side that did not throw */
-                    res->penalty += p->teams[leader] == p->dealer_team ? p->throw_penalty
-                                                                       : -p->throw_penalty;
+                    pen[leader] += p->throw_penalty; /* to the side that did not throw */
                     memcpy(P[0], tr.options[o & (SJ_MAX_OPTIONS - 1)], SJ_NK);
                     n = 0;
                     for (int k = 0; k < SJ_NK; k++)
@@ -306,6 +372,8 @@ int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const ui
             for (int k = 0; k < SJ_NK; k++)
                 H[leader][k] = (uint8_t)(H[leader][k] - P[0][k]);
             hn[leader] -= F.n;
+            if (cs.n)
+                count_friends(p, &cs, side, leader, P[0]);
             cur = 1;
         }
         for (; cur < m; cur++) {
@@ -314,8 +382,9 @@ int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const ui
                 memcpy(P[cur], first, SJ_NK);
                 first = NULL;
             } else if (policy == SJ_POLICY_GREEDY) {
-                rc = sj__greedy_follow(r, &F, (const uint8_t (*)[64])P, cur, p->teams, leader,
-                                       m, H[seat], hn[seat], &rng, P[cur]);
+                /* the sides as they stand (greedy judges whose side wins the trick) */
+                rc = sj__greedy_follow(r, &F, (const uint8_t (*)[64])P, cur, side, leader, m,
+                                       H[seat], hn[seat], &rng, P[cur]);
             } else {
                 rc = sj__follow_pick(r, &F, H[seat], hn[seat], &rng, P[cur]);
             }
@@ -324,6 +393,8 @@ int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const ui
             for (int k = 0; k < SJ_NK; k++)
                 H[seat][k] = (uint8_t)(H[seat][k] - P[cur][k]);
             hn[seat] -= F.n;
+            if (cs.n)
+                count_friends(p, &cs, side, seat, P[cur]);
         }
         int win = sj__winner(r, &F, (const uint8_t (*)[64])P, m);
         if (win < 0)
@@ -332,14 +403,22 @@ int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const ui
         for (int j = 0; j < m; j++)
             for (int s = 0; s < 4; s++) /* the 5s, 10s and Ks */
                 points += 5 * P[j][s * 13 + 3] + 10 * (P[j][s * 13 + 8] + P[j][s * 13 + 11]);
-        if (p->teams[wseat] != p->dealer_team)
-            res->trick_points += points;
+        cap[wseat] += points;
         if (res->tricks < SJ_MAXCARDS)
             res->winners[res->tricks] = (uint8_t)wseat;
         res->tricks++;
         res->last_winner = wseat;
         if (hn[wseat] <= 0) {
-            if (p->teams[wseat] != p->dealer_team) { /* 抠底: the attackers took the kitty */
+            long long tp = p->trick_points, pn = p->penalty;
+            res->side = 0;
+            for (int j = 0; j < m; j++) {
+                tp += side[j] ? 0 : cap[j];
+                pn += side[j] ? pen[j] : -pen[j];
+                res->side |= (uint32_t)side[j] << j;
+            }
+            res->trick_points = (int)tp;
+            res->penalty = (int)pn;
+            if (!side[wseat]) { /* 抠底: the attackers took the kitty */
                 res->multiplier = sj__kitty(r, &F);
                 long long bonus = (long long)p->kitty_points * res->multiplier;
                 res->kitty_bonus = bonus > LIMIT_POINTS * 1000LL ? LIMIT_POINTS * 1000 : (int)bonus;

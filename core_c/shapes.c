@@ -60,8 +60,12 @@ int sj__decompose_err(const sj_rules *r, const uint8_t *cin, int n, sj_lead *out
         int ks = SU(r->esuit[k]);
         if (s < 0)
             s = ks;
-        else if (ks != s)
+        else if (ks != s) {
+            /* several suits: a rainbow when the rules have them (rainbow.c) */
+            if (sj__rainbow_decompose(r, cin, n, out) == SJ_OK)
+                return SJ_OK;
             return sj__fail(e, SJ_ERR_MIXED, which, index, k, -1, s, ks);
+        }
     }
     uint8_t c[64];
     memcpy(c, cin, 64);

@@ -16,6 +16,7 @@
 
 #define SJ_NK 54             /* card kinds */
 #define SJ_TRUMP 4           /* effective suit of every trump */
+#define SJ_RAINBOW 5         /* sj_lead.esuit of a rainbow lead (several suits, rainbow.c) */
 #define SJ_MAXSTR 64         /* strengths are 0..63 */
 #define SJ_MAXCARDS 216      /* 4 decks x 54 */
 #define SJ_PAT_SHAPES 64     /* shapes per pattern (a default ladder may list 48 pairs) */
@@ -109,7 +110,7 @@ typedef struct {
 typedef struct {
     /* settings, filled by the caller */
     int32_t decks;            /* 1..4: the most copies of any kind */
-    int32_t level;            /* level rank 0..12 */
+    int32_t level;            /* level rank 0..12; 13 = no level rank (NT above A) */
     int32_t trump;            /* trump suit 0..3, -1 = no trump */
     int32_t max_tuple;        /* 1..decks */
     int32_t tractors;         /* 0/1 */
@@ -172,7 +173,8 @@ typedef struct {
 /* ---------------------------------------------------------------- playouts
  * A play-phase position and a random-policy playout to the end of the deal
  * (shengji/playout.py documents the policy and is its Python face). */
-#define SJ_MAX_PLAYERS 8
+#define SJ_MAX_PLAYERS 12
+#define SJ_MAX_CALLS 16    /* finding friends: calls of the dealer */
 #define SJ_POLICY_RANDOM 0 /* the documented random policy (shengji/playout.py) */
 #define SJ_POLICY_GREEDY 1 /* search.c: structures only, greedy follows */
 
@@ -189,6 +191,25 @@ typedef struct {
     int32_t kitty_points;               /* points buried in the kitty */
     int32_t throws;                     /* 0/1: whole-suit throws are lead actions */
     int32_t throw_penalty;              /* points a failed throw costs its side */
+    /* Points by seat, counted for a side at the end (a friend's earlier tricks count for
+     * the dealer's side): trick_points and penalty above are added as they are. */
+    int32_t captured[SJ_MAX_PLAYERS];   /* trick points each seat has won so far */
+    int32_t penalties[SJ_MAX_PLAYERS];  /* failed-throw penalties each seat incurred */
+    /* Finding friends (找朋友), when friends = 1: the dealer's side is the dealer, the seats
+     * on_side and whoever plays a called copy (teams and dealer_team are not read). A
+     * call is the ordinal-th copy of card played; seen copies counted so far, done when
+     * fulfilled. join_twice: a seat already on the side uses a call up (else the call
+     * passes to the next copy); dealer_copies_count: the dealer's copies count. */
+    int32_t friends;
+    int32_t dealer;
+    int32_t on_side[SJ_MAX_PLAYERS];
+    int32_t n_calls;
+    int32_t call_ordinal[SJ_MAX_CALLS];
+    int32_t call_card[SJ_MAX_CALLS];
+    int32_t call_seen[SJ_MAX_CALLS];
+    int32_t call_done[SJ_MAX_CALLS];
+    int32_t join_twice;
+    int32_t dealer_copies_count;
 } sj_position;
 
 typedef struct {
@@ -200,6 +221,7 @@ typedef struct {
     int32_t last_winner;    /* seat that took the last trick */
     int32_t tricks;         /* tricks finished by the playout (the current one included) */
     int32_t failed_throws;
+    uint32_t side;          /* bit s: seat s is on the dealer's side at the end */
     uint8_t winners[SJ_MAXCARDS];  /* winning seat of each of those tricks */
 } sj_playout_result;
 
@@ -211,7 +233,8 @@ int sj_is_tractor(const sj_rules *r, const uint8_t *cards, int ncards, sj_err *e
 int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
                     const uint8_t *play, int nplay, sj_follow_info *info, sj_err *err);
 int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
-                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, sj_err *err);
+                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, int32_t *exact,
+                     sj_err *err);
 int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others, int nothers,
                    int m, sj_throw_result *out, sj_err *err);
 int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, sj_err *err);

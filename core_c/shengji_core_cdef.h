@@ -1,9 +1,11 @@
 /* cffi declarations of shengji_core.h (the compiler checks them against the header:
  * out-of-line API mode). Array sizes are written out: SJ_NK 54, SJ_PAT_SHAPES 64,
- * SJ_LADDER_PATS 24, SJ_MAX_LADDERS 16, SJ_MAXCARDS 216, SJ_MAX_OPTIONS 32, SJ_MAX_PLAYERS 8. */
+ * SJ_LADDER_PATS 24, SJ_MAX_LADDERS 16, SJ_MAXCARDS 216, SJ_MAX_OPTIONS 32,
+ * SJ_MAX_PLAYERS 12, SJ_MAX_CALLS 16. */
 
 #define SJ_NK 54
 #define SJ_TRUMP 4
+#define SJ_RAINBOW 5
 #define SJ_MAXCARDS 216
 #define SJ_PAT_SHAPES 64
 #define SJ_LADDER_PATS 24
@@ -64,7 +66,8 @@
 #define SJ_ARG_POSITION 6
 #define SJ_POLICY_RANDOM 0
 #define SJ_POLICY_GREEDY 1
-#define SJ_MAX_PLAYERS 8
+#define SJ_MAX_PLAYERS 12
+#define SJ_MAX_CALLS 16
 
 typedef struct {
     int32_t code;
@@ -152,17 +155,29 @@ typedef struct {
 
 typedef struct {
     int32_t players;
-    int32_t teams[8];
+    int32_t teams[12];
     int32_t dealer_team;
     int32_t leader;
     int32_t n_trick;
-    uint8_t hands[8][54];
-    uint8_t trick[8][54];
+    uint8_t hands[12][54];
+    uint8_t trick[12][54];
     int32_t trick_points;
     int32_t penalty;
     int32_t kitty_points;
     int32_t throws;
     int32_t throw_penalty;
+    int32_t captured[12];
+    int32_t penalties[12];
+    int32_t friends;
+    int32_t dealer;
+    int32_t on_side[12];
+    int32_t n_calls;
+    int32_t call_ordinal[16];
+    int32_t call_card[16];
+    int32_t call_seen[16];
+    int32_t call_done[16];
+    int32_t join_twice;
+    int32_t dealer_copies_count;
 } sj_position;
 
 typedef struct {
@@ -174,6 +189,7 @@ typedef struct {
     int32_t last_winner;
     int32_t tricks;
     int32_t failed_throws;
+    uint32_t side;
     uint8_t winners[216];
 } sj_playout_result;
 
@@ -185,7 +201,8 @@ int sj_is_tractor(const sj_rules *r, const uint8_t *cards, int ncards, sj_err *e
 int sj_check_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
                     const uint8_t *play, int nplay, sj_follow_info *info, sj_err *err);
 int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand, int nhand,
-                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, sj_err *err);
+                     uint8_t *out, int out_len, int32_t *n_out, uint64_t *total, int32_t *exact,
+                     sj_err *err);
 int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others, int nothers,
                    int m, sj_throw_result *out, sj_err *err);
 int sj_trick_winner(const sj_rules *r, const uint8_t *plays, int nplays, int m, sj_err *err);

@@ -40,6 +40,12 @@ int sj__follow_pick(const sj_rules *r, const sj_lead *lead, const uint8_t *H, in
                     uint64_t *rng, uint8_t *out);
 /* index of the winning play among P[0..m-1] (64-entry counts); F = decomposition of P[0] */
 int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int m);
+/* a bomb (§7): the kind when P (n cards) is n >= 4 copies of one kind and the rules have
+ * bombs, else -1 */
+int sj__bomb_kind(const sj_rules *r, const uint8_t *P, int n);
+/* P is a bomb the rules let follow this lead whatever §4 says (any_suit, or follow_suit
+ * and of the led suit) */
+int sj__bomb_exempt(const sj_rules *r, const sj_lead *lead, const uint8_t *P);
 /* kitty multiplier of a last trick led by F (§8, the lead's components) */
 int sj__kitty(const sj_rules *r, const sj_lead *F);
 
@@ -56,6 +62,20 @@ int sj__prepared(const sj_rules *r);
 int sj__greedy_follow(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int cur,
                       const int32_t *teams, int leader, int m, const uint8_t *H, int hn,
                       uint64_t *rng, uint8_t *out);
+
+/* ---- rainbow.c (leads with esuit SJ_RAINBOW) */
+
+/* the rainbow decomposition of c (n cards, several suits), or SJ_ERR_MIXED if it is none */
+int sj__rainbow_decompose(const sj_rules *r, const uint8_t *c, int n, sj_lead *out);
+/* can the ranks of c give every unit of the rainbow F? 1/0, < 0 on error */
+int sj__rainbow_assignable(const sj_lead *F, const uint8_t *c);
+/* follow reason of play P from hand H on a rainbow lead (or < 0) */
+int sj__rainbow_follow(const sj_lead *lead, const uint8_t *H, const uint8_t *P);
+/* throw check of a rainbow throw against m holdings (54 counts each) */
+int sj__rainbow_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others, int m,
+                      sj_throw_result *out);
+/* winner of a rainbow trick */
+int sj__rainbow_winner(const sj_lead *F, const uint8_t (*P)[64], int m);
 
 /* ---- helpers shared between the core's files: order.c */
 

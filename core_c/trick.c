@@ -70,14 +70,20 @@ int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others
             free(H);
             return rc;
         }
-        /* only the led suit can beat a throw: trumps never block one */
+        /* only the led suit can beat a throw: trumps never block one (a rainbow is
+         * beaten by ranks, whatever the suits) */
         for (int k = 0; k < SJ_NK; k++)
-            if (r->esuit[k] != s)
+            if (r->esuit[k] != s && s != SJ_RAINBOW)
                 H[j][k] = 0;
     }
     if (lead->ncomp < 2) {
         free(H);
         return SJ_OK;
+    }
+    if (s == SJ_RAINBOW) {
+        rc = sj__rainbow_throw(r, lead, others, m, out);
+        free(H);
+        return rc;
     }
     if (r->failed_throw == SJ_THROW_FIRST_BLOCKER) {
         rc = first_blocker(r, lead, H, m, out);
@@ -262,10 +268,22 @@ static int ruff_beats(const sj_rules *r, int ncomp, const int *v, const int *cur
     }
 }
 
+/* bomb of kind a played after the winning bomb of kind b: higher only as a trump bomb on a
+ * plain one, or a stronger bomb of the same effective suit (§7) */
+static int bomb_beats(const sj_rules *r, int a, int b)
+{
+    int sa = r->esuit[K(a)], sb = r->esuit[K(b)];
+    if (sa != sb)
+        return sa == SJ_TRUMP;
+    return r->strength[K(a)] > r->strength[K(b)];
+}
+
 /* The winner among m plays (64-entry counts, sizes already equal), F = P[0]'s
  * decomposition: an index, or < 0 on error. */
 int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int m)
 {
+    if (F->esuit == SJ_RAINBOW)
+        return sj__rainbow_winner(F, P, m);
     int val[2 * SJ_MAXCARDS];
     int *cur = val, *v = val + SJ_MAXCARDS;
     int E = SU(F->esuit), win = 0, win_ruff = 0, rc;
@@ -291,7 +309,18 @@ int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int 
     }
     if ((rc = match(r, F, E, P[0], cur)) != 1)
         return rc < 0 ? rc : SJ_ERR_ARG;
+    int win_bomb = sj__bomb_kind(r, P[0], F->n);
     for (int j = 1; j < m; j++) {
+        int bomb = sj__bomb_kind(r, P[j], F->n);
+        if (bomb >= 0) { /* a bomb beats every other play; bombs compare among themselves */
+            if (win_bomb < 0 || bomb_beats(r, bomb, win_bomb)) {
+                win = j;
+                win_bomb = bomb;
+            }
+            continue;
+        }
+        if (win_bomb >= 0)
+            continue;
         rc = match(r, F, E, P[j], v);
         if (rc < 0)
             return rc;
@@ -365,8 +394,8 @@ static long long kitty_value(const sj_rules *r, int w, int len)
         return v;
     }
     case SJ_KITTY_TABLE:
-        if (len == 1)
-            return r->kitty_table[(w - 1) & 3];
+        if (len == 1) /* a rainbow unit of more than four cards counts as a quad */
+            return r->kitty_table[w >= 4 ? 3 : (w - 1) & 3];
         return r->kitty_table[w == 2 ? 4 : 5];
     case SJ_KITTY_TWICE_SIZE:
         return 2LL * cards;

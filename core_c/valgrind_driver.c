@@ -5,7 +5,7 @@
  * would be reported too. Bad buffers and sizes are passed on purpose.
  *
  *   gcc -O1 -g -Icore_c core_c/valgrind_driver.c core_c/order.c core_c/shapes.c \
- *       core_c/follow.c core_c/trick.c core_c/playout.c
+ *       core_c/follow.c core_c/trick.c core_c/playout.c core_c/search.c core_c/rainbow.c
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,12 +31,14 @@ static void setup(sj_rules *r, int decks, int level, int trump, int variant)
     r->tractor_min_width = 2;
     r->tractor_min_length = 2;
     r->bridge = variant != 1;
-    r->protection = decks < 4 ? SJ_PROTECT_NONE : SJ_PROTECT_LONGER_TUPLES;
+    r->protection = variant % 5;
     r->shorter_tractors = variant != 3;
+    r->bombs = variant % 3;
+    r->rainbow_min = variant % 2 ? 4 : 0;
     memset(r->copies, decks, sizeof r->copies);
     r->constant_mask = variant == 2 ? 1u : 0u;
     r->ruff_compare = variant % 3;
-    r->failed_throw = variant % 2;
+    r->failed_throw = variant % 3;
     r->kitty = variant % 4;
     r->kitty_cap = 64;
     for (int i = 0; i < 6; i++)
@@ -58,6 +60,24 @@ static void setup(sj_rules *r, int decks, int level, int trump, int variant)
             }
         }
     }
+}
+
+/* the cards of `decks` packs shuffled into `players` hands of `size` (the rest unused) */
+static void deal_n(int decks, int players, int size, uint8_t (*hands)[SJ_NK])
+{
+    int deck[SJ_MAXCARDS], n = 0;
+    for (int k = 0; k < SJ_NK; k++)
+        for (int d = 0; d < decks; d++)
+            deck[n++] = k;
+    for (int i = n - 1; i > 0; i--) {
+        int j = below(i + 1), t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    memset(hands, 0, (size_t)players * SJ_NK);
+    for (int p = 0; p < players; p++)
+        for (int i = 0; i < size; i++)
+            hands[p][deck[p * size + i]]++;
 }
 
 static void deal(int decks, int size, uint8_t hands[4][SJ_NK])
@@ -124,9 +144,10 @@ int main(void)
             checksum += sj_check_follow(&r, &lead, hands[1], SJ_NK, play, SJ_NK, &info, &err);
             int32_t n_out = 0;
             uint64_t total = 0;
+            int32_t exact = 0;
             if (!sj_legal_follows(&r, &lead, hands[1], SJ_NK, out, 64 * SJ_NK, &n_out, &total,
-                                  &err))
-                checksum += n_out + (long)(total & 0xffff) + out[below(SJ_NK)];
+                                  &exact, &err))
+                checksum += n_out + (long)(total & 0xffff) + out[below(SJ_NK)] + exact;
             if (!sj_check_throw(&r, &lead, hands[1], 3 * SJ_NK, 3, &thr, &err))
                 checksum += thr.valid + thr.blocker + thr.n_options;
             uint8_t plays[4 * SJ_NK];
@@ -145,8 +166,29 @@ int main(void)
             checksum += sj_trick_winner(&r, plays, 4 * SJ_NK, 1, &err);
             checksum += sj_check_throw(&r, &lead, hands[1], 2 * SJ_NK, 3, &thr, &err);
             checksum += sj_legal_follows(&r, &lead, hands[1], SJ_NK, NULL, SJ_NK, NULL, NULL,
-                                         &err);
+                                         NULL, &err);
             checksum += sj_playout(&r, NULL, 0, &res, &err);
+            if (r.rainbow_min) {
+                /* a rainbow (throw): one or two ranks from all four suits */
+                uint8_t rb[SJ_NK] = {0};
+                for (int g = 0; g < 1 + below(2); g++) {
+                    int q = below(13);
+                    for (int s = 0; s < 4; s++)
+                        rb[s * 13 + q] = (uint8_t)(1 + below(decks));
+                }
+                sj_lead rl;
+                if (!sj_decompose(&r, rb, SJ_NK, &rl, &err)) {
+                    checksum += rl.ncomp + rl.esuit;
+                    checksum += sj_check_follow(&r, &rl, hands[1], SJ_NK, play, SJ_NK, &info,
+                                                &err);
+                    if (!sj_legal_follows(&r, &rl, hands[2], SJ_NK, out, 64 * SJ_NK, &n_out,
+                                          &total, &exact, &err))
+                        checksum += n_out + (long)(total & 0xff) + exact;
+                    if (!sj_check_throw(&r, &rl, hands[1], 3 * SJ_NK, 3, &thr, &err))
+                        checksum += thr.valid + thr.blocker + thr.n_options;
+                    checksum += sj_kitty_multiplier(&r, rb, SJ_NK, &rl, &err);
+                }
+            }
             /* a whole playout from the deal (the kitty is left out) */
             memset(&pos, 0, sizeof pos);
             pos.players = 4;
@@ -164,6 +206,29 @@ int main(void)
             int32_t totals[3], points[3], mults[3];
             if (!sj_playout_batch(&r, &pos, 7, 3, totals, points, mults, &err))
                 checksum += totals[2] + points[1] + mults[0];
+            /* finding friends at twelve seats: calls open, the side growing in play */
+            if (decks == 4 && trial % 4 == 0) {
+                sj_position fp;
+                memset(&fp, 0, sizeof fp);
+                fp.players = 12;
+                deal_n(4, 12, 17, fp.hands);
+                fp.leader = fp.dealer = below(12);
+                fp.friends = 1;
+                fp.n_calls = 5;
+                for (int i = 0; i < fp.n_calls; i++) {
+                    fp.call_ordinal[i] = 1 + below(2);
+                    fp.call_card[i] = below(SJ_NK);
+                }
+                fp.join_twice = trial % 8 == 0;
+                fp.dealer_copies_count = below(2);
+                fp.throws = 1;
+                fp.kitty_points = 20;
+                fp.throw_penalty = 10;
+                if (!sj_playout(&r, &fp, (uint64_t)trial, &res, &err))
+                    checksum += res.total + (long)res.side + res.tricks;
+                else
+                    printf("friends playout refused: %d\n", err.code);
+            }
             /* search: two candidate leads of the leader, both policies */
             uint8_t cand[2 * SJ_NK] = {0};
             int32_t evals[2 * 2];

@@ -22,15 +22,18 @@ from shengji import core
 from shengji.cards import card_str
 from shengji.core import Context, Hand
 from shengji.errors import ShengjiError
-from shengji.playout import Position, playout, playouts
+from shengji.playout import FriendsState, Position, playout, playouts
 from shengji.rules import PlayRules
 
 NK = 54
-_KNOBS = ("ruff_compare", "failed_throw", "kitty")
+_KNOBS = ("ruff_compare", "failed_throw", "kitty", "follow_protection", "bombs")
 _CHOICES = {
     "ruff_compare": ("strongest", "all_components", "highest_card", "bogus"),
-    "failed_throw": ("smallest", "next_player_chooses", "x"),
+    "failed_throw": ("smallest", "next_player_chooses", "first_blocker", "x"),
     "kitty": ("exponential", "power", "table", "twice_size", ""),
+    "follow_protection": ("none", "longer_tuples", "tractor_on_tractor", "both", "suit_only",
+                          "some"),
+    "bombs": ("none", "any_suit", "follow_suit", 4),
 }
 _FOLLOWING = ({}, {"pair": ["pair", "singles"]},
               {"titanic": ["titanic", "triple + triple", "tractor", "triple + pair", "singles"],
@@ -91,11 +94,19 @@ def make_context(d: Data) -> Context:
               tractor_min_width=d.pick((2, 3, 1, 5)) if bad else d.pick((2, 2, 3)),
               tractor_min_length=d.pick((2, 3, 1)) if bad else d.pick((2, 2, 3)),
               max_tuple=d.pick((None, 1, 5)) if bad else d.pick((None, d.int_in(1, decks))),
-              tractor_bridges_level_gap=d.byte() % 2 == 0, must_break_tuples=d.byte() % 3 != 0,
+              tractor_bridges_level_gap=d.byte() % 2 == 0, shorter_tractors=d.byte() % 3 != 0,
               kitty_cap=d.pick((64, 2, 1, 0, 2**40)) if bad else d.pick((64, 2, 2**40)),
+              rainbow_min=d.pick((0, 4, 5, 3, 17)) if bad else d.pick((0, 0, 4, 5, 8)),
               following=d.pick(_FOLLOWING))
     for knob in _KNOBS:
-        kw[knob] = d.pick(_CHOICES[knob]) if bad else d.pick(_CHOICES[knob][:2])
+        choices = _CHOICES[knob]
+        kw[knob] = d.pick(choices) if bad else d.pick(choices[:-1])
+    if d.byte() % 4 == 0:  # a deck composition: short packs, packs without jokers
+        low = d.int_in(0, 6)
+        kw["copies"] = [0 if k < 52 and k % 13 < low else decks for k in range(NK)]
+        kw["copies"][52 + d.byte() % 2] = d.int_in(0, decks + bad)
+    if d.byte() % 5 == 0:  # the older alias, sometimes contradicting
+        kw["must_break_tuples"] = d.byte() % 2 == 0
     if d.byte() % 2:
         # the path of variant files (YAML mappings): ranks by name
         kw["constant_ranks"] = [d.pick(("2", "3", "A", "10"))][: d.byte() % 2]
@@ -116,15 +127,25 @@ def make_context(d: Data) -> Context:
     return Context(rules, level, trump)
 
 
+def rainbow_text(d: Data, decks: int) -> str:
+    """One or two ranks from all four suits (a rainbow lead when the rules have them)."""
+    out = []
+    for _ in range(d.int_in(1, 2)):
+        rank = d.int_in(0, 12)
+        out += [card_str(s * 13 + rank) for s in range(4) for _ in range(d.int_in(1, decks))]
+    return " ".join(out)
+
+
 def api_layer(d: Data, ctx: Context) -> None:
     decks = ctx.rules.decks
-    lead = Hand(d.tokens(decks, 8))
+    lead = Hand(rainbow_text(d, decks) if d.byte() % 4 == 0 else d.tokens(decks, 8))
     hand = Hand(d.tokens(decks, 40))
     play = Hand(d.tokens(decks, 8)) if d.byte() % 3 == 0 else Hand.from_counts(
         [min(a, b) for a, b in zip(hand.counts, d.counts(decks, 60), strict=True)])
     ops = [
         lambda: ctx.decompose(lead),
         lambda: ctx.is_tractor(lead),
+        lambda: ctx.is_rainbow(lead),
         lambda: ctx.check_follow(lead, hand, play),
         lambda: ctx.legal_follows(lead, hand, limit=d.int_in(0, 50)),
         lambda: ctx.check_throw(lead, [hand, play, Hand(d.tokens(decks, 20))]),
@@ -166,11 +187,12 @@ def raw_layer(d: Data, ctx: Context) -> None:
     m = d.int_in(0, 5)
     others = ffi.new("uint8_t[]", d.raw(NK * max(m, 1)))
     out = ffi.new("uint8_t[]", NK * 4)
-    nout, total = ffi.new("int32_t *"), ffi.new("uint64_t *")
+    nout, total, exact = ffi.new("int32_t *"), ffi.new("uint64_t *"), ffi.new("int32_t *")
     info = ffi.new("sj_follow_info *")
     thr = ffi.new("sj_throw_result *")
     lib.sj_check_follow(r, lead, hand, NK, play, NK, info, err)
-    lib.sj_legal_follows(r, lead, hand, NK, out, NK * d.int_in(0, 4), nout, total, err)
+    lib.sj_legal_follows(r, lead, hand, NK, out, NK * d.int_in(0, 4), nout, total,
+                         exact if d.byte() % 2 else ffi.NULL, err)
     lib.sj_check_throw(r, lead, others, NK * m, m, thr, err)
     lib.sj_trick_winner(r, others, NK * m, m, err)
     # the batch entry points (batch.c): m plays / one trick of m plays, codes out
@@ -187,10 +209,9 @@ def raw_layer(d: Data, ctx: Context) -> None:
 
 def playout_layer(d: Data, ctx: Context) -> None:
     """Dealt positions (a trick in progress sometimes), one field broken now and then."""
-    decks = ctx.rules.decks
     rng = random.Random(d.raw(8))
-    players = d.pick((4, 4, 4, 2, 3, 5, 6, 8))
-    deck = [k for k in range(NK) for _ in range(decks)]
+    players = d.pick((4, 4, 4, 2, 3, 5, 6, 8, 10, 12))
+    deck = [k for k in range(NK) for _ in range(ctx.rules.copies[k])]
     rng.shuffle(deck)
     size = d.int_in(1, len(deck) // players)
     hands = [deck[i * size : (i + 1) * size] for i in range(players)]
@@ -223,6 +244,16 @@ def playout_layer(d: Data, ctx: Context) -> None:
             hands.append([])
         else:
             kw["leader"] = d.int_in(0, 9)
+    if d.byte() % 3 == 0:  # finding friends: calls still open, a friend perhaps found
+        dealer = d.int_in(0, players - 1)
+        calls = tuple((d.int_in(1, 3), d.byte() % NK) for _ in range(d.int_in(0, 4)))
+        kw["friends"] = FriendsState(
+            dealer, calls, tuple(d.int_in(0, o - 1) for o, _ in calls),
+            tuple(d.byte() % 4 == 0 for _ in calls),
+            (dealer,) + ((d.int_in(0, players - 1),) if d.byte() % 2 else ()),
+            d.byte() % 2 == 0, d.byte() % 2 == 0)
+        kw["captured"] = [d.int_in(0, 60) for _ in range(players)]
+        kw["penalties"] = [d.int_in(0, 20) * (d.byte() < 40) for _ in range(players)]
     pos = Position(ctx, [Hand(h) for h in hands], **kw)
     if d.byte() % 2:
         playout(pos, d.int_in(0, 2**16))

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 import random
 
-from .cards import BIG_JOKER, LITTLE_JOKER, parse_rank, parse_suit, rank_of, suit_of
+from .cards import (
+    BIG_JOKER,
+    LITTLE_JOKER,
+    NO_TRUMP_LEVEL,
+    parse_level,
+    parse_rank,
+    parse_suit,
+    rank_of,
+    suit_of,
+)
 from .hookspecs import hookimpl
 from .model import FailedThrow, NoBidOutcome, ScoreOutcome
 from .rules import PlayRules
@@ -20,6 +29,7 @@ from .rules import PlayRules
 #: ``scoring`` without a table gets seed 000's pattern with ``step`` = 20 points per deck).
 DEFAULTS: dict = {
     "players": 4,
+    "game_mode": "fixed_teams",
     "start_level": "2",
     "plugins": [],
     "play": {},
@@ -46,6 +56,7 @@ DEFAULTS: dict = {
     "scoring": {},
     "next_dealer": {"hold": "partner"},
     "match_end": {"last_level": "A", "as_dealer": False},
+    "advancement": {"must_defend": [], "jack_rule": False},
 }
 
 
@@ -176,6 +187,8 @@ def shengji_may_overturn(variant, current, new, bids):
 @hookimpl(trylast=True)
 def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
     rules = variant.settings["declare"]
+    if level == NO_TRUMP_LEVEL:
+        return NoBidOutcome(trump=None)  # the NT level is played without trump
     if deal_number == 0 and rules["first_deal_redeal"] and redeals < rules["redeal_limit"]:
         return NoBidOutcome(trump=None, redeal=True)
     if rules["when_nobody"] == "turn_kitty" and kitty:
@@ -232,9 +245,15 @@ def shengji_kitty_multiplier(variant, context, play, lead):
 
 
 @hookimpl(trylast=True)
-def shengji_score_deal(variant, attacker_points):
+def shengji_score_deal(variant, attacker_points, short_handed):
     step, table = scoring_table(variant.settings, variant.decks)
-    return score(table, step, attacker_points)
+    out = score(table, step, attacker_points)
+    rules = variant.friend_rules
+    if (short_handed and out.next == "dealers" and rules is not None
+            and rules.bonus_level == "smaller_side"):
+        # shengji.io scoring.rs: BonusLevelForSmallerLandlordTeam, only when the side holds
+        return ScoreOutcome(next=out.next, rise=out.rise + 1)
+    return out
 
 
 def _next_seat_where(start: int, players: int, want) -> int:
@@ -263,11 +282,41 @@ def shengji_start_level(variant):
 
 @hookimpl(trylast=True)
 def shengji_match_winner(variant, levels, outcome, dealer_team, side):
-    end = variant.settings["match_end"]
-    last = parse_rank(end["last_level"])
+    # a level past the last one can only be reached as shengji_advance allows (with
+    # match_end.as_dealer: by holding the deal as dealers at the last level)
+    last = parse_level(variant.settings["match_end"]["last_level"])
     passed = [t for t, lv in levels.items() if lv > last]
-    if end["as_dealer"]:
-        # house rule: the last level must be won while defending it as dealers
-        dealers = {variant.teams[s] for s in side} if side else {dealer_team}
-        passed = [t for t in passed if t in dealers and outcome.next == "dealers"]
     return max(passed, key=lambda t: levels[t]) if passed else None
+
+
+def must_defend(variant) -> frozenset:
+    """Levels a seat rises past only by holding the deal as dealers at that level:
+    ``advancement.must_defend``, and the last level with ``match_end.as_dealer``."""
+    ranks = {parse_level(r) for r in variant.settings["advancement"]["must_defend"]}
+    end = variant.settings["match_end"]
+    if end["as_dealer"]:
+        ranks.add(parse_level(end["last_level"]))
+    return frozenset(ranks)
+
+
+@hookimpl(trylast=True)
+def shengji_advance(variant, level, rise, defending):
+    """One level at a time (shengji.io AdvancementPolicy): a must-defend level is passed
+    only by the dealers' side, on the first level of its rise; any other rise stops on
+    it. Past the last level the seat has won (the levels beyond count on for ties)."""
+    stops = must_defend(variant)
+    for step in range(rise):
+        if level in stops and not (defending and step == 0):
+            break
+        level += 1
+    return level
+
+
+@hookimpl(trylast=True)
+def shengji_dealers_back_to_start(variant, deal_level, last_play, attackers_won):
+    """The jack rule (shengji.io BackToTwoSetting::SingleJack): playing J, the attackers
+    win the last trick with a single jack: the dealers' side goes back to the start
+    level before this deal's rise."""
+    return bool(variant.settings["advancement"]["jack_rule"] and attackers_won
+                and deal_level == parse_rank("J") and len(last_play) == 1
+                and rank_of(last_play[0]) == deal_level)

@@ -92,6 +92,24 @@ def parse_rank(text: str | int) -> int:
     raise CardError(f"unknown rank {text!r}: expected one of {' '.join(RANKS)} (or T for 10)")
 
 
+#: the level "NT" above A (shengji.io MaxRank::NoTrump): a deal with no level cards
+NO_TRUMP_LEVEL = 13
+
+
+def parse_level(text: str | int) -> int:
+    """A level: a rank ('2'..'A' → 0..12) or ``NT``, the no-trump level above A (13)."""
+    if isinstance(text, int) and not isinstance(text, bool) and text == NO_TRUMP_LEVEL:
+        return NO_TRUMP_LEVEL
+    if isinstance(text, str) and text.strip().upper() == "NT":
+        return NO_TRUMP_LEVEL
+    return parse_rank(text)
+
+
+def level_name(level: int) -> str:
+    """0..12 → '2'..'A'; 13 → 'NT'."""
+    return "NT" if level == NO_TRUMP_LEVEL else RANKS[level]
+
+
 def parse_card(token: str) -> int:
     """One token such as ``HA``, ``♥10``, ``ST``, ``BJ`` → kind id."""
     if not isinstance(token, str):
@@ -237,12 +255,22 @@ def format_counts(counts: Iterable[int], unicode: bool = False) -> str:
     """54 counts → ``"BJ H10 H10 SA"``, highest kinds first (jokers, then S H C D, A..2)."""
     counts = _counts54(counts)
     tokens = []
-    for k in (BIG_JOKER, LITTLE_JOKER):
-        tokens += [card_str(k, unicode)] * counts[k]
-    for s in range(4):
-        for r in reversed(range(13)):
-            tokens += [card_str(kind(s, r), unicode)] * counts[kind(s, r)]
+    # one precomputed (id, token) per kind in display order: this runs for every view a
+    # server sends (hand and played cards), so no per-card function call
+    for k, tok in _DISPLAY_ORDER[unicode]:
+        n = counts[k]
+        if n:
+            tokens += [tok] * n
     return " ".join(tokens)
+
+
+_DISPLAY_ORDER = {
+    u: tuple((k, card_str(k, u)) for k in (BIG_JOKER, LITTLE_JOKER, *(
+        kind(s, r) for s in range(4) for r in reversed(range(13)))))
+    for u in (False, True)
+}
+#: token of each kind id (card_str without the checks, for ids already known good)
+CARD_TOKENS = tuple(card_str(k) for k in range(NUM_KINDS))
 
 
 def _counts54(counts) -> list[int]:

@@ -19,13 +19,26 @@ import sys
 from .errors import ShengjiError
 from .plugins import ALLOW_ENV, allowing
 
-COMMANDS = ("variants", "conformance", "simulate", "arena", "play", "serve")
+COMMANDS = ("variants", "conformance", "simulate", "arena", "play", "watch", "replay",
+            "serve")
+
+
+def version() -> str:
+    """The installed distribution's version (the package's own when not installed)."""
+    try:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as dist_version
+        return dist_version("shengji")
+    except PackageNotFoundError:
+        from . import __version__
+        return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shengji", description="Rules-as-data engine for 升级 / Tractor / 80分 and variants."
     )
+    parser.add_argument("--version", action="version", version=f"shengji {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:

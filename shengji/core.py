@@ -20,6 +20,7 @@ from .cards import (
     BIG_JOKER,
     LITTLE_JOKER,
     MAX_DECKS,
+    NO_TRUMP_LEVEL,
     NUM_KINDS,
     SUITS,
     card_str,
@@ -27,11 +28,12 @@ from .cards import (
     format_counts,
     kind,
     parse_cards,
-    parse_rank,
+    parse_level,
     parse_suit,
 )
 from .errors import CardError, HandError, RulesError, ShengjiError
 from .rules import (
+    BOMBS,
     FAILED_THROW,
     FOLLOW_PROTECTIONS,
     KITTY_POLICIES,
@@ -217,10 +219,20 @@ class Decomposition(Sequence):
 
 def _components(pl, ids: bytes) -> list:
     """The Components of a prepared lead whose components ``sj_comp_ids`` named ``ids``:
-    singles and tuples from the shared table, tractors built."""
+    singles and tuples from the shared table, tractors and rainbow rank groups built."""
     raw = ffi.buffer(pl)  # one view of the struct, sliced (cheaper than field access)
     comps = raw[_COMPS_AT : _COMPS_AT + 4 * len(ids)]  # (w, len, top, first) each
     kinds = raw[_KINDS_AT : _KINDS_AT + _MAXCARDS]
+    if pl.esuit == lib.SJ_RAINBOW:
+        # rank groups (semantics §3): width = that rank's cards, length 1, top = the rank
+        counts = bytes(ffi.buffer(pl.counts))
+        result = []
+        for i in range(len(ids)):
+            rank, c = comps[4 * i + 2], bytearray(NUM_KINDS)
+            for s in range(4):
+                c[s * 13 + rank] = counts[s * 13 + rank]
+            result.append(Component(comps[4 * i], 1, _hand(bytes(c))))
+        return result
     result = []
     for i, c in enumerate(ids):
         if c != 255:
@@ -250,7 +262,11 @@ def _tuple_components() -> tuple:
 
 class LegalFollows(NamedTuple):
     plays: Sequence  # the follows as Hands (a HandList), at most ``limit``
-    total: int  # the true number of legal follows
+    total: int  # the true number of legal follows (a lower bound when not ``exact``)
+    #: False when counting every follow would pass the core's budget (semantics §5):
+    #: the plays are legal, but fewer than ``limit`` may be listed and ``total`` is what
+    #: the budget met
+    exact: bool = True
 
 
 class HandList(Sequence):
@@ -563,7 +579,7 @@ def _hand_list(groups, what: str) -> list:
 
 # ---------------------------------------------------------------------------- Context
 
-_SUIT_NAMES = tuple(SUITS) + ("trump",)
+_SUIT_NAMES = tuple(SUITS) + ("trump", "rainbow")
 #: prepared contexts kept (a match uses a few dozen; fuzzing makes thousands)
 _CONTEXT_CACHE = 2048
 _ARG_NAMES = {
@@ -592,13 +608,16 @@ def _hold_only(rules: PlayRules, k: int) -> str:
 
 
 def _parse_level(level) -> int:
+    """A rank index 0..12, or 13 / "NT": the no-trump level above A, which has no level
+    cards (only the jokers and constant ranks are trumps besides a trump suit)."""
     if isinstance(level, bool):
         raise RulesError(f"level: {level!r} is not a rank")
     if isinstance(level, int):
-        if not 0 <= level <= 12:
-            raise RulesError(f"level: rank index {level} out of range 0..12 ('2'..'A')")
+        if not 0 <= level <= NO_TRUMP_LEVEL:
+            raise RulesError(f"level: rank index {level} out of range 0..12 ('2'..'A'), "
+                             f"or {NO_TRUMP_LEVEL} (NT)")
         return level
-    return parse_rank(level)
+    return parse_level(level)
 
 
 def _parse_trump(trump) -> int | None:
@@ -631,6 +650,8 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.bridge = int(bool(rules.tractor_bridges_level_gap))
     r.protection = FOLLOW_PROTECTIONS.index(rules.follow_protection)
     r.shorter_tractors = int(rules.shorter_tractors)
+    r.bombs = BOMBS.index(rules.bombs)
+    r.rainbow_min = rules.rainbow_min
     r.copies = list(rules.copies)
     r.constant_mask = sum(1 << c for c in rules.constant_ranks)
     r.ruff_compare = RUFF_COMPARE.index(rules.ruff_compare)
@@ -821,6 +842,19 @@ class Context:
         d._items = None
         return d
 
+    def is_rainbow(self, cards) -> bool:
+        """Is this lead a rainbow (semantics §3: one rank from all four suits, when the
+        rules have rainbows)?"""
+        h = as_hand(cards)
+        if not self.rules.rainbow_min or len(h) == 0:
+            return False
+        if len({self._esuit[k] for k in range(NUM_KINDS) if h._b[k]}) < 2:
+            return False
+        try:
+            return self._lead(h).esuit == lib.SJ_RAINBOW
+        except HandError:
+            return False
+
     def is_tractor(self, cards) -> bool:
         h = as_hand(cards)
         rc = lib.sj_is_tractor(self._r, h._b, NUM_KINDS, _NULL)
@@ -908,6 +942,10 @@ class Context:
                     f"must follow suit: the hand holds {info.count} {suit} card(s) and all of "
                     "them must be played"
                 )
+        elif pl.esuit == lib.SJ_RAINBOW:
+            sizes = " + ".join(str(pl.comps[i].w) for i in range(pl.ncomp))
+            detail = (f"must follow the rainbow: the hand holds cards of one rank for each "
+                      f"part ({sizes} cards), so the play must have them too")
         else:
             detail = "must follow shape"
             if info.comp >= 0:  # the component and the pattern it requires
@@ -925,7 +963,8 @@ class Context:
 
     def legal_follows(self, lead, hand, limit: int = 10_000) -> LegalFollows:
         """Every legal follow (as distinct multisets), at most ``limit`` of them, and the
-        true total (semantics §5)."""
+        true total (semantics §5). Within a budget of work (well under a second): past
+        it, the follows met so far, never none, with ``exact`` False."""
         lead, hand = as_hand(lead, "lead"), as_hand(hand, "hand")
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
             raise HandError(f"limit: {limit!r} is not a non-negative integer")
@@ -936,15 +975,19 @@ class Context:
         counts = ffi.new("uint64_t[2]")  # [written, total]
         n_out = ffi.cast("int32_t *", counts)
         total = counts + 1
+        exact = ffi.new("int32_t *")
         while True:
             out = _new_lead("uint8_t[]", max(cap, 1) * NUM_KINDS)  # not cleared
-            args = (self._r, pl, hand._b, NUM_KINDS, out, cap * NUM_KINDS, n_out, total)
+            args = (self._r, pl, hand._b, NUM_KINDS, out, cap * NUM_KINDS, n_out, total,
+                    exact)
             if lib.sj_legal_follows(*args, _NULL):
                 self._call_failed(lib.sj_legal_follows, *args)
-            if n_out[0] == min(limit, total[0]):
-                break
-            cap = min(limit, total[0])
-        return LegalFollows(HandList(ffi.buffer(out, n_out[0] * NUM_KINDS)[:]), total[0])
+            got = n_out[0]
+            if got == min(limit, total[0]) or (not exact[0] and got < cap):
+                break  # all that was asked, or what the budget allowed
+            cap = min(limit, max(total[0], 2 * cap))
+        return LegalFollows(HandList(ffi.buffer(out, n_out[0] * NUM_KINDS)[:]), total[0],
+                            bool(exact[0]))
 
     # ---------------------------------------------------------------- throws, tricks
 
@@ -1042,6 +1085,21 @@ def _position(ctx: Context, f: dict):
         pos.trick[i] = list(p)
     for name in ("trick_points", "penalty", "kitty_points", "throws", "throw_penalty"):
         setattr(pos, name, f[name])
+    for i, (c, p) in enumerate(zip(f["captured"], f["penalties"], strict=True)):
+        pos.captured[i], pos.penalties[i] = c, p
+    fr = f["friends"]
+    if fr is not None:  # finding friends: the calls as they stand
+        pos.friends = 1
+        pos.dealer = fr["dealer"]
+        for s in fr["side"]:
+            pos.on_side[s] = 1
+        pos.n_calls = len(fr["calls"])
+        for i, ((ordinal, card), seen, done) in enumerate(
+                zip(fr["calls"], fr["seen"], fr["done"], strict=True)):
+            pos.call_ordinal[i], pos.call_card[i] = ordinal, card
+            pos.call_seen[i], pos.call_done[i] = seen, int(done)
+        pos.join_twice = int(fr["join_twice"])
+        pos.dealer_copies_count = int(fr["dealer_copies_count"])
     return pos
 
 
@@ -1074,8 +1132,9 @@ def _position_playout(ctx: Context, f: dict, seed: int) -> tuple:
     if lib.sj_playout(ctx._r, pos, seed, res, err):
         _playout_error(ctx, err)
     n = min(res.tricks, lib.SJ_MAXCARDS)
+    side = tuple(s for s in range(f["players"]) if res.side >> s & 1)
     return (res.trick_points, res.multiplier, res.kitty_bonus, res.penalty, res.total,
-            res.last_winner, tuple(res.winners[0:n]), res.failed_throws)
+            res.last_winner, tuple(res.winners[0:n]), res.failed_throws, side)
 
 
 def _position_playouts(ctx: Context, f: dict, n: int, seed: int) -> tuple:

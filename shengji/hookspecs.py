@@ -32,6 +32,8 @@ __all__ = [
     "shengji_next_dealer",
     "shengji_first_dealer",
     "shengji_start_level",
+    "shengji_advance",
+    "shengji_dealers_back_to_start",
     "shengji_match_winner",
 ]
 
@@ -138,12 +140,17 @@ def shengji_kitty_multiplier(variant, context, play, lead):
 
 
 @hookspec(firstresult=True)
-def shengji_score_deal(variant, attacker_points):
+def shengji_score_deal(variant, attacker_points, short_handed):
     """The scoring table: attackers' points → who deals next and how many levels rise.
 
     :param variant: the Variant (``variant.decks`` gives the deck count).
     :param attacker_points: the attackers' points including the kitty bonus and penalties.
-    :return: a ``shengji.model.ScoreOutcome``. First non-None result wins.
+    :param short_handed: finding friends: the dealer's side ended smaller than the dealer
+        and every friend called (a call never fulfilled, or fulfilled by a seat already on
+        the side); always False with fixed teams.
+    :return: a ``shengji.model.ScoreOutcome``. First non-None result wins (built-in: the
+        variant's table; a short-handed side that holds rises one more level with
+        ``friends.bonus_level: smaller_side``, shengji.io ``BonusLevelPolicy``).
     """
 
 
@@ -175,6 +182,33 @@ def shengji_first_dealer(variant, bids, players, seed):
     :return: a seat. First non-None result wins (built-in: ``declare.first_dealer`` —
         the first declarer, or the last one; with no bids ``declare.nobody_first_dealer``
         — the seat dealt first, or one drawn from ``seed``).
+    """
+
+
+@hookspec(firstresult=True)
+def shengji_advance(variant, level, rise, defending):
+    """A seat's level after its side rises ``rise`` levels.
+
+    :param variant: the Variant.
+    :param level: the seat's level (0..12 = '2'..'A', 13 = NT when the last level is NT).
+    :param rise: the levels the scoring table gives its side (≥ 1).
+    :param defending: True when the seat is on the dealers' side (which held the deal).
+    :return: the new level; above the last level means the match is won.
+        First non-None result wins (built-in: one level at a time, a must-defend level is
+        passed only by the dealers on the first step — ``advancement.must_defend``,
+        ``match_end.as_dealer``).
+    """
+
+
+@hookspec(firstresult=True)
+def shengji_dealers_back_to_start(variant, deal_level, last_play, attackers_won):
+    """Does the dealers' side fall back to the start level (before this deal's rise)?
+
+    :param variant: the Variant.
+    :param deal_level: the level the deal was played at.
+    :param last_play: the winning play of the last trick (kind ids).
+    :param attackers_won: did the attackers win the last trick?
+    :return: a bool. First non-None result wins (built-in: ``advancement.jack_rule``).
     """
 
 

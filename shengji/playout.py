@@ -17,10 +17,20 @@ The policy (shared word for word by ``reference_playout``, which drives
   throw). A failed throw forces the core's option; when the next player chooses among
   several, one more draw picks the option (in the core's order).
 - Follow: one draw among all the legal follows in canonical order: their 54-count
-  vectors in descending lexicographic order (kind 0's count first).
-- Points 5/10/K go to the attackers for tricks they win; failed throws cost the
-  variant's penalty; the attackers taking the last trick score the kitty's points times
-  the multiplier of the last trick's lead (semantics §8).
+  vectors in descending lexicographic order (kind 0's count first), bombs included.
+- Points 5/10/K go to the seat that wins the trick, a failed throw's penalty to the seat
+  that threw; at the end they count for the sides as they then stand (the dealer's side
+  against the attackers, as the engine's ``captured``/``penalties``): the attackers'
+  tricks, plus the penalties of dealer-side throwers, minus the attackers' own; the
+  attackers taking the last trick score the kitty's points times the multiplier of the
+  last trick's lead (semantics §8).
+- Finding friends (``FriendsState``): the dealer's side starts as the dealer and the
+  friends already found; every play (a lead, a forced part of a failed throw, a follow)
+  counts the called copies it holds, its cards by kind id from the highest (the engine's
+  order), each call on its own: the ordinal-th copy of a call's card joins its player to
+  the side; a player already on the side uses the call up (``join_twice``) or lets it
+  pass to the next copy; the dealer's copies count only with ``dealer_copies_count``.
+  Seats 2..12 (``MAX_PLAYERS``), any teams.
 
 The C playout implements the built-in ``shengji_failed_throw`` and
 ``shengji_kitty_multiplier`` hooks; ``Position.from_game`` refuses variants whose
@@ -39,6 +49,7 @@ from .errors import HandError, RulesError, VariantError
 
 __all__ = [
     "MAX_PLAYERS",
+    "FriendsState",
     "Position",
     "PlayoutResult",
     "Playouts",
@@ -51,7 +62,8 @@ __all__ = [
     "lead_key",
 ]
 
-MAX_PLAYERS = 8
+MAX_PLAYERS = 12
+MAX_CALLS = 16
 _MASK = (1 << 64) - 1
 #: hooks the C playout implements itself (their built-in behaviour)
 _PLAYOUT_HOOKS = ("shengji_failed_throw", "shengji_kitty_multiplier")
@@ -66,6 +78,7 @@ class PlayoutResult(NamedTuple):
     last_winner: int
     winners: tuple  # winning seat of each trick the playout finished
     failed_throws: int
+    side: tuple = ()  # the dealer's side at the end, seats ascending
 
 
 class Playouts(NamedTuple):
@@ -80,6 +93,39 @@ class Playouts(NamedTuple):
         return sum(self.totals) / len(self.totals) if self.totals else 0.0
 
 
+class FriendsState(NamedTuple):
+    """Finding friends (找朋友) in a position: the dealer, the calls ((ordinal, card kind),
+    ...) with the copies of each counted so far and whether it is fulfilled, the seats on
+    the dealer's side now (the dealer included), and the variant's joining rules
+    (shengji.friends.FriendRules: join_twice, dealer_copies_count)."""
+
+    dealer: int
+    calls: tuple
+    seen: tuple
+    done: tuple
+    side: tuple
+    join_twice: bool = True
+    dealer_copies_count: bool = True
+
+
+def _check_friends(fr, m: int) -> FriendsState:
+    if not isinstance(fr, FriendsState):
+        raise HandError(f"friends: expected a FriendsState, got {type(fr).__name__}")
+    if not (isinstance(fr.dealer, int) and 0 <= fr.dealer < m):
+        raise HandError(f"friends.dealer: {fr.dealer!r} is not a seat 0..{m - 1}")
+    if len(fr.calls) > MAX_CALLS or not len(fr.calls) == len(fr.seen) == len(fr.done):
+        raise HandError(f"friends: {len(fr.calls)} calls (at most {MAX_CALLS}) need as many "
+                        "seen counts and done flags")
+    for (ordinal, card), seen in zip(fr.calls, fr.seen, strict=True):
+        if not (isinstance(card, int) and 0 <= card < NUM_KINDS and isinstance(ordinal, int)
+                and 1 <= ordinal <= 16 and isinstance(seen, int) and 0 <= seen <= ordinal):
+            raise HandError(f"friends: call ({ordinal!r}, {card!r}) seen {seen!r} times "
+                            "is not a call of the deal")
+    if any(not (isinstance(s, int) and 0 <= s < m) for s in fr.side):
+        raise HandError(f"friends.side: {fr.side!r} are not all seats 0..{m - 1}")
+    return fr
+
+
 def _counts(cards) -> tuple[int, ...]:
     return cards.counts if isinstance(cards, Hand) else Hand(cards).counts
 
@@ -89,12 +135,14 @@ class Position:
     from ``leader``) are anything ``Hand()`` accepts; ``teams[seat]`` is a team id."""
 
     __slots__ = ("ctx", "players", "teams", "dealer_team", "leader", "hands", "trick",
-                 "trick_points", "penalty", "kitty_points", "throws", "throw_penalty")
+                 "trick_points", "penalty", "kitty_points", "throws", "throw_penalty",
+                 "captured", "penalties", "friends")
 
     def __init__(self, ctx: Context, hands: Sequence, leader: int, dealer_team, *,
                  teams: Sequence | None = None, trick: Sequence = (), trick_points: int = 0,
                  penalty: int = 0, kitty_points: int = 0, throws: bool | None = None,
-                 throw_penalty: int = 0):
+                 throw_penalty: int = 0, captured: Sequence | None = None,
+                 penalties: Sequence | None = None, friends: FriendsState | None = None):
         if not isinstance(ctx, Context):
             raise RulesError(f"ctx: expected a shengji.core.Context, got {type(ctx).__name__}")
         hands = list(hands)
@@ -122,6 +170,15 @@ class Position:
         self.trick_points, self.penalty = trick_points, penalty
         self.kitty_points, self.throw_penalty = kitty_points, throw_penalty
         self.throws = ctx.rules.throws if throws is None else bool(throws)
+        # points by seat, counted for the sides at the end (trick_points/penalty above are
+        # already the attackers'); with friends the sides change as called cards are played
+        for name, value in (("captured", captured), ("penalties", penalties)):
+            value = tuple(value) if value is not None else (0,) * m
+            if len(value) != m or not all(isinstance(v, int) and not isinstance(v, bool)
+                                          and 0 <= v <= 10**6 for v in value):
+                raise HandError(f"{name}: {m} point counts 0..1000000 expected, got {value!r}")
+            setattr(self, name, value)
+        self.friends = None if friends is None else _check_friends(friends, m)
 
     @classmethod
     def from_game(cls, game) -> Position:
@@ -137,15 +194,22 @@ class Position:
                         f"variant {v.name}: a plugin implements {hook}; the C playout "
                         "only knows the built-in behaviour of that hook")
         kitty_points = sum(point_value(k) * n for k, n in enumerate(game.buried) if n)
-        # the sides as they stand now: the dealer's side (team, or dealer + friends found)
-        # against the rest (friends still to be found: issue 11, the core's part)
+        # the sides as they stand now: the dealer's side (team, or dealer + friends found);
+        # with calls still open, the playout lets the called copies decide the rest
         side = set(game.side)
+        friends = None
+        tracker = getattr(game, "_friends", None)
+        if tracker is not None and not tracker.resolved:
+            friends = FriendsState(
+                game.dealer, tuple(tracker.calls), tuple(tracker.seen), tuple(tracker.done),
+                tuple(tracker.side), tracker.rules.join_twice,
+                tracker.rules.dealer_copies_count)
         return cls(
             game.ctx, [Hand.from_counts(h) for h in game.hands], game.leader,
             0, teams=[0 if s in side else 1 for s in range(game.players)],
-            trick=[Hand(cards) for _, cards in game.trick], trick_points=game.trick_points,
-            penalty=game.penalty, kitty_points=kitty_points, throws=game.rules.throws,
-            throw_penalty=v.settings["penalties"]["failed_throw"])
+            trick=[Hand(cards) for _, cards in game.trick], kitty_points=kitty_points,
+            throws=game.rules.throws, throw_penalty=v.settings["penalties"]["failed_throw"],
+            captured=game.captured, penalties=game.penalties, friends=friends)
 
     def _fields(self) -> dict:
         teams = list(self.teams)
@@ -155,7 +219,8 @@ class Position:
             dealer_team=ids[self.dealer_team], leader=self.leader, n_trick=len(self.trick),
             hands=self.hands, trick=self.trick, trick_points=self.trick_points,
             penalty=self.penalty, kitty_points=self.kitty_points, throws=int(self.throws),
-            throw_penalty=self.throw_penalty)
+            throw_penalty=self.throw_penalty, captured=self.captured, penalties=self.penalties,
+            friends=None if self.friends is None else self.friends._asdict())
 
 
 def _seed(seed) -> int:
@@ -328,4 +393,4 @@ def reference_playout(game, seed: int = 0) -> PlayoutResult:
             elif isinstance(ev, DealScored):
                 return PlayoutResult(ev.trick_points, ev.multiplier, ev.kitty_bonus,
                                      ev.penalty, ev.attacker_points, winners[-1],
-                                     tuple(winners), failed)
+                                     tuple(winners), failed, tuple(sorted(ev.side)))

@@ -33,6 +33,9 @@ FAILED_THROW = ("smallest", "next_player_chooses", "first_blocker")
 #: following protections (shengji.io TrickDrawPolicy, in its order): none, longer tuples
 #: need not be broken, only a led tractor asks for tractors, both, only the suit is followed
 FOLLOW_PROTECTIONS = ("none", "longer_tuples", "tractor_on_tractor", "both", "suit_only")
+#: bombs (shengji.io BombPolicy): none; a bomb (four or more identical cards) may follow
+#: whatever was led; a bomb of the led suit is exempt from the shape rules only
+BOMBS = ("none", "any_suit", "follow_suit")
 KITTY_POLICIES = ("exponential", "power", "table", "twice_size")
 #: keys of the ``table`` kitty policy, and the shape each names
 KITTY_TABLE_KEYS = ("single", "pair", "triple", "quad", "tractor", "titanic")
@@ -252,6 +255,11 @@ class PlayRules:
     #: a led tractor the follower cannot match asks for shorter tractors before plain
     #: tuples (有拖拉機必須出拖拉機, seeds 000/001/004, shengji.io); false: seed 002's list
     shorter_tractors: bool = True
+    #: bombs (n >= 4 identical cards beat every other play): one of BOMBS
+    bombs: str = "none"
+    #: rainbows (shengji.io CompoundFormats.rainbows): 0 = none, else the fewest cards of
+    #: one rank, from all four suits, that make a rainbow lead (4..16)
+    rainbow_min: int = 0
     #: copies of each of the 54 kinds in the deck (shengji.deck.Composition.counts: short
     #: packs, jokers per pack); None → ``decks`` of every kind. ``decks`` is the most of any kind.
     copies: tuple[int, ...] | None = None
@@ -284,6 +292,13 @@ class PlayRules:
         _check_choice("ruff_compare", self.ruff_compare, RUFF_COMPARE)
         _check_choice("failed_throw", self.failed_throw, FAILED_THROW)
         _check_choice("kitty", self.kitty, KITTY_POLICIES)
+        _check_choice("bombs", self.bombs, BOMBS)
+        _check_int("rainbow_min", self.rainbow_min, 0, 16)
+        if 0 < self.rainbow_min < 4:
+            raise RulesError(
+                f"rainbow_min: {self.rainbow_min}: a rainbow holds all four suits, so at least "
+                "4 (or 0: no rainbows)"
+            )
         _check_int("kitty_cap", self.kitty_cap, 1)
         table = self.kitty_table
         if isinstance(table, (str, bytes)) or not isinstance(table, Iterable):

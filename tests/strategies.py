@@ -13,7 +13,7 @@ from oracle import OracleContext
 from oracle.structures import structure_counts, structures
 
 from shengji.cards import NUM_KINDS, RANKS
-from shengji.rules import FAILED_THROW, FOLLOW_PROTECTIONS, PlayRules, parse_pattern
+from shengji.rules import BOMBS, FAILED_THROW, FOLLOW_PROTECTIONS, PlayRules, parse_pattern
 
 # explicit ladders from the seeds (docs/rules.md §5), and a few odd ones
 TITANIC_LADDERS = {
@@ -73,6 +73,10 @@ def play_rules(draw, decks=None):
     else:
         kw["follow_protection"] = draw(st.sampled_from(FOLLOW_PROTECTIONS))
     kw["shorter_tractors"] = draw(st.booleans())
+    kw["bombs"] = draw(st.sampled_from(BOMBS) if decks == 4 else st.sampled_from(
+        ["none", "none", *BOMBS]))
+    if draw(st.integers(0, 3)) == 0:
+        kw["rainbow_min"] = draw(st.integers(4, min(16, 4 + 2 * (decks - 1))))
     if draw(st.integers(0, 3)) == 0:
         kw["copies"] = draw(compositions(decks))
     kw["ruff_compare"] = draw(st.sampled_from(["strongest", "all_components", "highest_card"]))
@@ -103,7 +107,7 @@ def play_rules(draw, decks=None):
 def contexts(draw, decks=None):
     """(PlayRules, level, trump) drawn together, plus the oracle for them."""
     rules = draw(play_rules(decks))
-    level = draw(st.integers(0, 12))
+    level = draw(st.integers(0, 13))  # 13: the no-trump level above A (no level cards)
     trump = draw(st.none() | st.integers(0, 3))
     return rules, level, trump, OracleContext(rules, level, trump)
 
@@ -348,3 +352,132 @@ def grouping_follow_case(draw, octx):
     more = draw(suited_group(octx, suit, draw(st.integers(0, 3)), minus(avail, hand)))
     hand = tuple(a + b for a, b in zip(hand, more, strict=True))
     return lead, hand
+
+
+@st.composite
+def bomb_trick(draw, octx):
+    """A four-card lead and a hand / follower plays that hold quads of several suits (four
+    decks), so that bombs (follow and trick winner, semantics §4/§7) are met often."""
+    suit = draw(st.sampled_from(effective_suits(octx)))
+    lead = draw(structure(octx, suit, full(octx), 4))
+    lead = draw(filled(octx, lead, minus(full(octx), lead), 4, prefer=suit))
+    if len({octx.suit[k] for k, c in enumerate(lead) if c}) > 1:  # the suit ran out
+        lead = draw(filled(octx, tuple([0] * NUM_KINDS), full(octx), 4, prefer=4))
+        suit = 4
+    avail = minus(full(octx), lead)
+    plays = [lead]
+    hand = tuple([0] * NUM_KINDS)
+    for _ in range(draw(st.integers(1, 3))):
+        quads = [k for k in range(NUM_KINDS) if avail[k] - hand[k] >= 4]
+        if not quads:
+            break
+        k = draw(st.sampled_from(quads))
+        hand = tuple(c + (4 if i == k else 0) for i, c in enumerate(hand))
+    extra = draw(holdings(octx, suit, minus(avail, hand), draw(st.integers(0, 6)), 2))
+    hand = tuple(a + b for a, b in zip(hand, extra, strict=True))
+    avail = minus(avail, hand)
+    for _ in range(draw(st.integers(1, 3))):
+        quads = [k for k in range(NUM_KINDS) if avail[k] >= 4]
+        if quads and draw(st.booleans()):
+            k = draw(st.sampled_from(quads))
+            p = tuple(4 if i == k else 0 for i in range(NUM_KINDS))
+        else:
+            p = draw(filled(octx, tuple([0] * NUM_KINDS), avail, 4,
+                            prefer=draw(st.sampled_from([suit, 4]))))
+        avail = minus(avail, p)
+        plays.append(p)
+    return lead, hand, plays
+
+
+@st.composite
+def rank_group(draw, octx, avail, at_least):
+    """Cards of one rank from all four suits (a rainbow unit), at least ``at_least`` of
+    them, out of ``avail``; empty when no rank can give that many."""
+    ranks = [r for r in range(13)
+             if all(avail[s * 13 + r] for s in range(4))
+             and sum(avail[s * 13 + r] for s in range(4)) >= at_least]
+    if not ranks:
+        return tuple([0] * NUM_KINDS)
+    r = draw(st.sampled_from(ranks))
+    counts = [0] * NUM_KINDS
+    for s in range(4):
+        counts[s * 13 + r] = 1
+    pool = [s * 13 + r for s in range(4) for _ in range(avail[s * 13 + r] - 1)]
+    extra = draw(st.integers(max(0, at_least - 4), len(pool)))
+    if extra:
+        for i in draw(st.lists(st.integers(0, len(pool) - 1), min_size=extra, max_size=extra,
+                               unique=True)):
+            counts[pool[i]] += 1
+    return tuple(counts)
+
+
+@st.composite
+def rainbow_case(draw, octx):
+    """A rainbow lead (one or two ranks, rainbow_min cards of each or more), a hand with
+    rank groups of its own, other holdings and follower plays of the lead's size."""
+    m = octx.rules.rainbow_min
+    avail = full(octx)
+    lead = tuple([0] * NUM_KINDS)
+    for _ in range(draw(st.integers(1, 2))):
+        part = draw(rank_group(octx, minus(avail, lead), m))
+        lead = tuple(a + b for a, b in zip(lead, part, strict=True))
+    n = sum(lead)
+    avail = minus(avail, lead)
+    hands = []
+    for _ in range(3):
+        h = tuple([0] * NUM_KINDS)
+        for _ in range(draw(st.integers(0, 2))):
+            part = draw(rank_group(octx, minus(avail, h), draw(st.integers(2, 4))))
+            h = tuple(a + b for a, b in zip(h, part, strict=True))
+        h = draw(filled(octx, h, minus(avail, h), sum(h) + draw(st.integers(0, 3))))
+        avail = minus(avail, h)
+        hands.append(h)
+    plays = [lead]
+    for h in hands:
+        if sum(h) >= n:
+            plays.append(draw(st.sampled_from(sorted(_sub_of(h, n)))))
+    return lead, hands, plays
+
+
+def _sub_of(h, n):
+    """a few n-card parts of h: its first n cards by kind, and by kind from the top"""
+    cards = [k for k, c in enumerate(h) for _ in range(c)]
+    out = set()
+    for seq in (cards, cards[::-1], cards[1:] + cards[:1]):
+        c = [0] * NUM_KINDS
+        for k in seq[:n]:
+            c[k] += 1
+        out.add(tuple(c))
+    return out
+
+
+@st.composite
+def big_table(draw, octx, decks):
+    """A trick and the other holdings at a table of 5 to 12 seats: [lead, plays...] of
+    the lead's size (follows, ruffs, the lead's shapes, discards) and one holding per other
+    seat for the throw check, all from one set of packs."""
+    m = draw(st.integers(5, 12))
+    suit, lead = draw(leads(octx, max_size=6 if decks >= 2 else 3))
+    n = sum(lead)
+    avail = minus(full(octx), lead)
+    plays = [lead]
+    for _ in range(m - 1):
+        if sum(avail) < n:
+            break
+        kind = draw(st.sampled_from(["follow", "ruff", "shaped", "any"]))
+        if kind == "shaped":
+            target = draw(st.sampled_from([suit, 4]))
+            p = draw(shaped_group(octx, target, [c[:2] for c in octx.decompose(lead)], avail))
+        elif kind in ("follow", "ruff"):
+            p = draw(suited_group(octx, suit if kind == "follow" else 4, n, avail))
+        else:
+            p = tuple([0] * NUM_KINDS)
+        p = draw(filled(octx, p, minus(avail, p), n))
+        avail = minus(avail, p)
+        plays.append(p)
+    others = []
+    for _ in range(m - 1):
+        h = draw(holdings(octx, suit, avail, draw(st.integers(0, 4)), 2))
+        avail = minus(avail, h)
+        others.append(h)
+    return plays, lead, others

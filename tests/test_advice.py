@@ -105,7 +105,7 @@ def test_terminal_leads_the_hints_with_the_advice():
     advice = [i for i, ln in enumerate(lines) if ln.startswith("advice: ")]
     assert len(advice) >= 10
     for i in advice:
-        first = lines[i + 1].split("hints: ", 1)[1].split(" | ")[0]
+        first = lines[i + 1].split("hints: ", 1)[1].split(" | ")[0].split(" ", 1)[1]  # "#0 …"
         assert lines[i][len("advice: "):].startswith(first)
     assert "partner" in text or "cannot win it" in text or "win the trick" in text
 

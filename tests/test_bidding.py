@@ -205,7 +205,8 @@ def test_terminal_keeps_or_takes_back(tmp_path):
 
         def readline(self):
             hints = [ln for ln in self.out.getvalue().splitlines() if "hints: " in ln]
-            options = hints[-1].split("hints: ", 1)[1].split(" | ")
+            # the prompt numbers its hints ("#0 pass | #1 ♠2"): keep what is typed
+            options = [h.split(" ", 1)[1] for h in hints[-1].split("hints: ", 1)[1].split(" | ")]
             return (options[1] if options[0] == "pass" and len(options) > 1
                     else options[0]) + "\n"
 

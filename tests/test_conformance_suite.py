@@ -40,6 +40,23 @@ def test_every_variant_passes_the_suite(name, check):
     assert result.passed, result.line()
 
 
+@pytest.mark.parametrize("check", check_names(CONFIG))
+@pytest.mark.parametrize("players", [7, 9, 12])
+def test_finding_friends_passes_the_suite_at_other_sizes(players, check):
+    """Issue 11: the suite on finding-friends at several table sizes (5 is above)."""
+    key = f"finding-friends@{players}"
+    if key not in _loaded:
+        _loaded[key] = load_variant("finding-friends", players=players)
+    result = run_check(_loaded[key], check, CONFIG)
+    assert result.passed, result.line()
+
+
+def test_cli_runs_the_suite_at_a_table_size(capsys):
+    assert main(["conformance", "--variant", "finding-friends", "--seats", "9",
+                 "--deals", "1"]) == 0
+    assert "0 failed" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "file, check, words",
     [
@@ -97,3 +114,18 @@ def test_command_refuses_negative_deals(capsys):
         main(["conformance", "--variant", "two-deck-80", "--deals", "-1"])
     assert e.value.code == 2
     assert "--deals -1: needs 0 or more deals" in capsys.readouterr().err
+
+
+#: the house-rule files beside the rule cases: a few in the default run, all with --long
+HOUSE_FILES = sorted(p for p in (Path(__file__).parent / "cases" / "house").glob("*.yaml")
+                     if not p.name.endswith(".cases.yaml"))
+QUICK_HOUSE = {"kitty-theft.yaml", "no-trump-rank.yaml"}
+
+
+@pytest.mark.parametrize("path", [
+    p if p.name in QUICK_HOUSE else pytest.param(p, marks=pytest.mark.long)
+    for p in HOUSE_FILES], ids=lambda p: p.name)
+def test_every_house_file_passes_the_suite(path):
+    failed = [c.line() for c in run_suite(str(path), SuiteConfig(seed=1, deals=1))
+              if not c.passed]
+    assert not failed, failed

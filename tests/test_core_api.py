@@ -355,3 +355,18 @@ def test_short_packs_keep_the_order_and_adjacency():
         assert short.strength(k) == full.strength(k)
     with pytest.raises(HandError, match="the packs hold only 0"):
         short.decompose("H4")
+
+
+def test_no_trump_level_has_no_level_cards():
+    """Level 13 (NT, shengji.io's no-trump rank above A): every rank keeps its suit, so
+    only the jokers (and constant ranks) are trumps besides a trump suit (issue 10)."""
+    from shengji.cards import parse_card
+
+    ctx = Context(PlayRules(), "NT", None)
+    assert ctx.effective_suit(parse_card("H2")) == parse_card("H2") // 13
+    assert ctx.compare(parse_card("HA"), parse_card("HK")) == "higher"
+    assert ctx.effective_suit(parse_card("BJ")) == 4
+    assert ctx.is_tractor("HA HA HK HK") and ctx.is_tractor("LJ LJ BJ BJ")
+    spades = Context(PlayRules(), 13, "S")
+    assert spades.effective_suit(parse_card("SA")) == 4
+    assert spades.is_tractor("SA SA LJ LJ")  # the top of the trump suit meets the jokers

@@ -69,7 +69,7 @@ def test_mismatched_sizes():
 
 def test_bad_context_arguments():
     with pytest.raises(RulesError):
-        Context(PlayRules(), 13, "S")
+        Context(PlayRules(), 14, "S")  # 13 is the no-trump level (NT above A)
     with pytest.raises(CardError):
         Context(PlayRules(), "11", "S")
     with pytest.raises(CardError):
@@ -251,3 +251,33 @@ def test_ladder_for_a_shape_the_rules_never_have_is_unused_not_an_error():
     # a house file lowering max_tuple under four-deck keeps its (now unused) quad ladder
     rules = PlayRules(decks=4, max_tuple=3, following={"quad": ["quad", "triple", "singles"]})
     assert not rules.shape_exists((4, 1))
+
+
+# --- legal_follows stays within its budget (issue 12) --------------------------------
+
+
+def test_legal_follows_budget_path_every_rank_constant():
+    """Every rank constant, two seats of 4 packs: a hand of 147 trumps against big throws.
+    Counting every follow would take minutes; the core stops at its documented budget
+    (docs/semantics.md §5) and still answers: legal plays, at least one, exact False."""
+    import random
+
+    from shengji.core import Context, Hand
+
+    ctx = Context(PlayRules(decks=4, constant_ranks=tuple(range(13))), "2", "S")
+    rng = random.Random(1)
+    deck = [k for k in range(54) for _ in range(4)]
+    budget_hit = 0
+    for _ in range(2):
+        rng.shuffle(deck)
+        hand = Hand(deck[:147])
+        for n in (12, 40, 69):
+            lead = Hand(deck[147 : 147 + n])
+            res = ctx.legal_follows(lead, hand, limit=20)
+            assert 1 <= len(res.plays) <= 20 and res.total >= len(res.plays)
+            assert all(ctx.check_follow(lead, hand, p).ok for p in res.plays)
+            budget_hit += not res.exact
+    assert budget_hit >= 4
+    # small cases stay exact
+    res = ctx.legal_follows(Hand(deck[147:150]), Hand(deck[:12]))
+    assert res.exact and res.total == len(res.plays)

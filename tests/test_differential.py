@@ -9,12 +9,16 @@ docs/semantics.md before either side is changed.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
+from oracle import OracleContext
 from strategies import (
+    big_table,
+    bomb_trick,
     contexts,
     follow_case,
     full,
@@ -22,6 +26,7 @@ from strategies import (
     holdings,
     leads,
     minus,
+    rainbow_case,
     ruffed_throw,
     suited_group,
     trick,
@@ -258,6 +263,70 @@ def test_ruffs_of_a_throw(decks, data):
     assert cctx.kitty_multiplier(H(plays[want]), H(plays[0])) == octx.kitty_multiplier(
         plays[want], plays[0]
     )
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+@given(data=st.data())
+@FAST
+def test_many_seats(decks, data):
+    """§6/§7 at tables of 5 to 12 seats (finding friends): the winner among up to 12 plays,
+    a throw against up to 11 other holdings."""
+    cctx, octx = setup(data, decks)
+    plays, lead, others = data.draw(big_table(octx, decks))
+    note(f"plays={[show(p) for p in plays]} others={[show(h) for h in others]}")
+    if len(plays) >= 2:
+        assert cctx.trick_winner([H(p) for p in plays]) == octx.trick_winner(plays)
+    valid, forced, options, blocker = octx.check_throw(lead, others)
+    r = cctx.check_throw(H(lead), [H(h) for h in others])
+    assert (r.valid, r.forced.counts if r.forced else None, r.blocker) == (valid, forced, blocker)
+    assert [o.counts for o in r.forced_options] == options
+
+
+@given(data=st.data())
+@FAST
+def test_bombs(data):
+    """§4/§7 bombs on four decks: legal follows (a quad as a bomb) and trick winners."""
+    cctx, octx = setup(data, 4)
+    lead, hand, plays = data.draw(bomb_trick(octx))
+    note(f"lead={show(lead)} hand={show(hand)} plays={[show(p) for p in plays]}")
+    if sum(hand) >= sum(lead):
+        want = octx.legal_follows(lead, hand)
+        got = cctx.legal_follows(H(lead), H(hand), limit=100_000)
+        assert {p.counts for p in got.plays} == want
+        assert got.total == len(want)
+    assert cctx.trick_winner([H(p) for p in plays]) == octx.trick_winner(plays)
+
+
+@pytest.mark.parametrize("decks", DECKS)
+@given(data=st.data())
+@FAST
+def test_rainbows(decks, data):
+    """Rainbows (shengji.io compound formats): decomposition, following, throws, winner."""
+    rules, level, trump, _ = data.draw(contexts(decks))
+    rules = dataclasses.replace(rules, rainbow_min=data.draw(st.integers(4, 4 + decks)))
+    cctx, octx = Context(rules, level, trump), OracleContext(rules, level, trump)
+    note(f"rules={rules!r} level={level} trump={trump}")
+    lead, hands, plays = data.draw(rainbow_case(octx))
+    note(f"lead={show(lead)} hands={[show(h) for h in hands]} plays={[show(p) for p in plays]}")
+    if sum(lead) == 0:
+        return
+    assert cctx.is_rainbow(H(lead)) == octx.is_rainbow(lead)
+    if not octx.is_rainbow(lead):
+        return
+    got = [(c.width, c.length, c.cards.counts) for c in cctx.decompose(H(lead))]
+    assert got == octx.decompose(lead)
+    assert cctx.kitty_multiplier(H(lead)) == octx.kitty_multiplier(lead)
+    for h in hands:
+        if sum(h) >= sum(lead) and sum(h) <= sum(lead) + 4:
+            want = octx.legal_follows(lead, h)
+            res = cctx.legal_follows(H(lead), H(h), limit=100_000)
+            assert {p.counts for p in res.plays} == want and res.total == len(want)
+    valid, forced, options, blocker = octx.check_throw(lead, hands)
+    r = cctx.check_throw(H(lead), [H(h) for h in hands])
+    assert (r.valid, r.forced.counts if r.forced else None, r.blocker) == (valid, forced, blocker)
+    assert [o.counts for o in r.forced_options] == options
+    if len(plays) > 1:
+        assert cctx.trick_winner([H(p) for p in plays]) == octx.trick_winner(plays)
 
 
 @pytest.mark.parametrize("decks", [2, 3])

@@ -154,4 +154,4 @@ def test_actions_and_outcomes_print():
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 53) == "deck:BJ"
     state = random_state(game, random.Random(4), lambda s: s.game is not None)
     assert state.action_to_string(state.current_player(), DONE) == "done"
-    assert game.num_distinct_actions() == 56 and game.max_chance_outcomes() == 54
+    assert game.num_distinct_actions() == 60 and game.max_chance_outcomes() == 54

@@ -241,6 +241,16 @@ def test_shengji_start_level(plain, every):
     assert every.start_level() == 5
 
 
+def test_shengji_advance(plain, every):
+    assert plain.advance(3, 2, defending=False) == 5
+    assert every.advance(3, 2, defending=False) == 4
+
+
+def test_shengji_dealers_back_to_start(plain, every):
+    assert plain.dealers_back_to_start(9, "SJ", attackers_won=True) is False
+    assert every.dealers_back_to_start(9, "SJ", attackers_won=True) is True
+
+
 def test_shengji_match_winner(plain, every):
     out = ScoreOutcome("dealers", 1)
     assert plain.match_winner({0: 3, 1: 4}, out, 0) is None

@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from shengji.bots import make_bot
+from shengji.cards import parse_card
 from shengji.core import Context, Hand
 from shengji.engine import Game
 from shengji.errors import HandError, RulesError, ShengjiError, VariantError
 from shengji.playout import (
+    FriendsState,
     Position,
     SplitMix64,
     lead_key,
@@ -23,6 +25,7 @@ from shengji.rules import PlayRules
 from shengji.variants import load_variant
 
 HOUSE = Path(__file__).resolve().parent.parent / "variants" / "house"
+CASES_HOUSE = Path(__file__).resolve().parent / "cases" / "house"
 VARIANTS = [
     "two-deck-80",
     "one-deck-40",
@@ -32,6 +35,13 @@ VARIANTS = [
     str(HOUSE / "turn-kitty.yaml"),  # next player chooses, penalties, all_components
     str(HOUSE / "titanic-seed000-following.yaml"),  # power kitty
     str(HOUSE / "seed003-scoring.yaml"),
+    # the play knobs of issue 10 (house files of tests/cases/house)
+    str(CASES_HOUSE / "bombs-any-suit.yaml"),
+    str(CASES_HOUSE / "bombs-follow-suit.yaml"),
+    str(CASES_HOUSE / "first-blocker.yaml"),
+    str(CASES_HOUSE / "shorter-tractors-seed002.yaml"),
+    str(CASES_HOUSE / "follow-protection-suit-only.yaml"),
+    str(CASES_HOUSE / "quad-tractor-on-tractor.yaml"),
 ]
 
 
@@ -195,3 +205,90 @@ def test_from_game_refuses_plugin_hooks():
 def test_errors_are_shengji_errors():
     assert issubclass(HandError, ShengjiError) and issubclass(VariantError, ShengjiError)
     assert Hand("HA") is not None
+
+
+@pytest.mark.parametrize("bombs", ["any_suit", "follow_suit"])
+def test_c_playout_equals_engine_reference_with_frequent_bombs(bombs):
+    # four short packs (J Q K A) between two players, with tractors: every kind has four
+    # copies among few kinds, so quads and four-card leads are common, and bombs that only
+    # the bomb rule lets follow come up in most deals
+    v = load_variant({"extends": "four-deck", "name": f"bombs-{bombs}", "players": 2,
+                      "teams": [0, 1], "deck": {"packs": 4, "lowest_rank": "J"},
+                      "hand_size": 36, "kitty_size": 0,
+                      "play": {"bombs": bombs, "throws": True, "tractors": True}})
+    quads_held = 0
+    for seed in range(8):
+        for extra in (0, 5):
+            g = to_play_phase(v, seed, extra)
+            quads_held += sum(1 for h in g.hands for c in h if c == 4)
+            pos = Position.from_game(g)
+            c = playout(pos, seed * 1000 + extra)
+            py = reference_playout(g, seed * 1000 + extra)
+            assert c == py, (bombs, seed, extra)
+    assert quads_held > 10
+
+
+@pytest.mark.parametrize("players, packs, hand, kitty", [(5, 2, 20, 8), (6, 3, 26, 6),
+                                                         (8, 4, 26, 8), (12, 4, 17, 12)])
+def test_c_playout_equals_engine_reference_at_n_seats(players, packs, hand, kitty):
+    # fixed partnerships around a bigger table (seats alternate between two teams, an odd
+    # table leaves one more attacker): the C playout's winners and points by seat
+    v = load_variant({"extends": "two-deck-80", "name": f"seats-{players}", "decks": packs,
+                      "players": players, "teams": [s % 2 for s in range(players)],
+                      "hand_size": hand, "kitty_size": kitty,
+                      "play": {"max_tuple": min(packs, 3)}})
+    for seed in range(3):
+        for extra in (0, 2 * players + 1):
+            g = to_play_phase(v, seed, extra)
+            pos = Position.from_game(g)
+            c = playout(pos, seed * 1000 + extra)
+            py = reference_playout(g, seed * 1000 + extra)
+            assert c == py, (players, seed, extra)
+            assert len(c.side) < players
+
+
+def _friends_position(hands, calls, *, dealer=0, join_twice=True, dealer_copies=True,
+                      side=None, trick=()):
+    ctx = Context(PlayRules(decks=2), "10", "S")
+    fr = FriendsState(dealer, tuple(calls), (0,) * len(calls), (False,) * len(calls),
+                      tuple(side or (dealer,)), join_twice, dealer_copies)
+    return Position(ctx, [Hand(h) for h in hands], dealer, 0, friends=fr, kitty_points=10,
+                    trick=[Hand(p) for p in trick])
+
+
+def test_friends_called_copy_joins_its_player():
+    # one card each: seat 2 plays the first HA and joins the dealer (seat 0)
+    pos = _friends_position(["H3", "H4", "HA", "H5"], [(1, parse_card("HA"))])
+    res = playout(pos, 0)
+    assert res.side == (0, 2) and res.last_winner == 2
+    assert res.trick_points == 0 and res.multiplier == 0  # the side took the last trick
+
+
+def test_friends_second_copy_and_the_dealers_own_copies():
+    ha = parse_card("HA")
+    hands = ["HA", "H4", "HA", "C2"]
+    # "2 HA": the dealer's HA is the first copy, seat 2's the second
+    assert playout(_friends_position(hands, [(2, ha)]), 1).side == (0, 2)
+    # the dealer's copies do not count: seat 2's HA is the first, the call stays open
+    assert playout(_friends_position(hands, [(2, ha)], dealer_copies=False), 1).side == (0,)
+
+
+def test_friends_join_twice_uses_the_call_up_or_passes_it_on():
+    ha = parse_card("HA")
+    hands = ["H3", "HA", "H6", "HA"]
+    # seat 1 is already a friend; its HA is the first copy of the call "1 HA"
+    used = playout(_friends_position(hands, [(1, ha)], side=(0, 1), join_twice=True), 3)
+    passed = playout(_friends_position(hands, [(1, ha)], side=(0, 1), join_twice=False), 3)
+    assert used.side == (0, 1)          # the call is spent: the dealer stays short-handed
+    assert passed.side == (0, 1, 3)     # the call passes to seat 3's HA
+
+
+def test_friends_points_count_for_the_side_at_the_end():
+    # the dealer led H2; seat 1 wins the trick (HK: 10 points) as an attacker, then leads
+    # the called CA and joins: its 10 points count for the dealer's side at the end
+    hands = ["S3", "HK CA", "H3 C3", "H4 C4"]
+    joined = playout(_friends_position(hands, [(1, parse_card("CA"))], trick=["H2"]), 5)
+    assert joined.side == (0, 1) and joined.winners == (1, 0)
+    assert joined.trick_points == 0
+    other = playout(_friends_position(hands, [(1, parse_card("DA"))], trick=["H2"]), 5)
+    assert other.side == (0,) and other.trick_points == 10

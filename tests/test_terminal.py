@@ -4,11 +4,18 @@ illegal play refused with its rule (nothing lost), bad tokens, quitting, the CLI
 from __future__ import annotations
 
 import io
+import re
 
 from shengji.cards import card_str
 from shengji.cli import main
 from shengji.frontends.terminal import Terminal, play
 from shengji.protocol import Table
+
+
+def shown_hints(out: io.StringIO) -> list[str]:
+    """The hints of the last prompt, as typed (without their "#N " numbers)."""
+    hints = [ln for ln in out.getvalue().splitlines() if ln.startswith("hints: ")]
+    return [re.sub(r"^#\d+ ", "", h) for h in hints[-1].split("hints: ", 1)[1].split(" | ")]
 
 
 class FirstHint:
@@ -20,9 +27,7 @@ class FirstHint:
 
     def readline(self) -> str:
         self.lines += 1
-        hints = [ln for ln in self.out.getvalue().splitlines() if "hints: " in ln]
-        first = hints[-1].split("hints: ", 1)[1].split(" | ")[0]
-        return first + "\n"
+        return shown_hints(self.out)[0] + "\n"
 
 
 def test_a_whole_deal_typing_the_first_hint():
@@ -44,8 +49,7 @@ class Declares(FirstHint):
     """Declares whenever it may (the second hint, after "pass"), else the first hint."""
 
     def readline(self) -> str:
-        hints = [ln for ln in self.out.getvalue().splitlines() if "hints: " in ln]
-        options = hints[-1].split("hints: ", 1)[1].split(" | ")
+        options = shown_hints(self.out)
         return (options[1] if options[0] == "pass" and len(options) > 1 else options[0]) + "\n"
 
 
@@ -59,8 +63,8 @@ def test_declaration_window_and_burial_are_shown():
     else:
         raise AssertionError("no seed of 0..11 let seat 0 declare and bury")
     # the advice leads the hints; passing is always among them while dealing
-    assert any(ln.startswith("hints: ") and "pass" in ln.split(" | ")
-               or ln.startswith("hints: pass | ") for ln in text.splitlines())
+    assert any(ln.startswith("hints: ") and re.search(r"#\d+ pass\b", ln)
+               for ln in text.splitlines())
     assert "  you declare " in text
     assert "kitty you took:" in text
     assert "--- Deal 1 result ---" in text
@@ -84,8 +88,7 @@ class Scripted:
                 self.tried = card_str(bad)
                 self.hand_before = list(g.hands[0])
                 return self.tried + "\n"
-        hints = [ln for ln in self.out.getvalue().splitlines() if "hints: " in ln]
-        return hints[-1].split("hints: ", 1)[1].split(" | ")[0] + "\n"
+        return shown_hints(self.out)[0] + "\n"
 
 
 def test_illegal_play_is_refused_with_the_rule_and_nothing_is_lost():
@@ -133,3 +136,37 @@ def test_cli_refuses_a_bad_seat_without_traceback(capsys):
 def test_cli_refuses_a_bad_variant(capsys):
     assert main(["play", "--variant", "no-such-variant"]) == 2
     assert "no-such-variant" in capsys.readouterr().err
+
+
+class CallingScript:
+    """Types ``#0`` everywhere, except at the first call prompt a refused call, then
+    ``#0`` (the suggested calls)."""
+
+    def __init__(self, out: io.StringIO):
+        self.out = out
+        self.tried = False
+
+    def readline(self) -> str:
+        if self.out.getvalue().rstrip().endswith("suggestion) >") and not self.tried:
+            self.tried = True
+            return "1 BJ, 3 HA\n"
+        return "#0\n"
+
+
+def test_finding_friends_at_six_seats():
+    """Issue 11: the terminal at six seats: every seat on one line, the calls, the
+    dealer (you) calling friends; a bad call is refused naming the call."""
+    from shengji.variants import load_variant
+
+    out = io.StringIO()
+    script = CallingScript(out)
+    v = load_variant("finding-friends", players=6)
+    assert play(v, 4, 0, deals=2, inp=script, out=out, color=False) == 0
+    text = out.getvalue()
+    assert script.tried
+    assert "seats: s0 " in text and "you* " in text and "(* dealer, + dealer's side" in text
+    assert "refused: seat 4 cannot call 1 BJ, 3 HA: call 1 BJ: BJ is a trump" in text
+    assert "you call friends: 1st " in text
+    assert "--- Deal 2 result ---" in text
+    assert "side unknown" in text  # before the friends show themselves
+    assert "Traceback" not in text

@@ -34,7 +34,7 @@ BASE = "extends: two-deck-80\n"
          "v.yaml:2: start_level: 10.0 is not one of 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A, T"),
         ("match_end: {last_level: 10.0}\n",
          "v.yaml:2: match_end.last_level: 10.0 is not one of 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, "
-         "K, A, T"),
+         "K, A, T, NT"),
         ("play: {constant_ranks: [2.0]}\n",
          "v.yaml:2: play.constant_ranks[0]: 2.0 is not one of 2, 3, 4, 5, 6, 7, 8, 9, 10, J, "
          "Q, K, A, T"),

@@ -13,7 +13,8 @@ from shengji.model import ScoreOutcome
 from shengji.rules import parse_pattern, parse_shape
 from shengji.variants import Variant, list_variants, load_variant
 
-BUILTINS = ["one-deck-40", "two-deck-80", "three-deck-titanic", "four-deck", "constant-two"]
+BUILTINS = ["one-deck-40", "two-deck-80", "three-deck-titanic", "four-deck", "constant-two",
+            "finding-friends"]
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -23,17 +24,19 @@ def v2():
 
 
 def test_builtin_names_fixed_and_listed():
-    assert list_variants()[:5] == BUILTINS
-    assert all(n.startswith("house/") for n in list_variants(include_house=True)[5:])
-    assert len(list_variants(include_house=True)) >= 5 + 3
+    n = len(BUILTINS)
+    assert list_variants()[:n] == BUILTINS
+    assert all(x.startswith("house/") for x in list_variants(include_house=True)[n:])
+    assert len(list_variants(include_house=True)) >= n + 3
 
 
 @pytest.mark.parametrize("name", BUILTINS)
 def test_builtin_loads_and_deals_every_card(name):
     v = load_variant(name)
     assert isinstance(v, Variant) and v.name == name
-    assert v.players * v.hand_size + v.kitty_size == 54 * v.decks
-    assert v.teams == (0, 1, 0, 1)
+    assert v.players * v.hand_size + v.kitty_size == v.composition.total
+    # fixed partners opposite; finding friends: every seat its own team (its own level)
+    assert v.teams == ((0, 1, 0, 1) if v.friend_rules is None else tuple(range(v.players)))
     assert v.play_rules.decks == v.decks
 
 
@@ -268,9 +271,14 @@ def test_match_winner(v2):
     out = ScoreOutcome(A, 2)
     assert v2.match_winner({0: 12, 1: 11}, out, dealer_team=0) is None
     assert v2.match_winner({0: 12, 1: 13}, out, dealer_team=0) == 1  # passed A
-    strict = load_variant("house/titanic-seed000-following")  # must win A as dealers
-    assert strict.match_winner({0: 12, 1: 13}, out, dealer_team=0) is None
+    # must win A as dealers: the rise, not the winner check, holds the attackers at A
+    strict = load_variant("house/titanic-seed000-following")
+    assert strict.advance(11, 2, defending=False) == 12  # attackers stop on A
+    assert strict.advance(12, 3, defending=False) == 12
+    assert strict.advance(11, 3, defending=True) == 12  # dealers from K stop on A too
+    assert strict.advance(12, 1, defending=True) == 13  # holding at A passes it
     assert strict.match_winner({0: 13, 1: 5}, ScoreOutcome(D, 1), dealer_team=0) == 0
+    assert v2.advance(11, 3, defending=False) == 14  # no must-defend level (seeds)
 
 
 def test_failed_throw_penalty_and_chooser():

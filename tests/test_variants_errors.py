@@ -99,7 +99,7 @@ BASE = "extends: two-deck-80\n"
          "shengji_next_dealr is not a shengji hook (did you mean shengji_next_dealer?)"),
         (BASE + "plugins: [shengji_bad_args]\n",
          "plugin 'shengji_bad_args': hook shengji_score_deal takes argument(s) points that the "
-         "hookspec does not define (allowed: variant, attacker_points)"),
+         "hookspec does not define (allowed: variant, attacker_points, short_handed)"),
         # a PlayRules value the schema allows but the deck count does not
         ("extends: one-deck-40\nplay: {max_tuple: 2}\n", "max_tuple: 2 is impossible with 1 deck"),
     ],

@@ -44,4 +44,7 @@ def some_action(state: dict) -> dict:
     legal = state["legal"]
     if legal["kind"] == "bury":
         return {"type": "Bury", "cards": " ".join(state["view"]["hand"].split()[:legal["count"]])}
+    if legal["kind"] == "call":  # finding friends: `count` of the single calls listed
+        calls = [a["calls"][0] for a in legal["actions"][:legal["count"]]]
+        return {"type": "CallFriends", "calls": calls}
     return legal["actions"][0]

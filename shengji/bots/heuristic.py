@@ -186,7 +186,41 @@ class HeuristicBot(Bot):
             return self._follow(view, legal)
         if kind == "choose":
             return self._choose(view, legal)
+        if kind == "call":
+            return self._call(view, legal)
         return legal[0], ""
+
+    # ------------------------------------------------------------------ calling friends
+
+    def _call(self, view, legal):
+        """Finding friends: call the top cards of plain suits, each at the copy after
+        the ones the dealer holds (so the dealer's own copies do not use the call up),
+        in suits the dealer is short of first (a friend there helps most)."""
+        from ..engine.actions import CallFriends
+
+        rules = self.variant.friend_rules
+        _, eff, st = self._ctx(view)
+        suit_len = [0] * 5
+        for k, n in enumerate(view.hand):
+            suit_len[eff[k]] += n
+
+        def want(call):
+            ordinal, card = call
+            aim = view.hand[card] + 1 if rules.dealer_copies_count else 1
+            return (ordinal == aim, st[card], -suit_len[eff[card]], -ordinal)
+
+        chosen, cards = [], set()
+        singles = sorted((a.calls[0] for a in legal), key=want, reverse=True)
+        for call in singles:
+            if call[1] not in cards and len(chosen) < legal.count:
+                chosen.append(call)
+                cards.add(call[1])
+        for call in singles:  # too few distinct cards: other copies of the same ones
+            if call not in chosen and len(chosen) < legal.count:
+                chosen.append(call)
+        return (CallFriends(view.seat, tuple(chosen)),
+                "top cards of plain suits, each past the copies the dealer holds, short suits "
+                "first")
 
     # ------------------------------------------------------------------ helpers
 

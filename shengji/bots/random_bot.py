@@ -26,5 +26,11 @@ class RandomBot(Bot):
 
             cards = [k for k, n in enumerate(view.hand) for _ in range(n)]
             return Bury(view.seat, tuple(rng.sample(cards, legal.count)))
+        if legal.kind == "call":
+            from ..engine.actions import CallFriends
+
+            # finding friends: ``count`` distinct calls among the single calls allowed
+            picks = rng.sample(range(len(legal)), legal.count)
+            return CallFriends(view.seat, tuple(legal[i].calls[0] for i in sorted(picks)))
         return legal[rng.randrange(len(legal))]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from ..conformance.runner import iter_results, summary
+from . import add_seats_argument
 
 
 def add_parser(subparsers) -> None:
@@ -36,6 +37,7 @@ def add_parser(subparsers) -> None:
         help="random deals per variant for --variant (default: the suite's)",
     )
     p.add_argument("--seed", type=int, default=0, help="first random seed for --variant")
+    add_seats_argument(p)
     p.add_argument("-v", "--verbose", action="store_true", help="also list passing checks")
     p.set_defaults(func=run, _parser=p)
 
@@ -69,7 +71,7 @@ def run(args) -> int:
         if args.deals is not None:
             config = SuiteConfig(seed=args.seed, deals=args.deals)
         for ref in args.variant:
-            for check in run_suite(ref, config):
+            for check in run_suite(ref, config, players=args.seats):
                 if check.passed:
                     report("passed", check.where)
                 else:

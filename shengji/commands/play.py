@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from . import add_seats_argument
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "play", help="play in the terminal: you against three bots",
+        "play", help="play in the terminal: you against bots",
         description="Play a match in the terminal at one seat; bots take the other seats. "
                     "Type cards like 'HA HA' (or '♥A'), h for hints, p to pass, q to quit.")
     p.add_argument("--variant", default="two-deck-80", help="variant name or YAML path")
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0; 0 and 2 are "
-                                                       "partners)")
+    add_seats_argument(p)
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--seed", default="0", help="seed (int or text); same seed, same deal")
     p.add_argument("--bot", default="heuristic",
                    help="bot at the other seats, with options (heuristic, random, mc, "
@@ -33,5 +35,10 @@ def run(args) -> int:
     if args.deals is not None and args.deals < 1:
         raise ShengjiError(f"--deals {args.deals}: needs a positive number")
     seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
-    return play(args.variant, args.seat, seed, bot=args.bot, deals=args.deals, color=args.color,
+    variant = args.variant
+    if args.seats is not None:
+        from ..variants import load_variant
+
+        variant = load_variant(args.variant, players=args.seats)
+    return play(variant, args.seat, seed, bot=args.bot, deals=args.deals, color=args.color,
                 advisor=args.advisor)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ipaddress
 import sys
 
+from . import add_seats_argument
+
 EXPOSED_WARNING = (
     "WARNING: --host {host} listens on every network interface: anyone who can reach "
     "this machine can open the page, create rooms and sit at open seats. There are no "
@@ -26,6 +28,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--variant", default="two-deck-80",
                    help="default variant of new rooms (a name, or a YAML path the server "
                         "operator trusts); the built-ins are offered too")
+    add_seats_argument(p)
     p.add_argument("--bot", default="heuristic", help="bot that fills empty seats")
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help="seconds between two bot plays (default 0.6; 0 for no pause)")
@@ -82,7 +85,8 @@ def run(args) -> int:
     from ..protocol import MAX_MESSAGE_BYTES
     from ..variants import load_variant
 
-    make_bot(args.bot, load_variant(args.variant))  # an unknown bot fails here, not in a room
+    # an unknown bot or table size fails here, not in a room
+    make_bot(args.bot, load_variant(args.variant, players=args.seats))
     db = args.db or default_db()
     if db != ":memory:":
         import os
@@ -95,7 +99,7 @@ def run(args) -> int:
             raise ShengjiError(f"--db {db}: cannot open ({e})") from None
     app = create_app(default_variant=args.variant, bot=args.bot, bot_delay=args.bot_delay,
                      allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin,
-                     db=db)
+                     db=db, seats=args.seats)
     if exposed(args.host):
         print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr)
     print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop); "

@@ -7,6 +7,7 @@ import sys
 
 from ..distributed import add_arguments
 from ..errors import ShengjiError
+from . import add_seats_argument
 
 
 def add_parser(subparsers) -> None:
@@ -15,6 +16,7 @@ def add_parser(subparsers) -> None:
         description="Play N deals (or N whole matches) with bots, in parallel processes, "
                     "and print a summary: hold rate, points, kitty bonus, level changes, speed.")
     p.add_argument("--variant", default="two-deck-80", help="variant name or YAML path")
+    add_seats_argument(p)
     size = p.add_mutually_exclusive_group()
     size.add_argument("--deals", type=int, help="number of deals to play (default 1000)")
     size.add_argument("--matches", type=int, help="number of whole matches to play instead")
@@ -33,7 +35,9 @@ def run(args) -> int:
     from ..distributed import mapper_for
     from ..engine.simulation import _load, format_summary, simulate
 
-    variant = _load(args.variant)
+    # with --seats the variant travels to the workers as (name, seats)
+    ref = args.variant if args.seats is None else (args.variant, args.seats)
+    variant = _load(ref)
     players = (args.players.split(",") if args.players else ["random"] * variant.players)
     players = [p.strip() for p in players]
     if args.jobs is not None and args.jobs < 1:
@@ -54,7 +58,7 @@ def run(args) -> int:
         except OSError as e:
             raise ShengjiError(f"--log {args.log}: cannot write ({e.strerror})") from None
     try:
-        result = simulate(args.variant, players, deals=deals, matches=args.matches or 0,
+        result = simulate(ref, players, deals=deals, matches=args.matches or 0,
                           seed=seed, log=log, progress=not args.no_progress, mapper=mapper)
     finally:
         if log is not None:

@@ -89,6 +89,8 @@ def resolved_rules(v) -> dict:
         "constant_ranks": [RANKS[r] for r in pr.constant_ranks],
         "follow_protection": pr.follow_protection,
         "shorter_tractors": pr.shorter_tractors,
+        "bombs": pr.bombs,
+        "rainbow_min": pr.rainbow_min,
         "following": {
             shape_str(shape): [pattern_str(p) for p in pr.ladder_for(shape)]
             for shape in _shown_shapes(pr)

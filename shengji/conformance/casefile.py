@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..cards import parse_rank, parse_suit
+from ..cards import parse_level, parse_suit
 from ..errors import ShengjiError
 from ..safeload import MAX_CASE_BYTES, load_yaml, read_text
 
@@ -31,18 +31,24 @@ KINDS = (
     "kitty_multiplier",
     "score",
     "declare",
+    "friend_call",
+    "friends",
     # our additions (docs/conformance.md "Kinds we add")
     "next_dealer",
     "first_dealer",
     "no_bid",
     "bidding",
     "visibility",
+    "advance",
+    "back_to_start",
 )
 #: kinds that are judged in a deal's context and so need ``level`` and ``trump``
-CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier")
+CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier",
+                 "friend_call")
 FILE_KEYS = ("variant", "defaults", "cases")
-DEFAULT_KEYS = ("variant", "level", "trump")
-CASE_KEYS = ("id", "source", "expect", "xfail", "variant", "level", "trump", *KINDS)
+#: ``players`` (our addition): the table size to load the variant at (its by_players)
+DEFAULT_KEYS = ("variant", "level", "trump", "players")
+CASE_KEYS = ("id", "source", "expect", "xfail", "variant", "level", "trump", "players", *KINDS)
 ERROR = "error"
 
 
@@ -71,6 +77,8 @@ class Case:
     xfail: str | None = None
     #: a form error found while reading this case; the runner reports it as the result
     problem: str | None = field(default=None, compare=False)
+    #: the table size to load the variant at (None: the variant's own)
+    players: int | None = None
 
     @property
     def where(self) -> str:
@@ -182,6 +190,9 @@ def _parse_case(path: Path, index: int, cid: str, raw: Mapping, base: Mapping) -
     if variant is not None and not isinstance(variant, str):
         raise _Problem(f"variant: {variant!r} is not a variant name or a path")
     level = _level(merged.get("level"))
+    players = merged.get("players")
+    if players is not None and not (_is_int(players) and 2 <= players <= 12):
+        raise _Problem(f"players: {players!r} is not a table size 2..12")
     has_trump = "trump" in merged
     trump = _trump(merged.get("trump")) if has_trump else None
     if variant is None:
@@ -191,7 +202,7 @@ def _parse_case(path: Path, index: int, cid: str, raw: Mapping, base: Mapping) -
             k for k, ok in (("level", level is not None), ("trump", has_trump)) if not ok
         )
         raise _Problem(f"{missing}: needed by a {kind} case (give it in defaults or the case)")
-    if kind in ("declare", "first_dealer", "no_bid", "bidding") and level is None:
+    if kind in ("declare", "first_dealer", "no_bid", "bidding", "back_to_start") and level is None:
         raise _Problem(f"level: needed by a {kind} case (give it in defaults or the case)")
     value = raw[kind]
     _check_value(kind, value)
@@ -215,16 +226,22 @@ def _parse_case(path: Path, index: int, cid: str, raw: Mapping, base: Mapping) -
         has_trump,
         source="" if source is None else str(source),
         xfail=xfail,
+        players=players,
     )
 
 
 def _level(value) -> int | None:
     if value is None:
         return None
+    return _level_value(value, "level")
+
+
+def _level_value(value, key: str) -> int:
+    """A level: a rank, or NT (the no-trump level above A)."""
     try:
-        return parse_rank(value)
+        return parse_level(value)
     except ShengjiError as e:
-        raise _Problem(f"level: {e}") from None
+        raise _Problem(f"{key}: {e} (or NT)") from None
 
 
 def _trump(value) -> int | None:
@@ -301,14 +318,37 @@ def _check_value(kind: str, v) -> None:
             _need(_cards_like(v[k]), f"kitty_multiplier.{k}: expected a card string")
     elif kind == "score":
         _need(
-            isinstance(v, Mapping) and set(v) == {"attacker_points"},
-            "score: expected {attacker_points: P}",
+            isinstance(v, Mapping) and "attacker_points" in v
+            and set(v) <= {"attacker_points", "short_handed"},
+            "score: expected {attacker_points: P} (and optionally short_handed: true)",
         )
         p = v["attacker_points"]
         _need(
             isinstance(p, int) and not isinstance(p, bool),
             "score.attacker_points: expected an integer",
         )
+        _need(isinstance(v.get("short_handed", False), bool),
+              "score.short_handed: expected true or false")
+    elif kind == "friend_call":
+        _need(
+            isinstance(v, Mapping) and "calls" in v and set(v) <= {"calls", "hand"},
+            "friend_call: expected {calls: [CALL, ...]} (and optionally hand: CARDS)",
+        )
+        _need(_calls_like(v["calls"]), 'friend_call.calls: expected a list of calls like "1 HA"')
+        if "hand" in v:
+            _need(_cards_like(v["hand"]), "friend_call.hand: expected a card string")
+    elif kind == "friends":
+        _need(
+            isinstance(v, Mapping) and set(v) == {"dealer", "calls", "plays"},
+            "friends: expected {dealer: SEAT, calls: [CALL, ...], plays: [[SEAT, CARDS], ...]}",
+        )
+        _need(_is_int(v["dealer"]), "friends.dealer: expected a seat number")
+        _need(_calls_like(v["calls"]), 'friends.calls: expected a list of calls like "1 HA"')
+        plays = v["plays"]
+        _need(isinstance(plays, list), "friends.plays: expected a list of [SEAT, CARDS]")
+        for i, p in enumerate(plays):
+            _need(isinstance(p, list) and len(p) == 2 and _is_int(p[0]) and _cards_like(p[1]),
+                  f"friends.plays[{i}]: expected [SEAT, CARDS]")
     elif kind == "next_dealer":
         _need(
             isinstance(v, Mapping) and set(v) == {"dealer", "attacker_points"},
@@ -348,6 +388,18 @@ def _check_value(kind: str, v) -> None:
                     _need(st["take_back"] is True, f"{where}.take_back: expected true")
                 else:
                     _need(_cards_like(st["cards"]), f"{where}.cards: expected a card string")
+    elif kind == "advance":
+        _need(isinstance(v, Mapping) and set(v) == {"from", "rise", "dealers"},
+              "advance: expected {from: LEVEL, rise: N, dealers: true|false}")
+        _level_value(v["from"], "advance.from")
+        _need(_is_int(v["rise"]) and v["rise"] >= 0, "advance.rise: expected a number >= 0")
+        _need(isinstance(v["dealers"], bool), "advance.dealers: expected true or false")
+    elif kind == "back_to_start":
+        _need(isinstance(v, Mapping) and set(v) == {"last_play", "attackers_won"},
+              "back_to_start: expected {last_play: CARDS, attackers_won: true|false}")
+        _need(_cards_like(v["last_play"]), "back_to_start.last_play: expected a card string")
+        _need(isinstance(v["attackers_won"], bool),
+              "back_to_start.attackers_won: expected true or false")
     elif kind == "visibility":
         _need(isinstance(v, Mapping) and set(v) == {"completed_tricks"},
               "visibility: expected {completed_tricks: N}")
@@ -362,6 +414,10 @@ def _check_value(kind: str, v) -> None:
         _need(_is_int(v.get("redeals", 0)) and v.get("redeals", 0) >= 0,
               "no_bid.redeals: expected a number >= 0")
         _need(_cards_like(v["kitty"]), "no_bid.kitty: expected a card string")
+
+
+def _calls_like(v) -> bool:
+    return isinstance(v, list) and all(isinstance(c, str) for c in v)
 
 
 def _check_steps(kind: str, steps) -> None:
@@ -390,6 +446,18 @@ def _check_expect(kind: str, e) -> None:
         )
     elif kind == "follow":
         _need(e in ("legal", "illegal"), f"expect: {e!r} is not legal, illegal or error")
+    elif kind == "friend_call":
+        _need(e in ("valid", "invalid"), f"expect: {e!r} is not valid, invalid or error")
+    elif kind == "friends":
+        _need(isinstance(e, Mapping) and e and set(e) <= {"side", "joined"},
+              "expect: expected {side: [SEAT, ...], joined: [[SEAT, CALL INDEX], ...]}")
+        if "side" in e:
+            _need(isinstance(e["side"], list) and all(map(_is_int, e["side"])),
+                  "expect.side: expected a list of seats, the dealer first")
+        if "joined" in e:
+            _need(isinstance(e["joined"], list) and all(
+                isinstance(j, list) and len(j) == 2 and all(map(_is_int, j))
+                for j in e["joined"]), "expect.joined: expected [[SEAT, CALL INDEX], ...]")
     elif kind in ("winner", "kitty_multiplier", "next_dealer", "first_dealer"):
         _need(isinstance(e, int) and not isinstance(e, bool), f"expect: {e!r} is not an integer")
     elif kind == "throw":
@@ -434,6 +502,11 @@ def _check_expect(kind: str, e) -> None:
         for k in ("declarer", "dealer", "kitty"):
             if k in e:
                 _need(e[k] is None or _is_int(e[k]), f"expect.{k}: {e[k]!r} is not a seat")
+    elif kind == "advance":
+        if e != "past":
+            _level_value(e, "expect")
+    elif kind == "back_to_start":
+        _need(isinstance(e, bool), f"expect: {e!r} is not true, false or error")
     elif kind == "visibility":
         keys = {"tricks_shown", "dealer_points", "attacker_points"}
         _need(isinstance(e, Mapping) and e and set(e) <= keys,

@@ -14,7 +14,15 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import SUITS as SUIT_LETTERS
-from ..cards import counts_of, format_counts, parse_cards, parse_suit, suit_of
+from ..cards import (
+    counts_of,
+    format_counts,
+    level_name,
+    parse_cards,
+    parse_level,
+    parse_suit,
+    suit_of,
+)
 from ..errors import CardError, HandError, ShengjiError
 from .casefile import Case
 
@@ -110,7 +118,8 @@ def judge_kitty(variant, case: Case):
 
 
 def judge_score(variant, case: Case):
-    out = variant.score_deal(case.value["attacker_points"])
+    out = variant.score_deal(case.value["attacker_points"],
+                             short_handed=case.value.get("short_handed", False))
     return {"next": out.next, "rise": out.rise}
 
 
@@ -140,6 +149,17 @@ def judge_no_bid(variant, case: Case):
         "trump": "none" if out.trump is None else SUIT_LETTERS[out.trump],
         "turned": None if out.turned_card is None else canonical([out.turned_card]),
     }
+
+
+def judge_advance(variant, case: Case):
+    v = case.value
+    new = variant.advance(parse_level(v["from"]), v["rise"], v["dealers"])
+    return level_name(new) if new <= variant.top_level else "past"
+
+
+def judge_back_to_start(variant, case: Case):
+    play = tuple(_hand(variant, case.value["last_play"]).cards())
+    return bool(variant.dealers_back_to_start(case.level, play, case.value["attackers_won"]))
 
 
 def judge_visibility(variant, case: Case):
@@ -256,6 +276,36 @@ def _named_suit(cards: tuple[int, ...]):
     return _MIXED
 
 
+def _friend_rules(variant):
+    """The variant's finding-friends rules; fixed teams call nobody (0 calls)."""
+    from ..friends import FriendRules
+
+    return variant.friend_rules or FriendRules(calls=0)
+
+
+def judge_friend_call(variant, case: Case):
+    from ..friends import calls_problem, parse_calls
+
+    calls = parse_calls(case.value["calls"])  # a malformed call is an input error
+    if "hand" in case.value:
+        _hand(variant, case.value["hand"])
+    problem = calls_problem(calls, _friend_rules(variant), _ctx(variant, case),
+                            variant.composition.counts, case.level)
+    return "invalid" if problem else "valid"
+
+
+def judge_friends(variant, case: Case):
+    from ..friends import FriendTracker, parse_calls
+
+    v = case.value
+    _seat(variant, v["dealer"], "friends.dealer")
+    tracker = FriendTracker(parse_calls(v["calls"]), v["dealer"], _friend_rules(variant))
+    for seat, cards in v["plays"]:
+        _seat(variant, seat, "friends.plays")
+        tracker.play(seat, sorted(_hand(variant, cards).cards(), reverse=True))
+    return {"side": list(tracker.side), "joined": [list(j) for j in tracker.joined]}
+
+
 JUDGES: dict[str, Callable[[Any, Case], Any]] = {
     "compare": judge_compare,
     "tractor": judge_tractor,
@@ -266,11 +316,15 @@ JUDGES: dict[str, Callable[[Any, Case], Any]] = {
     "kitty_multiplier": judge_kitty,
     "score": judge_score,
     "declare": judge_declare,
+    "friend_call": judge_friend_call,
+    "friends": judge_friends,
     "next_dealer": judge_next_dealer,
     "first_dealer": judge_first_dealer,
     "no_bid": judge_no_bid,
     "bidding": judge_bidding,
     "visibility": judge_visibility,
+    "advance": judge_advance,
+    "back_to_start": judge_back_to_start,
 }
 
 
@@ -319,10 +373,12 @@ def matches(case: Case, expected, got) -> bool:
         ):
             return False
         return True
-    if kind in ("declare", "no_bid", "bidding", "visibility"):
+    if kind in ("declare", "no_bid", "bidding", "visibility", "friends"):
         return all(expected[k] == got[k] for k in expected)
     if kind == "tractor":
         return expected is got or expected == got
+    if kind == "advance" and expected != "past":
+        return got != "past" and parse_level(expected) == parse_level(got)
     return expected == got
 
 

@@ -87,13 +87,13 @@ class VariantCache:
     def __init__(self) -> None:
         self._cache: dict[str, Any] = {}
 
-    def get(self, ref: str, case_file: Path):
+    def get(self, ref: str, case_file: Path, players: int | None = None):
         from ..variants import load_variant
 
-        key = _variant_key(ref, case_file)
+        key = (_variant_key(ref, case_file), players)
         if key not in self._cache:
             try:
-                self._cache[key] = load_variant(key)
+                self._cache[key] = load_variant(key[0], players=players)
             except Exception as e:  # noqa: BLE001 - reported as the case's problem
                 self._cache[key] = e
         found = self._cache[key]
@@ -122,7 +122,7 @@ def run_case(case: Case, variants: VariantCache | None = None) -> CaseResult:
         return CaseResult(case, False, case.expect, None, problem=case.problem)
     variants = variants or VariantCache()
     try:
-        variant = variants.get(case.variant, case.file)
+        variant = variants.get(case.variant, case.file, case.players)
     except _VariantProblem as e:
         return CaseResult(case, False, case.expect, None, problem=str(e))
     if case.expect == ERROR:

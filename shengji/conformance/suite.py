@@ -96,12 +96,14 @@ def run_check(variant, name: str, config: SuiteConfig = SuiteConfig()) -> Check:
     return Check(label, name, True)
 
 
-def run_suite(ref, config: SuiteConfig = SuiteConfig()) -> Iterator[Check]:
-    """Every check on one variant (a name, a YAML path or a Variant)."""
+def run_suite(ref, config: SuiteConfig = SuiteConfig(),
+              players: int | None = None) -> Iterator[Check]:
+    """Every check on one variant (a name, a YAML path or a Variant), at its own table
+    size or at ``players`` seats."""
     from ..variants import load_variant
 
     try:
-        variant = load_variant(ref)
+        variant = load_variant(ref, players=players)
     except ShengjiError as e:
         yield Check(str(ref), "load", False, str(e))
         return
@@ -136,7 +138,7 @@ def _check_settings(v, config: SuiteConfig) -> None:
         raise Broken(problem)
     for level in range(13):
         for k in [kind(s, level) for s in range(4)] + [LITTLE_JOKER, BIG_JOKER]:
-            for n in range(1, v.decks + 1):
+            for n in range(1, v.composition.counts[k] + 1):  # as many as the deck holds
                 cards = (k,) * n
                 got = v.declaration_strength(cards, level)
                 if (
@@ -161,7 +163,7 @@ def _check_scoring(v, config: SuiteConfig) -> None:
     prev = None
     for points in range(0, top + 1, 5):
         # the raw hook, not v.score_deal (which refuses bad results): say what broke
-        out = v.hook.shengji_score_deal(variant=v, attacker_points=points)
+        out = v.hook.shengji_score_deal(variant=v, attacker_points=points, short_handed=False)
         nxt, rise = getattr(out, "next", None), getattr(out, "rise", None)
         if nxt not in SIDES:
             raise Broken(
@@ -226,7 +228,7 @@ def _check_follows(v, config: SuiteConfig) -> None:
             level = rng.randrange(13)
             trump = rng.choice([0, 1, 2, 3, None])
             ctx = v.context(level, trump)
-            made = _random_lead(ctx, v.decks, shape, rng)
+            made = _random_lead(ctx, v.composition.counts, shape, rng)
             if made is None:
                 continue
             lead, suit_cards, rest = made
@@ -250,19 +252,21 @@ def _check_follows(v, config: SuiteConfig) -> None:
                     )
 
 
-def _random_lead(ctx, decks: int, shape, rng):
+def _random_lead(ctx, copies, shape, rng):
     """A lead of exactly ``shape`` in a random effective suit, or None when the suit has
-    no such run. Returns (lead counts, that suit's kinds, the remaining deck counts)."""
+    no such run. Returns (lead counts, that suit's kinds, the remaining deck counts).
+    ``copies``: the deck's copies of each kind (a short pack, a joker left out)."""
     w, length = shape
     suit = rng.randrange(5)
-    kinds = [k for k in range(NUM_KINDS) if ctx.effective_suit(k) == suit]
+    kinds = [k for k in range(NUM_KINDS) if ctx.effective_suit(k) == suit and copies[k]]
     if not kinds:
         return None
     by_strength: dict[int, list[int]] = {}
     for k in kinds:
-        by_strength.setdefault(ctx.strength(k), []).append(k)
+        if copies[k] >= w:
+            by_strength.setdefault(ctx.strength(k), []).append(k)
     starts = [s for s in by_strength if all(s + i in by_strength for i in range(length))]
-    if not starts or w > decks:
+    if not starts:
         return None
     s0 = rng.choice(starts)
     lead = [0] * NUM_KINDS
@@ -274,7 +278,7 @@ def _random_lead(ctx, decks: int, shape, rng):
         return None
     if len(comps) != 1 or (comps[0].width, comps[0].length) != tuple(shape):
         return None  # e.g. a run the variant does not count as a tractor
-    rest = [decks - c for c in lead]
+    rest = [n - c for n, c in zip(copies, lead, strict=True)]
     return lead, kinds, rest
 
 
@@ -319,6 +323,11 @@ def _random_action(game, legal, rng):
         return Bury(legal.seat, tuple(rng.sample(hand, legal.count)))
     if legal.kind == "declare" and len(legal) > 1 and rng.random() < 0.6:
         return legal[0]  # mostly pass, so that later overturns get a chance too
+    if legal.kind == "call":  # finding friends: ``count`` distinct single calls at once
+        from ..engine import CallFriends
+
+        picks = sorted(rng.sample(range(len(legal)), legal.count))
+        return CallFriends(legal.seat, tuple(legal[i].calls[0] for i in picks))
     return legal[rng.randrange(len(legal))]
 
 
@@ -368,6 +377,8 @@ def _check_offer(game, legal, at: str) -> None:
         held = sum(game.hands[legal.seat])
         if legal.count <= 0 or held < legal.count:
             raise Broken(f"{at}: must bury {legal.count} cards but holds {held}")
+    elif legal.kind == "call" and len(set(legal)) < legal.count:
+        raise Broken(f"{at}: {legal.count} calls to make but only {len(legal)} allowed")
     elif len(legal) == 0:
         hand = format_counts(game.hands[legal.seat])
         lead = f", lead {format_counts(_counts(game.trick[0][1]))}" if game.trick else ""
@@ -389,7 +400,31 @@ def _check_follow_by_core(game, action, at: str) -> None:
         )
 
 
+def _check_sides(game, at: str) -> None:
+    """The dealer's side: the dealer first, then the seats that fulfilled a call, each
+    once, in the order they joined; with fixed teams, the dealer's team."""
+    side = game.side
+    if not side:
+        return
+    if side[0] != game.dealer or len(set(side)) != len(side):
+        raise Broken(f"{at}: dealer's side {list(side)} (dealer {game.dealer})")
+    if game.friend_rules is None:
+        team = [s for s in range(game.players) if game.teams[s] == game.teams[game.dealer]]
+        if sorted(side) != team:
+            raise Broken(f"{at}: dealer's side {list(side)} is not the dealer's team {team}")
+        return
+    joiners = list(dict.fromkeys(s for s, _ in game.joined if s != game.dealer))
+    if list(side[1:]) != joiners:
+        raise Broken(f"{at}: dealer's side {list(side)} does not match the calls fulfilled "
+                     f"{list(game.joined)}")
+    if len(game.joined) > len(game.calls) or len({i for _, i in game.joined}) != len(game.joined):
+        raise Broken(f"{at}: calls fulfilled {list(game.joined)} for {len(game.calls)} call(s)")
+    if len(side) > game.players - 1:
+        raise Broken(f"{at}: dealer's side {list(side)} leaves no attackers")
+
+
 def _check_invariants(game, at: str) -> None:
+    _check_sides(game, at)
     copies, players = game.composition.counts, game.players
     points = game.composition.points
     hands = game.hands

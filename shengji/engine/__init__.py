@@ -9,7 +9,17 @@ views, JSON round trips and replay from (variant, seed, actions).
     view = g.view(seat)                # what that seat may know
 """
 
-from .actions import Action, Bury, ChooseForced, Declare, Pass, Play, TakeBack, action_from_dict
+from .actions import (
+    Action,
+    Bury,
+    CallFriends,
+    ChooseForced,
+    Declare,
+    Pass,
+    Play,
+    TakeBack,
+    action_from_dict,
+)
 from .errors import IllegalAction, IllegalPlayAction
 from .events import (
     BidTakenBack,
@@ -20,6 +30,8 @@ from .events import (
     Declared,
     Event,
     ForcedChosen,
+    FriendJoined,
+    FriendsCalled,
     KittyTaken,
     MatchOver,
     Passed,
@@ -30,17 +42,19 @@ from .events import (
     TrumpSet,
     event_from_dict,
 )
-from .game import BURYING, CHOOSING, DEALING, OVER, PLAYING, STEALING, Game
+from .game import BURYING, CALLING, CHOOSING, DEALING, OVER, PLAYING, STEALING, Game
 from .legal import Legal
 from .runner import play
 from .view import SeatView
 
 __all__ = [
-    "Action", "Bury", "ChooseForced", "Declare", "Pass", "Play", "TakeBack", "action_from_dict",
+    "Action", "Bury", "CallFriends", "ChooseForced", "Declare", "Pass", "Play", "TakeBack",
+    "action_from_dict",
     "IllegalAction", "IllegalPlayAction",
     "Event", "DealStarted", "CardDealt", "Declared", "Passed", "Redealt", "TrumpSet",
     "BidTakenBack", "KittyTaken", "Buried", "ThrowFailed", "ForcedChosen", "Played", "TrickWon",
+    "FriendsCalled", "FriendJoined",
     "DealScored", "MatchOver", "event_from_dict",
     "Game", "Legal", "SeatView", "play",
-    "DEALING", "STEALING", "BURYING", "PLAYING", "CHOOSING", "OVER",
+    "DEALING", "STEALING", "BURYING", "CALLING", "PLAYING", "CHOOSING", "OVER",
 ]

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..cards import card_str, parse_cards
+from ..cards import CARD_TOKENS, NUM_KINDS, card_str, parse_cards
 from ..errors import RecordError, ShengjiError
+from ..friends import calls_text, parse_calls
 
 
 def norm_cards(cards) -> tuple[int, ...]:
@@ -28,7 +29,12 @@ def norm_cards(cards) -> tuple[int, ...]:
 
 
 def cards_text(cards) -> str:
-    return " ".join(card_str(c) for c in cards)
+    try:  # ids in range: a table lookup each (every view a server sends lists many cards)
+        if all(type(c) is int and 0 <= c < NUM_KINDS for c in cards):
+            return " ".join([CARD_TOKENS[c] for c in cards])
+    except TypeError:
+        pass
+    return " ".join(card_str(c) for c in cards)  # raises CardError naming a bad id
 
 
 def _check_seat(action, seat) -> None:
@@ -51,12 +57,16 @@ class Action:
             d["cards"] = cards_text(self.cards)
         if hasattr(self, "option"):
             d["option"] = self.option
+        if hasattr(self, "calls"):
+            d["calls"] = calls_text(self.calls)
         return d
 
     def __str__(self) -> str:
         extra = f" {cards_text(self.cards)}" if hasattr(self, "cards") else ""
         if hasattr(self, "option"):
             extra = f" option {self.option}"
+        if hasattr(self, "calls"):
+            extra = " " + ", ".join(calls_text(self.calls))
         return f"{type(self).__name__}(seat {self.seat}{extra})"
 
 
@@ -119,13 +129,26 @@ class ChooseForced(Action):
                                f"got {self.option!r}")
 
 
-ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced, TakeBack)}
+@dataclass(frozen=True, slots=True)
+class CallFriends(Action):
+    """Finding friends (找朋友): after burying, the dealer calls cards — ``calls`` are
+    (ordinal, card) pairs, ``"1 HA"`` = the first ♥A played (shengji.friends)."""
+
+    calls: tuple
+
+    def __post_init__(self):
+        _check_seat(self, self.seat)
+        object.__setattr__(self, "calls", parse_calls(self.calls))
+
+
+ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced, TakeBack,
+                                              CallFriends)}
 
 
 def action_from_dict(d: dict, where: str = "action record") -> Action:
     """The inverse of ``Action.to_dict``; a malformed record raises RecordError naming
     the field (``where`` says which record: ``game record: actions[3]``)."""
-    needs = f"needs type (one of {', '.join(ACTION_TYPES)}), seat and cards/option"
+    needs = f"needs type (one of {', '.join(ACTION_TYPES)}), seat and cards/option/calls"
     if not isinstance(d, dict):
         raise RecordError(f"{where}: malformed action record {_short(d)}: an object that {needs}")
     kind = d.get("type")
@@ -137,6 +160,11 @@ def action_from_dict(d: dict, where: str = "action record") -> Action:
         raise RecordError(f"{where}.seat: {_short(seat)} is not a seat number")
     if cls is Pass or cls is TakeBack:
         return cls(seat)
+    if cls is CallFriends:
+        try:
+            return CallFriends(seat, d.get("calls"))
+        except ShengjiError as e:
+            raise RecordError(f"{where}.calls: {e}") from None
     if cls is ChooseForced:
         option = d.get("option")
         if isinstance(option, bool) or not isinstance(option, int) or option < 0:

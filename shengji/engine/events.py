@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from ..cards import parse_cards
+from ..friends import calls_text, parse_calls
 from .actions import cards_text
 
 #: fields that hold a group of cards (tuple of kind ids) / several groups
@@ -37,6 +38,8 @@ class Event:
                 v = [cards_text(o) for o in v]
             elif f.name == "card" and v is not None:
                 v = cards_text((v,))
+            elif f.name == "calls":
+                v = calls_text(v)
             elif isinstance(v, tuple):
                 v = list(v)
             d[f.name] = v
@@ -156,6 +159,26 @@ class TrickWon(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class FriendsCalled(Event):
+    """Finding friends: the dealer's calls, public (``"1 HA"``: the first ♥A played)."""
+
+    seat: int
+    calls: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class FriendJoined(Event):
+    """A called copy was played: ``seat`` fulfils call ``call`` (its index). ``already``:
+    the seat was on the dealer's side before (the call is used up, the side does not
+    grow); else the seat joins it, public from now on."""
+
+    seat: int
+    call: int
+    card: int
+    already: bool
+
+
+@dataclass(frozen=True, slots=True)
 class DealScored(Event):
     deal: int
     dealer: int
@@ -169,6 +192,7 @@ class DealScored(Event):
     next_side: str        # "dealers" or "attackers"
     rise: int
     rising: tuple         # the seats that rose (``rise`` levels each)
+    # (a short-handed finding-friends side that holds: ``rise`` includes the bonus level)
     levels: tuple         # level of each seat after the rise
     next_dealer: int
     side: tuple           # the dealer's side at the end of the deal (dealer first)
@@ -184,8 +208,8 @@ class MatchOver(Event):
 EVENT_TYPES = {
     cls.__name__: cls
     for cls in (DealStarted, CardDealt, Declared, Passed, BidTakenBack, Redealt, TrumpSet,
-                KittyTaken, Buried, ThrowFailed, ForcedChosen, Played, TrickWon, DealScored,
-                MatchOver)
+                KittyTaken, Buried, ThrowFailed, ForcedChosen, Played, TrickWon, FriendsCalled,
+                FriendJoined, DealScored, MatchOver)
 }
 
 
@@ -200,6 +224,8 @@ def event_from_dict(d: dict) -> Event:
             v = tuple(tuple(parse_cards(o)) for o in v)
         elif f.name == "card" and v is not None:
             v = parse_cards(v)[0]
+        elif f.name == "calls":
+            v = parse_calls(v)
         elif isinstance(v, list):
             v = tuple(v)
         kw[f.name] = v

@@ -17,13 +17,15 @@ import os
 import random
 from collections.abc import Iterable
 
-from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, point_value
+from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, level_name, point_value
 from ..deck import deal_error
 from ..errors import HandError, ShengjiError, VariantError
+from ..friends import FriendTracker, allowed_calls, calls_problem, calls_text
 from ..model import Bid
 from .actions import (
     Action,
     Bury,
+    CallFriends,
     ChooseForced,
     Declare,
     Pass,
@@ -41,6 +43,8 @@ from .events import (
     DealStarted,
     Declared,
     ForcedChosen,
+    FriendJoined,
+    FriendsCalled,
     KittyTaken,
     MatchOver,
     Passed,
@@ -54,6 +58,8 @@ from .legal import FillerFollows, Legal, lead_structures
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
+#: finding friends (找朋友): after burying, the dealer calls cards
+CALLING = "call"
 #: kitty theft (炒地皮, declare.kitty_theft): after a burial the other seats may overturn
 STEALING = "steal"
 
@@ -63,6 +69,7 @@ RULE_LEAD = "docs/rules.md §4 (leading and throws, seed 000 出牌規則)"
 RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規則)"
 RULE_TURN = "docs/rules.md §4 (play order: the trick's leader, then each next seat)"
 RULE_CHOOSE = "docs/rules.md §4 (failed throw: the next player chooses the forced play, seed 002)"
+RULE_CALL = "docs/variants.md friends (finding friends: the dealer's calls after burying)"
 RULE_TAKEBACK = "docs/variants.md declare.takeback (right after declaring, keep it or take it back)"
 
 
@@ -126,11 +133,14 @@ class Game:
         self._redeal_limit = declare["redeal_limit"]
         self._takeback_rule = declare["takeback"]
         self._theft_rule = declare["kitty_theft"]
+        #: the highest level a deal is played at (A, or NT above it: docs/variants.md)
+        self._top_level = v.top_level
         #: table options that hide facts from the seat views (docs/variants.md `table:`)
         self.table_rules = v.settings["table"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
         #: level of every seat (a team's seats always share theirs: they rise together)
-        self.levels = [v.start_level()] * self.players
+        self._start_level = v.start_level()
+        self.levels = [self._start_level] * self.players
         # the declaration hooks are pure functions of their arguments: cache them per game
         self._strength_cache: dict = {}
         self._overturn_cache: dict = {}
@@ -144,6 +154,12 @@ class Game:
         self.side: tuple = ()
         #: is every seat's side public? (always, with fixed teams)
         self.sides_known = True
+        #: finding friends: the rules of the calls (None: fixed teams)
+        self.friend_rules = v.friend_rules
+        #: this deal's calls ((ordinal, card), ...) and who fulfilled them ((seat, call), ...)
+        self.calls: tuple = ()
+        self.joined: tuple = ()
+        self._friends: FriendTracker | None = None
         self.winner = None
         self.phase = DEALING
         self.to_act: int | None = None
@@ -169,6 +185,12 @@ class Game:
             return Legal("declare", seat, (Pass(seat), *self._offer))
         if self.phase == BURYING:
             return Legal("bury", seat, (), count=self.kitty_size)
+        if self.phase == CALLING:
+            # every single call allowed; the dealer makes ``count`` distinct ones at once
+            singles = allowed_calls(self.friend_rules, self.ctx, self.composition.counts,
+                                    self.level)
+            return Legal("call", seat, tuple(CallFriends(seat, (c,)) for c in singles),
+                         count=self.friend_rules.calls)
         if self.phase == CHOOSING:
             n = len(self._choice[1])
             return Legal("choose", seat, tuple(ChooseForced(seat, i) for i in range(n)))
@@ -186,7 +208,10 @@ class Game:
             kinds = in_suit or [k for k in range(NUM_KINDS) if hand[k]]
             return Legal("follow", seat, [(k,) for k in kinds], count=1)
         held = sum(hand[k] for k in in_suit)
-        if held <= n:
+        # (bombs: any_suit lets a bomb of another suit follow too, and a rainbow lead has
+        # no suit to follow: the core lists those)
+        if held <= n and not (self.rules.bombs == "any_suit" and n >= 4
+                              and any(c >= n for c in hand)) and not self._rainbow_led():
             base = tuple(k for k in in_suit for _ in range(hand[k]))  # by id, descending
             if held == n:
                 return Legal("follow", seat, [base], count=n)
@@ -249,6 +274,8 @@ class Game:
             self._run_dealing(ev)
         elif isinstance(action, Bury):
             self._do_bury(action, ev)
+        elif isinstance(action, CallFriends):
+            self._do_call(action, ev)
         elif isinstance(action, ChooseForced):
             leader, options, _ = self._choice
             self._choice = None
@@ -295,6 +322,13 @@ class Game:
                 self._refuse(f"seat {action.seat} must bury exactly {self.kitty_size} cards, "
                              f"not {len(action.cards)}", "wrong_count", RULE_BURY)
             return None
+        if isinstance(action, CallFriends):
+            problem = calls_problem(action.calls, self.friend_rules, self.ctx,
+                                    self.composition.counts, self.level)
+            if problem:
+                self._refuse(f"seat {action.seat} cannot call {', '.join(calls_text(action.calls))}"
+                             f": {problem}", "bad_call", RULE_CALL)
+            return None
         if isinstance(action, ChooseForced):
             n = len(self._choice[1])
             if not (isinstance(action.option, int) and 0 <= action.option < n):
@@ -328,7 +362,7 @@ class Game:
         bid = self._make_bid(seat, action.cards)
         if bid is None:
             self._refuse(f"seat {seat}: {cards_text(action.cards)} cannot declare at level "
-                         f"{card_str(kind(0, self.level))[1:]}", "cannot_declare", RULE_DECLARE)
+                         f"{level_name(self.level)}", "cannot_declare", RULE_DECLARE)
         if not self._may_overturn(bid):
             cur = self._bids[-1]
             self._refuse(f"seat {seat}: {cards_text(action.cards)} may not overturn seat "
@@ -363,7 +397,8 @@ class Game:
             hand = self.hands[seat]
             held = sum([hand[k] for k in self._suit_kinds[suit]])
             in_play = sum(1 for c in cards if eff[c] == suit)
-            if (held <= n and in_play == held) or (n == 1 and in_play == 1):
+            if ((held <= n and in_play == held) or (n == 1 and in_play == 1)) \
+                    and not self._rainbow_led():
                 return None, play
         res = self.ctx.check_follow(self._trick_hands[0], self._hand_of(seat), play)
         if not res.ok:
@@ -382,7 +417,7 @@ class Game:
         self._first_seat = first
         # the dealer's level is the deal's; a first deal is played at seat 0's (every seat
         # starts at the same level)
-        self.level = min(self.levels[first], 12)
+        self.level = min(self.levels[first], self._top_level)
         rng = random.Random(f"{self.seed}:{self.deal_number}:{attempt}")
         deck = self.composition.cards()
         rng.shuffle(deck)
@@ -402,7 +437,9 @@ class Game:
         self._takeback: int | None = None  # seat that may take back its declaration now
         self._took_back: set = set()       # seats that took one back this deal (once each)
         self._steal_queue: list = []       # seats still to be asked in a theft round
-        self._bid_kinds = tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER)
+        # the NT level above A (13) has no declarations: it is played without trump
+        self._bid_kinds = () if self.level > 12 else (
+            tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER))
         self.trump = None
         self.ctx = None
         self.kitty: tuple = ()
@@ -419,6 +456,10 @@ class Game:
         self.penalties = [0] * self.players  # failed-throw penalties each seat incurred
         self.penalty = 0
         self.side = ()
+        self.sides_known = self.friend_rules is None
+        self.calls = ()
+        self.joined = ()
+        self._friends = None
         self._choice = None
         ev.append(DealStarted(self.deal_number, attempt, self.dealer, self.level,
                               self._levels_tuple(), first))
@@ -524,7 +565,7 @@ class Game:
             dealer = v.first_dealer(tuple(self._bids),
                                     seed=f"{self.seed}:{self.deal_number}:{self._attempt}")
             self.dealer = dealer
-            self.level = min(self.levels[dealer], 12)
+            self.level = min(self.levels[dealer], self._top_level)
         self.trump = trump
         self.ctx = ctx = v.context(self.level, trump)
         self._eff, self._str, self._suit_kinds = _tables(ctx)
@@ -532,7 +573,10 @@ class Game:
         # the dealer first, then the teammates in play order
         n, d = self.players, self.dealer
         order = [(d + i) % n for i in range(n)]
-        self.side = tuple(s for s in order if self.teams[s] == self.dealer_team)
+        if self.friend_rules is None:
+            self.side = tuple(s for s in order if self.teams[s] == self.dealer_team)
+        else:  # finding friends: the dealer alone until a called card is played
+            self.side = (d,)
         self.kitty = kitty
         ev.append(TrumpSet(trump, declarer, self.dealer, self.level, turned))
         ev.append(KittyTaken(self.dealer, tuple(sorted(kitty, reverse=True))))
@@ -563,8 +607,36 @@ class Game:
         self._start_play()
 
     def _start_play(self) -> None:
+        if self.friend_rules is not None and self._friends is None:
+            if self.friend_rules.calls:
+                self.phase = CALLING  # the dealer calls friends once the kitty is buried
+                self.to_act = self.dealer
+                return
+            self._friends = FriendTracker((), self.dealer, self.friend_rules)
+            self.sides_known = True
         self.phase = PLAYING
         self.leader = self.to_act = self.dealer
+
+    def _do_call(self, action: CallFriends, ev: list) -> None:
+        self.calls = action.calls
+        self._friends = FriendTracker(action.calls, self.dealer, self.friend_rules)
+        ev.append(FriendsCalled(action.seat, action.calls))
+        self._start_play()
+
+    def _count_friends(self, seat: int, cards: tuple, ev: list) -> None:
+        """A play of called copies: who joins (public from now on)."""
+        f = self._friends
+        joins = f.play(seat, cards)
+        if not joins:
+            return
+        for who, call, card, already in joins:
+            ev.append(FriendJoined(who, call, card, already))
+        self.side = tuple(f.side)
+        self.joined = tuple(f.joined)
+        self.sides_known = f.resolved
+        # the points a friend won before joining now count for the dealer's side
+        self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in self.side)
+        self.penalty = sum(p if s in self.side else -p for s, p in enumerate(self.penalties))
 
     def _run_stealing(self, ev: list) -> None:
         """Ask the next seat that holds a declaration the rules accept now; when every
@@ -630,6 +702,8 @@ class Game:
             played[c] += 1
         self.hand_len[seat] -= len(cards)
         ev.append(Played(seat, cards, self.trick_number, not self._trick))
+        if self._friends is not None and not self.sides_known:
+            self._count_friends(seat, cards, ev)
         self._trick.append((seat, cards))
         self._trick_hands.append(play if play is not None else self._hand_obj(cards))
         if len(self._trick) < self.players:
@@ -668,15 +742,21 @@ class Game:
                                                  self._hand_obj(lead)))
             bonus = kitty_points * multiplier
         total = max(0, self.trick_points + bonus + self.penalty)
-        outcome = v.score_deal(total)
+        rules = self.friend_rules
+        outcome = v.score_deal(total, short_handed=rules is not None and rules.short_handed(side))
+        self.sides_known = True  # the deal is over: every side is public
         next_dealer = self._seat_from_hook(v.next_dealer(self.dealer, outcome, side),
                                            "shengji_next_dealer")
         if outcome.next == "dealers":
             rising = side
         else:  # every attacker rises (with two teams: the other team)
             rising = tuple(s for s in range(self.players) if s not in side)
-        for s in rising:
-            self.levels[s] += outcome.rise
+        if v.dealers_back_to_start(self.level, winning, last_winner not in side):
+            for s in side:  # the jack rule: back to the start level, then this deal's rise
+                self.levels[s] = self._start_level
+        if outcome.rise:
+            for s in rising:
+                self.levels[s] = v.advance(self.levels[s], outcome.rise, s in side)
         self.deals_played += 1
         ev.append(DealScored(
             self.deal_number, self.dealer, self.trick_points,
@@ -723,6 +803,14 @@ class Game:
                     f"{cards_text(o)}, which is not part of the throw {cards_text(attempted)}")
         if len(options) > 1 and chooser is not None:
             self._seat_from_hook(chooser, "shengji_failed_throw")
+
+    def _rainbow_led(self) -> bool:
+        """The trick's lead spans several effective suits: a rainbow (semantics §3)."""
+        if not self.rules.rainbow_min or not self._trick:
+            return False
+        eff = self._eff
+        lead = self._trick[0][1]
+        return any(eff[c] != eff[lead[0]] for c in lead)
 
     def _hand_obj(self, cards: tuple):
         h = _HAND_CACHE.get(cards)
@@ -799,6 +887,8 @@ class Game:
                 value = [x[:] if type(x) is list else x for x in value]
             elif t is dict and name not in _SHARED_CACHES:
                 value = value.copy()
+            elif t is FriendTracker:
+                value = value.copy()
             d[name] = value
         return new
 
@@ -849,6 +939,7 @@ def _variant_ref(variant) -> str:
 _TABLES: dict = {}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
 _EXPECTED = {DEALING: (Declare, Pass), STEALING: (Declare, Pass), BURYING: (Bury,),
+             CALLING: (CallFriends,),
              PLAYING: (Play,), CHOOSING: (ChooseForced,)}
 
 

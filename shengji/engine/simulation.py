@@ -152,10 +152,15 @@ _VARIANTS: dict = {}
 
 
 def _load(ref):
+    """A variant by name or path, or by ``(name, seats)`` to play it at another table
+    size (what ``--seats`` sends to the workers). Loaded once per process."""
     from ..variants import load_variant
 
     if ref not in _VARIANTS:
-        _VARIANTS[ref] = load_variant(ref)
+        if isinstance(ref, tuple):
+            _VARIANTS[ref] = load_variant(ref[0], players=ref[1])
+        else:
+            _VARIANTS[ref] = load_variant(ref)
     return _VARIANTS[ref]
 
 
@@ -268,6 +273,7 @@ def summary(stats: Stats, variant, players, seed, seconds: float, jobs: int) -> 
         }
     out = {
         "variant": variant.name,
+        "seats": variant.players,
         "players": list(players),
         "bot_options": _options(players),
         "seed": seed,
@@ -325,7 +331,7 @@ def _options(players) -> list:
 def format_summary(s: dict) -> str:
     """The summary as a plain table."""
     rows = [
-        ("variant", s["variant"]),
+        ("variant", f"{s['variant']} ({s['seats']} seats)"),
         ("players", ",".join(s["players"])),
         ("seed", str(s["seed"])),
         ("deals", f"{s['deals']}"),

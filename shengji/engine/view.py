@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..cards import format_counts
+from ..friends import calls_text
 from .actions import cards_text
 
 
@@ -45,6 +46,8 @@ class SeatView:
     forced_options: tuple    # after a failed throw, the options the chooser picks from
     side: tuple = ()         # seats known to be on the dealer's side (dealer first)
     sides_known: bool = True  # every seat's side is public (fixed teams; all friends found)
+    calls: tuple = ()        # finding friends: the dealer's calls ((ordinal, card), ...)
+    joined: tuple = ()       # the calls fulfilled so far ((seat, call index), ...)
 
     @property
     def team(self):
@@ -81,6 +84,7 @@ class SeatView:
             "played": format_counts(self.played), "trick_points": self.trick_points,
             "forced_options": [cards_text(o) for o in self.forced_options],
             "side": list(self.side), "sides_known": self.sides_known,
+            "calls": calls_text(self.calls), "joined": [list(j) for j in self.joined],
         }
 
 
@@ -113,10 +117,18 @@ def view_of(game, seat: int) -> SeatView:
         leader=game.leader, trick_number=game.trick_number, trick=tuple(game._trick),
         tricks=tricks, played=played, trick_points=game.trick_points,
         forced_options=game._choice[1] if game._choice else (),
-        side=game.side, sides_known=game.sides_known,
+        **public_sides(game, seat),
     )
 
 
+def public_sides(game, seat: int) -> dict:
+    """What ``seat`` may know of the sides: the dealer's side as the plays have revealed
+    it (the dealer, then each friend once a called copy is played), the calls, and the
+    calls fulfilled. Never who holds a called card: every view, protocol message and
+    web page takes the sides from here (tests/test_friends.py switches it to a leaky
+    version and watches the privacy tests fail)."""
+    return {"side": game.side, "sides_known": game.sides_known, "calls": game.calls,
+            "joined": game.joined}
 def shown_tricks(table: dict, completed: int) -> range:
     """Which completed tricks of the deal (0-based) a seat still sees: all of them, or
     with ``table.hide_played_cards`` only the last (the current trick is always shown)."""
@@ -127,6 +139,14 @@ def points_shown(table: dict, dealers_won: bool) -> bool:
     """Are the points of a trick shown? Not when the dealers' side won it and
     ``table.hide_dealer_points`` (shengji.io: hide the defending team's points)."""
     return not (dealers_won and table["hide_dealer_points"])
+
+
+def _dealers_won(game, deal, dealer: int, seat: int) -> bool:
+    """Was ``seat`` on the dealer's side? This deal: the side as public now (a friend
+    found since shows as a dealer); an earlier deal: the dealer's team."""
+    if deal == game.deal_number and game.side:
+        return seat in game.side
+    return game.teams[seat] == game.teams[dealer]
 
 
 def events_seen(game, seat: int, since: int = 0) -> list:
@@ -163,7 +183,7 @@ def events_seen(game, seat: int, since: int = 0) -> list:
         elif hide_cards and isinstance(e, Played) and (deal, e.trick) not in shown:
             e = replace(e, cards=None)
         elif (hide_points and isinstance(e, TrickWon) and dealer is not None
-              and not points_shown(game.table_rules, game.teams[e.seat] == game.teams[dealer])):
+              and not points_shown(game.table_rules, _dealers_won(game, deal, dealer, e.seat))):
             e = replace(e, points=None)
         out.append(e)
     return out

@@ -1,8 +1,9 @@
 """The PettingZoo AEC environment of a shengji variant (docs/rl.md).
 
 Agents are ``player_0 … player_{N-1}``, one per seat of the variant. The action space
-is ``Discrete(56)`` for every agent (``shengji.env.building``: add a card of kind 0..53,
-54 = submit, 55 = take a declaration back), and every observation is a dict
+is ``Discrete(60)`` for every agent (``shengji.env.building``: add a card of kind 0..53,
+54 = submit, 55 = take a declaration back, 56..59 = a friend call's ordinal), and every
+observation is a dict
 
 - ``observation``: the seat's view as a float32 vector (``shengji.env.observation``);
 - ``action_mask``: int8, 1 for the actions allowed now (all zero when not to act).

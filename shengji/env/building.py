@@ -8,7 +8,10 @@ cards. The environments build it one card per step and then submit it:
   built;
 - action ``DONE`` (54) submits them. Submitting nothing is a pass (declarations only);
 - action ``TAKE_BACK`` (55) withdraws the declaration just made (variants with
-  ``declare.takeback``; offered with ``DONE`` = keep it, right after declaring).
+  ``declare.takeback``; offered with ``DONE`` = keep it, right after declaring);
+- actions ``CALL_ORDINAL + n - 1`` (56..59, n = 1..4) start a friend call "the n-th
+  copy of the card that follows" (finding friends: the dealer's calls after burying,
+  each an ordinal then a card, calls in descending (card, ordinal) order, then ``DONE``).
 
 Cards are added in one canonical order, kind ids descending (the order of
 ``shengji.engine.actions.norm_cards``), so each multiset has exactly one sequence of
@@ -40,10 +43,13 @@ from ..engine.legal import FillerFollows
 DONE = NUM_KINDS
 #: withdraw the declaration just made
 TAKE_BACK = NUM_KINDS + 1
-N_ACTIONS = NUM_KINDS + 2
+#: friend calls: CALL_ORDINAL + n - 1 = "the n-th copy of" (n = 1..MAX_ORDINAL)
+CALL_ORDINAL = NUM_KINDS + 2
+MAX_ORDINAL = 4
+N_ACTIONS = CALL_ORDINAL + MAX_ORDINAL
 
 #: decision kinds, in the order of the observation's one-hot "decision" piece
-KINDS = ("declare", "bury", "lead", "follow", "choose", "takeback")
+KINDS = ("declare", "bury", "lead", "follow", "choose", "takeback", "call")
 
 #: follows are listed completely by the core up to this many (far beyond what play
 #: reaches: a random card-by-card agent's follows stay under 120; past it the list is cut
@@ -188,6 +194,44 @@ class KeepOrTakeBack:
         raise ValueError("no cards to choose when keeping or taking back a declaration")
 
 
+class Calls:
+    """Finding friends: ``count`` distinct calls among ``allowed`` ((ordinal, card)),
+    each built as its ordinal action then its card, in descending (card, ordinal) order."""
+
+    __slots__ = ("allowed", "count", "chosen", "pending")
+
+    def __init__(self, allowed, count: int):
+        # ascending (card, ordinal): a call's index is how many calls rank below it
+        self.allowed = sorted(set(allowed), key=lambda c: (c[1], c[0]))
+        if any(n > MAX_ORDINAL for n, _ in self.allowed):
+            raise ValueError(f"friend calls beyond the {MAX_ORDINAL}th copy of a card have "
+                             "no action (decks of more than four packs)")
+        self.count = count
+        self.chosen: list = []
+        self.pending = None  # an ordinal waiting for its card
+
+    def _feasible(self):
+        need = self.count - len(self.chosen)
+        last = (self.chosen[-1][1], self.chosen[-1][0]) if self.chosen else None
+        for i, (n, c) in enumerate(self.allowed):
+            if i >= need - 1 and (last is None or (c, n) < last):
+                yield n, c
+
+    def mask(self, prefix: list, counts: list) -> list:
+        if self.pending is not None:
+            return sorted({c for n, c in self._feasible() if n == self.pending})
+        if len(self.chosen) == self.count:
+            return [DONE]
+        return sorted({CALL_ORDINAL + n - 1 for n, _ in self._feasible()})
+
+    def add(self, prefix: list, a: int) -> None:
+        if a >= CALL_ORDINAL:
+            self.pending = a - CALL_ORDINAL + 1
+        else:
+            self.chosen.append((self.pending, a))
+            self.pending = None
+
+
 class Decision:
     """The decision of the seat to act, built card by card.
 
@@ -231,6 +275,8 @@ class Decision:
             s = Listed(sorted(set(self._options)))
         elif kind == "takeback":
             s = KeepOrTakeBack()
+        elif kind == "call":
+            s = Calls([c for a in legal for c in a.calls], legal.count)
         else:
             raise ValueError(f"seat {seat} has no decision to build ({kind})")
         self.kind = kind
@@ -252,9 +298,11 @@ class Decision:
         if a == TAKE_BACK:
             return TakeBack(self.seat)
         self._set.add(self.cards, a)
+        self._mask = None
+        if self.kind == "call":
+            return None  # the calls are kept by the set, not as cards
         self.cards.append(a)
         self.counts[a] += 1
-        self._mask = None
         return None
 
     def action(self):
@@ -267,6 +315,10 @@ class Decision:
             return Declare(seat, cards) if cards else Pass(seat)
         if kind == "takeback":
             return Pass(seat)
+        if kind == "call":
+            from ..engine.actions import CallFriends  # finding-friends engines only
+
+            return CallFriends(seat, tuple(self._set.chosen))
         if kind == "bury":
             return Bury(seat, cards)
         return ChooseForced(seat, self._options.index(cards))
@@ -278,5 +330,9 @@ def actions_for(action) -> list[int]:
         raise ValueError("a forced-play choice is built from its option's cards")
     if isinstance(action, TakeBack):
         return [TAKE_BACK]
+    calls = getattr(action, "calls", None)
+    if calls is not None:
+        ordered = sorted(calls, key=lambda c: (c[1], c[0]), reverse=True)
+        return [a for n, c in ordered for a in (CALL_ORDINAL + n - 1, c)] + [DONE]
     cards = getattr(action, "cards", ())
     return [*sorted(cards, reverse=True), DONE]

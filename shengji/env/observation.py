@@ -9,7 +9,7 @@ any other. Counts are of card kinds (ids of ``shengji.cards``: 0..51 by suit and
 =============  =========  ==========================================================
 piece          size       content
 =============  =========  ==========================================================
-decision       7          one-hot: declare, bury, lead, follow, choose, takeback,
+decision       8          one-hot: declare, bury, lead, follow, choose, takeback, call,
                           (not my turn)
 hand           54         the seat's cards (with the kitty while the dealer buries)
 building       54         the cards chosen so far in this decision
@@ -23,7 +23,13 @@ trump          6          suit 0..3, 4 no trump, 5 not settled yet
 level          13         the rank played this deal (0 = "2" … 12 = "A")
 dealer         P+1        the dealer (last: not known yet)
 leader         P+1        the leader of the current trick (last: none)
-partners       P          1 for the seats on this seat's side (itself included)
+partners       P          1 for the seats on this seat's side (itself included; fixed
+                          teams — in finding friends only itself)
+side           P          the seats known to be on the dealer's side (finding friends:
+                          the dealer and the friends who have shown themselves)
+calls          4×54       the dealer's friend calls (ordinal − 1, card); while the dealer
+                          calls, the calls chosen so far
+call_ordinal   4          the ordinal chosen for the call being built
 hand_sizes     P          cards held by each seat
 levels         2          this side's level, the highest other side's (0 = "2"; 13 = past A)
 points         1          the attackers' points from tricks so far
@@ -38,7 +44,7 @@ import numpy as np
 
 from ..cards import NUM_KINDS
 from ..engine.events import Buried, DealStarted, Played, TrickWon
-from .building import KINDS
+from .building import KINDS, MAX_ORDINAL
 
 _TRUMP_NONE, _TRUMP_UNSET = 4, 5
 _LEVEL_CAP = 13
@@ -67,6 +73,9 @@ class Layout:
             ("dealer", (p + 1,), 1),
             ("leader", (p + 1,), 1),
             ("partners", (p,), 1),
+            ("side", (p,), 1),
+            ("calls", (MAX_ORDINAL, NUM_KINDS), 1),
+            ("call_ordinal", (MAX_ORDINAL,), 1),
             ("hand_sizes", (p,), total),
             ("levels", (2,), _LEVEL_CAP),
             ("points", (1,), comp.points),
@@ -199,6 +208,17 @@ class Encoder:
         partners, others = self._partners(game.teams, seat)
         a, b = s["partners"]
         out[a:b] = partners
+        a = s["side"][0]
+        for o in getattr(game, "side", ()):
+            out[a + (o - seat) % p] = 1
+        calls = getattr(game, "calls", ())
+        if decision is not None and decision.kind == "call":
+            calls = decision._set.chosen
+            if decision._set.pending is not None:
+                out[s["call_ordinal"][0] + decision._set.pending - 1] = 1
+        a = s["calls"][0]
+        for n, c in calls:
+            out[a + (n - 1) * NUM_KINDS + c] = 1
         a, b = s["hand_sizes"]
         hand_len = game.hand_len
         out[a:b] = [hand_len[o] for o in self._order[seat]]

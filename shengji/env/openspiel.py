@@ -9,7 +9,8 @@ chance player first orders the deck one card at a time (outcome = a kind id, wit
 probability of its remaining copies), then the engine deals that deck with declarations,
 the kitty and the tricks, and the deal is scored. Players act with the card-by-card
 actions of ``shengji.env.building`` (0..53 add a card, 54 submits, 55 takes a
-declaration back), so a game's ``num_distinct_actions`` is 56 whatever the variant.
+declaration back, 56..59 a friend call's ordinal), so a game's ``num_distinct_actions``
+is 60 whatever the variant.
 
 Returns are the levels of the deal: +rise for each seat of the side that rose, −rise for
 the others (general sum in OpenSpiel's terms: zero-sum only when the sides are the same
@@ -40,7 +41,7 @@ from ..cards import NUM_KINDS, card_str
 from ..engine.actions import cards_text
 from ..engine.events import DealScored
 from ..engine.game import Game
-from .building import DONE, N_ACTIONS, TAKE_BACK, Decision
+from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Decision
 from .observation import Encoder, Tracker
 
 SHORT_NAME = "shengji"
@@ -206,6 +207,8 @@ class ShengjiState(pyspiel.State):
             return f"deck:{card_str(action)}"
         if action == DONE:
             return "done"
+        if action >= CALL_ORDINAL:
+            return f"call #{action - CALL_ORDINAL + 1}"
         return "take back" if action == TAKE_BACK else card_str(action)
 
     def is_terminal(self):

@@ -22,8 +22,19 @@ RED, BOLD, DIM, YELLOW, GREEN, RESET = "\033[31m", "\033[1m", "\033[2m", "\033[3
 #: hints shown with each prompt (``h`` shows up to HINTS_ALL)
 HINTS_SHOWN, HINTS_ALL = 6, 60
 PROMPTS = {"declare": "declare or pass", "bury": "bury", "lead": "lead", "follow": "follow",
-           "choose": "choose the forced play",
+           "choose": "choose the forced play", "call": "call friends",
            "takeback": "keep your declaration (pass) or take it back (t)"}
+
+
+def same_side(view: dict, a: int, b: int) -> bool | None:
+    """``SeatView.same_side`` on a protocol view: None while a friend is not found."""
+    if a == b:
+        return True
+    if view["sides_known"]:
+        if not view["side"]:
+            return view["teams"][a] == view["teams"][b]
+        return (a in view["side"]) == (b in view["side"])
+    return True if a in view["side"] and b in view["side"] else None
 
 
 class Terminal:
@@ -48,17 +59,28 @@ class Terminal:
     def cards(self, text: str) -> str:
         return " ".join(self.card(t) for t in text.split()) if text else "—"
 
+    def call(self, text: str) -> str:
+        """'1 HA' → '1st ♥A'."""
+        ordinal, card = text.split()
+        n = int(ordinal)
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+        return f"{n}{suffix} {self.card(card)}"
+
     def _paint(self, text: str, code: str) -> str:
         return f"{code}{text}{RESET}" if self.color and code else text
 
     def who(self, seat: int, view: dict) -> str:
         if seat == self.seat:
             return "you"
-        rel = "partner" if view["teams"][seat] == view["team"] else "opponent"
+        same = same_side(view, seat, self.seat)
+        rel = "partner" if same else "opponent" if same is False else "side unknown"
         return f"seat {seat} ({rel})"
 
     def verb(self, seat: int, third_person: str) -> str:
-        return third_person[:-1] if seat == self.seat else third_person
+        """"wins" for another seat, "win" for you ("tries" → "try", "buries" → "bury")."""
+        if seat != self.seat:
+            return third_person
+        return third_person[:-3] + "y" if third_person.endswith("ies") else third_person[:-1]
 
     def say(self, line: str = "") -> None:
         self.out.write(line + "\n")
@@ -85,11 +107,20 @@ class Terminal:
                 trump = "no trump" if e["trump"] is None else SUIT_SYMBOL["SHCD"[e["trump"]]]
                 self.say(f"  trump: {trump} · level {view['level_rank']} · dealer "
                          f"{self.who(e['dealer'], view)}")
+            elif t == "FriendsCalled":
+                calls = ", ".join(self.call(c) for c in e["calls"])
+                self.say(f"  {self.who(e['seat'], view)} {self.verb(e['seat'], 'calls')} "
+                         f"friends: {calls}")
+            elif t == "FriendJoined":
+                who = "you" if e["seat"] == self.seat else f"seat {e['seat']}"
+                what = ("(already a dealer: the call is used up)" if e["already"]
+                        else "joins the dealer's side")
+                self.say(self._paint(f"  ★ {who} played the called {self.card(e['card'])}: "
+                                     f"{what}", BOLD))
             elif t == "Buried" and e["seat"] != self.seat:
                 self.say(f"  {self.who(e['seat'], view)} buries the kitty")
             elif t == "ThrowFailed":
-                self.say(f"  {self.who(e['seat'], view)} tried to throw "
-                         f"{self.cards(e['attempted'])}: refused, must play one part")
+                self.throw_failed(e, view)
             elif t == "Played":
                 if e["lead"]:
                     self.trick = []
@@ -105,11 +136,36 @@ class Terminal:
             elif t == "DealScored":
                 self.deal_result(e, view)
             elif t == "MatchOver":
-                self.say(self._paint(f"*** Match over: team {e['winner']} wins "
-                                     f"after {e['deals']} deals ***", BOLD))
+                winner = ("your team wins" if e["winner"] == view["team"]
+                          else "the opponents win")
+                self.say(self._paint(f"*** Match over: {winner} after {e['deals']} deals ***",
+                                     BOLD))
+
+    def throw_failed(self, e: dict, view: dict) -> None:
+        """Who threw what, which part another seat beats and with what (the table adds
+        it: protocol/throws.py), what is played instead, and the penalty."""
+        who = self.who(e["seat"], view)
+        line = f"  {who} {self.verb(e['seat'], 'tries')} to throw {self.cards(e['attempted'])}"
+        if e.get("beaten"):
+            whose = ("your" if e["blocker"] == self.seat
+                     else f"{self.who(e['blocker'], view)}'s")
+            line += f": {self.cards(e['beaten'])} is beaten by {whose} {self.cards(e['beaten_by'])}"
+        else:
+            line += ": refused"
+        options = e.get("options") or []
+        if len(options) == 1:
+            line += f"; {who} {self.verb(e['seat'], 'plays')} {self.cards(options[0])} instead"
+        elif options:
+            line += f"; {self.who(e['chooser'], view)} {self.verb(e['chooser'], 'chooses')} " \
+                    "what is played"
+        if e.get("penalty"):
+            line += f"; penalty: {e['penalty']} points to the other side"
+        self.say(line)
 
     def deal_result(self, e: dict, view: dict) -> None:
         mine = self.seat in e["side"]
+        # partners and opponents as they were in that deal (the view may be the next one's)
+        view = {**view, "side": e["side"], "sides_known": True}
         self.say(self._paint(f"--- Deal {e['deal'] + 1} result ---", BOLD))
         self.say(f"  kitty: {self.cards(e['kitty'])} ({e['kitty_points']} points"
                  + (f", ×{e['multiplier']} to the attackers" if e["multiplier"] else "") + ")")
@@ -132,7 +188,7 @@ class Terminal:
                 continue
             seen.add(teams[seat])
             names = " & ".join(self.who(s, view) for s in mates)
-            parts.append(f"{names}: {rank_name(lv)}")
+            parts.append(f"{names}: {rank_name(lv, self.table.variant.top_level)}")
         return ", ".join(parts)
 
     # ----------------------------------------------------------------- the prompt
@@ -143,8 +199,9 @@ class Terminal:
         trump = v["trump_suit"]
         trump_text = ("not set (dealing)" if trump is None else
                       "no trump" if trump == "none" else SUIT_SYMBOL[trump])
-        role = ("" if v["dealer"] is None else
-                " · you defend (dealers)" if v["dealer_team"] == v["team"] else " · you attack")
+        mine = None if v["dealer"] is None else same_side(v, self.seat, v["dealer"])
+        role = ("" if v["dealer"] is None else " · you defend (dealers)" if mine else
+                " · you attack" if mine is False else " · your side is not known yet")
         self.say(self._paint(f"\n[deal {v['deal'] + 1} · level {v['level_rank']} · trump "
                              f"{trump_text}{role} · attackers' points {v['trick_points']}]",
                              YELLOW))
@@ -153,6 +210,8 @@ class Terminal:
                              for b in v["bids"]) or "none yet"
             self.say(f"declaration window: {v['to_deal']} cards still to deal; "
                      f"declarations: {bids}")
+        if v["players"] > 4 or v["calls"]:
+            self.say(self.table_line(v))
         if v["trick"]:
             plays = " | ".join(f"{self.who(s, v)} {self.cards(c)}" for s, c in v["trick"])
             self.say(f"trick {v['trick_number'] + 1}: {plays}")
@@ -167,6 +226,22 @@ class Terminal:
                  + "  ".join(parts))
         return self.hints(state) if legal else []
 
+    def table_line(self, v: dict) -> str:
+        """Every seat on one line (bigger tables): cards held and level, the dealer's side
+        as far as it is known, and the calls."""
+        from ..protocol.messages import rank_name
+
+        marks = []
+        for s in range(v["players"]):
+            tag = "*" if s == v["dealer"] else "+" if s in v["side"] else ""
+            name = "you" if s == self.seat else f"s{s}"
+            marks.append(f"{name}{tag} {v['hand_sizes'][s]}/{rank_name(v['levels'][s])}")
+        line = "seats: " + " · ".join(marks) + "  (* dealer, + dealer's side; cards/level)"
+        if v["calls"]:
+            line += "\ncalls: " + ", ".join(self.call(c) for c in v["calls"])
+            line += "" if v["sides_known"] else " (friends not all found)"
+        return line
+
     def hints(self, state: dict) -> list[str]:
         """The advisor's action first, then the other listed actions."""
         legal = state["legal"]
@@ -177,7 +252,7 @@ class Terminal:
             return [self.advice[0]]
         if kind == "choose":
             listed = [f"#{i}" for i in range(len(legal["actions"]))]
-        else:
+        else:  # (a call lists each single call allowed; the advice is a whole set)
             listed = [self._action_text(a) for a in legal["actions"]]
         return [self.advice[0]] + [h for h in listed if h != self.advice[0]]
 
@@ -186,6 +261,8 @@ class Terminal:
         kind = a["type"]
         if kind == "ChooseForced":
             return f"#{a['option']}"
+        if kind == "CallFriends":
+            return ", ".join(a["calls"])
         return {"Pass": "pass", "TakeBack": "takeback"}.get(kind) or a["cards"]
 
     def prompt(self, state: dict, hints: list[str]) -> None:
@@ -196,6 +273,9 @@ class Terminal:
             what += f" {legal['count']} cards (suggested below)"
         elif kind == "follow":
             what += f" with {legal['count']} card(s)"
+        elif kind == "call":
+            what += (f": {legal['count']} at once, like '1 HA, 2 SK' (1 HA = the first ♥A "
+                     "played; hint #0 is a suggestion)")
         elif kind == "choose":
             opts = state["view"]["forced_options"]
             self.say("failed throw: choose what the thrower must play: "
@@ -204,12 +284,15 @@ class Terminal:
             text, reason = self.advice
             self.say(f"advice: {self._hint_text(text)}" + (f" — {reason}" if reason else ""))
         more = len(hints) - HINTS_SHOWN
-        shown = " | ".join(self._hint_text(h) for h in hints[:HINTS_SHOWN])
+        # numbered: "#N" plays hint N
+        shown = " | ".join(f"#{i} {self._hint_text(h)}" for i, h in enumerate(hints[:HINTS_SHOWN]))
         self.say(f"hints: {shown}" + (f" | … {more} more (h)" if more > 0 else ""))
         self.out.write(f"your turn to {what} > ")
         self.out.flush()
 
     def _hint_text(self, hint: str) -> str:
+        if hint[:1].isdigit():  # calls: "1 HA, 2 SK"
+            return ", ".join(self.call(c.strip()) for c in hint.split(","))
         if hint in ("pass", "takeback") or hint.startswith("#"):
             return hint
         return self.cards(hint)
@@ -240,8 +323,10 @@ class Terminal:
             return {"type": "TakeBack"}
         if not text:
             return "again"
-        if text.startswith("#") and text[1:].isdigit():
-            i = int(text[1:])
+        # "#N", or a hint copied as shown ("#N ♠A")
+        number = text[1:].split()[0] if text.startswith("#") and len(text) > 1 else ""
+        if number.isdigit():
+            i = int(number)
             if kind == "choose":
                 return {"type": "ChooseForced", "option": i}
             if i >= len(hints):
@@ -252,6 +337,9 @@ class Terminal:
                 return {"type": "Pass"}
             if text == "takeback":
                 return {"type": "TakeBack"}
+        if kind == "call":  # "1 HA, 2 SK"
+            return {"type": "CallFriends",
+                    "calls": [c.strip() for c in text.split(",") if c.strip()]}
         kind_type = {"declare": "Declare", "bury": "Bury", "lead": "Play", "follow": "Play",
                      "choose": "ChooseForced", "takeback": "TakeBack"}[kind]
         if kind_type == "TakeBack":

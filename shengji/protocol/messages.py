@@ -14,11 +14,20 @@ from __future__ import annotations
 
 import json
 
-from ..cards import RANKS, SUITS, parse_cards
-from ..engine.actions import ACTION_TYPES, Action, ChooseForced, Pass, TakeBack, cards_text
+from ..cards import SUITS, level_name, parse_cards, point_value
+from ..engine.actions import (
+    ACTION_TYPES,
+    Action,
+    CallFriends,
+    ChooseForced,
+    Pass,
+    TakeBack,
+    cards_text,
+)
 from ..engine.legal import Legal
 from ..engine.view import SeatView
 from ..errors import ShengjiError
+from ..friends import parse_calls
 from ..model import Bid
 
 #: protocol version; a client that joins with another version is refused
@@ -66,7 +75,9 @@ CLIENT_MESSAGES = {
     "ping": {},
 }
 ACTION_KEYS = {"Pass": (), "Declare": ("cards",), "Bury": ("cards",), "Play": ("cards",),
-               "ChooseForced": ("option",), "TakeBack": ()}
+               "ChooseForced": ("option",), "TakeBack": (), "CallFriends": ("calls",)}
+#: the most calls an action may carry (a table of 12 calls 5)
+MAX_CALLS = 12
 MAX_SHORT_TEXT = 64
 
 
@@ -147,6 +158,10 @@ def check_action(d) -> None:
                                           "\"HA HA\" (at most one hand)")
     if "option" in d and (isinstance(d["option"], bool) or not isinstance(d["option"], int)):
         raise ProtocolError("bad_action", f"{kind}.option: expected an integer")
+    if "calls" in d and not (isinstance(d["calls"], list) and len(d["calls"]) <= MAX_CALLS
+                             and all(isinstance(c, str) and len(c) <= 16 for c in d["calls"])):
+        raise ProtocolError("bad_action", f"{kind}.calls: expected a list of calls such as "
+                                          f"[\"1 HA\", \"2 SK\"] (at most {MAX_CALLS})")
     if "seat" in d and (isinstance(d["seat"], bool) or not isinstance(d["seat"], int)):
         raise ProtocolError("bad_action", f"{kind}.seat: expected an integer")
 
@@ -163,6 +178,11 @@ def decode_action(d: dict, seat: int) -> Action:
         return cls(seat)
     if cls is ChooseForced:
         return ChooseForced(seat, d["option"])
+    if cls is CallFriends:
+        try:
+            return CallFriends(seat, d["calls"])
+        except ShengjiError as e:
+            raise ProtocolError("bad_call", str(e)) from None
     try:
         return cls(seat, d["cards"])
     except ShengjiError as e:
@@ -182,9 +202,10 @@ def trump_name(trump: int | None) -> str:
     return "none" if trump is None else SUITS[trump]
 
 
-def rank_name(level: int) -> str:
-    """Level 0..12 → '2'..'A'; a side past A shows 'A+'."""
-    return RANKS[level] if level <= 12 else "A+"
+def rank_name(level: int, top: int = 12) -> str:
+    """Level 0..12 → '2'..'A', 13 → 'NT' (when the variant's levels go up to NT, ``top``
+    13); a side past the top shows 'A+' (or 'NT+')."""
+    return level_name(level) if level <= top else level_name(top) + "+"
 
 
 def hand_groups(view: SeatView, variant) -> list[dict]:
@@ -209,19 +230,47 @@ def encode_view(view: SeatView, variant) -> dict:
     d = view.to_dict()
     d["bids"] = [{"seat": b.seat, "cards": cards_text(b.cards), "trump": b.trump,
                   "strength": list(b.strength)} for b in view.bids]
-    d["level_rank"] = rank_name(view.level)
+    top = variant.top_level
+    d["level_rank"] = rank_name(view.level, top)
     d["trump_suit"] = trump_name(view.trump) if view.trump_set else None
     d["team"] = view.team
     d["dealer_team"] = view.teams[view.dealer] if view.dealer is not None else None
-    d["level_ranks"] = [rank_name(lv) for lv in view.levels]
+    d["level_ranks"] = [rank_name(lv, top) for lv in view.levels]
     d["hand_groups"] = hand_groups(view, variant)
+    # display helpers: the points the whole deck holds, and those played face up so far
+    d["points_total"] = points_total(variant)
+    d["points_out"] = sum(n * _POINTS[k] for k, n in enumerate(view.played) if n)
     return d
+
+
+_POINTS = [point_value(k) for k in range(54)]
+
+
+def points_total(variant) -> int:
+    """Points in the variant's deck composition (100 a standard pack)."""
+    got = _TOTALS.get(id(variant))
+    if got is None or got[0] is not variant:  # keyed by id, the variant kept alive with it
+        total = sum(n * _POINTS[k] for k, n in enumerate(variant.composition.counts))
+        got = _TOTALS[id(variant)] = (variant, total)
+    return got[1]
+
+
+_TOTALS: dict[int, tuple] = {}
+
+
+_IDS: dict[str, tuple] = {}  # card text → sorted ids: plays repeat ("SA SA") in every view
 
 
 def decode_view(d: dict) -> SeatView:
     """The ``view`` object → SeatView (what a bot adapter hands to a bot)."""
     def ids(text):
-        return tuple(sorted(parse_cards(text), reverse=True))
+        got = _IDS.get(text)
+        if got is None:
+            got = tuple(sorted(parse_cards(text), reverse=True))
+            if len(_IDS) >= 65536:
+                _IDS.clear()
+            _IDS[text] = got
+        return got
 
     def counts(text):
         c = [0] * 54
@@ -245,6 +294,7 @@ def decode_view(d: dict) -> SeatView:
         tricks=tuple(plays(t) for t in d["tricks"]), played=counts(d["played"]),
         trick_points=d["trick_points"], forced_options=tuple(ids(o) for o in d["forced_options"]),
         side=tuple(d["side"]), sides_known=d["sides_known"],
+        calls=parse_calls(d["calls"]), joined=tuple(tuple(j) for j in d["joined"]),
     )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from ..bots import make_bot
 from ..engine import DealScored, DealStarted, Game, IllegalAction
 from ..engine.actions import cards_text
-from ..engine.events import CardDealt, Played
+from ..engine.events import CardDealt, Played, ThrowFailed
 from ..errors import ShengjiError
 from .client import ProtocolBot
 from .messages import (
@@ -24,6 +24,7 @@ from .messages import (
     encode_legal,
     encode_view,
 )
+from .throws import explain_failed_throw
 
 
 def public_view(game, variant) -> dict:
@@ -44,9 +45,14 @@ class Table:
 
     def __init__(self, variant, seed: int | str = 0, *, bots: Mapping[int, str] | None = None,
                  max_deals: int | None = None, actions=None):
+        self.game = Game(variant, seed, max_deals=max_deals)
+        self._notes: dict[int, dict] = {}  # event index -> keys added to that event
+        self._tricks = None  # (the game's completed-tricks tuple, its encoding)
         # with ``actions`` (engine Actions), the game is replayed up to them (a restore)
-        self.game = (Game.replay(variant, seed, actions, max_deals=max_deals) if actions
-                     else Game(variant, seed, max_deals=max_deals))
+        for a in actions or ():
+            first = len(self.game.events)
+            self.game.apply(a)
+            self._annotate(first)
         self.variant = self.game.variant
         self.seed = seed
         self.bots: dict[int, ProtocolBot] = {}
@@ -88,7 +94,7 @@ class Table:
             view = public_view(game, self.variant)
         else:
             self._check_seat(seat)
-            view = encode_view(game.view(seat), self.variant)
+            view = self._encode_view(game.view(seat))
         msg = {
             "type": "state", "protocol": PROTOCOL_VERSION, "seat": seat,
             "variant": game.variant_ref, "over": game.over, "winner": game.winner,
@@ -101,10 +107,46 @@ class Table:
             msg["events"] = self.events(seat, since)
         return msg
 
+    def _encode_view(self, view) -> dict:
+        """encode_view, with the completed tricks of the deal encoded once per trick
+        rather than for every message (they are most of a view's cards)."""
+        tricks = view.tricks
+        cached = self._tricks
+        if cached is None or cached[0] is not tricks:
+            cached = self._tricks = (tricks, [[[s, cards_text(c)] for s, c in t]
+                                              for t in tricks])
+        view.tricks = ()  # a fresh SeatView each time: ours to change
+        d = encode_view(view, self.variant)
+        d["tricks"] = cached[1]
+        return d
+
     def events(self, seat: int, since: int = 0) -> list[dict]:
         """Events from index ``since`` on, as ``seat`` sees them (others' cards hidden, and
         what the variant's table options hide)."""
-        return [encode_event(e) for e in self.game.events_for(seat, since)]
+        since = max(since, 0)
+        return [self._encode(since + i, e)
+                for i, e in enumerate(self.game.events_for(seat, since))]
+
+    def all_events(self, since: int = 0) -> list[dict]:
+        """Every event from ``since`` on with nothing hidden (logs; bots watched by a
+        person who sits at no seat)."""
+        since = max(since, 0)
+        return [self._encode(since + i, e) for i, e in enumerate(self.game.events[since:])]
+
+    def _encode(self, index: int, event) -> dict:
+        d = encode_event(event)
+        note = self._notes.get(index)
+        if note:
+            d.update(note)
+        return d
+
+    def _annotate(self, first: int) -> None:
+        """Explain the failed throws among the events from ``first`` on, now, while the
+        other hands are as they were when the throw failed (protocol.throws)."""
+        events = self.game.events
+        for i in range(first, len(events)):
+            if type(events[i]) is ThrowFailed:
+                self._notes[i] = explain_failed_throw(self.game, events[i])
 
     def deal_start_index(self) -> int:
         """Index of the current deal's first event (a reconnecting client starts here)."""
@@ -130,8 +172,9 @@ class Table:
         if start is None or end is None:
             raise ProtocolError("not_finished", f"deal {deal} has not been scored yet: only a "
                                                 "finished deal can be replayed")
-        shown = [encode_event(e if e.private_to in (None, seat) else e.redacted())
-                 for e in events[start:end + 1] if not isinstance(e, CardDealt)]
+        shown = [self._encode(i, e if e.private_to in (None, seat) else e.redacted())
+                 for i, e in enumerate(events[start:end + 1], start)
+                 if not isinstance(e, CardDealt)]
         hands: list[list[int]] = [[] for _ in range(self.players)]
         for e in events[start:end + 1]:
             if isinstance(e, Played):
@@ -156,6 +199,7 @@ class Table:
             raise ProtocolError("illegal", str(e), e.reason, e.rule) from None
         except ShengjiError as e:
             raise ProtocolError("bad_cards", str(e)) from None
+        self._annotate(first)
         return first
 
     def advice(self, seat: int, advisor: str = "heuristic") -> dict:

@@ -3,19 +3,21 @@
 A reference is a built-in / house / entry-point name, or a path to a YAML file (an
 ``extends`` path is relative to the file that names it). Files are merged root first:
 mappings merge key by key, any other value (lists included) is replaced, except
-``plugins``, which accumulate. Checks that need the values (shapes in ``following``,
-table order, deal sizes) report the file, line and key like the schema does.
+``plugins``, which accumulate, and ``deck`` and each ``by_players`` entry, which a later
+file replaces whole (a deck is one composition). Checks that need the values (shapes in
+``following``, table order, deal sizes) report the file, line and key like the schema does.
 """
 
 from __future__ import annotations
 
 import copy
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..builtin_rules import DEFAULTS
-from ..cards import parse_rank
+from ..cards import parse_level, parse_rank
 from ..deck import Composition, deal_error
 from ..errors import RulesError, ShengjiError, VariantError
 from ..rules import parse_pattern, parse_shape
@@ -66,8 +68,11 @@ def _open(ref: str, base: Path | None, where: str) -> tuple[VariantFile, str | N
     path = Path(ref) if base is None else base / ref
     if path.is_file():
         return read_file(path), None
-    names = ", ".join(s.name for s in registry.all_sources())
-    raise VariantError(f"{prefix}no variant named {ref!r} (known: {names}; or give a .yaml path)")
+    known = [s.name for s in registry.all_sources()]
+    close = difflib.get_close_matches(str(ref), known, n=2, cutoff=0.8)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    raise VariantError(f"{prefix}no variant named {ref!r} ({hint}known: {', '.join(known)}; "
+                       "or give a .yaml path)")
 
 
 def _check_file(vf: VariantFile) -> None:
@@ -161,10 +166,18 @@ def resolve(ref: str | Path | Mapping, name: str | None = None,
         data.pop("name", None)
         data.pop("description", None)
         _one_deck_key(files, data)
+        # a deck, and each player count's entry, is one whole: replaced, not merged
+        table = {**files.get("by_players", {}), **data.pop("by_players", {})}
+        if "deck" in data:
+            files.pop("deck", None)
         files = merge(files, data)
+        if table:
+            files["by_players"] = copy.deepcopy(table)
     if players is not None:
-        if not (isinstance(players, int) and not isinstance(players, bool)):
-            raise VariantError(f"{top.where()}: players: {players!r} is not a number")
+        if not (isinstance(players, int) and not isinstance(players, bool)
+                and 2 <= players <= 12):
+            raise VariantError(f"{top.where()}: players: {players!r} is not a table size "
+                               "(2..12 seats)")
         files["players"] = players
     # the per-count table lies between the defaults and the files: a key any file sets wins
     entry = _table_entry(files, top)
@@ -203,7 +216,7 @@ def _check_levels(s: dict, files: list[VariantFile]) -> None:
     if start is None or last is None:
         return
     try:
-        a, b = parse_rank(start), parse_rank(last)
+        a, b = parse_rank(start), parse_level(last)
     except ShengjiError:
         return  # the schema reports a bad rank with its line
     if a > b:
@@ -242,7 +255,10 @@ def _check_merged(s: dict, top: VariantFile) -> None:
     where = top.where()
     players = s["players"]
     teams = s.get("teams")
-    if teams is None:
+    if s.get("game_mode") == "finding_friends":
+        # sides are made by the calls each deal; every seat keeps its own level
+        s["teams"] = list(range(players))
+    elif teams is None:
         if players % 2:
             raise VariantError(
                 f"{where}: teams: missing, and {players} players cannot sit in two "

@@ -21,7 +21,8 @@ VARIANT_GROUP = "shengji.variants"
 HOUSE = "house"
 
 #: the built-ins, fixed names (issue 3); list_variants() lists them first, in this order
-BUILTIN_ORDER = ("one-deck-40", "two-deck-80", "three-deck-titanic", "four-deck", "constant-two")
+BUILTIN_ORDER = ("one-deck-40", "two-deck-80", "three-deck-titanic", "four-deck", "constant-two",
+                 "finding-friends")
 
 
 def builtin_dir() -> Path:

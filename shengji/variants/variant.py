@@ -12,9 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .. import plugins as plugin_mod
-from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_rank, suit_of
+from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_level, suit_of
 from ..deck import Composition
 from ..errors import RulesError, ShengjiError, VariantError
+from ..friends import FriendRules
 from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from ..rules import PlayRules
 from .files import display_path
@@ -22,9 +23,9 @@ from .loading import Resolved, where_set
 
 
 def _level(level: int | str) -> int:
-    if isinstance(level, int) and not isinstance(level, bool) and 0 <= level <= 12:
+    if isinstance(level, int) and not isinstance(level, bool) and 0 <= level <= 13:
         return level
-    return parse_rank(level)
+    return parse_level(level)  # a rank, or NT (13)
 
 
 class Variant:
@@ -45,6 +46,13 @@ class Variant:
         self.hand_size: int = s["hand_size"]
         self.kitty_size: int = s["kitty_size"]
         self.teams: tuple[int, ...] = tuple(s["teams"])
+        #: finding friends (找朋友): the calls' rules at this table, else None (fixed teams)
+        self.friend_rules: FriendRules | None = None
+        if s.get("game_mode") == "finding_friends":
+            try:
+                self.friend_rules = FriendRules.from_settings(s, self.players)
+            except VariantError as e:
+                raise VariantError(f"{display_path(self.path)}: {e}") from None
         self._contexts: dict = {}
         #: what load_variant was given (reloading with another player count uses it)
         self.source = resolved.path or s
@@ -213,8 +221,10 @@ class Variant:
 
     # --- after the deal --------------------------------------------------------------------
 
-    def score_deal(self, attacker_points: int) -> ScoreOutcome:
-        outcome = self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points)
+    def score_deal(self, attacker_points: int, short_handed: bool = False) -> ScoreOutcome:
+        """``short_handed``: finding friends, the dealer's side ended smaller than called."""
+        outcome = self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points,
+                             short_handed=bool(short_handed))
         if outcome.next not in ("dealers", "attackers") or not (
             isinstance(outcome.rise, int) and outcome.rise >= 0
         ):
@@ -238,6 +248,26 @@ class Variant:
         if not 0 <= level <= 12:
             self._bad_result("shengji_start_level", level, "a level rank 0..12")
         return level
+
+    @property
+    def top_level(self) -> int:
+        """The highest level a deal is played at: A (12), or NT (13) when the match's
+        last level is NT. A seat's level above it has passed the last level."""
+        return max(12, parse_level(self.settings["match_end"]["last_level"]))
+
+    def advance(self, level: int, rise: int, defending: bool) -> int:
+        """A seat's level after rising ``rise`` levels (hook shengji_advance)."""
+        new = self._call("shengji_advance", int, level=level, rise=rise,
+                         defending=bool(defending))
+        if not level <= new <= level + rise:
+            self._bad_result("shengji_advance", new, f"a level {level}..{level + rise}")
+        return new
+
+    def dealers_back_to_start(self, deal_level: int, last_play, attackers_won: bool) -> bool:
+        """Does the dealers' side fall back to the start level (the jack rule)?"""
+        return self._call("shengji_dealers_back_to_start", bool, deal_level=deal_level,
+                          last_play=tuple(parse_cards(last_play)),
+                          attackers_won=bool(attackers_won))
 
     def _bad_result(self, hook: str, result, expected: str):
         raise VariantError(

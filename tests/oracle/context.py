@@ -10,7 +10,7 @@ from __future__ import annotations
 from shengji.cards import NUM_KINDS, counts_of, parse_cards, parse_rank, parse_suit
 from shengji.errors import HandError
 
-from . import follow, kitty, throw, trick
+from . import follow, kitty, rainbow, throw, trick
 from .order import TRUMP, build_order
 from .structures import best_partition, is_structure, structure_counts, total
 
@@ -71,6 +71,9 @@ class OracleContext:
         return suits.pop(), self._partition(lead)
 
     def decompose(self, counts):
+        rb = rainbow.groups(self, self.counts(counts))
+        if rb is not None:
+            return [(n, 1, c) for _, n, c in rb]
         _, comps = self.lead_components(counts)
         return [(w, ln, structure_counts((w, ln, kinds))) for w, ln, kinds in comps]
 
@@ -82,14 +85,27 @@ class OracleContext:
     def check_follow(self, lead, hand, play):
         return follow.check_follow(self, self.counts(lead), self.counts(hand), self.counts(play))
 
+    def is_rainbow(self, lead) -> bool:
+        return rainbow.groups(self, self.counts(lead)) is not None
+
     def legal_follows(self, lead, hand):
         return follow.legal_follows(self, self.counts(lead), self.counts(hand))
 
     def check_throw(self, lead, others):
-        return throw.check_throw(self, self.counts(lead), [self.counts(h) for h in others])
+        lead, others = self.counts(lead), [self.counts(h) for h in others]
+        if self.is_rainbow(lead):
+            return rainbow.check_throw(self, lead, others)
+        return throw.check_throw(self, lead, others)
 
     def trick_winner(self, plays) -> int:
-        return trick.trick_winner(self, [self.counts(p) for p in plays])
+        plays = [self.counts(p) for p in plays]
+        if self.is_rainbow(plays[0]):
+            n = total(plays[0])
+            for p in plays[1:]:
+                if total(p) != n:
+                    self.hand_error(f"plays of different sizes: {total(p)} against {n}")
+            return rainbow.trick_winner(self, plays)
+        return trick.trick_winner(self, plays)
 
     def kitty_multiplier(self, play, lead=None) -> int:
         return kitty.kitty_multiplier(

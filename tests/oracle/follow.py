@@ -3,6 +3,7 @@ legal follows (§5) by filtering every sub-multiset of the hand."""
 
 from __future__ import annotations
 
+from . import rainbow
 from .structures import structure_counts, structures, sub, total
 
 
@@ -28,13 +29,34 @@ def in_suit(ctx, counts, suit):
     return tuple(c if ctx.suit[k] == suit else 0 for k, c in enumerate(counts))
 
 
+def bomb_kind(ctx, play):
+    """§7: the kind of a bomb (n >= 4 copies of one kind, when the rules have bombs)."""
+    kinds = [k for k, c in enumerate(play) if c]
+    if ctx.rules.bombs == "none" or total(play) < 4 or len(kinds) != 1:
+        return None
+    return kinds[0]
+
+
+def bomb_exempt(ctx, lead, play):
+    """§4: a bomb follows whatever was led (any_suit), or when of the led suit."""
+    k = bomb_kind(ctx, play)
+    if k is None:
+        return False
+    return ctx.rules.bombs == "any_suit" or ctx.suit[k] == ctx.lead_components(lead)[0]
+
+
 def check_follow(ctx, lead, hand, play):
-    suit, comps = ctx.lead_components(lead)
+    rb = rainbow.groups(ctx, lead) is not None
+    suit, comps = (None, None) if rb else ctx.lead_components(lead)
     n = total(lead)
     if any(p > h for p, h in zip(play, hand, strict=False)):
         return False, "not_in_hand"
     if total(play) != n:
         return False, "wrong_count"
+    if rb:  # a rainbow has no suit to follow
+        return rainbow.check_follow(ctx, lead, hand, play)
+    if bomb_exempt(ctx, lead, play):
+        return True, "ok"
     h = total(in_suit(ctx, hand, suit))
     p = total(in_suit(ctx, play, suit))
     if p != min(h, n):

@@ -15,11 +15,16 @@ def component_value(rules, w: int, ln: int) -> int:
     # not name a tractor of quads (four decks with tractors on): it takes the
     # tractor-of-triples entry (reported as a gap in the contract)
     single, pair, triple, quad, tractor, titanic = rules.kitty_table
-    if ln == 1:
-        return {1: single, 2: pair, 3: triple, 4: quad}[w]
+    if ln == 1:  # a rainbow unit of more than four cards counts as a quad
+        return {1: single, 2: pair, 3: triple, 4: quad}[min(w, 4)]
     return tractor if w == 2 else titanic
 
 
 def kitty_multiplier(ctx, play, lead=None):
+    from .rainbow import groups
+
+    rb = groups(ctx, lead if lead is not None else play)
+    if rb is not None:  # rainbow units: their cards as the width, length 1
+        return max(component_value(ctx.rules, n, 1) for _, n, _ in rb)
     _, comps = ctx.lead_components(lead if lead is not None else play)
     return max(component_value(ctx.rules, w, ln) for w, ln, _ in comps)

@@ -13,7 +13,9 @@ TRUMP = 4
 
 def build_order(rules, level: int, trump: int | None) -> tuple[list[int], list[int]]:
     """→ (effective suit per kind, strength per kind)."""
-    special = set(rules.constant_ranks) | {level}
+    # level 13 (NT above A) has no level cards: no rank is special for it
+    level_ranks = [level] if level < 13 else []
+    special = set(rules.constant_ranks) | set(level_ranks)
     suit = [0] * NUM_KINDS
     strength = [0] * NUM_KINDS
 
@@ -40,7 +42,7 @@ def build_order(rules, level: int, trump: int | None) -> tuple[list[int], list[i
     v = plain_ranks(trump, TRUMP) if trump is not None else 0
     # constant ranks (ascending), then the level rank: off-suit copies share one strength,
     # the trump-suit copy is one above them
-    for r in sorted(set(rules.constant_ranks) - {level}) + [level]:
+    for r in sorted(set(rules.constant_ranks) - set(level_ranks)) + level_ranks:
         for s in range(4):
             if s != trump:
                 suit[kind(s, r)] = TRUMP

@@ -53,11 +53,26 @@ def trick_winner(ctx, plays):
             return all(a > b for a, b in zip(new_val, cur_val, strict=False))
         return new_high > cur_high  # highest_card
 
+    from .follow import bomb_kind
+
+    def bomb_beats(a, b):  # §7: a trump bomb over a plain one, else same suit and higher
+        if ctx.suit[a] != ctx.suit[b]:
+            return ctx.suit[a] == TRUMP
+        return ctx.strengths[a] > ctx.strengths[b]
+
     win, win_ruff = 0, False
+    win_bomb = bomb_kind(ctx, plays[0])
     win_val = match_value(ctx, plays[0], shapes, suit)
     win_high = highest(plays[0])
     for i in range(1, len(plays)):
         p = plays[i]
+        b = bomb_kind(ctx, p)
+        if b is not None:
+            if win_bomb is None or bomb_beats(b, win_bomb):
+                win, win_bomb = i, b
+            continue
+        if win_bomb is not None:
+            continue
         fm = match_value(ctx, p, shapes, suit)
         ruff = match_value(ctx, p, shapes, TRUMP) if suit != TRUMP else None
         if ruff is not None:

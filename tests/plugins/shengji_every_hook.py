@@ -63,5 +63,15 @@ def shengji_start_level(variant):
 
 
 @hookimpl
+def shengji_advance(variant, level, rise, defending):
+    return level + 1
+
+
+@hookimpl
+def shengji_dealers_back_to_start(variant, deal_level, last_play, attackers_won):
+    return True
+
+
+@hookimpl
 def shengji_match_winner(variant, levels, outcome, dealer_team):
     return 1

@@ -50,23 +50,29 @@ STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_l
 def create_app(*, variants: list[str] | None = None, default_variant: str = "two-deck-80",
                bot_delay: float = DEFAULT_BOT_DELAY, bot: str = "heuristic",
                limits: Limits | None = None, max_rooms: int | None = None,
-               allowed_hosts=(), allowed_origins=(), db: str | None = None) -> Starlette:
+               allowed_hosts=(), allowed_origins=(), db: str | None = None,
+               seats: int | None = None) -> Starlette:
     """``variants``: the names or paths rooms may use (default: the built-in names; a
     client never names a file). The first load of each happens here, so a broken variant
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
     shortcut for ``Limits(max_rooms=...)``). ``allowed_hosts``/``allowed_origins``: names
     this server answers to besides IP literals and localhost (see guard.py). ``db``: the
     SQLite file that keeps rooms and games across restarts (store.py); None keeps them in
-    memory only."""
+    memory only. ``seats``: the default variant is played at that many seats (``shengji
+    serve --seats``)."""
     allowed = list(dict.fromkeys(variants or list_variants()))
     if default_variant not in allowed:
         allowed.insert(0, default_variant)
-    loaded = {name: load_variant(name) for name in allowed}
+    loaded = {name: load_variant(name, players=seats if name == default_variant else None)
+              for name in allowed}
     limits = limits or Limits()
     if max_rooms:
         from dataclasses import replace
         limits = replace(limits, max_rooms=max_rooms)
     store = Store(db) if db else None
+    # the table sizes each variant offers: its by_players table, else its own size
+    seat_counts = {name: sorted({int(k) for k in (v.settings.get("by_players") or {})}
+                                | {v.players}) for name, v in loaded.items()}
     lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store)
 
     async def index(request):
@@ -74,14 +80,16 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
 
     async def get_variants(request):
         return JSONResponse({"variants": allowed, "default": default_variant,
-                             "protocol": PROTOCOL_VERSION})
+                             "protocol": PROTOCOL_VERSION, "seats": seat_counts})
 
     async def create_room(request):
         try:
             data = await _read_json(request)
             address = request.client.host if request.client else "?"
-            name, seed, max_deals, turn_timer = _room_settings(data, loaded, default_variant)
-            room = lobby.create(name, seed, max_deals, address=address, turn_timer=turn_timer)
+            name, seed, max_deals, turn_timer, players = _room_settings(data, loaded,
+                                                                         default_variant)
+            room = lobby.create(name, seed, max_deals, address=address, turn_timer=turn_timer,
+                                players=players)
         except ShengjiError as e:
             return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 400))
         return JSONResponse({"room": room.code, "variant": room.variant_name})
@@ -182,7 +190,7 @@ async def _read_json(request) -> dict:
 
 
 def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
-    keys = ("variant", "seed", "max_deals", "turn_timer")
+    keys = ("variant", "seed", "max_deals", "turn_timer", "players")
     unknown = set(data) - set(keys)
     if unknown:
         raise ProtocolError("bad_message", f"unknown key(s) {', '.join(sorted(unknown))} "
@@ -209,7 +217,11 @@ def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
             or not 0 <= turn_timer <= MAX_TURN_TIMER:
         raise ProtocolError("bad_message", f"turn_timer: seconds 0..{MAX_TURN_TIMER} (0: wait "
                                            "for ever)")
-    return name, seed, max_deals, turn_timer
+    players = data.get("players")
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)
+                                or not 2 <= players <= 12):
+        raise ProtocolError("bad_message", "players: a table size 2..12")
+    return name, seed, max_deals, turn_timer, players
 
 
 __all__ = ["create_app", "MAX_MESSAGE_BYTES"]

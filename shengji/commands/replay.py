@@ -1,0 +1,34 @@
+"""``shengji replay LOG``: a finished game told trick by trick (shengji.frontends.replay)."""
+
+from __future__ import annotations
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "replay", help="tell a logged or saved game trick by trick",
+        description="Show the deals of a log trick by trick, every hand visible: the JSON "
+                    "lines of `shengji simulate --log`, a saved game record, or a room's "
+                    "public replay from `shengji serve` (GET /api/rooms/CODE/replay).")
+    p.add_argument("log", metavar="LOG", help="the file to read")
+    p.add_argument("--deal", type=int, default=None, help="only this deal (from 1)")
+    p.add_argument("--delay", type=float, default=0.0,
+                   help="seconds to wait after each trick (default 0: all at once)")
+    colour = p.add_mutually_exclusive_group()
+    colour.add_argument("--color", dest="color", action="store_true", default=None,
+                        help="coloured suits even when not on a terminal")
+    colour.add_argument("--no-color", dest="color", action="store_false")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    import sys
+
+    from ..errors import ShengjiError
+    from ..frontends.replay import replay
+
+    if args.deal is not None and args.deal < 1:
+        raise ShengjiError(f"--deal {args.deal}: deals count from 1")
+    if args.delay < 0:
+        raise ShengjiError("--delay: cannot be negative")
+    color = args.color if args.color is not None else sys.stdout.isatty()
+    return replay(args.log, deal=args.deal, out=sys.stdout, color=color, delay=args.delay / 2)
