@@ -6,8 +6,9 @@ bot of the pair the seats of team t and the second bot every other seat. With tw
 that is the deal played twice with the sides swapped (duplicate deals), so the luck of
 the cards cancels; with finding friends (every seat its own team) each seat takes the
 first bot in turn. A deal's levels count per seat (a side's levels are its seats'
-average rise) and a side wins a deal when a larger share of its seats rose. A board is one deal (``matches=False``: the first deal of a match,
-both sides at the start level) or a whole match.
+average rise) and a side wins a deal when a larger share of its seats rose. A board is
+one deal (``matches=False``: the first deal of a match, both sides at the start level)
+or a whole match.
 
 The work is three steps, kept apart so that another executor can run the middle one
 (processes here; a cluster elsewhere):
