@@ -1,14 +1,24 @@
-"""Load test of the web server (not a test): many bot-only tables at once against one
-server process on loopback, every seat a protocol client over its own websocket.
+"""Load test of the web server (not a test): many tables at once against one
+``shengji serve`` process on loopback, as it is served — SQLite store on, abuse limits
+on, server bots at their usual pace — with one person per table played by a client.
 
-    python benchmarks/load_server.py --tables 50 --duration 60
+    python benchmarks/load_server.py --tables 100,300,500 --duration 30
 
-Starts ``uvicorn`` on 127.0.0.1 (a free port) in a child process, keeps ``--tables``
-tables playing at once (each: create a room over HTTP, four websocket clients join its
-seats, each seat's bot plays through the protocol until the deal is scored), and stops by
-itself after ``--duration`` seconds or ``--deals`` completed deals, whichever comes first.
-Prints completed deals per second, messages per second and the errors (error messages
-received, exceptions, deals that timed out). Exit status 1 when there were errors.
+For each table count: start ``shengji serve`` (a fresh database in a temporary
+directory), then open the tables over ``--ramp`` seconds. Each table is one client on
+its own websocket: it creates a room over HTTP, takes seat 0, starts (the server's bots
+take the other seats), and plays — after ``--think`` seconds it sends the first legal
+action (or the first cards of its hand to bury), and after each deal it sends ``next``.
+Clients come from 127.0.0.2, 127.0.0.3, ... (``--per-address`` tables each), so the
+per-address limits apply as they would to real players.
+
+**Action latency** is the time from sending an action to receiving the ``state`` that
+shows it: the server checks it, applies it, stores it, and broadcasts. Measured after
+``--warmup`` seconds, for ``--duration`` seconds; printed as p50/p90/p99/max with the
+number of actions, the server's CPU use over the window (from /proc), errors (every
+``error`` message, failed connection or stalled table) and the load average of the
+machine at the start and end (other work on the machine skews the figures: take them
+when it is quiet). ``--json`` prints one JSON object per table count.
 """
 
 from __future__ import annotations
@@ -18,21 +28,13 @@ import asyncio
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HOST = "127.0.0.1"  # loopback only, never another address
-SERVER = """
-import uvicorn
-from shengji.frontends.web.app import create_app
-from shengji.frontends.web.limits import Limits
-# every client of this script shares one address: lift the per-address caps only
-limits = Limits(max_rooms=100000, max_connections=100000, conns_per_address=100000,
-                rooms_per_address=100000, room_burst=100000)
-uvicorn.run(create_app(bot_delay=0, limits=limits), host={host!r}, port={port},
-            log_level="warning", ws_max_size=1 << 20)
-"""
 
 
 def free_port() -> int:
@@ -41,150 +43,219 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def loadavg() -> float:
+    return os.getloadavg()[0]
+
+
 class Stats:
     def __init__(self):
-        self.deals = 0
+        self.latencies: list[float] = []
+        self.measuring = False
         self.actions = 0
-        self.messages = 0
+        self.deals = 0
         self.errors: list[str] = []
 
     def error(self, text: str) -> None:
-        self.errors.append(text)
+        if len(self.errors) < 1000:
+            self.errors.append(text)
 
 
-async def seat_client(url: str, room: str, seat: int, variant, bot: str, stats: Stats,
-                      ready: asyncio.Event | None) -> None:
+def choose(msg: dict) -> dict:
+    """A cheap, always legal decision: what a quick person might do."""
+    legal = msg["legal"]
+    if legal["kind"] == "bury":
+        return {"type": "Bury", "cards": " ".join(msg["view"]["hand"].split()[:legal["count"]])}
+    return legal["actions"][0]
+
+
+async def table(args, index: int, base: str, stats: Stats, stop: asyncio.Event) -> None:
+    import httpx
     import websockets
 
-    from shengji.bots import make_bot
-    from shengji.protocol import ProtocolBot
-
-    player = ProtocolBot(make_bot(bot, variant, seed=f"{room}:{seat}"), seat)
-    async with websockets.connect(url, max_size=1 << 22) as ws:
-        await ws.send(json.dumps({"type": "join", "protocol": 1, "room": room, "seat": seat}))
-        token = None
-        acted_at = -1
-        async for raw in ws:
-            stats.messages += 1
-            msg = json.loads(raw)
-            kind = msg["type"]
-            if kind == "welcome":
-                token = msg["token"]
-                if ready is not None:
-                    ready.set()
-            elif kind == "error":
-                stats.error(f"room {room} seat {seat}: {msg['code']}: {msg['message']}")
-            elif kind == "state":
-                if msg["over"]:
-                    return
-                # act once per decision: a state newer than our last action
-                if msg["legal"] is not None and msg["event_index"] > acted_at:
-                    acted_at = msg["event_index"]
-                    action = player.act(msg)
-                    await ws.send(json.dumps({"type": "action", "token": token,
-                                              "action": action}))
-                    stats.actions += 1
+    address = f"127.0.0.{2 + index // args.per_address}"
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(transport=transport, timeout=30) as http:
+        while not stop.is_set():
+            r = await http.post(f"{base}/api/rooms", json={"variant": args.variant,
+                                                           "max_deals": args.deals})
+            if r.status_code != 200:
+                stats.error(f"table {index}: create room: HTTP {r.status_code} {r.text[:120]}")
+                await asyncio.sleep(5)
+                continue
+            room = r.json()["room"]
+            url = base.replace("http://", "ws://") + "/ws"
+            async with websockets.connect(url, local_addr=(address, 0), max_size=1 << 22,
+                                          compression=None) as ws:
+                await play(args, ws, room, stats, stop)
 
 
-async def table(http, base: str, ws_url: str, variant_name: str, variant, bot: str,
-                stats: Stats, seed: int, timeout: float) -> None:
-    r = await http.post(f"{base}/api/rooms", json={"variant": variant_name, "seed": seed,
-                                                   "max_deals": 1})
-    if r.status_code != 200:
-        stats.error(f"create room: HTTP {r.status_code} {r.text[:200]}")
-        return
-    room = r.json()["room"]
-    # join in seat order so that the last join starts the game
+async def play(args, ws, room: str, stats: Stats, stop: asyncio.Event) -> None:
+    from shengji.protocol import PROTOCOL_VERSION
+
+    await ws.send(json.dumps({"type": "join", "protocol": PROTOCOL_VERSION, "room": room,
+                              "name": "load"}))
+    token = None
+    sent_at = None       # when our last action left, until its state comes back
+    acted_index = -1
+    while not stop.is_set():
+        try:
+            raw = await asyncio.wait_for(ws.recv(), args.stall)
+        except asyncio.TimeoutError:
+            stats.error(f"room {room}: no message for {args.stall} s")
+            return
+        msg = json.loads(raw)
+        kind = msg["type"]
+        if kind == "welcome":
+            token = msg["token"]
+            await ws.send(json.dumps({"type": "start", "token": token}))
+        elif kind == "error":
+            stats.error(f"room {room}: {msg['code']}: {msg['message'][:100]}")
+        elif kind == "state":
+            if sent_at is not None and msg["event_index"] > acted_index:
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                sent_at = None
+            if any(e["type"] == "DealScored" for e in msg["events"]):
+                stats.deals += 1
+                if not msg["over"]:
+                    await ws.send(json.dumps({"type": "next", "token": token}))
+            if msg["over"]:
+                return  # a new room for this table
+            if msg["legal"] is not None and sent_at is None and msg["event_index"] > acted_index:
+                await asyncio.sleep(args.think)
+                acted_index = msg["event_index"]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "token": token,
+                                          "action": choose(msg)}))
+                stats.actions += 1
+
+
+async def load(args, tables: int, base: str, server_pid: int) -> dict:
+    stats = Stats()
+    stop = asyncio.Event()
     tasks = []
-    for seat in range(variant.players):
-        ready = asyncio.Event()
-        tasks.append(asyncio.create_task(
-            seat_client(ws_url, room, seat, variant, bot, stats, ready)))
-        await asyncio.wait_for(ready.wait(), timeout)
-    try:
-        await asyncio.wait_for(asyncio.gather(*tasks), timeout)
-        stats.deals += 1
-    except asyncio.TimeoutError:
-        stats.error(f"room {room}: deal not finished within {timeout} s")
-    finally:
-        for t in tasks:
-            t.cancel()
+
+    async def guarded(i):
+        try:
+            await table(args, i, base, stats, stop)
+        except Exception as e:  # count it, keep the other tables going
+            stats.error(f"table {i}: {type(e).__name__}: {e}")
+
+    for i in range(tables):  # open the tables over the ramp
+        tasks.append(asyncio.create_task(guarded(i)))
+        await asyncio.sleep(args.ramp / tables)
+    await asyncio.sleep(args.warmup)
+    stats.measuring = True
+    cpu0, t0, actions0, deals0 = cpu_seconds(server_pid), time.monotonic(), stats.actions, \
+        stats.deals
+    await asyncio.sleep(args.duration)
+    stats.measuring = False
+    cpu1, t1 = cpu_seconds(server_pid), time.monotonic()
+    stop.set()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    lat = sorted(stats.latencies)
+
+    def pct(p):
+        return 1000 * lat[min(len(lat) - 1, int(p / 100 * len(lat)))] if lat else float("nan")
+
+    return {"tables": tables, "actions": len(lat),
+            "actions_per_s": (stats.actions - actions0) / (t1 - t0),
+            "deals_per_s": (stats.deals - deals0) / (t1 - t0),
+            "p50_ms": pct(50), "p90_ms": pct(90), "p99_ms": pct(99),
+            "max_ms": 1000 * lat[-1] if lat else float("nan"),
+            "mean_ms": 1000 * statistics.fmean(lat) if lat else float("nan"),
+            "server_cpu": (cpu1 - cpu0) / (t1 - t0), "errors": len(stats.errors),
+            "error_samples": stats.errors[:5]}
 
 
-async def run_load(args, base: str) -> tuple[Stats, float]:
+def start_server(args, port: int, db: str) -> subprocess.Popen:
     import httpx
 
-    from shengji.variants import load_variant
+    cmd = [sys.executable, "-m", "shengji.cli", "serve", "--port", str(port), "--db", db,
+           "--bot-delay", str(args.bot_delay), "--variant", args.variant]
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=os.environ.copy())
+    for _ in range(400):  # wait for the server to listen
+        try:
+            httpx.get(f"http://{HOST}:{port}/api/variants", timeout=1)
+            return server
+        except httpx.TransportError:
+            if server.poll() is not None:
+                raise SystemExit("the server exited at start-up") from None
+            time.sleep(0.05)
+    server.kill()
+    raise SystemExit("the server did not start")
 
-    variant = load_variant(args.variant)
-    stats = Stats()
-    ws_url = base.replace("http://", "ws://") + "/ws"
-    deadline = time.monotonic() + args.duration
-    seeds = iter(range(10**9))
-    started = time.monotonic()
 
-    async def worker(http):
-        while time.monotonic() < deadline and stats.deals + len(stats.errors) < args.deals:
+def run_one(args, tables: int) -> dict:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = start_server(args, port, os.path.join(tmp, "rooms.sqlite3"))
+        try:
+            before = loadavg()
             try:
-                await table(http, base, ws_url, args.variant, variant, args.bot, stats,
-                            next(seeds), args.deal_timeout)
-            except Exception as e:  # count it, keep the other tables going
-                stats.error(f"{type(e).__name__}: {e}")
-
-    limits = httpx.Limits(max_connections=args.tables * 2)
-    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
-        workers = [asyncio.create_task(worker(http)) for _ in range(args.tables)]
-        # the duration bounds the run: tables still playing then are not counted
-        done, pending = await asyncio.wait(workers, timeout=args.duration + args.deal_timeout)
-        for w in pending:
-            w.cancel()
-    return stats, time.monotonic() - started
+                import uvloop
+                runner = uvloop.run
+            except ImportError:
+                runner = asyncio.run
+            result = runner(load(args, tables, f"http://{HOST}:{port}", server.pid))
+            result["load_before"], result["load_after"] = before, loadavg()
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    return result
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=50, help="tables playing at once (50)")
-    p.add_argument("--duration", type=float, default=60, help="seconds to run at most (60)")
-    p.add_argument("--deals", type=int, default=2000, help="stop after this many deals")
+    p.add_argument("--tables", default="100", help="table counts, comma separated (100)")
+    p.add_argument("--duration", type=float, default=30, help="seconds measured (30)")
+    p.add_argument("--warmup", type=float, default=10, help="seconds before measuring (10)")
+    p.add_argument("--ramp", type=float, default=10, help="seconds to open the tables (10)")
+    p.add_argument("--think", type=float, default=1.0,
+                   help="seconds the person takes to act (1.0)")
+    p.add_argument("--bot-delay", type=float, default=0.6,
+                   help="the server's pause between bot plays (0.6, as served)")
     p.add_argument("--variant", default="two-deck-80")
-    p.add_argument("--bot", default="heuristic", help="bot of every seat (heuristic, random)")
-    p.add_argument("--deal-timeout", type=float, default=120, help="seconds one deal may take")
+    p.add_argument("--deals", type=int, default=1000, help="max_deals of each room")
+    p.add_argument("--per-address", type=int, default=8, help="tables per client address (8)")
+    p.add_argument("--stall", type=float, default=60,
+                   help="seconds without a message that count a table as stalled (60)")
+    p.add_argument("--json", action="store_true", help="one JSON object per table count")
     args = p.parse_args(argv)
-    if not (1 <= args.tables <= 500 and 0 < args.duration <= 3600):
-        p.error("--tables 1..500, --duration up to 3600 s")
-
-    port = free_port()
-    base = f"http://{HOST}:{port}"
-    server = subprocess.Popen([sys.executable, "-c", SERVER.format(host=HOST, port=port)],
-                              env=os.environ.copy())
-    try:
-        import httpx
-
-        for _ in range(200):  # wait for the server to listen
-            try:
-                httpx.get(f"{base}/api/variants", timeout=1)
-                break
-            except httpx.TransportError:
-                if server.poll() is not None:
-                    print("the server exited at start-up", file=sys.stderr)
-                    return 1
-                time.sleep(0.05)
-        stats, elapsed = asyncio.run(run_load(args, base))
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-    print(f"tables at once: {args.tables}  variant: {args.variant}  bots: {args.bot}")
-    rate = stats.deals / elapsed
-    print(f"completed deals: {stats.deals} in {elapsed:.1f} s = {rate:.2f} deals/s")
-    print(f"actions: {stats.actions} ({stats.actions / elapsed:.0f}/s), messages received: "
-          f"{stats.messages} ({stats.messages / elapsed:.0f}/s)")
-    print(f"errors: {len(stats.errors)}")
-    for e in stats.errors[:10]:
-        print("  " + e)
-    return 1 if stats.errors else 0
+    counts = [int(t) for t in args.tables.split(",")]
+    if not all(1 <= t <= 2000 for t in counts) or args.duration <= 0:
+        p.error("--tables 1..2000 each, --duration > 0")
+    if max(counts) // args.per_address + 2 > 254:
+        p.error("too many client addresses: raise --per-address")
+    failed = False
+    for tables in counts:
+        r = run_one(args, tables)
+        failed |= r["errors"] > 0
+        if args.json:
+            print(json.dumps(r))
+        else:
+            print(f"{tables:4d} tables: p50 {r['p50_ms']:6.1f} ms  p90 {r['p90_ms']:6.1f} ms  "
+                  f"p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms  "
+                  f"({r['actions']} actions, {r['actions_per_s']:.0f}/s, "
+                  f"{r['deals_per_s']:.2f} deals/s)  server CPU {100 * r['server_cpu']:.0f}%  "
+                  f"errors {r['errors']}  load avg {r['load_before']:.2f} → "
+                  f"{r['load_after']:.2f}")
+            for e in r["error_samples"]:
+                print("    " + e)
+        sys.stdout.flush()
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

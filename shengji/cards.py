@@ -255,12 +255,22 @@ def format_counts(counts: Iterable[int], unicode: bool = False) -> str:
     """54 counts → ``"BJ H10 H10 SA"``, highest kinds first (jokers, then S H C D, A..2)."""
     counts = _counts54(counts)
     tokens = []
-    for k in (BIG_JOKER, LITTLE_JOKER):
-        tokens += [card_str(k, unicode)] * counts[k]
-    for s in range(4):
-        for r in reversed(range(13)):
-            tokens += [card_str(kind(s, r), unicode)] * counts[kind(s, r)]
+    # one precomputed (id, token) per kind in display order: this runs for every view a
+    # server sends (hand and played cards), so no per-card function call
+    for k, tok in _DISPLAY_ORDER[unicode]:
+        n = counts[k]
+        if n:
+            tokens += [tok] * n
     return " ".join(tokens)
+
+
+_DISPLAY_ORDER = {
+    u: tuple((k, card_str(k, u)) for k in (BIG_JOKER, LITTLE_JOKER, *(
+        kind(s, r) for s in range(4) for r in reversed(range(13)))))
+    for u in (False, True)
+}
+#: token of each kind id (card_str without the checks, for ids already known good)
+CARD_TOKENS = tuple(card_str(k) for k in range(NUM_KINDS))
 
 
 def _counts54(counts) -> list[int]:

@@ -33,15 +33,10 @@ uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is miss
 
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.protocol import PROTOCOL_VERSION  # noqa: E402
-from shengji.variants import list_variants  # noqa: E402
 
 #: upper bound on the decisions of one deal at one seat (25 plays, declarations, burial)
 MAX_TURNS = 200
 WAIT_MS = 15_000
-HERE = Path(__file__).parent
-#: tables of 6 and 10 seats (fixed teams) for the layout tests
-SEATS = {6: str(HERE / "web_variants" / "six-seats.yaml"),
-         10: str(HERE / "web_variants" / "ten-seats.yaml")}
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1100, "height": 1000}
 
@@ -66,7 +61,7 @@ def serve(app):
 
 @pytest.fixture(scope="module")
 def server():
-    yield from serve(create_app(bot_delay=0, variants=list_variants() + list(SEATS.values())))
+    yield from serve(create_app(bot_delay=0))
 
 
 @pytest.fixture(scope="module")
@@ -190,11 +185,13 @@ def check_layout(page, seats: int | None = None, phone: bool = False) -> dict:
     return got
 
 
-def create_room(page, server, variant: str | None = None) -> str:
+def create_room(page, server, variant: str | None = None, seats: int | None = None) -> str:
     page.goto(server)
     page.wait_for_selector("#variant option", state="attached")
     if variant is not None:
         page.select_option("#variant", variant)
+    if seats is not None:
+        page.select_option("#seats", str(seats))
     page.click("#create")
     page.wait_for_selector("#waiting:not([hidden])")
     return page.inner_text("#waitcode")
@@ -332,11 +329,13 @@ def test_phone_table_taps_and_fits(server, phone, tmp_path):
 
 @pytest.mark.parametrize("seats", [6, 10])
 def test_big_tables_are_drawn_around_the_felt(server, browser, seats, tmp_path):
+    """Issue 11: finding friends at 6 and 10 seats, every seat around the felt, nothing
+    overlapping, at desktop and phone sizes."""
     shots = shots_dir(tmp_path)
     for name, phone in (("desktop", False), ("phone", True)):
         pg = new_page(browser, phone=phone)
         try:
-            create_room(pg, server, SEATS[seats])
+            create_room(pg, server, "finding-friends", seats)
             assert pg.locator("#waitseats li").count() == seats
             pg.click("#start")
             pg.wait_for_selector("#game:not([hidden])")

@@ -293,3 +293,25 @@ def test_spectators_see_public_facts_only():
             send(w, type="join", protocol=PROTOCOL_VERSION, room=code)
             assert until(w, "error")["code"] == "already_joined"
             assert seen > 0
+
+
+def test_a_room_at_another_table_size_is_kept_at_that_size(tmp_path):
+    db = tmp_path / "rooms.sqlite3"
+    with app_client(db) as client:
+        assert client.get("/api/variants").json()["seats"]["finding-friends"] == \
+            list(range(5, 13))
+        r = client.post("/api/rooms", json={"variant": "two-deck-80", "players": 6})
+        assert r.status_code == 400 and r.json()["code"] == "bad_variant"
+        assert "two-deck-80 at 6 seats" in r.json()["message"]
+        r = client.post("/api/rooms", json={"variant": "finding-friends", "players": 13})
+        assert r.status_code == 400 and r.json()["code"] == "bad_message"
+        code = new_room(client, variant="finding-friends", players=7)
+        with client.websocket_connect(WS) as ws:
+            me = join(ws, code)
+            assert len(until(ws, "room")["seats"]) == 7
+            send(ws, type="start", token=me["token"])
+            until(ws, "state")
+    with app_client(db) as client:
+        with client.websocket_connect(WS) as ws:
+            join(ws, code, token=me["token"])
+            assert until(ws, "state")["view"]["players"] == 7

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..cards import card_str, parse_cards
+from ..cards import CARD_TOKENS, NUM_KINDS, card_str, parse_cards
 from ..errors import RecordError, ShengjiError
 from ..friends import calls_text, parse_calls
 
@@ -29,7 +29,12 @@ def norm_cards(cards) -> tuple[int, ...]:
 
 
 def cards_text(cards) -> str:
-    return " ".join(card_str(c) for c in cards)
+    try:  # ids in range: a table lookup each (every view a server sends lists many cards)
+        if all(type(c) is int and 0 <= c < NUM_KINDS for c in cards):
+            return " ".join([CARD_TOKENS[c] for c in cards])
+    except TypeError:
+        pass
+    return " ".join(card_str(c) for c in cards)  # raises CardError naming a bad id
 
 
 def _check_seat(action, seat) -> None:

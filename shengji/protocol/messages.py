@@ -248,20 +248,29 @@ _POINTS = [point_value(k) for k in range(54)]
 
 def points_total(variant) -> int:
     """Points in the variant's deck composition (100 a standard pack)."""
-    counts = tuple(variant.composition.counts)
-    total = _TOTALS.get(counts)
-    if total is None:
-        total = _TOTALS[counts] = sum(n * _POINTS[k] for k, n in enumerate(counts))
-    return total
+    got = _TOTALS.get(id(variant))
+    if got is None or got[0] is not variant:  # keyed by id, the variant kept alive with it
+        total = sum(n * _POINTS[k] for k, n in enumerate(variant.composition.counts))
+        got = _TOTALS[id(variant)] = (variant, total)
+    return got[1]
 
 
-_TOTALS: dict[tuple, int] = {}
+_TOTALS: dict[int, tuple] = {}
+
+
+_IDS: dict[str, tuple] = {}  # card text → sorted ids: plays repeat ("SA SA") in every view
 
 
 def decode_view(d: dict) -> SeatView:
     """The ``view`` object → SeatView (what a bot adapter hands to a bot)."""
     def ids(text):
-        return tuple(sorted(parse_cards(text), reverse=True))
+        got = _IDS.get(text)
+        if got is None:
+            got = tuple(sorted(parse_cards(text), reverse=True))
+            if len(_IDS) >= 65536:
+                _IDS.clear()
+            _IDS[text] = got
+        return got
 
     def counts(text):
         c = [0] * 54

@@ -47,6 +47,7 @@ class Table:
                  max_deals: int | None = None, actions=None):
         self.game = Game(variant, seed, max_deals=max_deals)
         self._notes: dict[int, dict] = {}  # event index -> keys added to that event
+        self._tricks = None  # (the game's completed-tricks tuple, its encoding)
         # with ``actions`` (engine Actions), the game is replayed up to them (a restore)
         for a in actions or ():
             first = len(self.game.events)
@@ -93,7 +94,7 @@ class Table:
             view = public_view(game, self.variant)
         else:
             self._check_seat(seat)
-            view = encode_view(game.view(seat), self.variant)
+            view = self._encode_view(game.view(seat))
         msg = {
             "type": "state", "protocol": PROTOCOL_VERSION, "seat": seat,
             "variant": game.variant_ref, "over": game.over, "winner": game.winner,
@@ -105,6 +106,19 @@ class Table:
         if since is not None:
             msg["events"] = self.events(seat, since)
         return msg
+
+    def _encode_view(self, view) -> dict:
+        """encode_view, with the completed tricks of the deal encoded once per trick
+        rather than for every message (they are most of a view's cards)."""
+        tricks = view.tricks
+        cached = self._tricks
+        if cached is None or cached[0] is not tricks:
+            cached = self._tricks = (tricks, [[[s, cards_text(c)] for s, c in t]
+                                              for t in tricks])
+        view.tricks = ()  # a fresh SeatView each time: ours to change
+        d = encode_view(view, self.variant)
+        d["tricks"] = cached[1]
+        return d
 
     def events(self, seat: int, since: int = 0) -> list[dict]:
         """Events from index ``since`` on, as ``seat`` sees them (others' cards hidden, and

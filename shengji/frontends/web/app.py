@@ -70,6 +70,9 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         from dataclasses import replace
         limits = replace(limits, max_rooms=max_rooms)
     store = Store(db) if db else None
+    # the table sizes each variant offers: its by_players table, else its own size
+    seat_counts = {name: sorted({int(k) for k in (v.settings.get("by_players") or {})}
+                                | {v.players}) for name, v in loaded.items()}
     lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store)
 
     async def index(request):
@@ -77,14 +80,16 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
 
     async def get_variants(request):
         return JSONResponse({"variants": allowed, "default": default_variant,
-                             "protocol": PROTOCOL_VERSION})
+                             "protocol": PROTOCOL_VERSION, "seats": seat_counts})
 
     async def create_room(request):
         try:
             data = await _read_json(request)
             address = request.client.host if request.client else "?"
-            name, seed, max_deals, turn_timer = _room_settings(data, loaded, default_variant)
-            room = lobby.create(name, seed, max_deals, address=address, turn_timer=turn_timer)
+            name, seed, max_deals, turn_timer, players = _room_settings(data, loaded,
+                                                                         default_variant)
+            room = lobby.create(name, seed, max_deals, address=address, turn_timer=turn_timer,
+                                players=players)
         except ShengjiError as e:
             return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 400))
         return JSONResponse({"room": room.code, "variant": room.variant_name})
@@ -185,7 +190,7 @@ async def _read_json(request) -> dict:
 
 
 def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
-    keys = ("variant", "seed", "max_deals", "turn_timer")
+    keys = ("variant", "seed", "max_deals", "turn_timer", "players")
     unknown = set(data) - set(keys)
     if unknown:
         raise ProtocolError("bad_message", f"unknown key(s) {', '.join(sorted(unknown))} "
@@ -212,7 +217,11 @@ def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
             or not 0 <= turn_timer <= MAX_TURN_TIMER:
         raise ProtocolError("bad_message", f"turn_timer: seconds 0..{MAX_TURN_TIMER} (0: wait "
                                            "for ever)")
-    return name, seed, max_deals, turn_timer
+    players = data.get("players")
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)
+                                or not 2 <= players <= 12):
+        raise ProtocolError("bad_message", "players: a table size 2..12")
+    return name, seed, max_deals, turn_timer, players
 
 
 __all__ = ["create_app", "MAX_MESSAGE_BYTES"]

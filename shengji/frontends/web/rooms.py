@@ -151,7 +151,7 @@ class Room:
                    turn_timer=rec.settings.get("turn_timer", DEFAULT_TURN_TIMER), **kw)
 
     def settings(self) -> dict:
-        return {"turn_timer": self.turn_timer}
+        return {"turn_timer": self.turn_timer, "players": self.table.players}
 
     # ----------------------------------------------------------------- info
 
@@ -445,9 +445,14 @@ class Room:
 
     async def _run_bots(self) -> None:
         table = self.table
+        unsent = False  # bot actions nobody has been told of yet
         while not self.waiting and table.bot_to_act() is not None:
-            # pause only in the play, where people watch each card land
+            # pause only in the play, where people watch each card land; while dealing,
+            # bots' declarations follow each other at once and are told in one message
             playing = table.game.phase in ("play", "choose")
+            if playing and unsent:
+                await self.broadcast()
+                unsent = False
             await asyncio.sleep(self.bot_delay if playing else 0)
             if self.waiting:
                 break
@@ -461,6 +466,11 @@ class Room:
                 return
             self._save_actions()
             self._note_deal_end()
+            unsent = True
+            if playing:
+                await self.broadcast()
+                unsent = False
+        if unsent:
             await self.broadcast()
         self._arm()
 
@@ -472,6 +482,7 @@ class Lobby:
                  bot: str = "heuristic", limits: Limits | None = None, store=None):
         self.rooms: dict[str, Room] = {}
         self.variants = variants or {}
+        self._sized: dict[tuple, object] = {}  # (name, players) -> the variant at that size
         self.bot_delay = bot_delay
         self.bot = bot
         self.limits = limits or Limits()
@@ -500,8 +511,29 @@ class Lobby:
 
     # ----------------------------------------------------------------- rooms
 
+    def variant(self, name: str, players: int | None = None):
+        """An offered variant, at ``players`` seats if given (each size loaded once). A
+        size the variant cannot seat is a ``bad_variant`` refusal naming the sizes."""
+        base = self.variants.get(name)
+        if base is None:
+            raise ProtocolError("bad_variant", f"variant {name!r} is not offered here")
+        if players is None or players == base.players:
+            return base
+        key = (name, players)
+        got = self._sized.get(key)
+        if got is None:
+            from ...variants import load_variant
+            try:
+                got = load_variant(name, players=players)
+            except ShengjiError as e:
+                raise ProtocolError("bad_variant", f"{name} at {players} seats: "
+                                                   f"{str(e).splitlines()[0]}") from None
+            self._sized[key] = got
+        return got
+
     def create(self, variant_name: str, seed=0, max_deals=None, address: str = "?",
-               turn_timer: float = DEFAULT_TURN_TIMER) -> Room:
+               turn_timer: float = DEFAULT_TURN_TIMER, players: int | None = None) -> Room:
+        variant = self.variant(variant_name, players)
         lim = self.limits
         live = sum(1 for r in self.rooms.values()
                    if r.creator == address and not r.table.over and not r.idle)
@@ -513,7 +545,7 @@ class Lobby:
             raise ProtocolError("rate_limited", "rooms are created too fast from your address; "
                                                 "wait a little")
         code = self._new_code()
-        room = Room(code, self.variants[variant_name], seed, variant_name=variant_name,
+        room = Room(code, variant, seed, variant_name=variant_name,
                     max_deals=max_deals, bot=self.bot, bot_delay=self.bot_delay, limits=lim,
                     creator=address, turn_timer=turn_timer, store=self.store)
         if self.store is not None:
@@ -552,10 +584,10 @@ class Lobby:
         rec = self.store.room(code)
         if rec is None:
             return None
-        variant = self.variants.get(rec.variant)
-        if variant is None:
-            log.warning("room %s: variant %r is no longer offered; not restored", code,
-                        rec.variant)
+        try:
+            variant = self.variant(rec.variant, rec.settings.get("players"))
+        except ProtocolError as e:
+            log.warning("room %s: not restored: %s", code, e)
             return None
         self._make_space()
         try:

@@ -181,17 +181,28 @@ async function loadVariants() {
   const r = await fetch("/api/variants");
   const data = await r.json();
   const sel = $("variant");
+  app.seatCounts = data.seats || {};
   for (const v of data.variants) {
-    const o = h("option", { value: v }, v);
+    const o = h("option", { value: v }, v.split("/").pop().replace(/\.ya?ml$/, ""));
     if (v === data.default) o.selected = true;
     sel.appendChild(o);
   }
+  sel.onchange = showSeatCounts;
+  showSeatCounts();
+}
+
+// a variant playable at several table sizes (finding friends: 5-12) offers a choice
+function showSeatCounts() {
+  const counts = app.seatCounts[$("variant").value] || [];
+  $("seatslabel").hidden = counts.length < 2;
+  fill($("seats"), counts.map((n) => h("option", { value: String(n) }, String(n))));
 }
 
 async function createRoom() {
   // no seed: the server draws a secret one (a known seed would tell every hand)
   const seedText = $("seed").value.trim();
   const body = { variant: $("variant").value, turn_timer: Number($("timer").value) };
+  if (!$("seatslabel").hidden) body.players = Number($("seats").value);
   if (seedText) body.seed = /^-?\d+$/.test(seedText) ? parseInt(seedText, 10) : seedText;
   let r, data;
   try {
@@ -424,7 +435,8 @@ function levelsText(v) {
     const other = v.teams.findIndex((t) => t !== v.teams[0]);
     return `${seatName(0)}'s team ${v.level_ranks[0]} · ${seatName(other)}'s team ${v.level_ranks[other]}`;
   }
-  return app.seat === null ? "levels by the seats" : `you ${v.level_ranks[app.seat]} (each seat's level by its name)`;
+  // every seat has its own level: shown by its name on the table
+  return app.seat === null ? "by each seat" : `you ${v.level_ranks[app.seat]}`;
 }
 
 function renderSpots(st) {
@@ -665,8 +677,9 @@ function renderResult(st) {
   box.hidden = false;
   const parts = [];
   if (e) {
-    const v = st.view;
-    const dealerSide = sameSide(v, viewBase(), e.dealer);
+    const v = shownView(st);
+    // the dealer's side as the deal ended (friends found by then included)
+    const dealerSide = e.side ? e.side.includes(viewBase()) : sameSide(v, viewBase(), e.dealer);
     const rose = (e.rising || []).includes(app.seat);
     let who;
     if (app.seat === null) who = `${(e.rising || []).map(seatName).join(", ") || "nobody"} rise${(e.rising || []).length === 1 ? "s" : ""}`;
@@ -796,7 +809,7 @@ function logEvent(e) {
         e.penalty ? `, penalty ${e.penalty}` : ""];
       break;
     case "FriendsCalled": line = [says(e.seat, "call"), " friends: ", e.calls.join(", ")]; break;
-    case "FriendJoined": line = e.already ? `${seatName(e.seat)} played a called card (already a dealer: the call is used up)` : `${seatName(e.seat)} joins the dealer's side`; break;
+    case "FriendJoined": line = e.already ? `${says(e.seat, "play")} a called card (already on the dealer's side: the call is used up)` : `${says(e.seat, "join")} the dealer's side`; break;
     case "TrickWon": line = `Trick ${e.trick + 1}: ${says(e.seat, "win")} ${e.points} points (attackers ${e.attacker_points})`; break;
     case "DealScored": line = [h("b", {}, `Deal ${e.deal + 1}`), `: attackers ${e.attacker_points} points`]; break;
     case "MatchOver": line = [h("b", {}, "Match over")]; break;
