@@ -30,6 +30,7 @@ CORE_TESTS = [
     "tests/test_core_api.py",
     "tests/test_core_errors.py",
     "tests/test_core_batch.py",
+    "tests/test_engine_fast_paths.py",
     "tests/test_differential.py",
     "tests/test_oracle.py",
     "tests/test_playout.py",

@@ -271,5 +271,8 @@ int sj_check_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
                      const uint8_t *plays, int m, uint8_t *out, int32_t *at);
 int sj_trick_winners(const sj_rules *r, const uint8_t *tricks, const int32_t *sizes, int n,
                      uint8_t *out, int32_t *at);
+/* The leads shengji.engine lists for a hand, in its order (batch.c), as 54 counts each:
+ * at most cap written; returns how many there are (or an error code). */
+int sj_lead_list(const sj_rules *r, const uint8_t *hand, int throws, uint8_t *out, int cap);
 
 #endif

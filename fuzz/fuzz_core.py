@@ -202,6 +202,7 @@ def raw_layer(d: Data, ctx: Context) -> None:
     lib.sj_follow_code(r, lead, hand, play)
     lib.sj_winner_code(r, others, m)
     lib.sj_ncomp(r, buf)
+    lib.sj_lead_list(r, hand, d.byte() % 2, out, d.int_in(0, 4))  # the engine's leads
     lib.sj_kitty_multiplier(r, play, NK, lead if d.byte() % 2 else ffi.NULL, err)
     lib.sj_is_tractor(r, buf, n, err)
     lib.sj_compare(r, d.int_in(-2, 60), d.int_in(-2, 60))

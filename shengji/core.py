@@ -418,6 +418,17 @@ class Hand:
         c = self._b
         return [k for k in _DISPLAY_ORDER if c[k] for _ in range(c[k])]
 
+    def ids_desc(self) -> tuple[int, ...]:
+        """Kind ids, highest id first, with repeats (the order of an action's cards)."""
+        c = self._b
+        ids = _IDS_DESC.get(c)
+        if ids is None:  # plays recur: remembered (bounded)
+            ids = tuple([k for k in _DESC_IDS if c[k] for _ in range(c[k])])
+            if len(_IDS_DESC) >= 65536:
+                _IDS_DESC.clear()
+            _IDS_DESC[c] = ids
+        return ids
+
     def __len__(self) -> int:
         n = self._len
         if n < 0:
@@ -469,6 +480,8 @@ class Hand:
 
 _new = object.__new__
 _INTS = {int}
+_DESC_IDS = range(NUM_KINDS - 1, -1, -1)
+_IDS_DESC: dict = {}
 
 
 def _hand(b: bytes) -> Hand:
@@ -692,7 +705,8 @@ class Context:
     """The rules of one deal: (PlayRules, level rank, trump suit or None). Prepared once
     (the C struct is built and cached per key); frozen and hashable."""
 
-    __slots__ = ("rules", "level", "trump", "_key", "_r", "_esuit", "_strength", "_frozen")
+    __slots__ = ("rules", "level", "trump", "_key", "_hash", "_r", "_esuit", "_strength",
+                 "_frozen")
     _cache: dict = {}
 
     def __new__(cls, rules: PlayRules, level: int | str, trump: int | str | None = None):
@@ -713,6 +727,7 @@ class Context:
             ("level", lv),
             ("trump", tr),
             ("_key", key),
+            ("_hash", hash(key)),  # PlayRules hash field by field: once, not per look-up
             ("_r", r),
             ("_esuit", tuple(r.esuit[0:NUM_KINDS])),
             ("_strength", tuple(r.strength[0:NUM_KINDS])),
@@ -732,7 +747,7 @@ class Context:
         return isinstance(other, Context) and self._key == other._key
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        return self._hash
 
     def __repr__(self) -> str:
         trump = "none" if self.trump is None else SUITS[self.trump]
@@ -1031,6 +1046,15 @@ class Context:
             self._call_failed(lib.sj_trick_winner, *args)
         return rc
 
+    def _winner_of(self, plays: bytes, m: int) -> int:
+        """``trick_winner`` of ``m`` plays given as their counts one after another (the
+        engine keeps a trick's that way)."""
+        if len(plays) == m * NUM_KINDS:
+            rc = _c_winner_code(self._r, plays, m)
+            if rc >= 0:
+                return rc
+        return self.trick_winner(HandList(plays))
+
     def trick_winners(self, tricks) -> list[int]:
         """``[trick_winner(t) for t in tricks]`` in one C call (every trick under these
         rules; a trick is a list of plays, the lead first)."""
@@ -1055,6 +1079,21 @@ class Context:
         if lib.sj_trick_winners(self._r, b, sizes, n, out, at) < 0:
             self._named(f"tricks[{at[0]}]", self.trick_winner, tricks[at[0]])
         return list(ffi.buffer(out, n)[:])
+
+    def _listed_leads(self, counts: bytes, throws: bool) -> HandList:
+        """The leads shengji.engine lists for a hand of 54 ``counts``, in its order (the
+        reference: ``engine.legal.lead_structures``), from one C call (core_c/batch.c)."""
+        if type(counts) is not bytes or len(counts) != NUM_KINDS:
+            raise HandError(f"hand: expected {NUM_KINDS} counts as bytes")
+        cap = 64
+        while True:
+            out = _new_lead("uint8_t[]", cap * NUM_KINDS)  # not cleared
+            n = lib.sj_lead_list(self._r, counts, throws, out, cap)
+            if n < 0:
+                raise HandError(f"hand: rules core error {n} listing leads")
+            if n <= cap:
+                return HandList(ffi.buffer(out, n * NUM_KINDS)[:])
+            cap = n
 
     def kitty_multiplier(self, play, lead=None) -> int:
         """Kitty multiplier of the last trick's winning play (semantics §8)."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from .cards import (
     BIG_JOKER,
@@ -97,7 +98,7 @@ class Composition:
 
     # ------------------------------------------------------------------ derived data
 
-    @property
+    @cached_property  # a frozen value; the engine reads it at every deal and declaration
     def counts(self) -> tuple[int, ...]:
         """Copies of each of the 54 kinds."""
         c = [0] * NUM_KINDS
@@ -108,7 +109,7 @@ class Composition:
         c[BIG_JOKER] = self.big_jokers
         return tuple(c)
 
-    @property
+    @cached_property
     def total(self) -> int:
         """Number of cards shuffled."""
         return sum(self.counts)

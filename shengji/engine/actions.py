@@ -82,10 +82,15 @@ class _CardAction(Action):
     def trusted(cls, seat: int, cards: tuple[int, ...]):
         """Build from card ids already checked and sorted by id, descending (the
         engine's own listings); skips re-parsing on the hot path."""
-        self = object.__new__(cls)
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "cards", cards)
+        self = _new(cls)
+        _set_seat(self, seat)  # the slots' own setters: what object.__setattr__ reaches
+        _set_cards(self, cards)
         return self
+
+
+_new = object.__new__
+_set_seat = Action.__dict__["seat"].__set__
+_set_cards = _CardAction.__dict__["cards"].__set__
 
 
 @dataclass(frozen=True, slots=True)

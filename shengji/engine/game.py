@@ -4,8 +4,9 @@ One ``Game`` is a whole match of one variant from one seed. It advances on its o
 through everything that needs no decision (shuffling, dealing cards, resolving tricks,
 scoring) and stops whenever a seat must act; ``to_act`` names that seat and
 ``legal_actions(seat)`` lists what it may do. Every action is checked first
-(``verify`` raises, ``can`` answers yes/no) and only then applied; ``apply`` returns the
-frozen events it caused, and ``events`` is the whole history.
+(``verify`` raises, ``can`` answers yes/no) and only then applied — except one read from
+the listing the game made for its present state, which is legal by construction;
+``apply`` returns the frozen events it caused, and ``events`` is the whole history.
 
 Rules come only from the variant (its settings and hooks) and the core; the engine has
 no knowledge of any variant by name. Seats are 0..players-1 in play order.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterable
+from itertools import compress
 
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, level_name, point_value
 from ..deck import deal_error
@@ -53,8 +55,9 @@ from .events import (
     ThrowFailed,
     TrickWon,
     TrumpSet,
+    maker,
 )
-from .legal import FillerFollows, Legal, lead_structures
+from .legal import FillerFollows, Legal
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
@@ -145,6 +148,7 @@ class Game:
         self._strength_cache: dict = {}
         self._overturn_cache: dict = {}
         self._offer_cache: dict = {}
+        self._bid_cache: dict = {}  # (seat, cards, level) -> Bid | None (Bids are frozen)
         self.actions: list[Action] = []
         self.events: list = []
         self.deal_number = 0
@@ -163,6 +167,8 @@ class Game:
         self.winner = None
         self.phase = DEALING
         self.to_act: int | None = None
+        self._stamp = 0      # changes with every applied action
+        self._legal = None   # the Legal last listed for the seat to act
         self._start_deal(self.events, attempt=0)
 
     # ------------------------------------------------------------------ public API
@@ -175,10 +181,29 @@ class Game:
         """What ``seat`` (default: the seat to act) may do now. See ``engine.legal``.
         ``limit`` bounds the follows listed from the core (default ``FOLLOW_LIMIT``);
         ``Legal.total`` is the true count either way."""
+        to_act = self.to_act
         if seat is None:
-            seat = self.to_act
-        if seat != self.to_act or self.phase == OVER:
+            seat = to_act
+        if seat != to_act or self.phase == OVER:
             return Legal("none", seat, ())
+        trick = self._trick
+        if self.phase == PLAYING and trick and len(trick[0][1]) == 1:
+            # a single led (the commonest decision): the led suit's kinds held, else any
+            hand = self.hands[seat]
+            kinds = self._suit_kinds[self._eff[trick[0][1][0]]]
+            kinds = list(compress(kinds, map(hand.__getitem__, kinds))) or list(
+                compress(_KINDS, hand))
+            legal = Legal("follow", seat, kinds, None, 1, self._stamp)  # kind ids: singles
+        else:
+            legal = self._listed(seat, limit)
+            if legal.kind != "call":  # the calls listed are parts of a call, not calls
+                legal._stamp = self._stamp
+        # what is read from this listing is known legal while the state stays as it is
+        # (apply compares the stamp): those actions are not checked again
+        self._legal = legal
+        return legal
+
+    def _listed(self, seat: int, limit: int | None) -> Legal:
         if self.phase == DEALING or self.phase == STEALING:
             if self._takeback is not None:
                 return Legal("takeback", seat, (Pass(seat), TakeBack(seat)))
@@ -195,18 +220,17 @@ class Game:
             n = len(self._choice[1])
             return Legal("choose", seat, tuple(ChooseForced(seat, i) for i in range(n)))
         if not self._trick:
-            return Legal("lead", seat, lead_structures(self, seat))
+            # lead_structures' listing, made in C (tests hold the two equal)
+            return Legal("lead", seat, self.ctx._listed_leads(bytes(self.hands[seat]),
+                                                              self.rules.throws))
         lead = self._trick[0][1]
         n = len(lead)
         hand, eff = self.hands[seat], self._eff
         suit = eff[lead[0]]
         in_suit = [k for k in self._suit_kinds[suit] if hand[k]]
-        # shortcuts where semantics §4 leaves no shape to judge: a single led, or a
-        # hand with no more cards of the led suit than were led (tests hold them to the
-        # core's enumeration)
-        if n == 1:
-            kinds = in_suit or [k for k in range(NUM_KINDS) if hand[k]]
-            return Legal("follow", seat, [(k,) for k in kinds], count=1)
+        # shortcuts where semantics §4 leaves no shape to judge: a single led (in
+        # legal_actions), or a hand with no more cards of the led suit than were led
+        # (tests hold them to the core's enumeration)
         held = sum(hand[k] for k in in_suit)
         # (bombs: any_suit lets a bomb of another suit follow too, and a rainbow lead has
         # no suit to follow: the core lists those)
@@ -235,12 +259,23 @@ class Game:
 
     def apply(self, action: Action) -> list:
         """Verify, then perform ``action``; return the events it caused (also appended to
-        ``events``). The game then runs on to the next decision."""
-        plan = self._check(action)
+        ``events``). The game then runs on to the next decision. An action read from
+        the ``Legal`` this state listed is known legal and is not checked again."""
+        legal = self._legal
+        if legal is not None and legal._stamp == self._stamp \
+                and legal._given.get(id(action)) is action:
+            plan = self._plan(action)
+        else:
+            plan = self._check(action)
+        self._stamp += 1
+        self._legal = None
         ev: list = []
         self.actions.append(action)
         if type(action) is Play:
-            self._do_play(action, plan, ev)
+            if plan is None:  # a follow the game listed
+                self._play_cards(action.seat, action.cards, ev)
+            else:
+                self._do_play(action, plan, ev)
         elif isinstance(action, Pass):
             if self._takeback is not None:  # keeps the declaration just made
                 self._takeback = None
@@ -288,6 +323,32 @@ class Game:
         return ev
 
     # --------------------------------------------------------------- checking actions
+
+    def _plan(self, action: Action):
+        """What ``_check`` returns for an action the game listed itself (known legal)."""
+        t = type(action)
+        if t is Play:
+            # a follow needs no plan; a lead may be a throw
+            return None if self._trick else self._play_plan(action.seat, action.cards)
+        if t is Declare:
+            return self._make_bid(action.seat, action.cards)
+        return None
+
+    def _play_plan(self, seat: int, cards: tuple):
+        """(components of a lead that may be a throw, else None; the play's core Hand)."""
+        play = self._hand_obj(cards)
+        if self._trick or (len(cards) <= self.rules.max_tuple and cards[0] == cards[-1]):
+            return None, play  # a follow; a lead of one card or one tuple
+        try:
+            comps = self.ctx.decompose(play)
+        except HandError as e:
+            self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: {e}",
+                         "several_suits", RULE_LEAD, True)
+        if len(comps) > 1 and not self.rules.throws:
+            self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: it is "
+                         f"{len(comps)} combinations and this variant has no throws (甩牌)",
+                         "no_throws", RULE_LEAD, True)
+        return comps, play
 
     def _refuse(self, msg: str, reason: str, rule: str, play: bool = False):
         cls = IllegalPlayAction if play else IllegalAction
@@ -374,20 +435,9 @@ class Game:
         if not cards:
             self._refuse(f"seat {seat}: a play needs at least one card", "empty", RULE_LEAD, True)
         self._check_in_hand(action, "play", RULE_FOLLOW if self._trick else RULE_LEAD, True)
-        play = self._hand_obj(cards)
         if not self._trick:
-            if len(cards) <= self.rules.max_tuple and cards[0] == cards[-1]:
-                return (None, play)  # one card, or a tuple: a single structure
-            try:
-                comps = self.ctx.decompose(play)
-            except HandError as e:
-                self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: {e}",
-                             "several_suits", RULE_LEAD, True)
-            if len(comps) > 1 and not self.rules.throws:
-                self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: it is "
-                             f"{len(comps)} combinations and this variant has no throws (甩牌)",
-                             "no_throws", RULE_LEAD, True)
-            return comps, play
+            return self._play_plan(seat, cards)
+        play = self._hand_obj(cards)
         lead = self._trick[0][1]
         n = len(lead)
         if len(cards) == n:
@@ -418,9 +468,8 @@ class Game:
         # the dealer's level is the deal's; a first deal is played at seat 0's (every seat
         # starts at the same level)
         self.level = min(self.levels[first], self._top_level)
-        rng = random.Random(f"{self.seed}:{self.deal_number}:{attempt}")
         deck = self.composition.cards()
-        rng.shuffle(deck)
+        shuffle(deck, random.Random(f"{self.seed}:{self.deal_number}:{attempt}"))
         if self.deal_order is not None:
             deck = self._ordered_deck(deck, attempt)
         self._deck = deck
@@ -434,6 +483,7 @@ class Game:
         self._seen_version = [-1] * self.players
         self._declined: list = [None] * self.players
         self._offer: tuple = ()
+        self._deal_offers: dict = {}  # offers once the deal has bids (see _offers)
         self._takeback: int | None = None  # seat that may take back its declaration now
         self._took_back: set = set()       # seats that took one back this deal (once each)
         self._steal_queue: list = []       # seats still to be asked in a theft round
@@ -447,6 +497,7 @@ class Game:
         self.played = [0] * NUM_KINDS
         self._trick: list = []
         self._trick_hands: list = []   # core Hands of the trick's plays (the lead first)
+        self._trick_counts = b""       # their counts, one after another
         self._seat_hands: list = [None] * self.players  # core Hand per seat, None = stale
         self._tricks: tuple = ()
         self.trick_number = 0
@@ -478,20 +529,24 @@ class Game:
         other seat again, until all have passed; then settle trump."""
         players, first, deck = self.players, self._first_seat, self._deck
         hands, hand_len, bid_kinds = self.hands, self.hand_len, self._bid_kinds
-        while self._dealt < self._n_deal:
-            i = self._dealt
+        seen, version, dealt_events = self._seen_version, self._bid_version, _dealt(players)
+        i, n = self._dealt, self._n_deal
+        append = ev.append
+        while i < n:
             card = deck[i]
             seat = (first + i) % players
-            self._dealt = i + 1
+            i += 1
             hands[seat][card] += 1
             hand_len[seat] += 1
-            ev.append(CardDealt(seat, card))
+            append(dealt_events[seat][card])  # CardDealt(seat, card), a shared record
             # a seat's options change only when it gets a declaring card or the standing
             # declaration changes; otherwise it has nothing new to say
-            if card in bid_kinds or self._seen_version[seat] != self._bid_version:
-                self._seen_version[seat] = self._bid_version
+            if card in bid_kinds or seen[seat] != version:
+                seen[seat] = version
+                self._dealt = i
                 if self._ask(seat, final=False):
                     return
+        self._dealt = i
         if self._final is None:
             self._final = [(first + i) % players for i in range(players)]
         while self._final:
@@ -514,27 +569,42 @@ class Game:
 
     def _offers(self, seat: int) -> tuple:
         hand = self.hands[seat]
-        key = (seat, self.level, tuple(self._bids), tuple([hand[k] for k in self._bid_kinds]))
-        offer = self._offer_cache.get(key)
+        held = tuple([hand[k] for k in self._bid_kinds])
+        if not any(held):
+            return ()  # no level card, no joker: nothing to declare
+        # the offers are a pure function of (seat, level, the deal's bids, the held level
+        # cards and jokers); before any bid that recurs from deal to deal (kept per
+        # game), after one the bids are this deal's (kept per deal, by bid version)
+        if self._bids:
+            cache, key = self._deal_offers, (seat, self._bid_version, held)
+        else:
+            cache, key = self._offer_cache, (seat, self.level, held)
+        offer = cache.get(key)
         if offer is None:
             found = []
             for k in self._bid_kinds:
                 for n in range(1, hand[k] + 1):
                     bid = self._make_bid(seat, (k,) * n)
                     if bid is not None and self._may_overturn(bid):
-                        found.append(Declare(seat, bid.cards))
-            offer = self._offer_cache[key] = tuple(found)
+                        # one kind, n copies: already in the order Declare keeps
+                        found.append(Declare.trusted(seat, bid.cards))
+            offer = cache[key] = tuple(found)
         return offer
 
     def _make_bid(self, seat: int, cards: tuple) -> Bid | None:
-        strength = self._strength_cache.get((cards, self.level))
-        if strength is None:
-            strength = tuple(self.variant.declaration_strength(cards, self.level) or ())
-            self._strength_cache[(cards, self.level)] = strength
-        if not strength:
-            return None
-        trump = cards[-1] // 13 if cards[-1] < LITTLE_JOKER else None
-        return Bid(seat, tuple(sorted(cards)), trump, strength)
+        key = (seat, cards, self.level)
+        bid = self._bid_cache.get(key, False)
+        if bid is False:
+            strength = self._strength_cache.get((cards, self.level))
+            if strength is None:
+                strength = tuple(self.variant.declaration_strength(cards, self.level) or ())
+                self._strength_cache[(cards, self.level)] = strength
+            bid = None
+            if strength:
+                trump = cards[-1] // 13 if cards[-1] < LITTLE_JOKER else None
+                bid = Bid(seat, tuple(sorted(cards)), trump, strength)
+            self._bid_cache[key] = bid
+        return bid
 
     def _may_overturn(self, bid: Bid) -> bool:
         bids = tuple(self._bids)
@@ -701,25 +771,29 @@ class Game:
             hand[c] -= 1
             played[c] += 1
         self.hand_len[seat] -= len(cards)
-        ev.append(Played(seat, cards, self.trick_number, not self._trick))
+        ev.append(_played(seat, cards, self.trick_number, not self._trick))
         if self._friends is not None and not self.sides_known:
             self._count_friends(seat, cards, ev)
         self._trick.append((seat, cards))
-        self._trick_hands.append(play if play is not None else self._hand_obj(cards))
+        if play is None:
+            play = self._hand_obj(cards)
+        self._trick_hands.append(play)
+        self._trick_counts += play._b  # the trick as the core reads it, kept as it grows
         if len(self._trick) < self.players:
             self.to_act = (seat + 1) % self.players
             return
         trick = self._trick
-        idx = self.ctx.trick_winner(self._trick_hands)
+        idx = self.ctx._winner_of(self._trick_counts, len(trick))
         winner = trick[idx][0]
         points = sum([_POINTS[c] for _, cs in trick for c in cs])
         self.captured[winner] += points
         if winner not in self.side:
             self.trick_points += points
-        ev.append(TrickWon(self.trick_number, winner, points, self.trick_points))
+        ev.append(_trick_won(self.trick_number, winner, points, self.trick_points))
         self._tricks = self._tricks + (tuple(trick),)
         self._trick = []
         self._trick_hands = []
+        self._trick_counts = b""
         if self.hand_len[winner] == 0:
             self._score(ev, winner, trick[idx][1], trick[0][1])
             return
@@ -817,13 +891,16 @@ class Game:
         if h is None:
             if len(_HAND_CACHE) > 100_000:
                 _HAND_CACHE.clear()
-            h = _HAND_CACHE[cards] = _Hand()(cards)
+            counts = [0] * NUM_KINDS
+            for c in cards:  # the engine's own card ids: no parsing, no checks
+                counts[c] += 1
+            h = _HAND_CACHE[cards] = _Hand()._trusted(counts)
         return h
 
     def _hand_of(self, seat: int):
         h = self._seat_hands[seat]
-        if h is None:
-            h = self._seat_hands[seat] = _Hand().from_counts(self.hands[seat])
+        if h is None:  # the engine's counts are valid: no checks
+            h = self._seat_hands[seat] = _Hand()._trusted(self.hands[seat])
         return h
 
     @property
@@ -921,7 +998,23 @@ def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None) -
 
 
 #: per-game caches of pure hook results: a copy may share them
-_SHARED_CACHES = frozenset({"_strength_cache", "_overturn_cache", "_offer_cache"})
+_SHARED_CACHES = frozenset({"_strength_cache", "_overturn_cache", "_offer_cache",
+                            "_bid_cache"})
+
+
+def shuffle(deck: list, rng: random.Random) -> None:
+    """``rng.shuffle(deck)``, the same permutation from the same draws (CPython's
+    Fisher-Yates over ``_randbelow_with_getrandbits``), without two Python calls per
+    card; tests hold it equal to ``random.shuffle``. Defining it here also keeps the
+    deals of a seed the same whatever Python's own shuffle becomes."""
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 def _variant_ref(variant) -> str:
@@ -938,6 +1031,8 @@ def _variant_ref(variant) -> str:
 
 _TABLES: dict = {}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
+_KINDS = range(NUM_KINDS)
+_played, _trick_won = maker(Played), maker(TrickWon)
 _EXPECTED = {DEALING: (Declare, Pass), STEALING: (Declare, Pass), BURYING: (Bury,),
              CALLING: (CallFriends,),
              PLAYING: (Play,), CHOOSING: (ChooseForced,)}
@@ -955,14 +1050,33 @@ def _tables(ctx) -> tuple:
     return t
 
 
+_DEALT: dict = {}
+
+
+def _dealt(players: int) -> tuple:
+    """[seat][card] -> CardDealt(seat, card): events are frozen, so one record per
+    (seat, card) serves every deal (dealing makes a hundred of them per deal)."""
+    t = _DEALT.get(players)
+    if t is None:
+        t = _DEALT[players] = tuple(tuple(CardDealt(s, k) for k in range(NUM_KINDS))
+                                    for s in range(players))
+    return t
+
+
 #: core Hands of plays, by card tuple (Hands are immutable; most plays recur)
 _HAND_CACHE: dict = {}
 
 
 def _Hand():
-    from ..core import Hand  # imported late: the engine module loads without the C core
+    global _Hand_class
+    if _Hand_class is None:
+        from ..core import Hand  # imported late: the engine module loads without the C core
 
-    return Hand
+        _Hand_class = Hand
+    return _Hand_class
+
+
+_Hand_class = None
 
 
 #: followers' legal plays are enumerated up to this many (the core reports the total)

@@ -16,8 +16,9 @@
 - ``choose``: one ``ChooseForced`` per forced-play option after a failed throw.
 - ``none``: not this seat's turn.
 
-Leads and follows are kept as tuples of card ids (or core ``Hand`` objects) and turned
-into ``Play`` actions only when read, so that long lists cost little.
+Leads and follows are kept as tuples of card ids (or core ``Hand`` objects, or the kind id
+of a single) and turned into ``Play`` actions only when read, so that long lists cost
+little.
 """
 
 from __future__ import annotations
@@ -28,17 +29,28 @@ from itertools import product
 from ..cards import NUM_KINDS
 from .actions import Play
 
+_SINGLES = tuple((k,) for k in range(NUM_KINDS))
+
 
 class Legal(Sequence):
-    __slots__ = ("kind", "seat", "_items", "total", "count", "_set")
+    """The actions listed for a seat. Those read from it are remembered (``_given``,
+    by identity): when one comes back to ``Game.apply`` while the game is still in the
+    state it was listed for (``_stamp``), it is known legal and is not checked again."""
 
-    def __init__(self, kind: str, seat, items, total: int | None = None, count: int = 0):
+    __slots__ = ("kind", "seat", "_items", "total", "count", "_set", "_given", "_stamp",
+                 "_play")
+
+    def __init__(self, kind: str, seat, items, total: int | None = None, count: int = 0,
+                 stamp=None):
         self.kind = kind
         self.seat = seat
         self._items = items
         self.total = len(items) if total is None else total
         self.count = count
         self._set = None
+        self._given = {}
+        self._stamp = stamp
+        self._play = kind == "follow" or kind == "lead"
 
     @property
     def truncated(self) -> bool:
@@ -48,13 +60,16 @@ class Legal(Sequence):
         return len(self._items)
 
     def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
+        if type(i) is not int:
+            if isinstance(i, slice):
+                return [self[j] for j in range(*i.indices(len(self)))]
         item = self._items[i]
-        if self.kind == "follow" or self.kind == "lead":
-            if type(item) is not tuple:  # a core Hand (its cards() are in display order)
-                item = tuple(sorted(item.cards(), reverse=True))
-            return Play.trusted(self.seat, item)
+        if self._play:
+            t = type(item)
+            if t is not tuple:  # a kind id (a single), or a core Hand
+                item = _SINGLES[item] if t is int else item.ids_desc()
+            item = Play.trusted(self.seat, item)
+        self._given[id(item)] = item
         return item
 
     def __contains__(self, action) -> bool:
@@ -144,7 +159,14 @@ class FillerFollows(Sequence):
         ways[n][0] = 1
         for i in range(n - 1, -1, -1):
             nxt, cap = ways[i + 1], self.caps[i]
-            ways[i] = [sum(nxt[j - m] for m in range(min(cap, j) + 1)) for j in range(r + 1)]
+            # ways[i][j] = nxt[j] + nxt[j-1] + ... + nxt[j-cap]: a sliding sum
+            row, acc = [], 0
+            for j in range(r + 1):
+                acc += nxt[j]
+                if j > cap:
+                    acc -= nxt[j - cap - 1]
+                row.append(acc)
+            ways[i] = row
         self._ways = ways
 
     def __len__(self) -> int:

@@ -16,6 +16,21 @@ class LazyView:
     def __init__(self, game, seat: int):
         self._game, self._seat = game, seat
 
+    # what a random bot reads, answered without building the view (tests hold these to
+    # SeatView's fields): the seat, the cards still to deal, the hand
+    @property
+    def seat(self) -> int:
+        return self._seat
+
+    @property
+    def to_deal(self) -> int:
+        g = self._game
+        return g._n_deal - g._dealt if g.phase == "deal" else 0
+
+    @property
+    def hand(self) -> tuple:
+        return tuple(self._game.hands[self._seat])
+
     def __getattr__(self, name):
         # only reached for names not copied yet: the first read, or a method/property
         view = self.__dict__.get("_view")
@@ -46,7 +61,7 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
     ``stop_after_deals`` more deals have been scored). ``check(game, action, events)`` is
     called after every action (invariant tests hook in here)."""
     target = None if stop_after_deals is None else game.deals_played + stop_after_deals
-    while not game.over and (target is None or game.deals_played < target):
+    while game.phase != "over" and (target is None or game.deals_played < target):
         seat = game.to_act
         legal = game.legal_actions(seat)
         action = bots[seat].act(LazyView(game, seat), legal)

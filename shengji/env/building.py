@@ -258,7 +258,7 @@ class Decision:
             if game.rules.throws:
                 s = OneSuit(game.hands[seat], game._eff)
             else:
-                s = Listed(legal._items)
+                s = Listed([a.cards for a in legal])
         elif kind == "follow":
             items = legal._items
             if isinstance(items, FillerFollows):

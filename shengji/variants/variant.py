@@ -72,6 +72,7 @@ class Variant:
             plugin_mod.register(self.pm, obj, f"variant {self.name}: {label}")
             self.plugins.append(obj)
         self.hook = self.pm.hook
+        self._direct = _direct_hooks(self.pm)
         # built now, so that a bad `play:` section fails at load time
         self.play_rules: PlayRules = self._build_play_rules()
         self._check_declarable()
@@ -84,7 +85,17 @@ class Variant:
     def _call(self, hook: str, expect: type | tuple, **kwargs):
         """Call a hook; wrap a plugin's own crash and check the result's type."""
         try:
-            result = getattr(self.hook, hook)(variant=self, **kwargs)
+            direct = self._direct.get(hook)
+            if direct is None:
+                result = getattr(self.hook, hook)(variant=self, **kwargs)
+            else:  # only the built-in implements it: call that (pluggy would, slower)
+                impls, impl, argnames = direct
+                if len(impls) == 1 and impls[0] is impl:
+                    kwargs["variant"] = self
+                    result = impl.function(*[kwargs[a] for a in argnames])
+                else:  # a plugin registered since: pluggy again
+                    del self._direct[hook]
+                    result = getattr(self.hook, hook)(variant=self, **kwargs)
         except ShengjiError:
             raise
         except Exception as e:
@@ -286,3 +297,25 @@ class Variant:
             dealer_team=dealer_team,
             side=side,
         )
+
+
+def _direct_hooks(pm) -> dict:
+    """hook name -> (its implementations list, the one implementation, its argument
+    names) for every ``shengji_`` hook that only one plain implementation serves (the
+    built-in behaviour, when no plugin overrides it): ``Variant._call`` calls that
+    function as pluggy's ``_multicall`` would, without pluggy's per-call cost. The live
+    list is kept so that a plugin registered later sends the hook through pluggy."""
+    out = {}
+    for name in dir(pm.hook):
+        if not name.startswith("shengji_"):
+            continue
+        caller = getattr(pm.hook, name)
+        impls = getattr(caller, "_hookimpls", None)
+        spec = getattr(caller, "spec", None)
+        if impls is None or spec is None or len(impls) != 1 or not spec.opts.get("firstresult"):
+            continue
+        impl = impls[0]
+        if impl.hookwrapper or impl.wrapper or not set(impl.argnames) <= set(spec.argnames):
+            continue
+        out[name] = (impls, impl, tuple(impl.argnames))
+    return out

@@ -1,0 +1,136 @@
+"""The engine's fast paths give what the slow ones give (issue 14).
+
+- leads are listed in C (``Context._listed_leads``) in exactly the order of the Python
+  reference ``engine.legal.lead_structures`` (the random bot picks by index, so the
+  order is behaviour);
+- an action read from the ``Legal`` the game just listed is applied without being
+  checked again; anything else (another listing, a stale one, an action built by hand)
+  is checked as before;
+- the runner's ``LazyView`` answers ``seat``, ``to_deal`` and ``hand`` without
+  building the view, with the view's values;
+- the engine's shuffle is ``random.shuffle``'s permutation.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from shengji.bots import make_bot
+from shengji.engine import Game, IllegalAction
+from shengji.engine.actions import Play
+from shengji.engine.game import shuffle
+from shengji.engine.legal import lead_structures
+from shengji.engine.runner import LazyView
+from shengji.variants import list_variants, load_variant
+
+VARIANTS = list_variants(include_house=True)
+
+
+def _decisions(name: str, seed: str, deals: int = 2):
+    """(game, seat) at every decision of a few random deals (the game moves on after)."""
+    v = load_variant(name)
+    g = Game(v, seed, max_deals=deals)
+    bots = [make_bot("random", v, f"{seed}/{s}") for s in range(v.players)]
+    while not g.over:
+        s = g.to_act
+        yield g, s
+        g.apply(bots[s].act(LazyView(g, s), g.legal_actions(s)))
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_leads_listed_in_c_equal_the_reference(name):
+    checked = 0
+    for g, s in _decisions(name, "fast-leads"):
+        if g.phase == "play" and not g.trick:
+            want = lead_structures(g, s)
+            got = g.ctx._listed_leads(bytes(g.hands[s]), g.rules.throws)
+            assert tuple(h.ids_desc() for h in got) == want
+            assert [a.cards for a in g.legal_actions(s)] == list(want)
+            checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("name", ["two-deck-80", "one-deck-40", "house/kitty-theft"])
+def test_lazy_view_shortcuts_are_the_views_fields(name):
+    for g, s in _decisions(name, "fast-view", deals=1):
+        lazy, view = LazyView(g, s), g.view(s)
+        assert (lazy.seat, lazy.to_deal, lazy.hand) == (view.seat, view.to_deal, view.hand)
+        assert lazy.phase == view.phase and lazy.seat == s  # and the rest, built on use
+
+
+def test_listed_actions_skip_the_check_and_others_do_not(monkeypatch):
+    v = load_variant("two-deck-80")
+    g = Game(v, "fast-trust", max_deals=1)
+    bots = [make_bot("random", v, s) for s in range(4)]
+    while g.phase != "play":
+        s = g.to_act
+        g.apply(bots[s].act(g.view(s), g.legal_actions(s)))
+    checked = []
+    real = Game._check
+    monkeypatch.setattr(Game, "_check", lambda self, a: checked.append(a) or real(self, a))
+    seat = g.to_act
+    legal = g.legal_actions(seat)
+    listed = legal[0]
+    g.apply(listed)
+    assert checked == []  # read from the listing of this very state
+    # a stale listing's action is checked (and here refused: not this seat's turn)
+    with pytest.raises(IllegalAction):
+        g.apply(legal[1])
+    assert checked == [legal[1]]
+    # an equal action built by hand is checked too
+    nxt = g.to_act
+    mine = Play(nxt, g.legal_actions(nxt)[0].cards)
+    g.apply(mine)
+    assert checked[-1] is mine
+    # a copy of the game in the listed state trusts that listing as well
+    s = g.to_act
+    legal = g.legal_actions(s)
+    twin = g.copy()
+    twin.apply(legal[0])
+    g.apply(legal[-1])
+    assert checked[-1] is mine and twin.events[-1].cards == legal[0].cards
+
+
+def test_shuffle_is_randoms():
+    for seed in range(500):
+        for n in (1, 2, 54, 108, 216):
+            a, b = list(range(n)), list(range(n))
+            random.Random(f"{seed}").shuffle(a)
+            shuffle(b, random.Random(f"{seed}"))
+            assert a == b
+
+
+def test_builtin_only_hooks_are_called_directly_and_plugins_still_win():
+    from shengji.hookspecs import hookimpl
+    from shengji.model import ScoreOutcome
+
+    v = load_variant("two-deck-80")
+    assert "shengji_score_deal" in v._direct  # only the built-in serves it
+    plain = v.score_deal(0)
+    assert plain == v.hook.shengji_score_deal(variant=v, attacker_points=0,
+                                              short_handed=False)  # as pluggy
+
+    class Plugin:
+        @hookimpl(tryfirst=True)
+        def shengji_score_deal(self, variant, attacker_points):
+            return ScoreOutcome("attackers", 9)
+
+    v.pm.register(Plugin())  # registered after the variant was built
+    assert v.score_deal(0) == ScoreOutcome("attackers", 9) != plain
+
+
+def test_listed_friend_calls_are_still_checked():
+    """The calls listed are single calls; with two friends to call, one of them alone is
+    not a legal action, so it is checked (and refused) like any other."""
+    v = load_variant("finding-friends", players=6)  # calls: auto = 6 // 2 - 1 = 2
+    g = Game(v, "fast-calls", max_deals=1)
+    bots = [make_bot("random", v, s) for s in range(v.players)]
+    while g.phase != "call":
+        s = g.to_act
+        g.apply(bots[s].act(g.view(s), g.legal_actions(s)))
+    legal = g.legal_actions(g.to_act)
+    assert legal.kind == "call" and legal.count == 2
+    with pytest.raises(IllegalAction):
+        g.apply(legal[0])
