@@ -148,7 +148,7 @@ def play_spec(spec: DealSpec) -> GameResult:
             for st in set(ev.rising):
                 shares[spec.sides[st]] += 1 / n_side[spec.sides[st]]
             won = 0 if shares[0] > shares[1] else 1 if shares[1] > shares[0] else None
-            res.deals.append((ev.rise * shares[0], ev.rise * shares[1], won))
+            res.deals.append((_level(ev.rise * shares[0]), _level(ev.rise * shares[1]), won))
             res.points.append((ev.attacker_points, 1 - side_of_team[game.teams[ev.dealer]]))
             if spec.log:
                 events.append({"deal": ev.deal,
@@ -161,6 +161,11 @@ def play_spec(spec: DealSpec) -> GameResult:
                               "seating": spec.seating, "players": list(spec.seats),
                               "game": game.to_dict(), "deals": events}, ensure_ascii=False)
     return res
+
+
+def _level(x: float):
+    """Levels as an int when whole (fixed teams), else rounded (a side's seat average)."""
+    return int(x) if x == int(x) else round(x, 4)
 
 
 # ------------------------------------------------------------------ running
