@@ -15,10 +15,11 @@ per-address limits apply as they would to real players.
 **Action latency** is the time from sending an action to receiving the ``state`` that
 shows it: the server checks it, applies it, stores it, and broadcasts. Measured after
 ``--warmup`` seconds, for ``--duration`` seconds; printed as p50/p90/p99/max with the
-number of actions, the server's CPU use over the window (from /proc), errors (every
-``error`` message, failed connection or stalled table) and the load average of the
-machine at the start and end (other work on the machine skews the figures: take them
-when it is quiet). ``--json`` prints one JSON object per table count.
+number of actions, the server's CPU use over the window (from /proc), the load
+generator's own event-loop lag (p99: when it is large, the client is the bottleneck),
+errors (every ``error`` message, failed connection or stalled table) and the load average
+of the machine at the start and end (other work on the machine skews the figures: take
+them when it is quiet). ``--json`` prints one JSON object per table count.
 """
 
 from __future__ import annotations
@@ -148,6 +149,18 @@ async def load(args, tables: int, base: str, server_pid: int) -> dict:
         except Exception as e:  # count it, keep the other tables going
             stats.error(f"table {i}: {type(e).__name__}: {e}")
 
+    lags: list[float] = []
+
+    async def probe():
+        """This client's own event-loop lag: when it is large the figures measure the
+        load generator, not the server."""
+        while not stop.is_set():
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            if stats.measuring:
+                lags.append(time.perf_counter() - t - 0.01)
+
+    tasks.append(asyncio.create_task(probe()))
     for i in range(tables):  # open the tables over the ramp
         tasks.append(asyncio.create_task(guarded(i)))
         await asyncio.sleep(args.ramp / tables)
@@ -174,6 +187,7 @@ async def load(args, tables: int, base: str, server_pid: int) -> dict:
             "max_ms": 1000 * lat[-1] if lat else float("nan"),
             "mean_ms": 1000 * statistics.fmean(lat) if lat else float("nan"),
             "server_cpu": (cpu1 - cpu0) / (t1 - t0), "errors": len(stats.errors),
+            "client_lag_p99_ms": 1000 * sorted(lags)[int(0.99 * len(lags))] if lags else 0.0,
             "error_samples": stats.errors[:5]}
 
 
@@ -250,8 +264,8 @@ def main(argv=None) -> int:
                   f"p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms  "
                   f"({r['actions']} actions, {r['actions_per_s']:.0f}/s, "
                   f"{r['deals_per_s']:.2f} deals/s)  server CPU {100 * r['server_cpu']:.0f}%  "
-                  f"errors {r['errors']}  load avg {r['load_before']:.2f} → "
-                  f"{r['load_after']:.2f}")
+                  f"client lag p99 {r['client_lag_p99_ms']:.1f} ms  errors {r['errors']}  "
+                  f"load avg {r['load_before']:.2f} → {r['load_after']:.2f}")
             for e in r["error_samples"]:
                 print("    " + e)
         sys.stdout.flush()

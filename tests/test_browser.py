@@ -289,6 +289,19 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
                   "document.getElementById('result').hidden")
     page.click("#cardsoutbtn")
     assert "cards out" in page.inner_text("#recall")
+    # anyone with the code can open the room's public replay from the lobby
+    code = page.evaluate("window.shengji.room")
+    other = new_page(page.context.browser)
+    try:
+        other.goto(server)
+        other.wait_for_selector("#variant option", state="attached")
+        other.fill("#joincode", code)
+        other.click("#publicreplay")
+        other.wait_for_selector("#replay:not([hidden])")
+        assert "Replay of deal 1" in other.inner_text("#replay")
+        assert other.locator("#replaybody .card").count() >= 4 * 20
+    finally:
+        other.context.close()
 
 
 # ---------------------------------------------------------------- the phone

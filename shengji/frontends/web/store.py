@@ -6,7 +6,9 @@ it started and finished), ``seats`` (kind, name, the SHA-256 of the token) and
 is deterministic (``Game.replay(variant, seed, actions)``), so the actions are the game.
 An action is committed before anyone is told about it, so a killed server loses nothing
 a player saw; WAL with ``synchronous=NORMAL`` makes each commit an append to the log
-(no fsync: a power cut may lose the last commits, a killed process does not).
+(no fsync: a power cut may lose the last commits, a killed process does not). Copying
+the log into the database (a checkpoint, with an fsync: tens of milliseconds) is done by
+a background thread once a second, not by a commit in the server's event loop.
 
 docs/serving.md says how several processes would share one database.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -77,9 +80,35 @@ class Store:
                                f"reads version {SCHEMA_VERSION}")
         self.db.executescript(SCHEMA)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        # checkpoints belong to the background thread (see above); the log stays small
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self.db.execute("PRAGMA journal_size_limit=8388608")
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
 
     def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=10)
         self.db.close()
+
+    def _checkpoint_loop(self) -> None:
+        db = sqlite3.connect(self.path, check_same_thread=False)
+        try:
+            while not self._stop.wait(1.0):
+                # PASSIVE: copies what it can without waiting for, or blocking, the writer
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass  # the next start checkpoints what is left; nothing is lost
+        finally:
+            db.close()
+
+    def _start_checkpointer(self) -> None:
+        if self._checkpointer is None and self.path != ":memory:":
+            self._checkpointer = threading.Thread(target=self._checkpoint_loop, daemon=True,
+                                                  name="shengji-checkpoint")
+            self._checkpointer.start()
 
     # ----------------------------------------------------------------- writes
 
@@ -110,6 +139,7 @@ class Store:
                     finished: bool = False) -> None:
         """Append actions ``first, first+1, ...`` (a gap or a repeat is an IntegrityError:
         two writers of one room)."""
+        self._start_checkpointer()
         with self.db:
             self.db.execute("BEGIN")
             self.db.executemany("INSERT INTO actions (room, seq, action) VALUES (?, ?, ?)",
