@@ -890,8 +890,9 @@ class Game:
     def _hand_obj(self, cards: tuple):
         h = _HAND_CACHE.get(cards)
         if h is None:
-            if len(_HAND_CACHE) > 100_000:
-                _HAND_CACHE.clear()
+            if len(_HAND_CACHE) >= HAND_CACHE_SIZE:
+                # forget the oldest entry (dicts keep insertion order): O(1), bounded
+                del _HAND_CACHE[next(iter(_HAND_CACHE))]
             counts = [0] * NUM_KINDS
             for c in cards:  # the engine's own card ids: no parsing, no checks
                 counts[c] += 1
@@ -1083,7 +1084,12 @@ def _dealt(players: int) -> tuple:
     return t
 
 
-#: core Hands of plays, by card tuple (Hands are immutable; most plays recur)
+#: core Hands of plays, by card tuple (Hands are immutable; most plays recur). A Hand
+#: that led a trick also keeps its prepared lead (~1 kB), so the cache is bounded: with
+#: 100,000 entries each simulate worker grew to ~118 MB over 30,000 deals (issue 12).
+#: A deal makes a few hundred distinct plays; the common ones (singles, pairs) recur
+#: across deals and stay in the most recent few thousand.
+HAND_CACHE_SIZE = 4096
 _HAND_CACHE: dict = {}
 
 
