@@ -102,7 +102,8 @@ def single_winner(plays, eff, st) -> int:
 def single_follows(hand, suit: int, eff) -> list[int]:
     """The kinds a seat may follow a single card of effective suit ``suit`` with: its
     cards of that suit, else any card (semantics §4, one card led)."""
-    kinds = [k for k in range(NUM_KINDS) if hand[k] and eff[k] == suit]
+    # in the engine's listing order (its judgement keeps the first of equals)
+    kinds = [k for k in range(NUM_KINDS - 1, -1, -1) if hand[k] and eff[k] == suit]
     return kinds or [k for k in range(NUM_KINDS) if hand[k]]
 
 
