@@ -45,7 +45,7 @@ def test_specs_parse_options_and_describe_defaults(v80):
 
 
 @pytest.mark.parametrize("spec,message", [
-    ("mcts", "unknown bot 'mcts'; bots: "),
+    ("mcts", "unknown bot 'mcts'; bots: random, heuristic, mc"),
     ("mc:budgt=5",
      "unknown option 'budgt' for bot 'mc'; options: budget, policy, cap, bury, alloc"),
     ("heuristic:budget=5", "unknown option 'budget' for bot 'heuristic'; options: none"),
