@@ -50,7 +50,8 @@ from shengji.engine.simulation import simulate  # noqa: E402
 from shengji.playout import Position, playouts, reference_playout  # noqa: E402
 from shengji.variants import load_variant  # noqa: E402
 
-PLAYOUT_VARIANTS = ("two-deck-80", "one-deck-40", "three-deck-titanic", "four-deck")
+PLAYOUT_VARIANTS = ("two-deck-80", "one-deck-40", "three-deck-titanic", "four-deck",
+                    "finding-friends@5", "finding-friends@8", "finding-friends@12")
 GOAL = 20_000
 ANCHOR = (3_500, 4_100)
 
@@ -80,7 +81,9 @@ def _cpu_once(fn) -> float:
 
 
 def bench_playouts(name: str, positions: int, per_position: int, ref_deals: int) -> dict:
-    v = load_variant(name)
+    """``name``: a variant, or ``variant@N`` at N seats (finding friends: calls open)."""
+    base, _, seats = name.partition("@")
+    v = load_variant(base, players=int(seats) if seats else None)
     games = [play_phase(v, f"bench/{i}") for i in range(positions)]
     pos = [Position.from_game(g) for g in games]
     rss0 = rss_mb()

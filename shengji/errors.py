@@ -34,6 +34,12 @@ class IllegalPlay(ShengjiError):
         self.rule = rule
 
 
+class ArgumentError(ShengjiError, ValueError):
+    """A public function or method was called with an argument of the wrong type or out
+    of range (a seat that is not a seat, a mapping where a list is meant, ...). The
+    message names the argument."""
+
+
 class RecordError(ShengjiError, ValueError):
     """A saved game (or an action record) is malformed: not JSON, not an object, a field
     missing or of the wrong type, an action that does not replay. The message names the

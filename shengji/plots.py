@@ -132,7 +132,7 @@ def _arena_points_panel(ax, summary: dict) -> None:
 
 def _arena_levels_panel(ax, summary: dict) -> None:
     bots = summary["bots"]
-    hists = [{int(r): n for r, n in h.items()} for h in summary["levels_histogram"]]
+    hists = [{float(r): n for r, n in h.items()} for h in summary["levels_histogram"]]
     values = sorted({r for h in hists for r in h})
     width = 0.8 / max(len(bots), 1)
     for i, (bot, h) in enumerate(zip(bots, hists, strict=True)):

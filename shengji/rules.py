@@ -76,9 +76,25 @@ def parse_shape(text: str | Shape) -> Shape:
     return (w, ln)
 
 
+def _shape_arg(shape) -> Shape:
+    """A (width, length) argument as a Shape: the common case is one type test; anything
+    else goes through parse_shape (names, lists, and RulesError for the rest)."""
+    if type(shape) is tuple and len(shape) == 2 and type(shape[0]) is int \
+            and type(shape[1]) is int and 2 <= shape[0] <= 4 and 1 <= shape[1] <= 24:
+        return shape
+    return parse_shape(shape)  # also singles, and RulesError for the rest
+
+
+def _pattern_arg(pattern) -> Pattern:
+    if isinstance(pattern, (str, bytes, Mapping)) or not isinstance(pattern, Iterable):
+        raise RulesError(f"pattern {pattern!r}: expected a tuple of (width, length) shapes")
+    return tuple(_shape_arg(s) for s in pattern)
+
+
 def shape_str(shape: Shape) -> str:
     """(2, 1) → 'pair', (2, 3) → '2x3'."""
-    return _NAME_OF_SHAPE.get(tuple(shape), f"{shape[0]}x{shape[1]}")
+    shape = _shape_arg(shape)
+    return _NAME_OF_SHAPE.get(shape, f"{shape[0]}x{shape[1]}")
 
 
 def parse_pattern(text: str | Iterable) -> Pattern:
@@ -101,10 +117,12 @@ def parse_pattern(text: str | Iterable) -> Pattern:
 
 
 def pattern_str(pattern: Pattern) -> str:
+    pattern = _pattern_arg(pattern)
     return " + ".join(shape_str(s) for s in pattern) if pattern else "singles"
 
 
 def pattern_cards(pattern: Pattern) -> int:
+    pattern = _pattern_arg(pattern)
     return sum(w * ln for w, ln in pattern)
 
 
@@ -137,9 +155,22 @@ def _tractor_lists(widths: tuple[int, ...], tractors: tuple[int, int]) -> list:
     return [tl for tl in lists if tl]
 
 
-@lru_cache(maxsize=1024)
 def default_ladder(lead: Shape, max_tuple: int,
                    tractors: tuple[int, int] | None = None) -> Ladder:
+    """The generated ladder (see ``_default_ladder``), arguments checked first."""
+    if type(lead) is not tuple or type(max_tuple) is not int or not 1 <= max_tuple <= 4:
+        lead = _shape_arg(lead)
+        if not _is_int(max_tuple) or not 1 <= max_tuple <= 4:
+            raise RulesError(f"max_tuple: {max_tuple!r} is not an integer 1..4")
+    if tractors is not None and not (type(tractors) is tuple and len(tractors) == 2
+                                     and all(_is_int(t) and t >= 1 for t in tractors)):
+        raise RulesError(f"tractors: {tractors!r} is not (narrowest width, shortest length)")
+    return _default_ladder(_shape_arg(lead), max_tuple, tractors)
+
+
+@lru_cache(maxsize=1024)
+def _default_ladder(lead: Shape, max_tuple: int,
+                    tractors: tuple[int, int] | None = None) -> Ladder:
     """The generated following ladder for a led shape with no explicit list.
 
     First the led structure itself; then every multiset of plain tuples (widths 2..width
@@ -408,7 +439,7 @@ class PlayRules:
 
     def shape_exists(self, shape: Shape) -> bool:
         """Can a structure of this shape exist under these rules (semantics §3)?"""
-        w, ln = shape
+        w, ln = _shape_arg(shape)
         if w > self.max_tuple:
             return False
         if ln == 1:
@@ -429,7 +460,7 @@ class PlayRules:
     def ladder_for(self, lead: Shape) -> Ladder:
         """The following ladder for a led shape: the explicit one, else the default
         (``suit_only``: nothing but the suit, ``((),)``)."""
-        lead = tuple(lead)
+        lead = _shape_arg(lead)
         if self.follow_protection == "suit_only":
             return ((),)
         for shape, ladder in self.following:

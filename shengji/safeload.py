@@ -46,6 +46,8 @@ def read_text(path: str | os.PathLike, shown: str, error=ShengjiError, *,
         raise error(f"{shown}: is a folder, not a {what}") from None
     except OSError as e:
         raise error(f"{shown}: cannot read {what}: {e.strerror or e}") from None
+    except ValueError as e:  # e.g. a NUL byte in the name
+        raise error(f"{shown!r}: not a usable file name ({e})") from None
     if len(raw) > limit:
         raise error(f"{shown}: {what} larger than {_size(limit)}, refused")
     try:

@@ -1,5 +1,7 @@
 """Wrong types at every public entry point raise a typed ShengjiError, never a bare Python
-error (issue 12: ``Hand(None)``, ``Context.decompose(None)``, ...).
+error (issue 12: ``Hand(None)``, ``Context.decompose(None)``, ...): shengji.cards and
+shengji.core, then rules.py, the variants API, the engine (Game, actions, events,
+serial) and protocol message decoding (with the Table that speaks it).
 
 Each entry point is a one-argument call; hypothesis feeds it hostile values (None, bools,
 floats, bytes, huge ints, nested lists, mappings, objects). A call may succeed when the
@@ -94,6 +96,172 @@ CORE_CALLS = {
     "kitty_multiplier(play)": CTX.kitty_multiplier,
     "kitty_multiplier(lead)": lambda x: CTX.kitty_multiplier("HA", x),
 }
+
+
+# ------------------------------------------------ rules, variants, engine, serial, protocol
+
+
+def _wider_calls() -> dict:
+    """Entry points above the core; built once (loading a variant takes a moment)."""
+    from shengji import rules
+    from shengji.engine import (
+        Bury,
+        ChooseForced,
+        Declare,
+        Game,
+        Pass,
+        Play,
+        action_from_dict,
+        event_from_dict,
+        serial,
+    )
+    from shengji.model import ScoreOutcome
+    from shengji.protocol import messages
+    from shengji.protocol.table import Table
+    from shengji.variants import list_variants, load_variant
+
+    v = load_variant("two-deck-80")
+    game = Game(v, 1)
+    table = Table("two-deck-80", 1)
+    out = ScoreOutcome("attackers", 1)
+    return {
+        # rules.py (PlayRules's own fields: tests/test_core_errors.py)
+        "parse_shape": rules.parse_shape,
+        "shape_str": rules.shape_str,
+        "parse_pattern": rules.parse_pattern,
+        "pattern_str": rules.pattern_str,
+        "pattern_cards": rules.pattern_cards,
+        "default_ladder(lead)": lambda x: rules.default_ladder(x, 2),
+        "default_ladder(max_tuple)": lambda x: rules.default_ladder((2, 2), x),
+        "PlayRules.from_mapping": rules.PlayRules.from_mapping,
+        "PlayRules(decks)": lambda x: rules.PlayRules(decks=x),
+        "PlayRules(following)": lambda x: rules.PlayRules(following=x),
+        "PlayRules.ladder_for": rules.PlayRules().ladder_for,
+        "PlayRules.shape_exists": rules.PlayRules().shape_exists,
+        # the variants API
+        "load_variant": load_variant,
+        "load_variant(plugins)": lambda x: load_variant("two-deck-80", plugins=x),
+        "load_variant(allow_plugins)": lambda x: load_variant("two-deck-80", allow_plugins=x),
+        "list_variants": list_variants,
+        "Variant.context(level)": lambda x: v.context(x, None),
+        "Variant.context(trump)": lambda x: v.context(2, x),
+        "Variant.declaration_strength": lambda x: v.declaration_strength(x, 2),
+        "Variant.bid(seat)": lambda x: v.bid(x, "H2", 0),
+        "Variant.may_overturn": lambda x: v.may_overturn(None, x),
+        "Variant.declare": lambda x: v.declare(x, 0),
+        "Variant.no_declaration": lambda x: v.no_declaration(x, "HA HK", 0),
+        "Variant.first_dealer": v.first_dealer,
+        "Variant.failed_throw": lambda x: v.failed_throw(x, 0),
+        "Variant.kitty_multiplier": lambda x: v.kitty_multiplier(x, "HA"),
+        "Variant.score_deal": v.score_deal,
+        "Variant.next_dealer": lambda x: v.next_dealer(x, out),
+        "Variant.match_winner": lambda x: v.match_winner(x, out, 0),
+        # the engine
+        "Game(variant)": lambda x: Game(x, 1),
+        "Game(seed)": lambda x: Game(v, x),
+        "Game(max_deals)": lambda x: Game(v, 1, max_deals=x),
+        "Game.legal_actions": game.legal_actions,
+        "Game.can": game.can,
+        "Game.apply": lambda x: game.copy().apply(x),
+        "Game.view": game.view,
+        "Game.events_for": game.events_for,
+        "Game.replay": lambda x: Game.replay(v, 1, x),
+        "Pass": Pass,
+        "Play(seat)": lambda x: Play(x, "HA"),
+        "Play(cards)": lambda x: Play(0, x),
+        "Declare": lambda x: Declare(0, x),
+        "Bury": lambda x: Bury(0, x),
+        "ChooseForced": lambda x: ChooseForced(0, x),
+        "action_from_dict": action_from_dict,
+        "event_from_dict": event_from_dict,
+        "serial.loads": serial.loads,
+        "serial.load": serial.load,
+        "Game.from_dict": Game.from_dict,
+        # protocol messages and the table that speaks them
+        "parse_message": messages.parse_message,
+        "check_message": messages.check_message,
+        "check_action": messages.check_action,
+        "decode_action": lambda x: messages.decode_action(x, 0),
+        "decode_view": messages.decode_view,
+        "decode_legal": lambda x: messages.decode_legal(x, 0),
+        "trump_name": messages.trump_name,
+        "rank_name": messages.rank_name,
+        "Table(variant)": lambda x: Table(x, 1),
+        "Table.state": table.state,
+        "Table.state(since)": lambda x: table.state(0, x),
+        "Table.events(since)": lambda x: table.events(0, x),
+        "Table.replay": lambda x: table.replay(0, x),
+        "Table.act": lambda x: table.act(0, x),
+        "Table.advice": lambda x: table.advice(0, x),
+    }
+
+
+_WIDER: dict = {}
+
+
+def wider(name: str):
+    if not _WIDER:
+        _WIDER.update(_wider_calls())
+    return _WIDER[name]
+
+
+WIDER_NAMES = [
+    "parse_shape", "shape_str", "parse_pattern", "pattern_str", "pattern_cards",
+    "default_ladder(lead)", "default_ladder(max_tuple)", "PlayRules.from_mapping",
+    "PlayRules(decks)", "PlayRules(following)", "PlayRules.ladder_for",
+    "PlayRules.shape_exists", "load_variant", "load_variant(plugins)",
+    "load_variant(allow_plugins)", "list_variants", "Variant.context(level)",
+    "Variant.context(trump)", "Variant.declaration_strength", "Variant.bid(seat)",
+    "Variant.may_overturn", "Variant.declare", "Variant.no_declaration",
+    "Variant.first_dealer", "Variant.failed_throw", "Variant.kitty_multiplier",
+    "Variant.score_deal", "Variant.next_dealer", "Variant.match_winner", "Game(variant)",
+    "Game(seed)", "Game(max_deals)", "Game.legal_actions", "Game.can", "Game.apply",
+    "Game.view", "Game.events_for", "Game.replay", "Pass", "Play(seat)", "Play(cards)",
+    "Declare", "Bury", "ChooseForced", "action_from_dict", "event_from_dict",
+    "serial.loads", "serial.load", "Game.from_dict", "parse_message", "check_message",
+    "check_action", "decode_action", "decode_view", "decode_legal", "trump_name",
+    "rank_name", "Table(variant)", "Table.state", "Table.state(since)",
+    "Table.events(since)", "Table.replay", "Table.act", "Table.advice",
+]  # fmt: skip
+
+
+def test_every_wider_entry_point_is_listed():
+    assert sorted(WIDER_NAMES) == sorted(_wider_calls())
+
+
+@pytest.mark.parametrize("name", WIDER_NAMES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=HOSTILE)
+def test_wider_entry_points_raise_typed_errors(name, value):
+    _only_typed_errors(wider(name), value)
+
+
+@pytest.mark.parametrize(
+    "name, value, error, message",
+    [
+        ("shape_str", None, "RulesError", "unknown shape None: expected one of single, pair, "),
+        ("Variant.next_dealer", "0", "ArgumentError", "dealer: expected an integer, got str '0'"),
+        ("Variant.next_dealer", 7, "ArgumentError", "dealer: 7 is out of range (0..3)"),
+        ("Variant.declare", 5, "ArgumentError", "steps: expected a list, got int 5"),
+        ("Variant.context(level)", [2], "ArgumentError", "level: expected int or str, got list"),
+        ("Game.view", None, "ArgumentError", "seat: expected an integer, got NoneType None"),
+        ("Game.replay", 5, "ArgumentError", "actions: expected a list of actions, got int 5"),
+        ("Game(seed)", 1.5, "ShengjiError", "Game: seed must be an integer or a string, got "),
+        ("event_from_dict", None, "RecordError", "event record: expected an object with a "),
+        ("serial.load", None, "RecordError", "game record: expected a file path, got NoneType"),
+        ("parse_message", None, "ProtocolError", "a message is JSON text, not NoneType"),
+        ("decode_view", {"seat": 0}, "ProtocolError", "view: missing key 'players'"),
+        ("decode_legal", {"kind": "lead"}, "ProtocolError", "legal: missing key 'actions'"),
+        ("Table.events(since)", "x", "ArgumentError", "since: expected an event index, got 'x'"),
+        ("load_variant", 5, "ArgumentError", "variant: expected a name, a YAML path, a "),
+    ],
+)  # fmt: skip
+def test_wider_wrong_types_one_line_errors(name, value, error, message):
+    with pytest.raises(ShengjiError) as info:
+        wider(name)(value)
+    assert type(info.value).__name__ == error
+    assert str(info.value).startswith(message), str(info.value)
+    assert "\n" not in str(info.value)
 
 
 def _only_typed_errors(call, value) -> None:

@@ -163,3 +163,15 @@ def test_bad_input_is_one_line(capsys, args, message):
     code, out, err = run(capsys, *args)
     assert code == 2 and message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_finding_friends_rotates_one_seat_against_the_rest():
+    """Every seat its own team: each board is played once per seat, that seat taking
+    the first bot; levels count per seat."""
+    specs = board_specs("finding-friends", ["heuristic", "random"], boards=1, seed=1)
+    assert [s.sides for s in specs] == [tuple(0 if i == r else 1 for i in range(5))
+                                        for r in range(5)]
+    s = arena("finding-friends", ["heuristic", "random"], boards=4, seed=2, progress=False)
+    p = s["pairs"][0]
+    assert p["deals"] == 20 and p["games"] == 20
+    assert -4 <= p["level_difference_per_deal"] <= 4 and 0 <= p["deal_win_rate"] <= 1

@@ -177,3 +177,59 @@ def test_heuristic_single_card_winner_is_the_cores(variant):
                 assert single_winner(plays, eff, st) == ctx.trick_winner(plays), plays
                 checked += 1
     assert checked > 1000
+
+
+# ------------------------------------------------------------------------- finding friends
+
+
+def ff_view(hand, trick, played="", seat=2, side=(0,), calls="1 HA"):
+    from dataclasses import replace
+
+    from shengji.friends import parse_calls
+
+    return replace(view(seat=seat, hand=hand, trick=trick, played=played, dealer=0),
+                   side=side, sides_known=False, calls=parse_calls(calls), joined=())
+
+
+@pytest.fixture(scope="module")
+def vff():
+    return load_variant("finding-friends")
+
+
+def test_hidden_friend_plays_the_called_card_on_the_dealers_trick(vff):
+    """Finding friends (pagat Zhao Pengyou): the dealer leads ♥3 looking for the ♥A;
+    the seat holding it plays it, joins and wins."""
+    bot = make_bot("heuristic", vff)
+    v = ff_view("HA H6 H7 D3", trick=((0, "H3"), (1, "H4")))
+    action, reason = bot.advise(v, follows(2, "HA", "H6", "H7"))
+    assert action.cards == tuple(parse_cards("HA")) and "called" in reason
+
+
+def test_the_called_card_is_not_wasted_once_the_call_is_used_up(vff):
+    """Call "1 HA" and a ♥A already played: this seat's ♥A makes nobody a friend."""
+    bot = make_bot("heuristic", vff)
+    done = ((((0, tuple(parse_cards("H2"))), (1, tuple(parse_cards("HA"))),
+              (2, tuple(parse_cards("H5"))), (3, tuple(parse_cards("H8"))))),)
+    v = ff_view("HA H6 H7 D3", trick=((0, "H3"), (1, "HK")), played="H2 HA H5 H8 H3 HK")
+    from dataclasses import replace
+    v = replace(v, tricks=done, side=(0, 1), joined=((1, 0),), sides_known=True)
+    _, reason = bot.advise(v, follows(2, "HA", "H6", "H7"))
+    assert "called" not in reason  # judged as any other card (here: the cheapest winner)
+
+
+def test_hidden_friend_leads_the_called_winner(vff):
+    bot = make_bot("heuristic", vff)
+    v = ff_view("HA S3 D7 D3", trick=())
+    legal = Legal("lead", 2, tuple(tuple(parse_cards(p)) for p in ("HA", "S3", "D7", "D3")))
+    action, reason = bot.advise(v, legal)
+    assert action.cards == tuple(parse_cards("HA")) and "join" in reason
+
+
+def test_friends_deals_are_played_legally_by_every_bot(vff):
+    from shengji.engine.runner import play
+
+    for names in (["heuristic"] * 5, ["mc:budget=60", "heuristic"] * 2 + ["random"]):
+        g = Game(vff, "ff-bots", max_deals=1)
+        bots = [make_bot(names[s % len(names)], vff, s) for s in range(g.players)]
+        play(g, bots)
+        assert g.deals_played == 1

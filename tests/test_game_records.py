@@ -105,6 +105,8 @@ def test_a_saved_file_is_named_in_the_error(tmp_path, monkeypatch):
         serial.load("saved.json")
     with pytest.raises(RecordError, match=r"^gone.json: no such game record$"):
         serial.load("gone.json")
+    with pytest.raises(RecordError, match=r"^'\\x00': not a usable file name"):
+        serial.load("\x00")
 
 
 def test_from_dict_checks_the_same(record):

@@ -38,7 +38,7 @@ def test_specs_parse_options_and_describe_defaults(v80):
     assert cls is BOTS["mc"] and opts == {"budget": Budget(ms=250), "policy": "random",
                                           "cap": 5}
     assert describe("mc:budget=300") == {"name": "mc", "budget": "300", "policy": "greedy",
-                                         "cap": 12, "alloc": "halving"}
+                                         "cap": 12, "bury": "search", "alloc": "halving"}
     assert describe("heuristic") == {"name": "heuristic"}
     bot = make_bot("mc:budget=40", v80, seed=1)
     assert bot.config["budget"] == Budget(playouts=40)
@@ -46,7 +46,8 @@ def test_specs_parse_options_and_describe_defaults(v80):
 
 @pytest.mark.parametrize("spec,message", [
     ("mcts", "unknown bot 'mcts'; bots: "),
-    ("mc:budgt=5", "unknown option 'budgt' for bot 'mc'; options: budget, policy, cap, alloc"),
+    ("mc:budgt=5",
+     "unknown option 'budgt' for bot 'mc'; options: budget, policy, cap, bury, alloc"),
     ("heuristic:budget=5", "unknown option 'budget' for bot 'heuristic'; options: none"),
     ("mc:budget=lots", "bot 'mc': budget=lots: a number of playouts"),
     ("mc:budget=0", "bot 'mc': budget=0"),
@@ -313,3 +314,25 @@ def test_a_playout_budget_is_kept(v80, alloc):
         k = len(bot.last["candidates"])
         assert bot.last["playouts"] <= 400 + k  # rounding gives each candidate at least one
         assert bot.last["playouts"] >= 400 // 2
+
+
+@pytest.mark.parametrize("variant", ["two-deck-80", "one-deck-40"])
+def test_searched_burials_are_legal_and_reproducible(variant):
+    v = load_variant(variant)
+    found = 0
+    for seed in range(3):
+        g = Game(v, f"bury/{seed}", max_deals=1)
+        others = [make_bot("random", v, s) for s in range(4)]
+        while g.phase != "bury":
+            s = g.to_act
+            g.apply(others[s].act(g.view(s), g.legal_actions(s)))
+        seat = g.to_act
+        a = make_bot("mc:budget=200", v, 4)
+        b = make_bot("mc:budget=200", v, 4)
+        first, reason = a.advise(g.view(seat), g.legal_actions(seat))
+        assert g.can(first) and "burial" in reason
+        assert b.act(g.view(seat), g.legal_actions(seat)) == first
+        assert b._buried[1] == tuple(first.cards.count(k) for k in range(NUM_KINDS))
+        assert a._buried is None  # advice leaves no memory
+        found += 1
+    assert found == 3

@@ -292,3 +292,33 @@ def test_friends_points_count_for_the_side_at_the_end():
     assert joined.trick_points == 0
     other = playout(_friends_position(hands, [(1, parse_card("DA"))], trick=["H2"]), 5)
     assert other.side == (0,) and other.trick_points == 10
+
+
+FRIENDS_TABLES = [
+    ("finding-friends", 5), ("finding-friends", 6), ("finding-friends", 8),
+    ("finding-friends", 12), (str(HOUSE / "finding-friends-6p-3packs.yaml"), None),
+    ({"extends": "finding-friends", "name": "ff-no-double-join",
+      "friends": {"join_twice": False, "dealer_copies_count": False}}, 7),
+    ({"extends": "finding-friends", "name": "ff-penalties", "penalties": {"failed_throw": 10},
+      "play": {"failed_throw": "first_blocker"}}, 9),
+]
+
+
+@pytest.mark.parametrize("variant, players", FRIENDS_TABLES,
+                         ids=lambda x: str(x)[-30:] if not isinstance(x, dict) else x["name"])
+def test_c_playout_equals_engine_reference_finding_friends(variant, players):
+    # the calls are made, friends join as called copies are played (issue 11): from the
+    # start of the play phase and from inside it, the C playout and the engine agree on
+    # every trick, the side at the end and the points
+    v = load_variant(variant, players=players)
+    open_calls = joined = 0
+    for seed in range(4):
+        for extra in (0, v.players + 1, 4 * v.players):
+            g = to_play_phase(v, seed, extra)
+            pos = Position.from_game(g)
+            open_calls += pos.friends is not None
+            c = playout(pos, seed * 1000 + extra)
+            py = reference_playout(g, seed * 1000 + extra)
+            assert c == py, (variant, players, seed, extra)
+            joined += len(c.side) > 1
+    assert open_calls >= 6 and joined >= 4

@@ -98,5 +98,5 @@ def test_bot_options_are_recorded(capsys):
     assert code == 0, err
     s = json.loads(out)
     assert s["bot_options"][0] == {"name": "mc", "budget": "40", "policy": "greedy", "cap": 12,
-                                   "alloc": "halving"}
+                                   "bury": "search", "alloc": "halving"}
     assert s["players"][0] == "mc:budget=40"

@@ -20,7 +20,7 @@ per decision.
 
 from __future__ import annotations
 
-from ..cards import LITTLE_JOKER, NUM_KINDS, point_value, rank_of
+from ..cards import LITTLE_JOKER, NUM_KINDS, card_str, point_value, rank_of
 from ..engine.actions import Bury, Play
 from .base import Bot, register
 
@@ -165,6 +165,7 @@ class HeuristicBot(Bot):
         self._buried = (None, (0,) * NUM_KINDS)
         self._copies = tuple(variant.composition.counts)
         self._voids = None  # [deal key, completed tricks read, opponents' voids]
+        self._joining: tuple = ()  # called cards that would make this seat a friend now
 
     # ------------------------------------------------------------------ dispatch
 
@@ -176,6 +177,8 @@ class HeuristicBot(Bot):
 
     def _decide(self, view, legal, remember: bool):
         kind = legal.kind
+        self._joining = (self._joining_cards(view) if kind in ("lead", "follow") and view.calls
+                         else ())
         if kind == "declare":
             return self._declare(view, legal)
         if kind == "bury":
@@ -242,10 +245,34 @@ class HeuristicBot(Bot):
                     in zip(self._copies, hand, played, buried, strict=True)]
         return [max(n - h - p, 0) for n, h, p in zip(self._copies, hand, played, strict=True)]
 
-    @staticmethod
-    def _same_side(view, a: int, b: int) -> bool:
-        """Seats known to play on one side this deal (an unfound friend is not known)."""
-        return bool(view.same_side(a, b))
+    def _same_side(self, view, a: int, b: int) -> bool:
+        """Seats known to play on one side this deal (an unfound friend is not known) —
+        and, for a seat about to join the dealer's side (finding friends: it holds the
+        called copy that comes next), the dealer's side."""
+        same = view.same_side(a, b)
+        if same is not None:
+            return same
+        if self._joining:
+            me, side = view.seat, view.side
+            return (a == me and b in side) or (b == me and a in side)
+        return False
+
+    def _joining_cards(self, view) -> tuple:
+        """Finding friends: the cards whose play now would make this seat join the
+        dealer's side (the called copy that comes next, by the variant's counting)."""
+        if view.seat == view.dealer or view.sides_known:
+            return ()
+        from ..friends import FriendTracker
+
+        t = FriendTracker(view.calls, view.dealer, self.variant.friend_rules)
+        for trick in view.tricks + ((view.trick,) if view.trick else ()):
+            for seat, cards in trick:
+                t.play(seat, cards)
+        if view.seat in t.side:
+            return ()
+        hand = view.hand
+        return tuple(card for i, (ordinal, card) in enumerate(t.calls)
+                     if not t.done[i] and hand[card] and t.seen[i] + 1 >= ordinal)
 
     def _winner(self, ctx, eff, st, plays) -> int:
         if len(plays[0]) == 1:
@@ -292,7 +319,9 @@ class HeuristicBot(Bot):
 
     # ------------------------------------------------------------------ burying
 
-    def _bury(self, view, legal, remember: bool = True):
+    def bury_order(self, view) -> list[int]:
+        """The hand's cards, the first to bury first: side cards before trumps, no
+        points, singles before pairs, not a suit's top card, short suits, low cards."""
         ctx, eff, st = self._ctx(view)
         hand = view.hand
         suit_len = [0] * 5
@@ -308,7 +337,10 @@ class HeuristicBot(Bot):
                     st[k] == top[eff[k]], suit_len[eff[k]], st[k])
 
         cards.sort(key=keep_value)
-        chosen = tuple(cards[:legal.count])
+        return cards
+
+    def _bury(self, view, legal, remember: bool = True):
+        chosen = tuple(self.bury_order(view)[:legal.count])
         if remember:
             counts = [0] * NUM_KINDS
             for c in chosen:
@@ -324,6 +356,10 @@ class HeuristicBot(Bot):
         voids = self._opponent_voids(view, eff)
         hand = view.hand
         seat = view.seat
+        for k in self._joining:
+            if not unseen.beatable((k,), 1, 1) and (eff[k] == TRUMP or eff[k] not in voids):
+                return (Play(seat, (k,)),
+                        f"lead the called {card_str(k)}: join the dealer's side with a winner")
         rules = self.variant.play_rules
         # throws: every component of a suit that nobody can beat, played at once
         if rules.throws:
@@ -401,7 +437,7 @@ class HeuristicBot(Bot):
         seat = view.seat
         tricks = view.tricks
         key = (view.deal_number, view.dealer, view.level, view.trump, seat,
-               tricks[0] if tricks else None)
+               tricks[0] if tricks else None, view.side, bool(self._joining))
         known = self._voids
         if known is None or known[0] != key or known[1] > len(tricks):
             known = self._voids = [key, 0, set()]
@@ -522,6 +558,15 @@ class HeuristicBot(Bot):
                 win_seat, best, ruff = s, sk, True
         n_after = view.players - len(trick) - 1
         kinds = [a.cards[0] for a in legal]
+        for k in self._joining:
+            if k not in kinds:
+                continue
+            beats = ((eff[k] == suit and not ruff and st[k] > best)
+                     or (suit != TRUMP and eff[k] == TRUMP and (not ruff or st[k] > best)))
+            if beats or win_seat in view.side:
+                return (Play.trusted(seat, (k,)),
+                        f"play the called {card_str(k)}: join the dealer's side"
+                        + (" and win the trick" if beats else " on its winning trick"))
 
         def cost(k):
             return st[k] + (40 if eff[k] == TRUMP else 0)

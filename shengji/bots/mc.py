@@ -13,21 +13,30 @@ For every lead or follow with more than one choice:
    its own hand and burial, and the suits a seat has shown out of
    (``shengji.bots.knowledge``).
 3. **Playouts** — for each world and candidate, playouts in C from the position after
-   that play (``shengji.playout.evaluate``: one C call per decision, every candidate on
-   the same random continuations), by the ``policy`` of the playouts.
+   that play (``shengji.playout.evaluate``: one C call per round, every candidate on
+   the same random continuations), by the ``policy`` of the playouts: ``greedy`` by
+   default (it beat ``random`` head to head: +0.22 levels per deal, 95% interval
+   +0.07 to +0.36, 30 boards), ``random`` the documented uniform policy. With
+   ``alloc=halving`` (the default) the budget is spent in rounds of successive
+   halving: every candidate on a few worlds, then the better half on more, and so on;
+   ``alloc=uniform`` gives every candidate the same share.
 4. **Choice** — the candidate with the best mean outcome for this seat's side: the
    levels the deal's result gives (the variant's scoring table applied to the
    attackers' total: trick points, the kitty bonus, penalties), plus a small term in
    the points themselves so that a better score counts even within one band.
 
-The ``budget`` is playouts per decision (``budget=2000``; deterministic: the same seed,
-view and options give the same decision) or milliseconds per decision
+The ``budget`` is playouts per decision (``budget=1500``, the default; deterministic: the
+same seed, view and options give the same decision) or milliseconds per decision
 (``budget=100ms``: worlds are added in rounds until the time is spent, so decisions
 depend on the machine's speed and are not reproducible).
 
-Declaring, burying and choosing a failed throw's forced play are the heuristic's
-(``shengji.bots.heuristic``): declare when the bid makes many trumps, bury low
-non-point side cards of short suits, make the thrower play its most valuable option.
+Burying (``bury=search``, the default) plays out a few candidates over the same sampled
+hands of the others: the heuristic's burial (low non-point side cards of short suits)
+and, for each side suit short enough, the burial that voids it; it beat the heuristic's
+burial head to head on one-deck-40 (+0.10 levels per deal, 95% interval +0.01 to
++0.19, 100 boards). Declaring and choosing a failed throw's forced play are the
+heuristic's (``shengji.bots.heuristic``): declare when the bid makes many trumps, make
+the thrower play its most valuable option.
 """
 
 from __future__ import annotations
@@ -37,7 +46,7 @@ import time
 from dataclasses import dataclass
 
 from ..cards import NUM_KINDS, point_value
-from ..engine.actions import Play
+from ..engine.actions import Bury, Play
 from ..playout import MAX_PLAYERS, POLICIES, Position, evaluate
 from .base import Bot, Option, register
 from .heuristic import HeuristicBot
@@ -105,6 +114,12 @@ def _alloc(text: str) -> str:
     return text
 
 
+def _bury(text: str) -> str:
+    if text not in ("heuristic", "search"):
+        raise ValueError("heuristic or search")
+    return text
+
+
 DEFAULT_BUDGET = Budget(playouts=1500)
 
 
@@ -116,6 +131,9 @@ class MonteCarloBot(Bot):
                          "playouts per decision (1500) or milliseconds (100ms)"),
         "policy": Option(_policy, "greedy", "playout policy: random or greedy"),
         "cap": Option(_int_range(1, 200), 12, "most candidate plays judged per decision"),
+        "bury": Option(_bury, "search",
+                       "burial: search (playouts over a few candidate burials) or "
+                       "heuristic"),
         "alloc": Option(_alloc, "halving",
                         "how a playout budget is shared: halving (successive halving: the "
                         "better half of the candidates goes on each round) or uniform"),
@@ -143,15 +161,71 @@ class MonteCarloBot(Bot):
             if found is not None:
                 return found
         if kind == "bury":
-            action = self.heuristic.act(view, legal)
+            found = self._bury_search(view, legal) if self.config["bury"] == "search" else None
+            action, reason = found or self.heuristic._decide(view, legal, remember)
             if remember:
                 counts = [0] * NUM_KINDS
                 for c in action.cards:
                     counts[c] += 1
                 self._buried = ((view.deal_number, view.seat), tuple(counts))
-            return action, "heuristic burial: low non-point side cards of short suits"
+            return action, reason
         action, reason = self.heuristic.advise(view, legal)
         return action, reason
+
+    # ------------------------------------------------------------------ burying
+
+    def _bury_search(self, view, legal):
+        """Bury by playouts: the heuristic's burial and, for each side suit short enough,
+        the burial that voids it (topped up in the heuristic's order), each played out
+        from the first lead over the same sampled hands of the others."""
+        v = self.variant
+        m = view.players
+        if m > MAX_PLAYERS or view.dealer != view.seat or not view.sides_known:
+            return None
+        ctx = v.context(view.level, view.trump)
+        _, eff, st = self.heuristic._ctx(view)
+        count = legal.count
+        order = self.heuristic.bury_order(view)
+        options = [tuple(sorted(order[:count]))]
+        for suit in range(4):
+            cards = [c for c in order if eff[c] == suit]
+            if 0 < len(cards) <= count:
+                rest = [c for c in order if eff[c] != suit][:count - len(cards)]
+                options.append(tuple(sorted(cards + rest)))
+        options = list(dict.fromkeys(options))
+        if len(options) == 1:
+            return Bury(view.seat, options[0]), "the only burial worth trying"
+        unseen = unseen_counts(view, v.composition.counts)
+        holders = Holders(view, eff, unseen, kitty_known=True)
+        if not holders.consistent:
+            return None
+        rng = random.Random(f"mc:{self.seed}:bury:{view.deal_number}:{tuple(view.hand)}")
+        self._kitty_points = 0
+        base = self._position(view, ctx)
+        if base is None:
+            return None
+        util = self._utility_table(view)
+        # one decision per deal: twice the play budget, at most MAX_WORLDS worlds
+        w = max(1, min(MAX_WORLDS, 2 * self.config["budget"].playouts // len(options)
+                       if self.config["budget"].playouts else MAX_WORLDS))
+        others = [self._world(view, holders, rng)[0] for _ in range(w)]
+        seed = rng.getrandbits(63)
+        me = view.seat * NUM_KINDS
+        means = []
+        for option in options:
+            left = list(view.hand)
+            for c in option:
+                left[c] -= 1
+            kp = sum(_POINTS[c] for c in option)
+            worlds = [(bytes(b[:me]) + bytes(left) + bytes(b[me + NUM_KINDS:]), kp)
+                      for b in others]
+            totals = evaluate(base, worlds, [], 1, seed, self.config["policy"])
+            means.append(sum(util(t) for t in totals) / len(totals))
+        best = max(range(len(options)), key=lambda i: (means[i], -i))
+        what = "the heuristic's" if best == 0 else "a suit-voiding"
+        return (Bury(view.seat, options[best]),
+                f"{what} burial, best of {len(options)} over {w} sampled deals: expected "
+                f"{means[best]:+.2f} for your side")
 
     # ------------------------------------------------------------------ search
 

@@ -24,6 +24,7 @@ from ..rules import KITTY_TABLE_KEYS, pattern_str, shape_str
 from ..variants import load_variant
 from ..variants.files import display_path
 from ..variants.registry import all_sources
+from . import add_seats_argument
 
 
 def add_parser(subparsers) -> None:
@@ -42,6 +43,7 @@ def add_parser(subparsers) -> None:
     ls.add_argument("--house", action="store_true", default=argparse.SUPPRESS, help=house_help)
     show = sub.add_parser("show", help="show a variant's resolved rules as YAML")
     show.add_argument("variant", metavar="NAME|PATH")
+    add_seats_argument(show)
     check = sub.add_parser("check", help="validate variant files; exit 1 on any error")
     check.add_argument("paths", nargs="+", metavar="PATH", help="YAML files or folders")
     check.add_argument("--no-play", action="store_true",
@@ -50,7 +52,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     if args.action == "show":
-        return _show(args.variant)
+        return _show(args.variant, args.seats)
     if args.action == "check":
         return _check(args.paths, play=not args.no_play)
     return _list(getattr(args, "house", False))
@@ -116,6 +118,7 @@ def resolved_rules(v) -> dict:
                  "points": v.composition.points},
         "players": v.players,
         "teams": list(v.teams),
+        "game_mode": s.get("game_mode", "fixed_teams"),
         "hand_size": v.hand_size,
         "kitty_size": v.kitty_size,
         "start_level": RANKS[v.start_level()],
@@ -126,6 +129,12 @@ def resolved_rules(v) -> dict:
         "next_dealer": s["next_dealer"],
         "match_end": s["match_end"],
     }
+    if v.friend_rules is not None:  # finding friends: the resolved knobs at this table
+        from dataclasses import asdict
+
+        out["friends"] = asdict(v.friend_rules)
+        if s.get("by_players"):
+            out["seats"] = sorted(s["by_players"])
     return out
 
 
@@ -158,8 +167,8 @@ _Dumper.add_representer(list, _represent_list)
 _Dumper.add_representer(dict, _represent_dict)
 
 
-def _show(ref: str) -> int:
-    v = load_variant(ref)
+def _show(ref: str, seats: int | None = None) -> int:
+    v = load_variant(ref, players=seats)
     text = yaml.dump(
         resolved_rules(v), Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100
     )

@@ -4,8 +4,11 @@ Every pair of bots in the list plays ``boards`` boards. A board is one shuffle (
 seed) played once per *seating*: with a variant of T teams, seating t gives the first
 bot of the pair the seats of team t and the second bot every other seat. With two teams
 that is the deal played twice with the sides swapped (duplicate deals), so the luck of
-the cards cancels. A board is one deal (``matches=False``: the first deal of a match,
-both sides at the start level) or a whole match.
+the cards cancels; with finding friends (every seat its own team) each seat takes the
+first bot in turn. A deal's levels count per seat (a side's levels are its seats'
+average rise) and a side wins a deal when a larger share of its seats rose. A board is
+one deal (``matches=False``: the first deal of a match, both sides at the start level)
+or a whole match.
 
 The work is three steps, kept apart so that another executor can run the middle one
 (processes here; a cluster elsewhere):
@@ -60,7 +63,8 @@ class GameResult:
     pair: tuple
     board: int
     seating: int
-    #: per scored deal: (levels gained by side 0, by side 1, winning side or None)
+    #: per scored deal: (levels gained per seat by side 0, by side 1, the side with the
+    #: larger share of its seats rising, or None on equal shares)
     deals: list = field(default_factory=list)
     match_winner: int | None = None   # side, in matches mode
     capped: bool = False
@@ -128,6 +132,7 @@ def play_spec(spec: DealSpec) -> GameResult:
     side_of_team = {}
     for s, t in enumerate(game.teams):
         side_of_team[t] = spec.sides[s]
+    n_side = [spec.sides.count(0), spec.sides.count(1)]
     res = GameResult(spec.pair, spec.board, spec.seating, times=(tuple(times[0]),
                                                                  tuple(times[1])))
     events = []
@@ -136,10 +141,14 @@ def play_spec(spec: DealSpec) -> GameResult:
         if isinstance(ev, DealStarted) and ev.attempt == 0:
             start = i
         elif isinstance(ev, DealScored):
-            side = spec.sides[ev.rising[0]]  # the seats that won the deal
-            gains = [0, 0]
-            gains[side] += ev.rise
-            res.deals.append((gains[0], gains[1], side))
+            # each arena side: the share of its seats among those that rose, and the
+            # levels its seats gained on average (with fixed teams of equal size: the
+            # rising side's rise, and 0)
+            shares = [0.0, 0.0]
+            for st in set(ev.rising):
+                shares[spec.sides[st]] += 1 / n_side[spec.sides[st]]
+            won = 0 if shares[0] > shares[1] else 1 if shares[1] > shares[0] else None
+            res.deals.append((_level(ev.rise * shares[0]), _level(ev.rise * shares[1]), won))
             res.points.append((ev.attacker_points, 1 - side_of_team[game.teams[ev.dealer]]))
             if spec.log:
                 events.append({"deal": ev.deal,
@@ -152,6 +161,11 @@ def play_spec(spec: DealSpec) -> GameResult:
                               "seating": spec.seating, "players": list(spec.seats),
                               "game": game.to_dict(), "deals": events}, ensure_ascii=False)
     return res
+
+
+def _level(x: float):
+    """Levels as an int when whole (fixed teams), else rounded (a side's seat average)."""
+    return int(x) if x == int(x) else round(x, 4)
 
 
 # ------------------------------------------------------------------ running

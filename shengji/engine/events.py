@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from ..cards import parse_cards
+from ..errors import RecordError, ShengjiError
 from ..friends import calls_text, parse_calls
 from .actions import cards_text
 
@@ -234,20 +235,39 @@ EVENT_TYPES = {
 }
 
 
-def event_from_dict(d: dict) -> Event:
-    cls = EVENT_TYPES[d["type"]]
+def event_from_dict(d: dict, where: str = "event record") -> Event:
+    """The inverse of ``Event.to_dict``; a malformed record raises RecordError naming
+    the field (``where`` says which record)."""
+    if not isinstance(d, dict):
+        raise RecordError(f"{where}: expected an object with a type, got {d!r:.60}")
+    kind = d.get("type")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise RecordError(f"{where}.type: {kind!r:.40} is not an event type (one of "
+                          f"{', '.join(EVENT_TYPES)})")
     kw = {}
     for f in fields(cls):
+        if f.name not in d:
+            raise RecordError(f"{where}: missing key {f.name!r} (a {kind} has "
+                              f"{', '.join(x.name for x in fields(cls))})")
         v = d[f.name]
-        if f.name in _CARD_FIELDS and v is not None:
-            v = tuple(parse_cards(v))
-        elif f.name in _CARD_LIST_FIELDS:
-            v = tuple(tuple(parse_cards(o)) for o in v)
-        elif f.name == "card" and v is not None:
-            v = parse_cards(v)[0]
-        elif f.name == "calls":
-            v = parse_calls(v)
-        elif isinstance(v, list):
-            v = tuple(v)
+        try:
+            if f.name in _CARD_FIELDS and v is not None:
+                v = tuple(parse_cards(v))
+            elif f.name in _CARD_LIST_FIELDS:
+                if not isinstance(v, list):
+                    raise RecordError(f"a list of card groups, not {v!r:.40}")
+                v = tuple(tuple(parse_cards(o)) for o in v)
+            elif f.name == "card" and v is not None:
+                ids = parse_cards(v)
+                if len(ids) != 1:
+                    raise RecordError(f"one card, not {v!r:.40}")
+                v = ids[0]
+            elif f.name == "calls":
+                v = parse_calls(v)
+            elif isinstance(v, list):
+                v = tuple(v)
+        except ShengjiError as e:
+            raise RecordError(f"{where}.{f.name}: {e}") from None
         kw[f.name] = v
     return cls(**kw)

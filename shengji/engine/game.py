@@ -21,7 +21,7 @@ from itertools import compress
 
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, level_name, point_value
 from ..deck import deal_error
-from ..errors import HandError, ShengjiError, VariantError
+from ..errors import ArgumentError, HandError, ShengjiError, VariantError
 from ..friends import FriendTracker, allowed_calls, calls_problem, calls_text
 from ..model import Bid
 from .actions import (
@@ -262,8 +262,9 @@ class Game:
         ``events``). The game then runs on to the next decision. An action read from
         the ``Legal`` this state listed is known legal and is not checked again."""
         legal = self._legal
+        # (``legal`` is the default of get: a missing id must not match ``apply(None)``)
         if legal is not None and legal._stamp == self._stamp \
-                and legal._given.get(id(action)) is action:
+                and legal._given.get(id(action), legal) is action:
             plan = self._plan(action)
         else:
             plan = self._check(action)
@@ -889,8 +890,9 @@ class Game:
     def _hand_obj(self, cards: tuple):
         h = _HAND_CACHE.get(cards)
         if h is None:
-            if len(_HAND_CACHE) > 100_000:
-                _HAND_CACHE.clear()
+            if len(_HAND_CACHE) >= HAND_CACHE_SIZE:
+                # forget the oldest entry (dicts keep insertion order): O(1), bounded
+                del _HAND_CACHE[next(iter(_HAND_CACHE))]
             counts = [0] * NUM_KINDS
             for c in cards:  # the engine's own card ids: no parsing, no checks
                 counts[c] += 1
@@ -920,13 +922,21 @@ class Game:
     # views, serialisation and replay live in their own modules
     def view(self, seat: int):
         from .view import view_of
-        return view_of(self, seat)
+        return view_of(self, self._seat_arg(seat))
 
-    def events_for(self, seat: int, since: int = 0) -> list:
+    def events_for(self, seat: int | None, since: int = 0) -> list:
         """The history (from index ``since``) as ``seat`` may see it now: others' private
-        cards hidden, and what the variant's ``table`` options hide (engine.view)."""
+        cards hidden, and what the variant's ``table`` options hide (engine.view);
+        ``seat`` None: as a spectator sees it (nobody's private cards)."""
         from .view import events_seen
-        return events_seen(self, seat, since)
+        if type(since) is not int:
+            _check_int_arg(since, "since")
+        return events_seen(self, None if seat is None else self._seat_arg(seat), since)
+
+    def _seat_arg(self, seat, what: str = "seat") -> int:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            _check_int_arg(seat, what, 0, self.players - 1)
+        return seat
 
     def snapshot(self) -> dict:
         from .serial import snapshot
@@ -946,6 +956,9 @@ class Game:
                deal_order=None) -> Game:
         """Rebuild a game from (variant, seed, actions); raises IllegalAction if an action
         does not fit."""
+        if isinstance(actions, (str, bytes, dict)) or not isinstance(actions, Iterable):
+            raise ArgumentError(f"actions: expected a list of actions, got "
+                                f"{type(actions).__name__} {actions!r:.40}")
         g = cls(variant, seed, max_deals=max_deals, deal_order=deal_order)
         for a in actions:
             g.apply(a)
@@ -976,6 +989,14 @@ class Game:
         # pickled as its record: (variant, table size, seed, actions), rebuilt by replay
         return (_unpickle, (self.variant_ref, self.seed, self.max_deals, self.deal_order,
                             tuple(self.actions), self.players))
+
+
+def _check_int_arg(value, what: str, low: int | None = None, high: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentError(f"{what}: expected an integer, got {type(value).__name__} "
+                            f"{value!r:.40}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ArgumentError(f"{what}: {value} is out of range ({low}..{high})")
 
 
 def _check_game_args(seed, max_deals) -> None:
@@ -1063,7 +1084,12 @@ def _dealt(players: int) -> tuple:
     return t
 
 
-#: core Hands of plays, by card tuple (Hands are immutable; most plays recur)
+#: core Hands of plays, by card tuple (Hands are immutable; most plays recur). A Hand
+#: that led a trick also keeps its prepared lead (~1 kB), so the cache is bounded: with
+#: 100,000 entries each simulate worker grew to ~118 MB over 30,000 deals (issue 12).
+#: A deal makes a few hundred distinct plays; the common ones (singles, pairs) recur
+#: across deals and stay in the most recent few thousand.
+HAND_CACHE_SIZE = 4096
 _HAND_CACHE: dict = {}
 
 

@@ -145,6 +145,9 @@ def load(path: str | os.PathLike, variant=None):
     """A game from a saved JSON file; errors name the file."""
     from ..variants.files import display_path
 
+    if not isinstance(path, (str, os.PathLike)):
+        raise RecordError(f"game record: expected a file path, got {type(path).__name__} "
+                          f"{path!r:.40}")
     shown = display_path(path)
     text = read_text(path, shown, RecordError, limit=MAX_RECORD_BYTES, what="game record")
     return loads(text, variant, source=shown)

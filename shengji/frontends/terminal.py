@@ -136,8 +136,12 @@ class Terminal:
             elif t == "DealScored":
                 self.deal_result(e, view)
             elif t == "MatchOver":
-                winner = ("your team wins" if e["winner"] == view["team"]
-                          else "the opponents win")
+                if len(set(view["teams"])) == view["players"]:  # a level per seat
+                    winner = ("you win" if e["winner"] == self.seat
+                              else f"seat {e['winner']} wins")
+                else:
+                    winner = ("your team wins" if e["winner"] == view["team"]
+                              else "the opponents win")
                 self.say(self._paint(f"*** Match over: {winner} after {e['deals']} deals ***",
                                      BOLD))
 

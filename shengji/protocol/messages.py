@@ -83,7 +83,9 @@ MAX_SHORT_TEXT = 64
 
 def parse_message(text: str | bytes) -> dict:
     """JSON text from a client → a checked message dict. Raises ProtocolError."""
-    if isinstance(text, bytes):
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise ProtocolError("bad_json", f"a message is JSON text, not {type(text).__name__}")
+    if isinstance(text, (bytes, bytearray)):
         size = len(text)
         try:
             text = text.decode("utf-8")
@@ -199,12 +201,16 @@ def encode_action(action: Action) -> dict:
 # ----------------------------------------------------------------- outbound (server → client)
 
 def trump_name(trump: int | None) -> str:
+    if trump is not None and (type(trump) is not int or not 0 <= trump < len(SUITS)):
+        raise ProtocolError("bad_message", f"trump: {trump!r:.40} is not a suit index 0..3")
     return "none" if trump is None else SUITS[trump]
 
 
 def rank_name(level: int, top: int = 12) -> str:
     """Level 0..12 → '2'..'A', 13 → 'NT' (when the variant's levels go up to NT, ``top``
     13); a side past the top shows 'A+' (or 'NT+')."""
+    if type(level) is not int or level < 0:
+        raise ProtocolError("bad_message", f"level: {level!r:.40} is not a level 0, 1, ...")
     return level_name(level) if level <= top else level_name(top) + "+"
 
 
@@ -243,6 +249,20 @@ def encode_view(view: SeatView, variant) -> dict:
     return d
 
 
+def _decoded(what: str, decode, *args):
+    """Run a decoder of a server message; a malformed object (a key missing, a value of
+    the wrong type) is a ProtocolError naming it, never a KeyError or TypeError."""
+    try:
+        return decode(*args)
+    except ShengjiError:
+        raise
+    except KeyError as e:
+        raise ProtocolError("bad_message", f"{what}: missing key {e}") from None
+    except (TypeError, ValueError, AttributeError, IndexError) as e:
+        raise ProtocolError("bad_message", f"{what}: malformed ({type(e).__name__}: {e})"
+                            ) from None
+
+
 _POINTS = [point_value(k) for k in range(54)]
 
 
@@ -263,6 +283,12 @@ _IDS: dict[str, tuple] = {}  # card text → sorted ids: plays repeat ("SA SA") 
 
 def decode_view(d: dict) -> SeatView:
     """The ``view`` object → SeatView (what a bot adapter hands to a bot)."""
+    if not isinstance(d, dict):
+        raise ProtocolError("bad_message", f"view: expected an object, got {d!r:.40}")
+    return _decoded("view", _decode_view, d)
+
+
+def _decode_view(d: dict) -> SeatView:
     def ids(text):
         got = _IDS.get(text)
         if got is None:
@@ -312,6 +338,12 @@ def decode_legal(d: dict | None, seat: int) -> Legal:
     """The ``legal`` object → an engine Legal (plays as card tuples, as the engine lists)."""
     if d is None:
         return Legal("none", seat, ())
+    if not isinstance(d, dict):
+        raise ProtocolError("bad_message", f"legal: expected an object or null, got {d!r:.40}")
+    return _decoded("legal", _decode_legal, d, seat)
+
+
+def _decode_legal(d: dict, seat: int) -> Legal:
     kind = d["kind"]
     if kind in ("lead", "follow"):
         items = [tuple(sorted(parse_cards(a["cards"]), reverse=True)) for a in d["actions"]]

@@ -14,7 +14,7 @@ from ..bots import make_bot
 from ..engine import DealScored, DealStarted, Game, IllegalAction
 from ..engine.actions import cards_text
 from ..engine.events import CardDealt, Played, ThrowFailed
-from ..errors import ShengjiError
+from ..errors import ArgumentError, ShengjiError
 from .client import ProtocolBot
 from .messages import (
     PROTOCOL_VERSION,
@@ -123,6 +123,8 @@ class Table:
     def events(self, seat: int, since: int = 0) -> list[dict]:
         """Events from index ``since`` on, as ``seat`` sees them (others' cards hidden, and
         what the variant's table options hide)."""
+        if type(since) is not int:
+            raise ArgumentError(f"since: expected an event index, got {since!r:.40}")
         since = max(since, 0)
         return [self._encode(since + i, e)
                 for i, e in enumerate(self.game.events_for(seat, since))]
@@ -130,6 +132,8 @@ class Table:
     def all_events(self, since: int = 0) -> list[dict]:
         """Every event from ``since`` on with nothing hidden (logs; bots watched by a
         person who sits at no seat)."""
+        if type(since) is not int:
+            raise ArgumentError(f"since: expected an event index, got {since!r:.40}")
         since = max(since, 0)
         return [self._encode(since + i, e) for i, e in enumerate(self.game.events[since:])]
 

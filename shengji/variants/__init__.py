@@ -42,6 +42,17 @@ def load_variant(
     """
     if isinstance(allow_plugins, str):
         allow_plugins = [allow_plugins]
+    from ..errors import ArgumentError
+
+    if isinstance(plugins, (str, bytes, Mapping)) or not isinstance(plugins, Iterable):
+        raise ArgumentError(f"plugins: expected a list of plugin objects, got "
+                            f"{type(plugins).__name__}")
+    if isinstance(allow_plugins, (bytes, Mapping)) or not isinstance(allow_plugins, Iterable):
+        raise ArgumentError(f"allow_plugins: expected a list of module names, got "
+                            f"{type(allow_plugins).__name__}")
+    if not isinstance(ref, (str, os.PathLike, Mapping, Variant)):
+        raise ArgumentError(f"variant: expected a name, a YAML path, a settings mapping or a "
+                            f"Variant, got {type(ref).__name__} {ref!r:.40}")
     if isinstance(ref, Variant):
         if not plugins and (players is None or players == ref.players):
             return ref

@@ -14,12 +14,40 @@ from pathlib import Path
 from .. import plugins as plugin_mod
 from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_level, suit_of
 from ..deck import Composition
-from ..errors import RulesError, ShengjiError, VariantError
+from ..errors import ArgumentError, RulesError, ShengjiError, VariantError
 from ..friends import FriendRules
 from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from ..rules import PlayRules
 from .files import display_path
 from .loading import Resolved, where_set
+
+
+def _int(value, what: str, low: int = 0, high: int | None = None) -> int:
+    """An integer argument checked (ArgumentError naming it): not a bool, in range."""
+    if type(value) is not int or value < low or (high is not None and value > high):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ArgumentError(f"{what}: expected an integer, got {type(value).__name__} "
+                                f"{value!r:.40}")
+        if value < low or (high is not None and value > high):
+            allowed = f"{low}..{high}" if high is not None else f"at least {low}"
+            raise ArgumentError(f"{what}: {value} is out of range ({allowed})")
+    return value
+
+
+def _of_type(value, types, what: str, none: bool = False):
+    if (value is None and none) or isinstance(value, types):
+        return value
+    names = " or ".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
+    raise ArgumentError(f"{what}: expected {names}{' or None' if none else ''}, got "
+                        f"{type(value).__name__} {value!r:.40}")
+
+
+def _items(value, what: str) -> list:
+    """A list argument (any iterable but a string, bytes or mapping) as a list."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise ArgumentError(f"{what}: expected a list, got {type(value).__name__} "
+                            f"{value!r:.40}")
+    return list(value)
 
 
 def _level(level: int | str) -> int:
@@ -145,6 +173,8 @@ class Variant:
         """The core's Context for one deal (cached per level and trump)."""
         from ..core import Context  # imported late: the variant system works without C
 
+        _of_type(level, (int, str), "level")
+        _of_type(trump, (int, str), "trump", none=True)
         key = (level, trump)
         if key not in self._contexts:
             self._contexts[key] = Context(self.play_rules, level, trump)
@@ -170,6 +200,7 @@ class Variant:
     def bid(self, seat: int, cards, level: int | str) -> Bid:
         """A Bid record for ``cards`` shown by ``seat`` (strength ``()`` if they cannot
         declare). Jokers name no trump; level cards name their suit."""
+        self._seat(seat)
         ids = self._cards(cards)
         strength = self.declaration_strength(ids, level)
         trump = None if not ids or ids[0] in (LITTLE_JOKER, BIG_JOKER) else suit_of(ids[0])
@@ -178,8 +209,12 @@ class Variant:
     def may_overturn(self, current_bid: Bid | None, new_bid: Bid,
                      bids: Sequence[Bid] | None = None) -> bool:
         """``bids``: the deal's accepted bids so far (default: just ``current_bid``)."""
+        _of_type(current_bid, Bid, "current_bid", none=True)
+        _of_type(new_bid, Bid, "new_bid")
         if bids is None:
             bids = () if current_bid is None else (current_bid,)
+        for i, b in enumerate(_items(bids, "bids")):
+            _of_type(b, Bid, f"bids[{i}]")
         return self._call("shengji_may_overturn", bool, current=current_bid, new=new_bid,
                           bids=tuple(bids))
 
@@ -187,8 +222,14 @@ class Variant:
         """Judge declarations shown in order: ``steps`` are ``(seat, cards)`` pairs or
         ``{seat, cards}`` mappings. Returns (accepted per step, the standing bid)."""
         accepted, bids = [], []
-        for step in steps:
-            seat, cards = (step["seat"], step["cards"]) if isinstance(step, Mapping) else step
+        for i, step in enumerate(_items(steps, "steps")):
+            if isinstance(step, Mapping) and "seat" in step and "cards" in step:
+                seat, cards = step["seat"], step["cards"]
+            elif isinstance(step, (tuple, list)) and len(step) == 2:
+                seat, cards = step
+            else:
+                raise ArgumentError(f"steps[{i}]: expected (seat, cards) or {{seat, cards}}, "
+                                    f"got {step!r:.40}")
             new = self.bid(seat, cards, level)
             ok = bool(new.strength) and self.may_overturn(bids[-1] if bids else None, new, bids)
             accepted.append(ok)
@@ -198,6 +239,8 @@ class Variant:
 
     def no_declaration(self, deal_number: int, kitty, level: int | str,
                        redeals: int = 0) -> NoBidOutcome:
+        _int(deal_number, "deal_number")
+        _int(redeals, "redeals")
         return self._call(
             "shengji_no_declaration",
             NoBidOutcome,
@@ -208,6 +251,9 @@ class Variant:
         )
 
     def first_dealer(self, bids: Sequence[Bid], seed: str = "") -> int:
+        bids = _items(bids, "bids")
+        for i, b in enumerate(bids):
+            _of_type(b, Bid, f"bids[{i}]")
         seat = self._call(
             "shengji_first_dealer", int, bids=list(bids), players=self.players, seed=str(seed)
         )
@@ -218,11 +264,18 @@ class Variant:
     # --- playing -------------------------------------------------------------------------
 
     def failed_throw(self, result, leader: int) -> FailedThrow:
+        if not all(hasattr(result, a) for a in ("forced", "forced_options", "blocker")):
+            raise ArgumentError(f"result: expected a ThrowResult (forced, forced_options, "
+                                f"blocker), got {type(result).__name__} {result!r:.40}")
+        self._seat(leader, "leader")
         return self._call(
             "shengji_failed_throw", FailedThrow, result=result, leader=leader, players=self.players
         )
 
     def kitty_multiplier(self, context, play, lead=None) -> int:
+        if not callable(getattr(context, "kitty_multiplier", None)):
+            raise ArgumentError(f"context: expected a core Context, got "
+                                f"{type(context).__name__} {context!r:.40}")
         value = self._call(
             "shengji_kitty_multiplier", int, context=context, play=play, lead=lead
         )
@@ -234,6 +287,7 @@ class Variant:
 
     def score_deal(self, attacker_points: int, short_handed: bool = False) -> ScoreOutcome:
         """``short_handed``: finding friends, the dealer's side ended smaller than called."""
+        _int(attacker_points, "attacker_points", low=-(2**31), high=2**31)
         outcome = self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points,
                              short_handed=bool(short_handed))
         if outcome.next not in ("dealers", "attackers") or not (
@@ -244,7 +298,10 @@ class Variant:
 
     def next_dealer(self, dealer: int, outcome: ScoreOutcome, side: Sequence = ()) -> int:
         """``side``: the dealer's side at the end of the deal (default: the dealer's team)."""
-        side = tuple(side) or tuple(s for s in range(self.players)
+        self._seat(dealer, "dealer")
+        _of_type(outcome, ScoreOutcome, "outcome")
+        side = tuple(self._seat(s, "side[]") for s in _items(side, "side"))
+        side = side or tuple(s for s in range(self.players)
                                     if self.teams[s] == self.teams[dealer])
         seat = self._call(
             "shengji_next_dealer", int, dealer=dealer, outcome=outcome, players=self.players,
@@ -259,6 +316,9 @@ class Variant:
         if not 0 <= level <= 12:
             self._bad_result("shengji_start_level", level, "a level rank 0..12")
         return level
+
+    def _seat(self, seat, what: str = "seat") -> int:
+        return _int(seat, what, 0, self.players - 1)
 
     @property
     def top_level(self) -> int:
@@ -288,7 +348,11 @@ class Variant:
     def match_winner(self, levels: Mapping, outcome: ScoreOutcome, dealer_team: int,
                      side: Sequence = ()):
         """``side``: the dealer's side (default: every seat of ``dealer_team``)."""
-        side = tuple(side) or tuple(s for s, t in enumerate(self.teams) if t == dealer_team)
+        _of_type(levels, Mapping, "levels")
+        _of_type(outcome, ScoreOutcome, "outcome")
+        _int(dealer_team, "dealer_team")
+        side = tuple(self._seat(s, "side[]") for s in _items(side, "side"))
+        side = side or tuple(s for s, t in enumerate(self.teams) if t == dealer_team)
         return self._call(
             "shengji_match_winner",
             (int, type(None)),
