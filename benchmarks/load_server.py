@@ -93,7 +93,7 @@ async def table(args, index: int, base: str, stats: Stats, stop: asyncio.Event) 
             room = r.json()["room"]
             url = base.replace("http://", "ws://") + "/ws"
             async with websockets.connect(url, local_addr=(address, 0), max_size=1 << 22,
-                                          compression=None) as ws:
+                                          compression=None, open_timeout=60) as ws:
                 await play(args, ws, room, stats, stop)
 
 
@@ -142,12 +142,13 @@ async def load(args, tables: int, base: str, server_pid: int) -> dict:
     stats = Stats()
     stop = asyncio.Event()
     tasks = []
+    began = time.monotonic()
 
     async def guarded(i):
         try:
             await table(args, i, base, stats, stop)
         except Exception as e:  # count it, keep the other tables going
-            stats.error(f"table {i}: {type(e).__name__}: {e}")
+            stats.error(f"table {i} at {time.monotonic() - began:.1f} s: {type(e).__name__}: {e}")
 
     lags: list[float] = []
 
@@ -161,10 +162,10 @@ async def load(args, tables: int, base: str, server_pid: int) -> dict:
                 lags.append(time.perf_counter() - t - 0.01)
 
     tasks.append(asyncio.create_task(probe()))
-    for i in range(tables):  # open the tables over the ramp
-        tasks.append(asyncio.create_task(guarded(i)))
-        await asyncio.sleep(args.ramp / tables)
-    await asyncio.sleep(args.warmup)
+    for i in range(tables):  # open the tables over the ramp (on the clock: a busy
+        tasks.append(asyncio.create_task(guarded(i)))  # client must not stretch it)
+        await asyncio.sleep(max(0.0, began + (i + 1) * args.ramp / tables - time.monotonic()))
+    await asyncio.sleep(max(0.0, began + args.ramp + args.warmup - time.monotonic()))
     stats.measuring = True
     cpu0, t0, actions0, deals0 = cpu_seconds(server_pid), time.monotonic(), stats.actions, \
         stats.deals

@@ -159,7 +159,7 @@ static int check_play(const sj_rules *r, const sj_position *p, const uint8_t *pl
 
 int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
                     const uint8_t *plays, int n_plays, int n, uint64_t seed, int policy,
-                    int32_t *totals, sj_err *e)
+                    int32_t *totals, uint32_t *sides, sj_err *e)
 {
     if (!sj__prepared(r))
         return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_POSITION, -1, -1, -1, 0, 0);
@@ -182,13 +182,15 @@ int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
     for (int d = 0; d < n_worlds; d++)
         for (int k = 0; k < cols; k++) {
             const uint8_t *first = n_plays ? plays + (size_t)k * SJ_NK : NULL;
-            int32_t *out = totals + ((size_t)d * cols + k) * (size_t)n;
+            size_t at = ((size_t)d * cols + k) * (size_t)n;
             for (int j = 0; j < n; j++) {
                 uint64_t s = seed + (uint64_t)d * (uint64_t)n + (uint64_t)j;
                 int rc = sj__playout(r, &worlds[d], s, first, policy, &res);
                 if (rc)
                     return sj__fail(e, rc, SJ_ARG_POSITION, d, -1, -1, 0, 0);
-                out[j] = res.total;
+                totals[at + j] = res.total;
+                if (sides)
+                    sides[at + j] = res.side;
             }
         }
     return SJ_OK;

@@ -250,7 +250,7 @@ int sj_playout_batch(const sj_rules *r, const sj_position *pos, uint64_t seed, i
  * world d uses seed + d*n + j for every candidate. */
 int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
                     const uint8_t *plays, int n_plays, int n, uint64_t seed, int policy,
-                    int32_t *totals, sj_err *err);
+                    int32_t *totals, uint32_t *sides, sj_err *err);
 
 /* ---------------------------------------------------------------- Python face
  * (batch.c) The hot calls of shengji/core.py with only the arguments that vary

@@ -218,7 +218,7 @@ int sj_playout_batch(const sj_rules *r, const sj_position *pos, uint64_t seed, i
  * world d uses seed + d*n + j for every candidate. */
 int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
                     const uint8_t *plays, int n_plays, int n, uint64_t seed, int policy,
-                    int32_t *totals, sj_err *err);
+                    int32_t *totals, uint32_t *sides, sj_err *err);
 
 int sj_follow_code(const sj_rules *r, const sj_lead *lead, const uint8_t *hand,
                    const uint8_t *play);

@@ -236,9 +236,9 @@ int main(void)
                 if (pos.hands[pos.leader][k])
                     cand[c++ * SJ_NK + k] = 1;
             for (int policy = 0; policy < 2; policy++)
-                if (!sj_playout_eval(&r, &pos, 1, cand, 2, 2, 5, policy, evals, &err))
+                if (!sj_playout_eval(&r, &pos, 1, cand, 2, 2, 5, policy, evals, NULL, &err))
                     checksum += evals[0] + evals[3];
-            checksum += sj_playout_eval(&r, &pos, 1, cand, 2, 2, 5, 7, evals, &err);
+            checksum += sj_playout_eval(&r, &pos, 1, cand, 2, 2, 5, 7, evals, NULL, &err);
             pos.hands[2][0] = 9; /* more copies than the decks hold: refused */
             checksum += sj_playout(&r, &pos, 1, &res, &err);
         }

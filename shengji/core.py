@@ -1201,9 +1201,10 @@ _POLICIES = {"random": 0, "greedy": 1}
 
 
 def _position_eval(ctx: Context, f: dict, worlds: list, plays: list, n: int, seed: int,
-                   policy: str) -> tuple:
+                   policy: str, sides: bool = False):
     """``worlds``: (hands as one bytes of players*54 counts, kitty points) each; ``plays``:
-    54-count bytes each. Returns the totals, world-major then play then playout."""
+    54-count bytes each. Returns the totals, world-major then play then playout (with
+    ``sides``: and each playout's final dealer side as a seat bit mask)."""
     from array import array
 
     base = _position(ctx, f)
@@ -1225,11 +1226,16 @@ def _position_eval(ctx: Context, f: dict, worlds: list, plays: list, n: int, see
         ffi.memmove(buf + k * NUM_KINDS, play, NUM_KINDS)
     count = d_n * max(k_n, 1) * n
     out = ffi.new("int32_t[]", max(count, 1))
+    side_out = ffi.new("uint32_t[]", max(count, 1)) if sides else ffi.NULL
     err = ffi.new("sj_err *")
-    if lib.sj_playout_eval(ctx._r, arr, d_n, buf, k_n, n, seed, _POLICIES[policy], out, err):
+    if lib.sj_playout_eval(ctx._r, arr, d_n, buf, k_n, n, seed, _POLICIES[policy], out,
+                           side_out, err):
         if err.which == lib.SJ_ARG_PLAY:
             card = card_str(err.card) if 0 <= err.card < NUM_KINDS else "?"
             raise HandError(f"play {err.index} is not a legal first play of the seat to act "
                             f"(core error {err.code}, card {card})")
         _playout_error(ctx, err)
-    return array("i", ffi.buffer(out, 4 * count)[:])
+    totals = array("i", ffi.buffer(out, 4 * count)[:])
+    if sides:
+        return totals, array("I", ffi.buffer(side_out, 4 * count)[:])
+    return totals

@@ -252,7 +252,7 @@ POLICIES = ("random", "greedy")
 
 
 def evaluate(position: Position, worlds: Sequence, plays: Sequence, n: int, seed: int = 0,
-             policy: str = "random") -> array:
+             policy: str = "random", sides: bool = False):
     """Playouts for search, in one C call. Each world is ``(hands, kitty_points)``:
     every seat's cards (a sequence of 54-count sequences, or one ``bytes`` of
     ``players * 54`` counts) in place of ``position.hands``, and the points in that
@@ -262,7 +262,9 @@ def evaluate(position: Position, worlds: Sequence, plays: Sequence, n: int, seed
     ``k`` and playout ``j`` the result's entry ``(d * K + k) * n + j`` (``K`` = number of
     plays, 1 when none is given: plain playouts) is the attackers' total; playout ``j``
     of world ``d`` uses the seed ``seed + d * n + j`` for every play, so plays are
-    compared on the same random continuations."""
+    compared on the same random continuations. With ``sides``, returns ``(totals,
+    sides)``: ``sides`` at the same index is the dealer's side at the end of that playout
+    as a bit mask of seats (finding friends: who joined)."""
     if policy not in POLICIES:
         raise HandError(f"policy: {policy!r} is not one of {', '.join(POLICIES)}")
     if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 2**20:
@@ -292,7 +294,7 @@ def evaluate(position: Position, worlds: Sequence, plays: Sequence, n: int, seed
     plays_b = [p if isinstance(p, (bytes, bytearray)) and len(p) == NUM_KINDS
                else bytes(_counts(p)) for p in plays]
     return _position_eval(position.ctx, position._fields(), packed, plays_b, n, _seed(seed),
-                          policy)
+                          policy, bool(sides))
 
 
 # ------------------------------------------------------------------ the Python reference

@@ -46,26 +46,28 @@ def test_every_board_is_played_once_per_seating_with_the_seats_swapped():
             assert a.seats[s] != b.seats[s]  # every seat changes side
 
 
-def test_duplicate_games_deal_the_same_cards(tmp_path):
+def test_duplicate_games_deal_the_same_cards(tmp_path, capsys):
     log = tmp_path / "arena.jsonl"
     with open(log, "w", encoding="utf-8") as f:
         arena("two-deck-80", ["heuristic", "random"], boards=2, seed=8, log=f, progress=False)
     lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
-    assert len(lines) == 4
+    assert len(lines) == 4  # one deal per game
     for board in (0, 1):
         a, b = [ln for ln in lines if ln["board"] == board]
-        assert a["game"]["seed"] == b["game"]["seed"]
+        assert a["game"]["seed"] == b["game"]["seed"] == a["seed"]
         assert [s for s in a["players"]] == ["heuristic", "random"] * 2
         assert [s for s in b["players"]] == ["random", "heuristic"] * 2
 
         def dealt(line):
-            return [(e["seat"], e["card"]) for d in line["deals"] for e in d["events"]
-                    if e["type"] == "CardDealt"]
+            return [(e["seat"], e["card"]) for e in line["events"] if e["type"] == "CardDealt"]
         assert dealt(a) == dealt(b) and len(dealt(a)) == 100
-        # the log replays: the serial form rebuilds the very game
+        # the record replays: the serial form rebuilds the very game
         g = Game.from_dict(a["game"])
-        assert g.deals_played == 1 and [e.to_dict() for e in g.events][-1] == \
-            a["deals"][-1]["events"][-1]
+        assert g.deals_played == 1 and [e.to_dict() for e in g.events][-1] == a["events"][-1]
+    # and `shengji replay` tells the arena's log as it tells simulate's
+    assert main(["replay", str(log), "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert "trick" in out.lower()
 
 
 def _strip(summary):

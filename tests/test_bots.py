@@ -233,3 +233,25 @@ def test_friends_deals_are_played_legally_by_every_bot(vff):
         bots = [make_bot(names[s % len(names)], vff, s) for s in range(g.players)]
         play(g, bots)
         assert g.deals_played == 1
+
+
+def test_heuristic_single_follows_are_the_engines():
+    """The heuristic lists a single card's follows itself (semantics §4): the ones the
+    engine offers, in its order (ties keep the first), in every variant."""
+    from shengji.bots.heuristic import single_follows
+    from shengji.variants import list_variants
+
+    checked = 0
+    for name in list_variants():
+        g = Game(name, "singles", max_deals=1)
+        bots = [make_bot("random", g.variant, s) for s in range(g.players)]
+        while not g.over:
+            s = g.to_act
+            legal = g.legal_actions(s)
+            if legal.kind == "follow" and len(g.trick[0][1]) == 1:
+                eff = [g.ctx.effective_suit(k) for k in range(NUM_KINDS)]
+                mine = single_follows(g.hands[s], eff[g.trick[0][1][0]], eff)
+                assert mine == [a.cards[0] for a in legal]  # same kinds, same order
+                checked += 1
+            g.apply(bots[s].act(g.view(s), legal))
+    assert checked > 100

@@ -137,3 +137,28 @@ def test_json_depth_skips_strings():
     assert load_json('{"k": "[[[[[[[["}', "r.json", max_depth=2) == {"k": "[[[[[[[["}
     with pytest.raises(ShengjiError, match="larger than 1 KiB"):
         load_json("[" + "1," * 1000 + "1]", "r.json", limit=1024)
+
+
+# --- logs read by `shengji replay` ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('{"events": [5]}', "log.json: deal 1, event 1: expected an object with a type, got 5"),
+        ('{"events": [{"type": "DealScored"}]}',
+         "log.json: deal 1, event 1: missing key 'deal' (a DealScored has deal, "),
+        ('{"events": [{"type": "Fly"}]}', "log.json: deal 1, event 1.type: 'Fly' is not an "
+                                          "event type (one of "),
+        ('{"events": [{"type": "Played", "seat": 0, "cards": 5, "trick": 1, "lead": true}]}',
+         "log.json: deal 1, event 1.cards: cards: expected a string such as 'HA HA HK'"),
+    ],
+)
+def test_replay_of_a_malformed_log_is_one_line(tmp_path, monkeypatch, capsys, text, expected):
+    """`shengji replay` printed KeyError/TypeError tracebacks for these."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "log.json").write_text(text, encoding="utf-8")
+    assert main(["replay", "log.json"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"shengji replay: error: {expected}"), err
+    assert len(err.splitlines()) == 1

@@ -45,7 +45,7 @@ def test_specs_parse_options_and_describe_defaults(v80):
 
 
 @pytest.mark.parametrize("spec,message", [
-    ("mcts", "unknown bot 'mcts'; bots: "),
+    ("mcts", "unknown bot 'mcts'; bots: random, heuristic, mc"),
     ("mc:budgt=5",
      "unknown option 'budgt' for bot 'mc'; options: budget, policy, cap, bury, alloc"),
     ("heuristic:budget=5", "unknown option 'budget' for bot 'heuristic'; options: none"),
@@ -336,3 +336,28 @@ def test_searched_burials_are_legal_and_reproducible(variant):
         assert a._buried is None  # advice leaves no memory
         found += 1
     assert found == 3
+
+
+def test_finding_friends_playouts_let_the_called_copies_decide():
+    """With calls open, the search's position carries the calls as this seat has seen
+    them counted and every seat's points so far; the playouts say who joined."""
+    from shengji.playout import FriendsState
+
+    v = load_variant("finding-friends")
+    g = Game(v, "mc-friends", max_deals=1)
+    bots = [make_bot("heuristic", v, s) for s in range(v.players)]
+    seen = 0
+    while not g.over and seen < 3:
+        s = g.to_act
+        view = g.view(s)
+        legal = g.legal_actions(s)
+        if legal.kind in ("lead", "follow") and not view.sides_known and view.tricks:
+            bot = make_bot("mc:budget=80", v, 1)
+            base = bot._position(view, g.ctx)
+            assert isinstance(base.friends, FriendsState) and base.friends.calls == view.calls
+            assert sum(base.captured) == sum(point_value(c) for t in view.tricks
+                                             for _, cards in t for c in cards)
+            assert g.can(bot.act(view, legal))
+            seen += 1
+        g.apply(bots[s].act(view, legal))
+    assert seen == 3

@@ -3,12 +3,17 @@
     from shengji.bots import make_bot
     bot = make_bot("heuristic", variant, seed=1)
 
-Built in: ``random`` (uniform over the listed legal actions, declares sometimes) and
-``heuristic`` (rule-based). Bots see exactly what a frontend sees: a ``SeatView`` and the
-``Legal`` actions of ``shengji.engine``.
+Built in: ``random`` (uniform over the listed legal actions, declares sometimes),
+``heuristic`` (rule-based) and ``mc`` (information-set Monte Carlo over the C playouts).
+Bots see exactly what a frontend sees: a ``SeatView`` and the ``Legal`` actions of
+``shengji.engine``. A bot is named with its options: ``"mc:budget=500"``
+(``shengji.bots.base``); ``advise(view, legal)`` gives its action with a reason.
 """
 
-from . import heuristic, mc, random_bot  # noqa: F401  (register the built-in bots)
+# the built-in bots register on import, in this order (the order messages list them in)
+from . import random_bot  # noqa: F401, I001
+from . import heuristic  # noqa: F401
+from . import mc  # noqa: F401
 from .base import BOTS, Bot, Option, describe, make_bot, parse_spec, register
 
 __all__ = ["BOTS", "Bot", "Option", "describe", "make_bot", "parse_spec", "register"]

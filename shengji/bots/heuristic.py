@@ -99,6 +99,14 @@ def single_winner(plays, eff, st) -> int:
     return win
 
 
+def single_follows(hand, suit: int, eff) -> list[int]:
+    """The kinds a seat may follow a single card of effective suit ``suit`` with: its
+    cards of that suit, else any card (semantics §4, one card led)."""
+    # in the engine's listing order (its judgement keeps the first of equals)
+    kinds = [k for k in range(NUM_KINDS - 1, -1, -1) if hand[k] and eff[k] == suit]
+    return kinds or [k for k in range(NUM_KINDS) if hand[k]]
+
+
 class _Unseen:
     """The cards this seat has not seen, and which structures they could hold."""
 
@@ -557,7 +565,7 @@ class HeuristicBot(Bot):
             elif suit != TRUMP and ks == TRUMP and (not ruff or sk > best):
                 win_seat, best, ruff = s, sk, True
         n_after = view.players - len(trick) - 1
-        kinds = [a.cards[0] for a in legal]
+        kinds = single_follows(view.hand, suit, eff)
         for k in self._joining:
             if k not in kinds:
                 continue

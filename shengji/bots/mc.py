@@ -20,6 +20,9 @@ For every lead or follow with more than one choice:
    ``alloc=halving`` (the default) the budget is spent in rounds of successive
    halving: every candidate on a few worlds, then the better half on more, and so on;
    ``alloc=uniform`` gives every candidate the same share.
+   Finding friends: the position carries the calls as counted from the plays seen and
+   every seat's points so far; in each playout whoever plays a called copy joins (the
+   core's friends playout), and each playout is valued for the side this seat ends on.
 4. **Choice** — the candidate with the best mean outcome for this seat's side: the
    levels the deal's result gives (the variant's scoring table applied to the
    attackers' total: trick points, the kitty bonus, penalties), plus a small term in
@@ -47,7 +50,9 @@ from dataclasses import dataclass
 
 from ..cards import NUM_KINDS, point_value
 from ..engine.actions import Bury, Play
-from ..playout import MAX_PLAYERS, POLICIES, Position, evaluate
+from ..errors import ShengjiError
+from ..friends import FriendTracker
+from ..playout import MAX_PLAYERS, POLICIES, FriendsState, Position, evaluate
 from .base import Bot, Option, register
 from .heuristic import HeuristicBot
 from .knowledge import Holders, sample_world, unseen_counts
@@ -180,7 +185,7 @@ class MonteCarloBot(Bot):
         from the first lead over the same sampled hands of the others."""
         v = self.variant
         m = view.players
-        if m > MAX_PLAYERS or view.dealer != view.seat or not view.sides_known:
+        if m > MAX_PLAYERS or view.dealer != view.seat:
             return None
         ctx = v.context(view.level, view.trump)
         _, eff, st = self.heuristic._ctx(view)
@@ -204,7 +209,6 @@ class MonteCarloBot(Bot):
         base = self._position(view, ctx)
         if base is None:
             return None
-        util = self._utility_table(view)
         # one decision per deal: twice the play budget, at most MAX_WORLDS worlds
         w = max(1, min(MAX_WORLDS, 2 * self.config["budget"].playouts // len(options)
                        if self.config["budget"].playouts else MAX_WORLDS))
@@ -219,8 +223,8 @@ class MonteCarloBot(Bot):
             kp = sum(_POINTS[c] for c in option)
             worlds = [(bytes(b[:me]) + bytes(left) + bytes(b[me + NUM_KINDS:]), kp)
                       for b in others]
-            totals = evaluate(base, worlds, [], 1, seed, self.config["policy"])
-            means.append(sum(util(t) for t in totals) / len(totals))
+            values = self._values(view, base, worlds, [], 1, seed)
+            means.append(sum(values) / len(values))
         best = max(range(len(options)), key=lambda i: (means[i], -i))
         what = "the heuristic's" if best == 0 else "a suit-voiding"
         return (Bury(view.seat, options[best]),
@@ -240,10 +244,7 @@ class MonteCarloBot(Bot):
     def _search(self, view, legal):
         v = self.variant
         m = view.players
-        if (m > MAX_PLAYERS or view.trump_set is False or view.dealer is None
-                or not view.sides_known):
-            # sides not public yet (finding friends before every friend is found): the
-            # playouts cannot yet deal the friends' identity, so the heuristic decides
+        if m > MAX_PLAYERS or view.trump_set is False or view.dealer is None:
             return None
         ctx = v.context(view.level, view.trump)
         _, eff, st = self.heuristic._ctx(view)
@@ -263,11 +264,10 @@ class MonteCarloBot(Bot):
         if base is None:
             return None
         cfg = self.config
-        budget, policy = cfg["budget"], cfg["policy"]
+        budget = cfg["budget"]
         k_n = len(candidates)
         plays = [_counts(c) for c in candidates]
         sums, counts = [0.0] * k_n, [0] * k_n
-        util = self._utility_table(view)
         pool: list = []  # worlds sampled so far (rounds reuse them)
 
         def worlds(n):
@@ -276,15 +276,14 @@ class MonteCarloBot(Bot):
             return pool[:n]
 
         def run(alive, w, n_per):
-            totals = evaluate(base, worlds(w), [plays[k] for k in alive], n_per,
-                              rng.getrandbits(63), policy)
+            values = self._values(view, base, worlds(w), [plays[k] for k in alive], n_per,
+                                  rng.getrandbits(63))
             a_n = len(alive)
             for j, k in enumerate(alive):
                 s = 0.0
                 for d in range(w):
                     i = (d * a_n + j) * n_per
-                    for t in totals[i:i + n_per]:
-                        s += util(t)
+                    s += sum(values[i:i + n_per])
                 sums[k] += s
                 counts[k] += w * n_per
 
@@ -295,9 +294,9 @@ class MonteCarloBot(Bot):
             while True:
                 fresh = [self._world(view, holders, rng) for _ in range(ROUND_WORLDS)]
                 pool.extend(fresh)
-                totals = evaluate(base, fresh, plays, 1, rng.getrandbits(63), policy)
-                for i, t in enumerate(totals):
-                    sums[i % k_n] += util(t)
+                values = self._values(view, base, fresh, plays, 1, rng.getrandbits(63))
+                for i, x in enumerate(values):
+                    sums[i % k_n] += x
                     counts[i % k_n] += 1
                 if time.perf_counter() >= deadline:
                     break
@@ -350,24 +349,63 @@ class MonteCarloBot(Bot):
         hands = [view.hand] * m  # placeholders: every world brings its own hands
         trick = [cards for _, cards in view.trick]
         leader = view.trick[0][0] if view.trick else view.seat
-        # the two sides of the deal: the dealer's and the others
+        # the two sides of the deal as public now: the dealer's and the others
         teams = [0 if view.same_side(s, view.dealer) else 1 for s in range(m)]
+        extra: dict = {"trick_points": view.trick_points}
+        if view.calls and not view.sides_known:
+            # finding friends with calls open: the playouts let the called copies decide
+            # who joins, and count every seat's points for its side at the end
+            extra = {"captured": self._captured(view, ctx),
+                     "friends": self._friends_state(view)}
         try:
             return Position(ctx, [_as_hand(h) for h in hands], leader, 0, teams=teams,
-                            trick=trick,
-                            trick_points=view.trick_points, throws=v.play_rules.throws,
-                            throw_penalty=v.settings["penalties"]["failed_throw"])
-        except Exception:  # a view the playout cannot represent: fall back to the heuristic
+                            trick=trick, throws=v.play_rules.throws,
+                            throw_penalty=v.settings["penalties"]["failed_throw"], **extra)
+        except ShengjiError:  # a view the playout cannot represent: the heuristic decides
             return None
+
+    def _friends_state(self, view) -> FriendsState:
+        """The calls as counted from the plays this seat has seen (shengji.friends)."""
+        rules = self.variant.friend_rules
+        t = FriendTracker(view.calls, view.dealer, rules)
+        for trick in view.tricks + ((view.trick,) if view.trick else ()):
+            for seat, cards in trick:
+                t.play(seat, cards)
+        return FriendsState(view.dealer, tuple(t.calls), tuple(t.seen), tuple(t.done),
+                            tuple(t.side), rules.join_twice, rules.dealer_copies_count)
+
+    def _captured(self, view, ctx) -> list[int]:
+        """Trick points each seat has won this deal (from the tricks it has seen)."""
+        _, eff, st = self.heuristic._ctx(view)
+        out = [0] * view.players
+        for trick in view.tricks:
+            plays = [cards for _, cards in trick]
+            out[trick[self.heuristic._winner(ctx, eff, st, plays)][0]] += sum(
+                _POINTS[c] for p in plays for c in p)
+        return out
 
     # ------------------------------------------------------------------ utility
 
+    def _values(self, view, base, worlds, plays, n_per, seed):
+        """Each playout's value for this seat's side, in ``evaluate``'s order. With
+        finding friends before every friend is found the side is read from each playout
+        (who joined); otherwise it is fixed."""
+        util = self._utility_table(view)
+        policy = self.config["policy"]
+        if base.friends is not None:
+            totals, sides = evaluate(base, worlds, plays, n_per, seed, policy, sides=True)
+            bit = 1 << view.seat
+            return [-util(t) if side & bit else util(t) for t, side in zip(totals, sides,
+                                                                          strict=True)]
+        totals = evaluate(base, worlds, plays, n_per, seed, policy)
+        if view.same_side(view.seat, view.dealer):
+            return [-util(t) for t in totals]
+        return [util(t) for t in totals]
+
     def _utility_table(self, view):
-        """total → value for this seat's side (levels from the scoring table, plus a
-        small term in the points)."""
-        dealer_side = bool(view.same_side(view.seat, view.dealer))
-        sign = -1.0 if dealer_side else 1.0
-        key = (sign, view.level)
+        """total → value for the attackers (levels from the scoring table, plus a small
+        term in the points); the dealer's side counts it negated."""
+        key = view.level
         f = self._utility.get(key)
         if f is None:
             scale = 1.0 / (100 * self.variant.decks)
@@ -380,7 +418,7 @@ class MonteCarloBot(Bot):
                     out = score(total)
                     rise = out.rise if out.next == "attackers" else -out.rise
                     take = 0.5 if out.next == "attackers" else -0.5
-                    u = cache[total] = sign * (rise + take + total * scale)
+                    u = cache[total] = rise + take + total * scale
                 return u
             self._utility[key] = f
         return f

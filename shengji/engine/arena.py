@@ -157,9 +157,17 @@ def play_spec(spec: DealSpec) -> GameResult:
             res.match_winner = side_of_team[ev.winner]
     res.capped = spec.matches and game.winner is None
     if spec.log:
-        res.log = json.dumps({"pair": list(spec.pair), "board": spec.board,
-                              "seating": spec.seating, "players": list(spec.seats),
-                              "game": game.to_dict(), "deals": events}, ensure_ascii=False)
+        # one line per deal, as `shengji simulate --log` writes them (shengji replay
+        # reads both); the game's last line also holds its record (Game.from_dict)
+        lines = []
+        for n, d in enumerate(events):
+            line = {"seed": spec.seed, "deal": d["deal"], "pair": list(spec.pair),
+                    "board": spec.board, "seating": spec.seating, "players": list(spec.seats),
+                    "events": d["events"]}
+            if n == len(events) - 1:
+                line["game"] = game.to_dict()
+            lines.append(json.dumps(line, ensure_ascii=False))
+        res.log = "\n".join(lines)
     return res
 
 
@@ -188,8 +196,10 @@ def local_mapper(jobs: int) -> Callable:
 def arena(variant_ref, bots: list[str], *, boards: int = 100, seed=0, matches: bool = False,
           jobs: int = 1, log=None, progress: bool = True, mapper: Callable | None = None) -> dict:
     """Play the arena and return its summary (``reduce_results``). ``log`` (a text file)
-    receives one JSON line per game: its seat list and serial form (``game``, which
-    ``Game.from_dict`` replays) and the events of each deal. ``mapper(fn, specs)`` runs
+    receives one JSON line per deal, as ``shengji simulate --log`` writes them (``seed``,
+    ``deal``, ``events``; ``shengji replay`` tells them) with the board, seating and seat
+    list; a game's last line also holds its serial form (``game``, which
+    ``Game.from_dict`` replays). ``mapper(fn, specs)`` runs
     the games (default: ``local_mapper(jobs)``)."""
     from ..bots import describe, parse_spec
 

@@ -254,9 +254,22 @@ def _from_record(record: dict, path: Path) -> list[tuple[str, list[dict]]]:
     return deals
 
 
+def _checked(deals: list, path) -> list:
+    """Every event read from a file is checked as an event record first (a malformed one
+    is one line naming the deal, the event and the field, not a KeyError mid-replay)."""
+    from ..engine.events import event_from_dict
+
+    for i, (_, events) in enumerate(deals):
+        if not isinstance(events, list):
+            raise ShengjiError(f"{path}: deal {i + 1}: events: not a list")
+        for j, e in enumerate(events):
+            event_from_dict(e, f"{path}: deal {i + 1}, event {j + 1}")
+    return deals
+
+
 def replay(path, *, deal: int | None = None, out: TextIO, color: bool = False,
            delay: float = 0.0) -> int:
-    deals = read_deals(path)
+    deals = _checked(read_deals(path), path)
     if deal is not None:
         chosen = [(t, evs) for t, evs in deals
                   if evs and evs[0].get("type") == "DealStarted" and evs[0]["deal"] == deal - 1]
@@ -264,10 +277,16 @@ def replay(path, *, deal: int | None = None, out: TextIO, color: bool = False,
             raise ShengjiError(f"--deal {deal}: {path} has deals 1..{len(deals)}")
         deals = chosen
     narrator = Narrator(out, color=color, delay=delay)
-    for title, events in deals:
+    for i, (title, events) in enumerate(deals):
         narrator.say(narrator.paint(f"[{title}]", DIM))
-        for e in events:
-            narrator.event(e)
+        for j, e in enumerate(events):
+            try:
+                narrator.event(e)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+                # a well-formed record with values no deal produces (a seat "x", ...)
+                raise ShengjiError(f"{path}: deal {i + 1}, event {j + 1} ({e.get('type')}): "
+                                   f"a value no deal produces ({type(exc).__name__}: {exc})"
+                                   ) from None
     return 0
 
 
