@@ -99,7 +99,7 @@ def run(args) -> int:
             raise ShengjiError(f"--db {db}: cannot open ({e})") from None
     app = create_app(default_variant=args.variant, bot=args.bot, bot_delay=args.bot_delay,
                      allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin,
-                     db=db, seats=args.seats)
+                     db=db, seats=args.seats, gc_pauses=True)
     if exposed(args.host):
         print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr)
     print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop); "

@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...errors import ShengjiError
 from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, error_message
 from ...variants import list_variants, load_variant
+from .gcpause import GcPauses
 from .guard import Guard
 from .limits import Limits
 from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, Conn, Lobby, encode
@@ -51,7 +52,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                bot_delay: float = DEFAULT_BOT_DELAY, bot: str = "heuristic",
                limits: Limits | None = None, max_rooms: int | None = None,
                allowed_hosts=(), allowed_origins=(), db: str | None = None,
-               seats: int | None = None) -> Starlette:
+               seats: int | None = None, gc_pauses: bool = False) -> Starlette:
     """``variants``: the names or paths rooms may use (default: the built-in names; a
     client never names a file). The first load of each happens here, so a broken variant
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
@@ -59,7 +60,9 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     this server answers to besides IP literals and localhost (see guard.py). ``db``: the
     SQLite file that keeps rooms and games across restarts (store.py); None keeps them in
     memory only. ``seats``: the default variant is played at that many seats (``shengji
-    serve --seats``)."""
+    serve --seats``). ``gc_pauses``: while the app runs, the garbage collector's full
+    collections are replaced by short ones (gcpause.py; ``shengji serve`` turns it on: it
+    changes the whole process's collector)."""
     allowed = list(dict.fromkeys(variants or list_variants()))
     if default_variant not in allowed:
         allowed.insert(0, default_variant)
@@ -148,9 +151,17 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        yield
-        if store is not None:
-            store.close()
+        pauses = GcPauses() if gc_pauses else None
+        if pauses is not None:
+            pauses.start()
+        app.state.gc_pauses = pauses
+        try:
+            yield
+        finally:
+            if pauses is not None:
+                pauses.stop()
+            if store is not None:
+                store.close()
 
     app = Starlette(routes=[
         Route("/", index),

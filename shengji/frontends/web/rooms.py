@@ -170,6 +170,7 @@ class Room:
                 "turn_timer": self.turn_timer}
 
     def state_for(self, conn: Conn) -> dict:
+        self._save_actions()  # stored before anyone sees them (a no-op when nothing is new)
         msg = self.table.state(conn.seat, since=conn.cursor)
         conn.cursor = msg["event_index"]
         msg["room"] = self.code
@@ -363,14 +364,16 @@ class Room:
         return self._public[1]
 
     async def changed(self) -> None:
-        """After the game moved: store the new actions, note a scored deal, tell everyone,
-        then let the bots and the timer go on."""
-        self._save_actions()
+        """After the game moved: note a scored deal, tell everyone (which stores the new
+        actions first), then let the bots and the timer go on."""
         self._note_deal_end()
         await self.broadcast()
         self._arm()
 
     async def broadcast(self) -> None:
+        # the store first: nobody is told of an action that a killed server would lose
+        # (and the bots' declarations while dealing go to the store in one commit)
+        self._save_actions()
         for conn in self.conns + self.watchers:
             msg = self.state_for(conn) if self.started else self.room_message()
             try:
@@ -461,10 +464,10 @@ class Room:
                     continue  # a player came back to the seat meanwhile
             except ShengjiError as e:  # a bot bug must not kill the server: tell the table
                 log.error("room %s: bot failed: %s", self.code, e)
+                self._save_actions()
                 for conn in list(self.conns):
                     await conn.send(error_message(e))
                 return
-            self._save_actions()
             self._note_deal_end()
             unsent = True
             if playing:
