@@ -238,7 +238,7 @@ class Game:
         if self.phase == DEALING or self.phase == STEALING:
             if self._takeback is not None:
                 return Legal("takeback", seat, (Pass(seat), TakeBack(seat)))
-            return Legal("declare", seat, (Pass(seat), *self._offer))
+            return Legal("declare", seat, (_pass(seat), *self._offer))
         if self.phase == BURYING:
             return Legal("bury", seat, (), count=self.kitty_size)
         if self.phase == CALLING:
@@ -1118,6 +1118,15 @@ def _tables(ctx) -> tuple:
 
 
 _DEALT: dict = {}
+_PASSES: dict = {}
+
+
+def _pass(seat: int) -> Pass:
+    """Pass(seat): actions are frozen, so one record per seat serves every listing."""
+    p = _PASSES.get(seat)
+    if p is None:
+        p = _PASSES[seat] = Pass(seat)
+    return p
 
 
 def _dealt(players: int) -> tuple:
