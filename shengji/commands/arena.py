@@ -7,6 +7,7 @@ import sys
 
 from ..distributed import add_arguments
 from ..errors import ShengjiError
+from . import open_log, parse_seed
 
 
 def add_parser(subparsers) -> None:
@@ -51,18 +52,13 @@ def run(args) -> int:
         if n is not None and n < 1:
             raise ShengjiError(f"{name} {n}: needs a positive number")
     boards = args.matches or args.deals or 100
-    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    seed = parse_seed(args.seed)
     if args.plot:
         from ..plots import check_target
 
         check_target(args.plot)
     mapper = mapper_for(args.ray, args.jobs)
-    log = None
-    if args.log:
-        try:
-            log = open(args.log, "w", encoding="utf-8")
-        except OSError as e:
-            raise ShengjiError(f"--log {args.log}: cannot write ({e.strerror})") from None
+    log = open_log(args.log)
     try:
         result = arena(args.variant, bots, boards=boards, seed=seed,
                        matches=bool(args.matches), log=log,
