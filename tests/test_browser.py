@@ -63,7 +63,11 @@ def serve(app):
 
 @pytest.fixture(scope="module")
 def server():
-    yield from serve(create_app(bot_delay=0))
+    # every test here opens rooms from 127.0.0.1: more than the default 10 per address
+    # (that limit is tested in test_server_security.py)
+    from shengji.frontends.web.limits import Limits
+
+    yield from serve(create_app(bot_delay=0, limits=Limits(rooms_per_address=100)))
 
 
 @pytest.fixture(scope="module")
