@@ -1,11 +1,11 @@
 """The page in a real browser: open it, create and join a room, start (bots take the other
-seats) and play a whole deal by clicking cards; an illegal play is explained in words and
-card glyphs; the last trick and the result stay until "Next deal"; the replay opens. On a
-phone (390×844) the same by tapping, with no sideways scrolling and no overlapping cards
-or labels; tables of 5 to 12 seats drawn around the felt at desktop and phone sizes
-(6, 10 and 12 by default, the rest with --long); the finding-friends call phase at 5
-and 8 seats;
-lobby errors; a hostile player name rendered as text. Screenshots go to
+seats) and play a whole deal by clicking cards; "Hint" selects the bot's play and says
+why; an illegal play is explained in words and card glyphs; the last trick and the
+result stay until "Next deal"; the replay opens. On a phone (390×844) the same by
+tapping, with no sideways scrolling and no overlapping cards or labels; tables of 5 to
+12 seats drawn around the felt at desktop and phone sizes (6, 10 and 12 by default, the
+rest with --long); the finding-friends call phase at 5 and 8 seats; lobby errors; a
+hostile player name rendered as text. Screenshots go to
 $SHENGJI_ARTIFACTS (default: pytest's tmp dir).
 
 Uses Debian's chromium at /usr/bin/chromium through the playwright package (no browser
@@ -270,8 +270,31 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
         page.screenshot(path=str(shots / "browser-refused.png"))
         refused.append(text)
 
-    assert play(page, on_turn=try_illegal) == "result"
+    hinted = []
+
+    def ask_hint(st):
+        # "Hint" asks the room's bot: its play is selected and its reason shown in words
+        if hinted or st["legal"]["kind"] not in ("lead", "follow"):
+            return
+        page.click("#actions button:text('Hint')")
+        page.wait_for_selector("#advice:not([hidden])")
+        text = page.inner_text("#advice")
+        assert text.startswith("Hint: ") and " — " in text, text
+        assert len(text.split(" — ", 1)[1].strip()) > 8, text  # a reason, not a stub
+        chosen = page.evaluate("[...document.querySelectorAll('#hand .card.selected')]"
+                               ".map((e) => e.dataset.card)")
+        assert chosen and not page.locator("#play").is_disabled()
+        advised = text[len("Hint: "):].split(" — ", 1)[0].split()
+        assert len(advised) == len(chosen), (advised, chosen)
+        hinted.append(text)
+
+    def on_turn(st):
+        ask_hint(st)
+        try_illegal(st)
+
+    assert play(page, on_turn=on_turn) == "result"
     assert refused, "the seeded deal offered no chance to try an illegal follow"
+    assert hinted, "no lead or follow to ask a hint for"
     assert "Deal 1 result" in page.inner_text("#result")
     # the last trick stays on the table with the result, until "Next deal"
     held = page.evaluate("window.shengji.hold.trick.plays.length")

@@ -7,7 +7,7 @@ import sys
 
 from ..distributed import add_arguments
 from ..errors import ShengjiError
-from . import add_seats_argument
+from . import add_seats_argument, open_log, parse_seed
 
 
 def add_parser(subparsers) -> None:
@@ -53,18 +53,13 @@ def run(args) -> int:
         if n is not None and n < 1:
             raise ShengjiError(f"{name} {n}: needs a positive number")
     boards = args.matches or args.deals or 100
-    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    seed = parse_seed(args.seed)
     if args.plot:
         from ..plots import check_target
 
         check_target(args.plot)
     mapper = mapper_for(args.ray, args.jobs)
-    log = None
-    if args.log:
-        try:
-            log = open(args.log, "w", encoding="utf-8")
-        except OSError as e:
-            raise ShengjiError(f"--log {args.log}: cannot write ({e.strerror})") from None
+    log = open_log(args.log)
     # with --seats the variant travels to the workers as (name, seats), as in simulate
     ref = args.variant if args.seats is None else (args.variant, args.seats)
     try:
