@@ -71,13 +71,14 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
     called after every action (invariant tests hook in here)."""
     target = None if stop_after_deals is None else game.deals_played + stop_after_deals
     pickers = [_play_index(bots[s]) for s in range(game.players)]
+    play_picked = game._play_picked
     while game.phase != "over" and (target is None or game.deals_played < target):
         seat = game.to_act
         pick = pickers[seat]
         try:
             if pick is not None and game.phase == "play":
                 # the bot chooses its plays by index alone: no listing objects, no view
-                action, events = game._play_picked(seat, pick)
+                action, events = play_picked(seat, pick)
             else:
                 legal = game.legal_actions(seat)
                 action = bots[seat].act(LazyView(game, seat), legal)
