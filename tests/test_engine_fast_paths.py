@@ -8,7 +8,10 @@
   is checked as before;
 - the runner's ``LazyView`` answers ``seat``, ``to_deal`` and ``hand`` without
   building the view, with the view's values;
-- the engine's shuffle is ``random.shuffle``'s permutation.
+- the engine's shuffle is ``random.shuffle``'s permutation;
+- a bot that picks its plays by index (``Bot.play_index``: the random bot) is asked
+  directly by the runner, and the game is the one ``act`` makes, action for action and
+  event for event; the random bot's draw is ``randrange``'s.
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ import random
 import pytest
 
 from shengji.bots import make_bot
-from shengji.engine import Game, IllegalAction
+from shengji.bots.random_bot import RandomBot, randbelow
+from shengji.engine import Game, IllegalAction, play
 from shengji.engine.actions import Play
 from shengji.engine.game import shuffle
 from shengji.engine.legal import lead_structures
-from shengji.engine.runner import LazyView
+from shengji.engine.runner import LazyView, _play_index
 from shengji.variants import list_variants, load_variant
 
 VARIANTS = list_variants(include_house=True)
@@ -134,3 +138,40 @@ def test_listed_friend_calls_are_still_checked():
     assert legal.kind == "call" and legal.count == 2
     with pytest.raises(IllegalAction):
         g.apply(legal[0])
+
+
+class _ActsOnly(RandomBot):
+    """The random bot, asked through ``act`` only (it overrides ``act``)."""
+
+    def act(self, view, legal):
+        return super().act(view, legal)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_plays_by_index_are_the_plays_act_makes(name):
+    v = load_variant(name)
+    assert _play_index(make_bot("random", v)) is not None
+    assert _play_index(_ActsOnly(v)) is None  # an overridden act is always asked
+    for seed in ("a", "b"):
+        games = []
+        for cls in (RandomBot, _ActsOnly):
+            g = Game(v, seed, max_deals=2)
+            seen: list = []
+            play(g, [cls(v, f"{seed}/{s}") for s in range(v.players)],
+                 check=lambda game, action, events, seen=seen: seen.append((action, events)))
+            # check saw each action with the events it caused, as the history has them
+            assert [a for a, _ in seen] == g.actions
+            caused = [e for _, ev in seen for e in ev]
+            assert caused == g.events[len(g.events) - len(caused):]
+            games.append((g.actions, g.events, g.levels, g.deals_played))
+        assert games[0] == games[1]
+
+
+def test_randbelow_is_randrange():
+    for seed in range(20):
+        a, b = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 5, 7, 8, 13, 64, 100, 120, 1000, 2**40 + 3):
+            assert [randbelow(a, n) for _ in range(50)] == [b.randrange(n) for _ in range(50)]
+    bot, rng = RandomBot(load_variant("two-deck-80"), "x"), random.Random("bot:x")
+    for n in (1, 2, 3, 7, 64, 120, 2**40 + 3) * 20:
+        assert bot.play_index(n) == rng.randrange(n)
