@@ -77,6 +77,8 @@ def test_progress_bar_on_stderr(capsys):
 
 @pytest.mark.parametrize("args,message", [
     (["--deals", "5", "--players", "random,robot,random,random"], "unknown bot 'robot'"),
+    # issue 13: one mistyped name is named, not miscounted
+    (["--deals", "1", "--players", "mcts"], "unknown bot 'mcts'; bots: random, heuristic"),
     (["--deals", "5", "--players", "random,random"], "4 seats"),
     (["--deals", "0"], "positive"),
     (["--deals", "5", "--jobs", "0"], "--jobs"),

@@ -212,13 +212,15 @@ def simulate(variant_ref, players: list[str], *, deals: int = 0, matches: int = 
     # now), then shared with the units of this run (forked workers inherit it)
     _VARIANTS.pop(variant_ref, None)
     variant = _load(variant_ref)
+    from ..bots import make_bot
+
+    # unknown names fail here, before any process starts, and before the count: a
+    # mistyped name ("--players mcts") is the mistake to name
+    for name in dict.fromkeys(players):
+        make_bot(name, variant)
     if len(players) != variant.players:
         raise ShengjiError(f"--players names {len(players)} bots but variant {variant.name} "
                            f"has {variant.players} seats")
-    from ..bots import make_bot
-
-    for name in set(players):
-        make_bot(name, variant)  # unknown names fail here, before any process starts
     if (deals > 0) == (matches > 0):
         raise ShengjiError("give either a number of deals or a number of matches (> 0)")
     if matches:
