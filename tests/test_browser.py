@@ -150,7 +150,7 @@ def illegal_single(st) -> str | None:
 
 def layout(page) -> dict:
     """Sideways scrolling, and every pair of cards or labels on the table (and of cards in
-    the hand) that overlap."""
+    the hand) that overlap, also with any one card of the hand raised as selected."""
     return page.evaluate("""() => {
       const boxes = (sel) => [...document.querySelectorAll(sel)]
         .filter((e) => e.offsetParent !== null)
@@ -166,10 +166,28 @@ def layout(page) -> dict:
         }
         return out;
       };
+      // each card of the hand raised as if selected (at once, without the animation):
+      // it must not cover another card (the rows are further apart than the rise)
+      const over = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
+                             a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      const lifted = [];
+      const hand = boxes('#hand .card');
+      for (const [e] of hand) {
+        if (e.classList.contains('selected')) continue;
+        const transition = e.style.transition;
+        e.style.transition = 'none';
+        e.classList.add('selected');
+        const r = e.getBoundingClientRect();
+        for (const [o, b] of hand)
+          if (o !== e && over(r, b)) lifted.push([e.textContent, o.textContent]);
+        e.classList.remove('selected');
+        e.getBoundingClientRect();  // settle before the animation comes back
+        e.style.transition = transition;
+      }
       const felt = document.getElementById('felt').getBoundingClientRect();
       const table = boxes('#felt .card, #felt .who');
       return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
-              table: clash(table), hand: clash(boxes('#hand .card')),
+              table: clash(table), hand: clash(boxes('#hand .card')), lifted,
               outside: table.filter(([e, r]) => r.left < felt.left - 0.5 ||
                                     r.right > felt.right + 0.5).length,
               played: document.querySelectorAll('#felt .card').length,
@@ -185,6 +203,8 @@ def check_layout(page, seats: int | None = None, phone: bool = False) -> dict:
     assert not got["table"], f"cards or labels overlap on the table: {got['table'][:3]}"
     if phone:
         assert not got["hand"], f"cards overlap in the hand: {got['hand'][:3]}"
+        # a selected card rises: it must stay clear of the row above it
+        assert not got["lifted"], f"a raised card covers another: {got['lifted'][:3]}"
     assert got["outside"] == 0
     if seats is not None:
         assert got["seats"] == seats

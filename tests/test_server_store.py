@@ -143,6 +143,58 @@ def start_server(db, port) -> subprocess.Popen:
     raise AssertionError("the server did not start")
 
 
+def test_every_state_sent_is_stored_first_and_dealing_is_one_commit(tmp_path):
+    """The durability guarantee (docs/serving.md): when a state message leaves the room,
+    every action of the game is in the file; the bots' declarations while dealing are
+    stored together with the state that tells them, not one commit each."""
+    import asyncio
+
+    from shengji.frontends.web.rooms import Conn, Lobby
+    from shengji.variants import load_variant
+
+    store = Store(str(tmp_path / "rooms.sqlite3"))
+    commits = []
+    real = store.add_actions
+    store.add_actions = lambda code, first, actions, **kw: (
+        commits.append(len(actions)), real(code, first, actions, **kw))
+    lobby = Lobby(variants={"two-deck-80": load_variant("two-deck-80")}, bot_delay=0,
+                  store=store)
+    room = lobby.create("two-deck-80", seed=3, max_deals=1)
+    checked = []
+
+    async def main():
+        inbox: asyncio.Queue = asyncio.Queue()
+
+        async def send(msg):
+            msg = json.loads(msg) if isinstance(msg, str) else msg
+            if msg["type"] == "state":  # what the player is told is in the file already
+                stored = Store(store.path).room(room.code).actions
+                assert len(stored) == len(room.table.game.actions)
+                checked.append(len(stored))
+            inbox.put_nowait(msg)
+
+        conn = Conn(send, "a")
+        await lobby.receive(conn, json.dumps({"type": "join", "protocol": PROTOCOL_VERSION,
+                                              "room": room.code}))
+        token = (await inbox.get())["token"]
+        await lobby.receive(conn, json.dumps({"type": "start", "token": token}))
+        while True:
+            msg = await asyncio.wait_for(inbox.get(), 30)
+            if msg["type"] == "state" and msg["view"]["phase"] == "play":
+                return
+            if msg["type"] == "state" and msg["legal"]:
+                conn.bucket.tokens = 100
+                await lobby.receive(conn, json.dumps({"type": "action", "token": token,
+                                                      "action": some_action(msg)}))
+
+    asyncio.run(main())
+    # stored when a state is about to leave: at most one commit per state sent, and
+    # every action once
+    assert checked and len(commits) <= len(checked)
+    assert sum(commits) == len(room.table.game.actions)
+    store.close()
+
+
 def test_sigkill_mid_deal_loses_nothing(tmp_path):
     pytest.importorskip("uvicorn")
     import httpx
