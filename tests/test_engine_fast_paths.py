@@ -7,7 +7,8 @@
   checked again; anything else (another listing, a stale one, an action built by hand)
   is checked as before;
 - the runner's ``LazyView`` answers ``seat``, ``to_deal`` and ``hand`` without
-  building the view, with the view's values;
+  building the view, with the view's values; a bot that says ``reads_view`` gets the
+  ``SeatView`` itself, and decides the same;
 - the engine's shuffle is ``random.shuffle``'s permutation;
 - ``Legal.cards()`` (card ids without Play actions) reads what the actions hold, and a
   filler listing's unranking gives every completion exactly once.
@@ -175,3 +176,29 @@ def test_filler_follows_unrank_every_completion_once():
         got = [f[i] for i in range(len(f))]
         assert len(got) == len(set(got)) == len(want) and set(got) == want
         assert [f[i] for i in range(-3, 0)] == got[-3:]
+
+
+def test_bots_that_read_every_view_get_it_built():
+    from shengji.engine.runner import play
+    from shengji.engine.view import SeatView
+
+    v = load_variant("two-deck-80")
+
+    class Spy:
+        def __init__(self, bot, reads):
+            self.bot, self.reads_view, self.seen = bot, reads, set()
+
+        def act(self, view, legal):
+            self.seen.add(type(view))
+            return self.bot.act(view, legal)
+
+    records = []
+    for reads in (True, False):
+        g = Game(v, "reads-view", max_deals=1)
+        bots = [Spy(make_bot("heuristic", v, s), reads) for s in range(4)]
+        play(g, bots)
+        assert {t for b in bots for t in b.seen} == ({SeatView} if reads else {LazyView})
+        records.append(g.actions)
+    assert records[0] == records[1]
+    assert make_bot("heuristic", v).reads_view and make_bot("mc", v).reads_view
+    assert not make_bot("random", v).reads_view

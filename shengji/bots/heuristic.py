@@ -15,7 +15,11 @@ Speed: a decision reads each view field once, judges singles led (most tricks) i
 Python from the context's suit and strength tables (the core's rule for one card each,
 semantics §7), keeps the core ``Hand`` of every play it asks the core about, and
 answers "could the unseen cards beat this?" from per-suit strength lists built once
-per decision.
+per decision. The context's suit and strength tables (and each suit's kinds) are
+shared by every bot of the variant; leads are judged on their card ids
+(``Legal.cards()``), only the chosen one becomes a ``Play``; the winners of a
+multi-card follow are judged in one C call; a forced follow (one legal play) is
+answered at once; and the runner hands the bot its built view (``reads_view``).
 """
 
 from __future__ import annotations
@@ -189,6 +193,7 @@ def _shape(cards) -> tuple[int, int]:
 @register
 class HeuristicBot(Bot):
     name = "heuristic"
+    reads_view = True  # every decision reads it (engine.runner builds it at once)
 
     def __init__(self, variant, seed=0, **options):
         super().__init__(variant, seed, **options)

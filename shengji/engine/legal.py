@@ -18,7 +18,8 @@
 
 Leads and follows are kept as tuples of card ids (or core ``Hand`` objects, or the kind id
 of a single) and turned into ``Play`` actions only when read, so that long lists cost
-little.
+little; ``Legal.cards()`` gives every play's card ids without making any action (a bot
+that judges them all and takes one reads only that one as a ``Play``).
 """
 
 from __future__ import annotations
