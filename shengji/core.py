@@ -426,7 +426,13 @@ class Hand:
     def cards(self) -> list[int]:
         """Kind ids, highest first (jokers, then ♠ ♥ ♣ ♦ from A down), with repeats."""
         c = self._b
-        return [k for k in _DISPLAY_ORDER if c[k] for _ in range(c[k])]
+        ids = _IDS_DISPLAY.get(c)
+        if ids is None:  # plays recur (a failed throw's forced play): remembered (bounded)
+            ids = tuple([k for k in _DISPLAY_ORDER if c[k] for _ in range(c[k])])
+            if len(_IDS_DISPLAY) >= 65536:
+                _IDS_DISPLAY.clear()
+            _IDS_DISPLAY[c] = ids
+        return list(ids)
 
     def ids_desc(self) -> tuple[int, ...]:
         """Kind ids, highest id first, with repeats (the order of an action's cards)."""
@@ -492,6 +498,7 @@ _new = object.__new__
 _INTS = {int}
 _DESC_IDS = range(NUM_KINDS - 1, -1, -1)
 _IDS_DESC: dict = {}
+_IDS_DISPLAY: dict = {}  # counts -> Hand.cards(), as a tuple
 
 
 def _hand(b: bytes) -> Hand:

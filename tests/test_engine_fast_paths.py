@@ -11,7 +11,10 @@
   ``SeatView`` itself, and decides the same;
 - the engine's shuffle is ``random.shuffle``'s permutation;
 - ``Legal.cards()`` (card ids without Play actions) reads what the actions hold, and a
-  filler listing's unranking gives every completion exactly once.
+  filler listing's unranking gives every completion exactly once;
+- a bot that picks its plays by index (``Bot.play_index``: the random bot) is asked
+  directly by the runner, and the game is the one ``act`` makes, action for action and
+  event for event; the random bot's draw is ``randrange``'s.
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ import random
 import pytest
 
 from shengji.bots import make_bot
-from shengji.engine import Game, IllegalAction
+from shengji.bots.random_bot import RandomBot, randbelow
+from shengji.engine import Game, IllegalAction, play
 from shengji.engine.actions import Play
 from shengji.engine.game import shuffle
 from shengji.engine.legal import lead_structures
-from shengji.engine.runner import LazyView
+from shengji.engine.runner import LazyView, _play_index
 from shengji.variants import list_variants, load_variant
 
 VARIANTS = list_variants(include_house=True)
@@ -202,3 +206,37 @@ def test_bots_that_read_every_view_get_it_built():
     assert records[0] == records[1]
     assert make_bot("heuristic", v).reads_view and make_bot("mc", v).reads_view
     assert not make_bot("random", v).reads_view
+
+
+class _ActsOnly(RandomBot):
+    """The random bot, asked through ``act`` only (it overrides ``act``)."""
+
+    def act(self, view, legal):
+        return super().act(view, legal)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_plays_by_index_are_the_plays_act_makes(name):
+    v = load_variant(name)
+    assert _play_index(make_bot("random", v)) is not None
+    assert _play_index(_ActsOnly(v)) is None  # an overridden act is always asked
+    for seed in ("a", "b"):
+        games = []
+        for cls in (RandomBot, _ActsOnly):
+            g = Game(v, seed, max_deals=2)
+            seen: list = []
+            play(g, [cls(v, f"{seed}/{s}") for s in range(v.players)],
+                 check=lambda game, action, events, seen=seen: seen.append((action, events)))
+            # check saw each action with the events it caused, as the history has them
+            assert [a for a, _ in seen] == g.actions
+            caused = [e for _, ev in seen for e in ev]
+            assert caused == g.events[len(g.events) - len(caused):]
+            games.append((g.actions, g.events, g.levels, g.deals_played))
+        assert games[0] == games[1]
+
+
+def test_randbelow_is_randrange():
+    for seed in range(20):
+        a, b = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 5, 7, 8, 13, 64, 100, 120, 1000, 2**40 + 3):
+            assert [randbelow(a, n) for _ in range(50)] == [b.randrange(n) for _ in range(50)]

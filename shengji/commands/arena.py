@@ -7,7 +7,7 @@ import sys
 
 from ..distributed import add_arguments
 from ..errors import ShengjiError
-from . import open_log, parse_seed
+from . import add_seats_argument, open_log, parse_seed
 
 
 def add_parser(subparsers) -> None:
@@ -24,6 +24,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--bots", dest="bot_list", default=None,
                    help="comma-separated bots (default: heuristic,random)")
     p.add_argument("--variant", default="two-deck-80", help="variant name or YAML path")
+    add_seats_argument(p)
     size = p.add_mutually_exclusive_group()
     size.add_argument("--deals", type=int, help="boards per pair, one deal each (default 100)")
     size.add_argument("--matches", type=int, help="boards per pair, one whole match each")
@@ -59,8 +60,10 @@ def run(args) -> int:
         check_target(args.plot)
     mapper = mapper_for(args.ray, args.jobs)
     log = open_log(args.log)
+    # with --seats the variant travels to the workers as (name, seats), as in simulate
+    ref = args.variant if args.seats is None else (args.variant, args.seats)
     try:
-        result = arena(args.variant, bots, boards=boards, seed=seed,
+        result = arena(ref, bots, boards=boards, seed=seed,
                        matches=bool(args.matches), log=log,
                        progress=not args.no_progress, mapper=mapper)
     finally:
