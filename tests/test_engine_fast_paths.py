@@ -240,3 +240,6 @@ def test_randbelow_is_randrange():
         a, b = random.Random(seed), random.Random(seed)
         for n in (1, 2, 3, 5, 7, 8, 13, 64, 100, 120, 1000, 2**40 + 3):
             assert [randbelow(a, n) for _ in range(50)] == [b.randrange(n) for _ in range(50)]
+    bot, rng = RandomBot(load_variant("two-deck-80"), "x"), random.Random("bot:x")
+    for n in (1, 2, 3, 7, 64, 120, 2**40 + 3) * 20:
+        assert bot.play_index(n) == rng.randrange(n)

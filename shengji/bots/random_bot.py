@@ -28,7 +28,13 @@ class RandomBot(Bot):
     def play_index(self, n: int) -> int:
         """Which of ``n`` listed plays (a lead or a follow) to make: uniform. ``act``
         makes its plays with it, so the runner may ask it directly (Bot.play_index)."""
-        return randbelow(self.rng, n)
+        # randbelow(self.rng, n), inlined: the runner asks this for every play
+        k = n.bit_length()
+        getrandbits = self.rng.getrandbits
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
 
     def act(self, view, legal):
         kind = legal.kind

@@ -58,7 +58,7 @@ from .events import (
     TrumpSet,
     maker,
 )
-from .legal import FillerFollows, Legal, _single_play
+from .legal import _SINGLE_PLAYS, FillerFollows, Legal, _single_play
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
@@ -134,6 +134,8 @@ class Game:
             raise VariantError(f"variant {v.name}: {problem}")
         self.rules = v.play_rules
         self._unshuffled = tuple(self.composition.cards())  # copied for each deal
+        for s in range(self.players):
+            _single_play(s, 0)  # the seats' shared single Plays exist from now on
         declare = v.settings["declare"]
         self._redeal_limit = declare["redeal_limit"]
         self._takeback_rule = declare["takeback"]
@@ -217,7 +219,7 @@ class Game:
             kinds = self._suit_kinds[self._eff[trick[0][1][0]]]
             kinds = list(compress(kinds, map(hand.__getitem__, kinds))) or list(
                 compress(_KINDS, hand))
-            action = _single_play(seat, kinds[pick(len(kinds))])
+            action = _SINGLE_PLAYS[seat][kinds[pick(len(kinds))]]  # made by __init__
             self._stamp += 1
             self._legal = None
             self.actions.append(action)
@@ -845,7 +847,7 @@ class Game:
         # for the dealer's side)
         self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in side)
         self.penalty = sum(p if s in side else -p for s, p in enumerate(self.penalties))
-        kitty_points = sum(point_value(k) * n for k, n in enumerate(self.buried) if n)
+        kitty_points = sum([_POINTS[k] * n for k, n in enumerate(self.buried) if n])
         multiplier = bonus = 0
         if last_winner not in side:  # 抠底: the attackers took the kitty
             multiplier = int(v.kitty_multiplier(self.ctx, self._hand_obj(winning),

@@ -75,6 +75,7 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
     called after every action (invariant tests hook in here)."""
     target = None if stop_after_deals is None else game.deals_played + stop_after_deals
     pickers = [_play_index(bots[s]) for s in range(game.players)]
+    play_picked = game._play_picked
     # a bot that reads the view at every decision gets it built at once (the proxy
     # would only add its own cost)
     eager = [bool(getattr(bots[s], "reads_view", False)) for s in range(game.players)]
@@ -84,7 +85,7 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
         try:
             if pick is not None and game.phase == "play":
                 # the bot chooses its plays by index alone: no listing objects, no view
-                action, events = game._play_picked(seat, pick)
+                action, events = play_picked(seat, pick)
             else:
                 legal = game.legal_actions(seat)
                 view = game.view(seat) if eager[seat] else LazyView(game, seat)
