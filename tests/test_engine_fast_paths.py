@@ -7,8 +7,11 @@
   checked again; anything else (another listing, a stale one, an action built by hand)
   is checked as before;
 - the runner's ``LazyView`` answers ``seat``, ``to_deal`` and ``hand`` without
-  building the view, with the view's values;
+  building the view, with the view's values; a bot that says ``reads_view`` gets the
+  ``SeatView`` itself, and decides the same;
 - the engine's shuffle is ``random.shuffle``'s permutation;
+- ``Legal.cards()`` (card ids without Play actions) reads what the actions hold, and a
+  filler listing's unranking gives every completion exactly once;
 - a bot that picks its plays by index (``Bot.play_index``: the random bot) is asked
   directly by the runner, and the game is the one ``act`` makes, action for action and
   event for event; the random bot's draw is ``randrange``'s.
@@ -138,6 +141,71 @@ def test_listed_friend_calls_are_still_checked():
     assert legal.kind == "call" and legal.count == 2
     with pytest.raises(IllegalAction):
         g.apply(legal[0])
+
+
+@pytest.mark.parametrize("name", ["two-deck-80", "one-deck-40", "three-deck-titanic",
+                                  "finding-friends", "house/kitty-theft"])
+def test_legal_cards_are_the_listed_plays_cards(name):
+    kinds = set()
+    for g, s in _decisions(name, "fast-cards", deals=1):
+        legal = g.legal_actions(s)
+        if legal.kind in ("lead", "follow"):
+            if len(legal) <= 3000:
+                assert legal.cards() == [a.cards for a in legal]
+                kinds.add(type(legal._items).__name__)
+        elif legal.kind != "none":
+            with pytest.raises(ValueError, match="holds no plays"):
+                legal.cards()
+    assert {"HandList", "list"} <= kinds  # the core's listings and the engine's own
+
+
+def test_filler_follows_unrank_every_completion_once():
+    from itertools import combinations_with_replacement
+
+    from shengji.engine.legal import FillerFollows
+
+    rng = random.Random(3)
+    for _ in range(40):
+        pool = [rng.choice((0, 0, 0, 1, 2, 3)) for _ in range(54)]
+        r = rng.randrange(1, 5)
+        if sum(pool) < r:
+            continue
+        base = (53, 20)
+        f = FillerFollows(base, pool, r)
+        # every multiset of r cards the pool allows, by brute force
+        cards = [k for k in range(54) for _ in range(pool[k])]
+        want = {tuple(sorted(base + c, reverse=True))
+                for c in combinations_with_replacement(sorted(set(cards)), r)
+                if all(c.count(k) <= pool[k] for k in set(c))}
+        got = [f[i] for i in range(len(f))]
+        assert len(got) == len(set(got)) == len(want) and set(got) == want
+        assert [f[i] for i in range(-3, 0)] == got[-3:]
+
+
+def test_bots_that_read_every_view_get_it_built():
+    from shengji.engine.runner import play
+    from shengji.engine.view import SeatView
+
+    v = load_variant("two-deck-80")
+
+    class Spy:
+        def __init__(self, bot, reads):
+            self.bot, self.reads_view, self.seen = bot, reads, set()
+
+        def act(self, view, legal):
+            self.seen.add(type(view))
+            return self.bot.act(view, legal)
+
+    records = []
+    for reads in (True, False):
+        g = Game(v, "reads-view", max_deals=1)
+        bots = [Spy(make_bot("heuristic", v, s), reads) for s in range(4)]
+        play(g, bots)
+        assert {t for b in bots for t in b.seen} == ({SeatView} if reads else {LazyView})
+        records.append(g.actions)
+    assert records[0] == records[1]
+    assert make_bot("heuristic", v).reads_view and make_bot("mc", v).reads_view
+    assert not make_bot("random", v).reads_view
 
 
 class _ActsOnly(RandomBot):

@@ -34,6 +34,9 @@ class Bot:
     name = "bot"
     #: option name -> Option
     options: dict[str, Option] = {}
+    #: True for a bot that reads the view at every decision: ``engine.runner.play`` then
+    #: hands it the built ``SeatView`` instead of a lazy proxy (same fields, less cost)
+    reads_view = False
 
     def __init__(self, variant, seed: int | str = 0, **options):
         self.variant = variant
