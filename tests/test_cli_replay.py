@@ -68,7 +68,9 @@ def test_replay_a_game_record_and_a_public_replay(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("text, says", [
-    ("", "empty file"), ("{nope", "not JSON"), ('{"a": 1}', "not a game record"),
+    ("", "empty file"), ("{nope", "not JSON (Expecting property name enclosed in double "
+                                    "quotes, column 2)"),
+    ('{"a": 1}', "not a game record"),
     ('{"format": 1, "variant": "two-deck-80", "seed": 1, "actions": [{"type": "Play"}]}',
      "game record")])
 def test_replay_of_a_bad_file_is_one_line(tmp_path, capsys, text, says):
