@@ -186,6 +186,8 @@ class Game:
         if seat is None:
             seat = to_act
         if seat != to_act or self.phase == OVER:
+            if seat is not None:  # a seat that is not to act has nothing to do; no seat 99
+                self._seat_arg(seat)
             return Legal("none", seat, ())
         trick = self._trick
         if self.phase == PLAYING and trick and len(trick[0][1]) == 1:
