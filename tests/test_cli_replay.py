@@ -113,3 +113,18 @@ def test_terminal_wording():
     assert "tries to throw ♠A ♠K ♠9: ♠9 is beaten by your ♠10" in text
     assert "plays ♠9 instead" in text and "penalty: 10 points" in text
     assert "your team wins" in text and "team 0" not in text
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["watch", "--delay", "inf"], "--delay inf: at most 3600 seconds"),
+    (["watch", "--delay", "nan"], "--delay nan: at most 3600 seconds"),
+    (["watch", "--delay", "-1"], "--delay: cannot be negative"),
+    (["replay", "LOG", "--delay", "inf"], "--delay inf: at most 3600 seconds"),
+    (["serve", "--bot-delay", "nan"], "--bot-delay nan: at most 3600 seconds"),
+])  # fmt: skip
+def test_delays_that_time_sleep_cannot_take_are_one_line(tmp_path, capsys, argv, says):
+    # issue 12: `--delay inf` ended in OverflowError from time.sleep, NaN was taken as 0
+    log = tmp_path / "log.json"
+    log.write_text("{}")
+    code, _, err = run(capsys, *[str(log) if a == "LOG" else a for a in argv])
+    assert code == 2 and says in err and err.count("\n") == 1, err
