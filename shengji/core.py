@@ -494,8 +494,9 @@ _INTS = {int}
 _DESC_IDS = range(NUM_KINDS - 1, -1, -1)
 #: ``ids_desc`` of recent card groups, by counts. A deal lists a few hundred distinct
 #: plays (two decks ~260, three ~430, heuristic bots); 65,536 entries used to hold
-#: ~20 MB. Two generations of this size (``shengji.memo``): at most ~1.5 MB.
-IDS_DESC_SIZE = 2048
+#: ~20 MB. Two generations of this size (``shengji.memo``): at most ~2 MB, and the
+#: plays that recur across deals are still found (fewer rebuilt than with 2,048).
+IDS_DESC_SIZE = 4096
 _IDS_DESC: dict = {}
 _IDS_OLD: dict = {}
 

@@ -45,8 +45,9 @@ _DECOMPOSED: dict = {}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
 #: core Hands of plays, by card tuple (immutable; most plays recur). A deal makes at
 #: most a few hundred (two decks ~200, three ~300): two generations of HANDS_SIZE
-#: (``shengji.memo``). 50,000 entries used to hold ~60 MB.
-HANDS_SIZE = 2048
+#: (``shengji.memo``), at most ~2 MB; common plays recur across deals and stay found.
+#: 50,000 entries used to hold ~60 MB.
+HANDS_SIZE = 4096
 _HANDS: dict = {}
 _HANDS_OLD: dict = {}
 
