@@ -25,6 +25,9 @@ from shengji.variants import load_variant
 class Timed:
     def __init__(self, bot, times):
         self.bot, self.times = bot, times
+        # as shengji simulate runs it: a bot that reads every view gets it built at once
+        # (engine.runner), so its decision times do not include building the view
+        self.reads_view = getattr(bot, "reads_view", False)
 
     def act(self, view, legal):
         if legal.kind not in ("lead", "follow"):

@@ -99,14 +99,19 @@ def bench_playouts(name: str, positions: int, per_position: int, ref_deals: int)
                 ratio=round(c_rate / py_rate), rss_growth_mb=round(rss_mb() - rss0, 1))
 
 
-def bench_engine_deals(name: str, deals: int) -> dict:
+def bench_engine_deals(name: str, deals: int, repeat: int = 5) -> dict:
     """Deals per CPU-second through the engine (``bench_engine.run``) and through
-    ``simulate`` (one job, random bots: what ``shengji simulate`` runs), side by side."""
+    ``simulate`` (one job, random bots: what ``shengji simulate`` runs), side by side:
+    both warmed up first, then ``repeat`` runs of each, alternated (a change of load on
+    the shared machine hits both alike), medians. simulate does more by design: a new
+    game and bots per unit of 20 deals (seeds independent of --jobs), the variant loaded
+    afresh per run, its statistics read from the events."""
     v = load_variant(name)
-    bench_engine.run(v, 10, "warmup")
     players = ["random"] * v.players
+    bench_engine.run(v, 20, "warmup")
+    simulate(name, players, deals=20, seed="warmup", progress=False)
     engine, sim = [], []
-    for _ in range(3):  # alternated, so that a change of load hits both alike
+    for _ in range(repeat):
         engine.append(_cpu_once(lambda: bench_engine.run(v, deals, "bench")))
         sim.append(_cpu_once(lambda: simulate(name, players, deals=deals, seed="bench",
                                               progress=False)))
@@ -126,7 +131,7 @@ def run(quick: bool) -> dict:
     engine = []
     for name in ("two-deck-80", "three-deck-titanic"):
         _log(f"engine and simulate: {name}")
-        engine.append(bench_engine_deals(name, 40 if quick else 200))
+        engine.append(bench_engine_deals(name, 40 if quick else 600, 3 if quick else 5))
     play = []
     for name in PLAYOUT_VARIANTS:
         _log(f"playouts: {name}")

@@ -427,7 +427,13 @@ class Hand:
     def cards(self) -> list[int]:
         """Kind ids, highest first (jokers, then ♠ ♥ ♣ ♦ from A down), with repeats."""
         c = self._b
-        return [k for k in _DISPLAY_ORDER if c[k] for _ in range(c[k])]
+        ids = _IDS_DISPLAY.get(c)
+        if ids is None:  # plays recur (a failed throw's forced play): remembered (bounded)
+            ids = _IDS_DISPLAY_OLD.get(c)
+            if ids is None:
+                ids = tuple([k for k in _DISPLAY_ORDER if c[k] for _ in range(c[k])])
+            remember(_IDS_DISPLAY, _IDS_DISPLAY_OLD, IDS_DESC_SIZE, c, ids)
+        return list(ids)
 
     def ids_desc(self) -> tuple[int, ...]:
         """Kind ids, highest id first, with repeats (the order of an action's cards)."""
@@ -499,6 +505,8 @@ _DESC_IDS = range(NUM_KINDS - 1, -1, -1)
 IDS_DESC_SIZE = 4096
 _IDS_DESC: dict = {}
 _IDS_OLD: dict = {}
+_IDS_DISPLAY: dict = {}  # counts -> Hand.cards(), as a tuple; as bounded as _IDS_DESC
+_IDS_DISPLAY_OLD: dict = {}
 
 
 def _hand(b: bytes) -> Hand:

@@ -110,6 +110,23 @@ def test_terminal_leads_the_hints_with_the_advice():
     assert "partner" in text or "cannot win it" in text or "win the trick" in text
 
 
+def test_play_command_hints_with_the_search_bots_advice(monkeypatch, capsys):
+    """`shengji play --advisor mc:...`: every prompt leads with mc's play and its reason;
+    typing that advice (#0) at every prompt plays a whole deal with nothing refused."""
+    from shengji.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("#0\n" * 400))
+    code = main(["play", "--variant", "one-deck-40", "--seed", "4", "--deals", "1",
+                 "--advisor", "mc:budget=40", "--no-color"])
+    out = capsys.readouterr().out
+    assert code == 0 and "--- Deal 1 result ---" in out and "refused" not in out
+    advice = [ln for ln in out.splitlines() if ln.startswith("advice: ")]
+    assert len(advice) >= 8
+    # the search's own reason (plays judged over sampled deals), not the heuristic's
+    assert any("sampled deals" in ln for ln in advice)
+    assert all(" — " in ln for ln in advice)
+
+
 def test_web_hint_message_answers_with_advice():
     pytest.importorskip("starlette")
     pytest.importorskip("httpx")

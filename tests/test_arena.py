@@ -177,3 +177,50 @@ def test_finding_friends_rotates_one_seat_against_the_rest():
     p = s["pairs"][0]
     assert p["deals"] == 20 and p["games"] == 20
     assert -4 <= p["level_difference_per_deal"] <= 4 and 0 <= p["deal_win_rate"] <= 1
+
+
+def test_seats_plays_the_variant_at_another_table(tmp_path, capsys):
+    """``--seats N`` means what it means in ``simulate``: the variant's by_players entry
+    for N seats; the workers load (name, seats), the log's records replay at N seats."""
+    log = tmp_path / "ff7.jsonl"
+    code, out, err = run(capsys, "heuristic", "random", "--variant", "finding-friends",
+                         "--seats", "7", "--deals", "1", "--seed", "3", "--json",
+                         "--log", str(log), "--jobs", "2")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["seats"] == 7 and s["variant"] == "finding-friends"
+    assert s["pairs"][0]["games"] == 7  # one seating per seat (every seat its own team)
+    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == 7 and all(len(ln["players"]) == 7 for ln in lines)
+    dealt = [e for e in lines[0]["events"] if e["type"] == "CardDealt"]
+    assert len(dealt) == 7 * 14  # pagat's seven-player row: 14 cards each
+    g = Game.from_dict(lines[0]["game"])
+    assert g.players == 7 and g.deals_played == 1
+    code, out, err = run(capsys, "heuristic", "random", "--variant", "finding-friends",
+                         "--players-count", "6", "--deals", "1")
+    assert code == 0, err
+    assert "finding-friends (6 seats)" in out.splitlines()[0]
+    specs = board_specs(("finding-friends", 9), ["heuristic", "random"], boards=1)
+    assert len(specs) == 9 and specs[0].variant == ("finding-friends", 9)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--variant", "finding-friends", "--seats", "13"],
+     "players: 13 is not a table size (2..12 seats)"),
+    (["--variant", "finding-friends", "--seats", "4"],
+     "players: 4: this variant seats 5, 6, 7, 8, 9, 10, 11, 12"),
+    (["--seats", "6"], "teams: 4 entries for 6 players"),
+])
+def test_seats_the_variant_cannot_seat_is_one_line(capsys, args, message):
+    """The same validation as ``simulate --seats``: one line naming the count."""
+    code, out, err = run(capsys, "heuristic", "random", "--deals", "1", *args)
+    assert code == 2 and message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    code, out, err2 = capsys_simulate(capsys, *args)
+    assert code == 2 and message in err2
+
+
+def capsys_simulate(capsys, *args):
+    code = main(["simulate", "--no-progress", "--deals", "1", *args])
+    out, err = capsys.readouterr()
+    return code, out, err

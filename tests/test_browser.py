@@ -1,9 +1,11 @@
 """The page in a real browser: open it, create and join a room, start (bots take the other
-seats) and play a whole deal by clicking cards; an illegal play is explained in words and
-card glyphs; the last trick and the result stay until "Next deal"; the replay opens. On a
-phone (390×844) the same by tapping, with no sideways scrolling and no overlapping cards
-or labels; tables of 6 and 10 seats drawn around the felt at desktop and phone sizes;
-lobby errors; a hostile player name rendered as text. Screenshots go to
+seats) and play a whole deal by clicking cards; "Hint" selects the bot's play and says
+why; an illegal play is explained in words and card glyphs; the last trick and the
+result stay until "Next deal"; the replay opens. On a phone (390×844) the same by
+tapping, with no sideways scrolling and no overlapping cards or labels; tables of 5 to
+12 seats drawn around the felt at desktop and phone sizes (6, 10 and 12 by default, the
+rest with --long); the finding-friends call phase at 5 and 8 seats; lobby errors; a
+hostile player name rendered as text. Screenshots go to
 $SHENGJI_ARTIFACTS (default: pytest's tmp dir).
 
 Uses Debian's chromium at /usr/bin/chromium through the playwright package (no browser
@@ -61,7 +63,11 @@ def serve(app):
 
 @pytest.fixture(scope="module")
 def server():
-    yield from serve(create_app(bot_delay=0))
+    # every test here opens rooms from 127.0.0.1: more than the default 10 per address
+    # (that limit is tested in test_server_security.py)
+    from shengji.frontends.web.limits import Limits
+
+    yield from serve(create_app(bot_delay=0, limits=Limits(rooms_per_address=100)))
 
 
 @pytest.fixture(scope="module")
@@ -264,8 +270,31 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
         page.screenshot(path=str(shots / "browser-refused.png"))
         refused.append(text)
 
-    assert play(page, on_turn=try_illegal) == "result"
+    hinted = []
+
+    def ask_hint(st):
+        # "Hint" asks the room's bot: its play is selected and its reason shown in words
+        if hinted or st["legal"]["kind"] not in ("lead", "follow"):
+            return
+        page.click("#actions button:text('Hint')")
+        page.wait_for_selector("#advice:not([hidden])")
+        text = page.inner_text("#advice")
+        assert text.startswith("Hint: ") and " — " in text, text
+        assert len(text.split(" — ", 1)[1].strip()) > 8, text  # a reason, not a stub
+        chosen = page.evaluate("[...document.querySelectorAll('#hand .card.selected')]"
+                               ".map((e) => e.dataset.card)")
+        assert chosen and not page.locator("#play").is_disabled()
+        advised = text[len("Hint: "):].split(" — ", 1)[0].split()
+        assert len(advised) == len(chosen), (advised, chosen)
+        hinted.append(text)
+
+    def on_turn(st):
+        ask_hint(st)
+        try_illegal(st)
+
+    assert play(page, on_turn=on_turn) == "result"
     assert refused, "the seeded deal offered no chance to try an illegal follow"
+    assert hinted, "no lead or follow to ask a hint for"
     assert "Deal 1 result" in page.inner_text("#result")
     # the last trick stays on the table with the result, until "Next deal"
     held = page.evaluate("window.shengji.hold.trick.plays.length")
@@ -340,9 +369,11 @@ def test_phone_table_taps_and_fits(server, phone, tmp_path):
 
 # ---------------------------------------------------------------- big tables
 
-@pytest.mark.parametrize("seats", [6, 10])
+@pytest.mark.parametrize("seats", [6, 10, 12, *(pytest.param(n, marks=pytest.mark.long)
+                                                for n in (5, 7, 8, 9, 11))])
 def test_big_tables_are_drawn_around_the_felt(server, browser, seats, tmp_path):
-    """Issue 11: finding friends at 6 and 10 seats, every seat around the felt, nothing
+    """Issue 11: finding friends at 5 to 12 seats (6, 10 and 12 by default, the other sizes
+    with --long), every seat around the felt with a full trick on it, nothing
     overlapping, at desktop and phone sizes."""
     shots = shots_dir(tmp_path)
     for name, phone in (("desktop", False), ("phone", True)):
@@ -416,19 +447,22 @@ def test_a_hostile_name_is_shown_as_text_and_runs_nothing(server, page, tmp_path
     assert "script-src 'self'" in headers["content-security-policy"]
 
 
-def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path):
-    """Issue 11: at a five-seat finding-friends table the page lets its dealer pick the
-    calls ("1 HA" = the first ♥A played) and plays the deal to its result."""
+@pytest.mark.parametrize("seats, seed", [(5, "1"), (8, "3")])
+def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, seats, seed):
+    """Issue 11: at a finding-friends table of 5 (one call) or 8 seats (three calls) the
+    page lets its dealer pick the calls ("1 HA" = the first ♥A played; a second copy
+    too), sends them, shows them as the deal's calls, and plays the deal to its result."""
     page.goto(server)
     page.wait_for_selector("#variant option", state="attached")
     page.select_option("#variant", "finding-friends")
-    page.fill("#seed", "1")  # a seed where seat 0, declaring at once, deals
+    page.select_option("#seats", str(seats))
+    page.fill("#seed", seed)  # a seed where seat 0, declaring at once, deals
     page.click("#create")
     page.wait_for_selector("#waiting:not([hidden])")
-    assert page.locator("#waitseats li").count() == 5
+    assert page.locator("#waitseats li").count() == seats
     page.click("#start")
     page.wait_for_selector("#game:not([hidden])")
-    called = False
+    called = None
     for _ in range(MAX_TURNS):
         wait_js(page, "window.shengji.state && window.shengji.state.legal !== null || "
                       "!document.getElementById('result').hidden")
@@ -441,12 +475,25 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path):
             buttons = page.locator("#actions button.declare")
             (buttons.first if buttons.count() else page.locator("#actions button.pass")).click()
         elif kind == "call":
-            assert page.locator("#play").is_disabled()
-            for i in range(legal["count"]):
-                page.locator("#actions button.declare").nth(i).click()
-            page.screenshot(path=str(shots_dir(tmp_path) / "browser-call.png"))
+            offered = [a["calls"][0] for a in legal["actions"]]
+            assert not legal["truncated"] and len(offered) == legal["total"]
+            assert page.locator("#actions button.declare").count() == len(offered)
+            assert page.locator("#hand .card.selected").count() == 0  # the burial's are gone
+            # a first copy, then second copies (an ordinal beyond the first)
+            picks = [offered[0]] + [c for c in offered if c.startswith("2 ")][:legal["count"] - 1]
+            assert len(picks) == legal["count"] == seats // 2 - 1
+            for i, c in enumerate(picks):
+                assert page.locator("#play").is_disabled()  # until every call is picked
+                page.locator("#actions button.declare").nth(offered.index(c)).click()
+                assert page.inner_text("#play") == f"Call {i + 1}/{legal['count']}"
+                # the picked calls show as pressed
+                assert page.locator("#actions button.selected[aria-pressed='true']").count() \
+                    == i + 1
+            page.screenshot(path=str(shots_dir(tmp_path) / f"browser-call-{seats}.png"))
             page.click("#play")
-            called = True
+            called = picks
+            wait_js(page, "window.shengji.state.view.calls.length > 0")
+            assert sorted(state(page)["view"]["calls"]) == sorted(called)
         elif kind == "choose":
             page.locator("#actions button.declare").first.click()
         else:

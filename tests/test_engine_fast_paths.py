@@ -7,8 +7,14 @@
   checked again; anything else (another listing, a stale one, an action built by hand)
   is checked as before;
 - the runner's ``LazyView`` answers ``seat``, ``to_deal`` and ``hand`` without
-  building the view, with the view's values;
-- the engine's shuffle is ``random.shuffle``'s permutation.
+  building the view, with the view's values; a bot that says ``reads_view`` gets the
+  ``SeatView`` itself, and decides the same;
+- the engine's shuffle is ``random.shuffle``'s permutation;
+- ``Legal.cards()`` (card ids without Play actions) reads what the actions hold, and a
+  filler listing's unranking gives every completion exactly once;
+- a bot that picks its plays by index (``Bot.play_index``: the random bot) is asked
+  directly by the runner, and the game is the one ``act`` makes, action for action and
+  event for event; the random bot's draw is ``randrange``'s.
 """
 
 from __future__ import annotations
@@ -18,11 +24,12 @@ import random
 import pytest
 
 from shengji.bots import make_bot
-from shengji.engine import Game, IllegalAction
+from shengji.bots.random_bot import RandomBot, randbelow
+from shengji.engine import Game, IllegalAction, play
 from shengji.engine.actions import Play
 from shengji.engine.game import shuffle
 from shengji.engine.legal import lead_structures
-from shengji.engine.runner import LazyView
+from shengji.engine.runner import LazyView, _play_index
 from shengji.variants import list_variants, load_variant
 
 VARIANTS = list_variants(include_house=True)
@@ -134,3 +141,105 @@ def test_listed_friend_calls_are_still_checked():
     assert legal.kind == "call" and legal.count == 2
     with pytest.raises(IllegalAction):
         g.apply(legal[0])
+
+
+@pytest.mark.parametrize("name", ["two-deck-80", "one-deck-40", "three-deck-titanic",
+                                  "finding-friends", "house/kitty-theft"])
+def test_legal_cards_are_the_listed_plays_cards(name):
+    kinds = set()
+    for g, s in _decisions(name, "fast-cards", deals=1):
+        legal = g.legal_actions(s)
+        if legal.kind in ("lead", "follow"):
+            if len(legal) <= 3000:
+                assert legal.cards() == [a.cards for a in legal]
+                kinds.add(type(legal._items).__name__)
+        elif legal.kind != "none":
+            with pytest.raises(ValueError, match="holds no plays"):
+                legal.cards()
+    assert {"HandList", "list"} <= kinds  # the core's listings and the engine's own
+
+
+def test_filler_follows_unrank_every_completion_once():
+    from itertools import combinations_with_replacement
+
+    from shengji.engine.legal import FillerFollows
+
+    rng = random.Random(3)
+    for _ in range(40):
+        pool = [rng.choice((0, 0, 0, 1, 2, 3)) for _ in range(54)]
+        r = rng.randrange(1, 5)
+        if sum(pool) < r:
+            continue
+        base = (53, 20)
+        f = FillerFollows(base, pool, r)
+        # every multiset of r cards the pool allows, by brute force
+        cards = [k for k in range(54) for _ in range(pool[k])]
+        want = {tuple(sorted(base + c, reverse=True))
+                for c in combinations_with_replacement(sorted(set(cards)), r)
+                if all(c.count(k) <= pool[k] for k in set(c))}
+        got = [f[i] for i in range(len(f))]
+        assert len(got) == len(set(got)) == len(want) and set(got) == want
+        assert [f[i] for i in range(-3, 0)] == got[-3:]
+
+
+def test_bots_that_read_every_view_get_it_built():
+    from shengji.engine.runner import play
+    from shengji.engine.view import SeatView
+
+    v = load_variant("two-deck-80")
+
+    class Spy:
+        def __init__(self, bot, reads):
+            self.bot, self.reads_view, self.seen = bot, reads, set()
+
+        def act(self, view, legal):
+            self.seen.add(type(view))
+            return self.bot.act(view, legal)
+
+    records = []
+    for reads in (True, False):
+        g = Game(v, "reads-view", max_deals=1)
+        bots = [Spy(make_bot("heuristic", v, s), reads) for s in range(4)]
+        play(g, bots)
+        assert {t for b in bots for t in b.seen} == ({SeatView} if reads else {LazyView})
+        records.append(g.actions)
+    assert records[0] == records[1]
+    assert make_bot("heuristic", v).reads_view and make_bot("mc", v).reads_view
+    assert not make_bot("random", v).reads_view
+
+
+class _ActsOnly(RandomBot):
+    """The random bot, asked through ``act`` only (it overrides ``act``)."""
+
+    def act(self, view, legal):
+        return super().act(view, legal)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_plays_by_index_are_the_plays_act_makes(name):
+    v = load_variant(name)
+    assert _play_index(make_bot("random", v)) is not None
+    assert _play_index(_ActsOnly(v)) is None  # an overridden act is always asked
+    for seed in ("a", "b"):
+        games = []
+        for cls in (RandomBot, _ActsOnly):
+            g = Game(v, seed, max_deals=2)
+            seen: list = []
+            play(g, [cls(v, f"{seed}/{s}") for s in range(v.players)],
+                 check=lambda game, action, events, seen=seen: seen.append((action, events)))
+            # check saw each action with the events it caused, as the history has them
+            assert [a for a, _ in seen] == g.actions
+            caused = [e for _, ev in seen for e in ev]
+            assert caused == g.events[len(g.events) - len(caused):]
+            games.append((g.actions, g.events, g.levels, g.deals_played))
+        assert games[0] == games[1]
+
+
+def test_randbelow_is_randrange():
+    for seed in range(20):
+        a, b = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 5, 7, 8, 13, 64, 100, 120, 1000, 2**40 + 3):
+            assert [randbelow(a, n) for _ in range(50)] == [b.randrange(n) for _ in range(50)]
+    bot, rng = RandomBot(load_variant("two-deck-80"), "x"), random.Random("bot:x")
+    for n in (1, 2, 3, 7, 64, 120, 2**40 + 3) * 20:
+        assert bot.play_index(n) == rng.randrange(n)

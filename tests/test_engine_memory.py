@@ -71,7 +71,8 @@ def test_core_and_heuristic_caches_stay_within_their_bounds(monkeypatch):
         while not game.over:
             seat = game.to_act
             game.apply(bots[seat].act(game.view(seat), game.legal_actions(seat)))
-            largest = max(largest, len(core._IDS_DESC), len(core._IDS_OLD), len(heur._HANDS),
+            largest = max(largest, len(core._IDS_DESC), len(core._IDS_OLD),
+                          len(core._IDS_DISPLAY), len(core._IDS_DISPLAY_OLD), len(heur._HANDS),
                           len(heur._HANDS_OLD), len(heur._CARDS), len(heur._CARDS_OLD),
                           *(len(e[1]) for e in heur._DECOMPOSED.values()))
         return game, largest
@@ -80,7 +81,8 @@ def test_core_and_heuristic_caches_stay_within_their_bounds(monkeypatch):
     for module, name in ((core, "IDS_DESC_SIZE"), (heur, "HANDS_SIZE"),
                          (heur, "DECOMPOSED_SIZE")):
         monkeypatch.setattr(module, name, 20)
-    for module, name in ((core, "_IDS_DESC"), (core, "_IDS_OLD"), (heur, "_HANDS"),
+    for module, name in ((core, "_IDS_DESC"), (core, "_IDS_OLD"), (core, "_IDS_DISPLAY"),
+                         (core, "_IDS_DISPLAY_OLD"), (heur, "_HANDS"),
                          (heur, "_HANDS_OLD"), (heur, "_CARDS"), (heur, "_CARDS_OLD"),
                          (heur, "_DECOMPOSED")):
         monkeypatch.setattr(module, name, {})

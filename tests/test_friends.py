@@ -220,6 +220,27 @@ def test_thousands_of_deals_at_every_table_size(players):
     assert play_friends(players, LONG_DEALS, tag="ff-long") == LONG_DEALS
 
 
+@pytest.mark.parametrize("players", [5, 8, 12])
+def test_a_match_ends_when_seats_pass_the_last_level(players):
+    """Levels per seat: the match ends after the deal in which a seat rises past A (the
+    side that wins a deal rises together, so several seats may pass at once: the highest
+    level wins, then the lowest seat). Starting at Q keeps the matches short."""
+    from shengji.engine import MatchOver
+
+    v = load_variant({"extends": "finding-friends", "start_level": "Q"}, players=players)
+    for seed in range(3):
+        game = Game(v, f"end/{players}/{seed}", max_deals=60)
+        run_checked(game, [make_bot("random", v, f"end/{seed}/{s}") for s in range(players)])
+        assert check_friends_deals(game) == game.deals_played
+        over = [e for e in game.events if isinstance(e, MatchOver)]
+        assert len(over) == 1 and game.winner == over[0].winner
+        levels = over[0].levels
+        scored = [e for e in game.events if isinstance(e, DealScored)]
+        assert all(max(e.levels) <= 12 for e in scored[:-1])  # nobody passed A before
+        best = max(levels)
+        assert best > 12 and over[0].winner == game.teams[levels.index(best)]
+
+
 def test_a_game_with_friends_replays_and_round_trips():
     game = Game(friends(7), "record", max_deals=2)
     run_checked(game, [make_bot("random", game.variant, s) for s in range(7)])

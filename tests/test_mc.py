@@ -246,16 +246,42 @@ def _decision_points(variant, n, seed="know"):
 def test_decisions_depend_only_on_the_view(v80):
     points = _decision_points(v80, 8)
     assert len(points) == 8
+    searched = 0
     for g in points:
         seat = g.to_act
         scrambled = _scrambled(g, seat)
         assert scrambled.view(seat) == g.view(seat)
         assert [scrambled.hands[s] for s in range(g.players) if s != seat] != \
             [g.hands[s] for s in range(g.players) if s != seat]
-        a = make_bot(SMALL, v80, 3).act(LazyView(g, seat), g.legal_actions(seat))
-        b = make_bot(SMALL, v80, 3).act(LazyView(scrambled, seat),
-                                        scrambled.legal_actions(seat))
+        bot_a, bot_b = make_bot(SMALL, v80, 3), make_bot(SMALL, v80, 3)
+        a = bot_a.act(LazyView(g, seat), g.legal_actions(seat))
+        b = bot_b.act(LazyView(scrambled, seat), scrambled.legal_actions(seat))
         assert a == b
+        if bot_a.last is not None:
+            searched += 1
+            assert bot_a.last["means"] == bot_b.last["means"]  # the very same search
+    assert searched >= 4  # most points ran a real search, not a single candidate
+
+
+def test_burial_depends_only_on_the_view():
+    """The searched burial, with the other seats' hands scrambled: the same burial."""
+    v = load_variant("one-deck-40")
+    for seed in range(3):
+        g = Game(v, f"bury-view/{seed}", max_deals=1)
+        others = [make_bot("random", v, s) for s in range(4)]
+        while g.phase != "bury":
+            s = g.to_act
+            g.apply(others[s].act(g.view(s), g.legal_actions(s)))
+        seat = g.to_act
+        scrambled = _scrambled(g, seat)
+        assert scrambled.view(seat) == g.view(seat)
+        assert [scrambled.hands[s] for s in range(4) if s != seat] != \
+            [g.hands[s] for s in range(4) if s != seat]
+        a, ra = make_bot("mc:budget=200", v, 5).advise(LazyView(g, seat),
+                                                        g.legal_actions(seat))
+        b, rb = make_bot("mc:budget=200", v, 5).advise(LazyView(scrambled, seat),
+                                                        scrambled.legal_actions(seat))
+        assert a == b and ra == rb
 
 
 def test_same_seed_same_decisions_and_advice(v80):

@@ -220,3 +220,19 @@ def test_no_such_seat():
         with pytest.raises(ProtocolError) as e:
             t.state(seat)
         assert e.value.code == "no_such_seat"
+
+
+def test_friend_calls_are_listed_whole():
+    """The dealer picks ``count`` of the calls: the list is never cut at the 200 plays a
+    lead or follow list stops at (four full packs, trumps callable, no level cards:
+    54 kinds x 4 copies = 216 calls)."""
+    from shengji.engine.actions import CallFriends
+    from shengji.engine.legal import Legal
+    from shengji.friends import call_text
+    from shengji.protocol.messages import LEGAL_LIMIT, encode_legal
+
+    calls = [(o, k) for k in range(54) for o in range(1, 5)]
+    legal = Legal("call", 0, tuple(CallFriends(0, (c,)) for c in calls), count=5)
+    d = encode_legal(legal)
+    assert len(calls) > LEGAL_LIMIT and not d["truncated"]
+    assert [a["calls"] for a in d["actions"]] == [[call_text(c)] for c in calls]

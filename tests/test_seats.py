@@ -189,3 +189,34 @@ def test_levels_are_per_seat_and_a_team_rises_together():
     for e in starts:  # the dealer's level is the deal's level
         assert e.level == min(e.levels[e.dealer], 12)
     assert game.view(3).levels == tuple(game.levels)
+
+
+def test_levels_the_short_pack_lacks_are_played_without_level_cards():
+    """A short pack whose lowest rank is above the level (two packs from 5 up, levels 2,
+    3, 4): shengji.io plays such a level (deck.rs ``includes_number``; player.rs
+    ``advance`` never skips a rank): the deal has no level cards, only jokers declare, and
+    seats rise through the missing ranks level by level. tests/cases/house/
+    short-pack-absent-level.cases.yaml holds the rule cases."""
+    from shengji.cards import rank_of
+    from shengji.engine import CardDealt, Declared
+
+    v = load_variant(fixed(4, [0, 1] * 2, {"packs": 2, "lowest_rank": "5"}, 20, 4))
+    absent_deals = declared = 0
+    for seed in range(4):
+        game = Game(v, f"absent/{seed}", max_deals=6)
+        run_checked(game, [make_bot("random", v, f"a/{seed}/{s}") for s in range(4)])
+        level = None
+        for e in game.events:
+            if isinstance(e, DealStarted):
+                level = e.level
+                absent_deals += level < 3
+                starts = e.levels
+            elif isinstance(e, Declared) and level is not None and level < 3:
+                declared += 1
+                assert all(c in (BIG_JOKER, LITTLE_JOKER) for c in e.cards), e
+            elif isinstance(e, CardDealt):
+                assert e.card >= 52 or rank_of(e.card) >= 3  # no 2, 3 or 4 is dealt
+            elif isinstance(e, DealScored):
+                for s in range(4):  # every rank counts: 2 -> 3 -> 4 -> 5, none skipped
+                    assert e.levels[s] - starts[s] == (e.rise if s in e.rising else 0)
+    assert absent_deals >= 4 and declared >= 1

@@ -100,3 +100,14 @@ def test_bot_options_are_recorded(capsys):
     assert s["bot_options"][0] == {"name": "mc", "budget": "40", "policy": "greedy", "cap": 12,
                                    "bury": "search", "alloc": "halving"}
     assert s["players"][0] == "mc:budget=40"
+
+
+@pytest.mark.parametrize("seats", range(5, 13))
+def test_finding_friends_at_every_table_size(capsys, seats):
+    """Issue 11: ``simulate --variant finding-friends --seats N`` for N = 5..12 (random
+    bots at every seat, pagat's deck for the size)."""
+    code, out, err = run(capsys, "--variant", "finding-friends", "--seats", str(seats),
+                         "--deals", "2", "--json", "--seed", f"ff{seats}")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["seats"] == seats and s["deals"] == 2 and len(s["players"]) == seats

@@ -34,6 +34,9 @@ class Bot:
     name = "bot"
     #: option name -> Option
     options: dict[str, Option] = {}
+    #: True for a bot that reads the view at every decision: ``engine.runner.play`` then
+    #: hands it the built ``SeatView`` instead of a lazy proxy (same fields, less cost)
+    reads_view = False
 
     def __init__(self, variant, seed: int | str = 0, **options):
         self.variant = variant
@@ -43,6 +46,14 @@ class Bot:
         if unknown:
             raise ShengjiError(_unknown_option(self.name, sorted(unknown)[0], self.options))
         self.config = {k: options.get(k, o.default) for k, o in self.options.items()}
+
+    #: ``play_index(n) -> i`` (a method), for a bot whose every lead and follow is the
+    #: i-th of the n plays listed, chosen from n alone (seeing neither the view nor the
+    #: plays): ``act`` returns ``legal[self.play_index(len(legal))]`` for them. The
+    #: runner then asks it directly and skips building the listing's actions and the
+    #: view. Honoured only when the class that defines ``act`` defines it too (a
+    #: subclass that overrides ``act`` alone is asked through ``act``).
+    play_index = None
 
     def act(self, view, legal):
         raise NotImplementedError

@@ -15,12 +15,19 @@ Speed: a decision reads each view field once, judges singles led (most tricks) i
 Python from the context's suit and strength tables (the core's rule for one card each,
 semantics §7), keeps the core ``Hand`` of every play it asks the core about, and
 answers "could the unseen cards beat this?" from per-suit strength lists built once
-per decision.
+per decision. The context's suit and strength tables (and each suit's kinds) are
+shared by every bot of the variant; leads are judged on their card ids
+(``Legal.cards()``), only the chosen one becomes a ``Play``; the winners of a
+multi-card follow are judged in one C call; a forced follow (one legal play) is
+answered at once; and the runner hands the bot its built view (``reads_view``).
 """
 
 from __future__ import annotations
 
+from operator import sub
+
 from ..cards import LITTLE_JOKER, NUM_KINDS, card_str, point_value, rank_of
+from ..core import _hand as _trusted_hand
 from ..engine.actions import Bury, Play
 from ..memo import remember
 from .base import Bot, register
@@ -43,6 +50,8 @@ DECOMPOSED_CONTEXTS = 4
 DECOMPOSED_SIZE = 1024
 _DECOMPOSED: dict = {}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
+#: (context, effective suit and strength of every kind) by the context's identity
+_TABLES: dict = {}
 #: core Hands of plays, by card tuple (immutable; most plays recur). A deal makes at
 #: most a few hundred (two decks ~200, three ~300): two generations of HANDS_SIZE
 #: (``shengji.memo``), at most ~2 MB; common plays recur across deals and stay found.
@@ -57,9 +66,12 @@ def _hand(cards: tuple):
     if h is None:
         h = _HANDS_OLD.get(cards)
         if h is None:
-            from ..core import Hand
-
-            h = Hand(cards)
+            # card ids from the engine's listings and views (valid): counts straight to
+            # the core's bytes, no parsing
+            counts = [0] * NUM_KINDS
+            for c in cards:
+                counts[c] += 1
+            h = _trusted_hand(bytes(counts))
         remember(_HANDS, _HANDS_OLD, HANDS_SIZE, cards, h)
     return h
 
@@ -118,8 +130,25 @@ def single_follows(hand, suit: int, eff) -> list[int]:
     """The kinds a seat may follow a single card of effective suit ``suit`` with: its
     cards of that suit, else any card (semantics §4, one card led)."""
     # in the engine's listing order (its judgement keeps the first of equals)
-    kinds = [k for k in range(NUM_KINDS - 1, -1, -1) if hand[k] and eff[k] == suit]
+    kinds = [k for k in _suit_desc(eff)[suit] if hand[k]]
     return kinds or [k for k in range(NUM_KINDS) if hand[k]]
+
+
+#: per effective-suit table (by identity, with the table kept): each suit's kinds, ids
+#: descending
+_SUIT_DESC: dict = {}
+
+
+def _suit_desc(eff) -> list:
+    entry = _SUIT_DESC.get(id(eff))
+    if entry is None or entry[0] is not eff:
+        if len(_SUIT_DESC) > 64:
+            _SUIT_DESC.clear()
+        by_suit: list = [[], [], [], [], []]
+        for k in range(NUM_KINDS - 1, -1, -1):
+            by_suit[eff[k]].append(k)
+        entry = _SUIT_DESC[id(eff)] = (eff, by_suit)
+    return entry[1]
 
 
 class _Unseen:
@@ -129,22 +158,20 @@ class _Unseen:
 
     def __init__(self, counts, eff, st):
         self.counts, self.eff, self.st = counts, eff, st
-        self._levels: dict = {}
+        self._levels: dict = {}  # width -> [sorted strengths] per effective suit
 
     def levels(self, suit: int, w: int) -> list[int]:
         """Sorted distinct strengths of suit ``suit`` held ≥ ``w`` times among the unseen
         (one pass over the cards per width, for every suit at once)."""
-        got = self._levels.get((suit, w))
-        if got is None:
+        by_suit = self._levels.get(w)
+        if by_suit is None:
             eff, st = self.eff, self.st
             sets: list = [set(), set(), set(), set(), set()]
             for k, n in enumerate(self.counts):
                 if n >= w:
                     sets[eff[k]].add(st[k])
-            for s_, x in enumerate(sets):
-                self._levels[(s_, w)] = sorted(x)
-            got = self._levels[(suit, w)]
-        return got
+            by_suit = self._levels[w] = [sorted(x) for x in sets]
+        return by_suit[suit]
 
     def beatable(self, cards, w: int, length: int) -> bool:
         """Could the unseen cards hold a structure of this shape above ``cards``?"""
@@ -181,6 +208,7 @@ def _shape(cards) -> tuple[int, int]:
 @register
 class HeuristicBot(Bot):
     name = "heuristic"
+    reads_view = True  # every decision reads it (engine.runner builds it at once)
 
     def __init__(self, variant, seed=0, **options):
         super().__init__(variant, seed, **options)
@@ -255,18 +283,26 @@ class HeuristicBot(Bot):
         t = self._tables.get(key)
         if t is None:
             ctx = self.variant.context(view.level, view.trump)
-            eff = [ctx.effective_suit(k) for k in range(NUM_KINDS)]
-            st = [ctx.strength(k) for k in range(NUM_KINDS)]
-            t = self._tables[key] = (ctx, eff, st)
+            # shared by every bot of the variant (the variant keeps its contexts; the
+            # tables are never changed)
+            t = _TABLES.get(id(ctx))
+            if t is None or t[0] is not ctx:
+                if len(_TABLES) > 256:
+                    _TABLES.clear()
+                eff = [ctx.effective_suit(k) for k in range(NUM_KINDS)]
+                st = [ctx.strength(k) for k in range(NUM_KINDS)]
+                t = _TABLES[id(ctx)] = (ctx, eff, st)
+            self._tables[key] = t
         return t
 
     def _unseen(self, view) -> list[int]:
         buried = self._buried[1] if self._buried[0] == (view.deal_number, view.dealer) else None
-        hand, played = view.hand, view.played
+        out = list(map(sub, map(sub, self._copies, view.hand), view.played))
         if buried:
-            return [max(n - h - p - b, 0) for n, h, p, b
-                    in zip(self._copies, hand, played, buried, strict=True)]
-        return [max(n - h - p, 0) for n, h, p in zip(self._copies, hand, played, strict=True)]
+            out = list(map(sub, out, buried))
+        if min(out) < 0:
+            out = [max(n, 0) for n in out]
+        return out
 
     def _same_side(self, view, a: int, b: int) -> bool:
         """Seats known to play on one side this deal (an unfound friend is not known) —
@@ -383,29 +419,28 @@ class HeuristicBot(Bot):
             if not unseen.beatable((k,), 1, 1) and (eff[k] == TRUMP or eff[k] not in voids):
                 return (Play(seat, (k,)),
                         f"lead the called {card_str(k)}: join the dealer's side with a winner")
-        rules = self.variant.play_rules
+        # per effective suit: the kinds held (ids descending, as the listing has them)
+        desc = _suit_desc(eff)
+        held = [[k for k in ks if hand[k]] for ks in desc]
+        suit_size = [sum([hand[k] for k in ks]) for ks in held]
         # throws: every component of a suit that nobody can beat, played at once
-        if rules.throws:
+        if self.variant.play_rules.throws:
             best_throw = None
-            by_suit: list = [[], [], [], [], []]
-            for k in range(NUM_KINDS - 1, -1, -1):  # ids descending, as the listing has them
-                n = hand[k]
-                if n:
-                    by_suit[eff[k]] += [k] * n
             for suit in range(5):
                 if suit in voids and suit != TRUMP:
                     continue
-                cards = by_suit[suit]
-                if len(cards) < 2:
+                if suit_size[suit] < 2:
                     continue
                 # a throw needs two unbeatable components: a single is unbeatable only
                 # if no unseen card of the suit is higher; wider ones need two copies
                 top = unseen.levels(suit, 1)
                 top = top[-1] if top else -1
-                if sum(1 for k in set(cards) if hand[k] >= 2 or st[k] >= top) < 2:
+                kinds = held[suit]
+                if sum(1 for k in kinds if hand[k] >= 2 or st[k] >= top) < 2:
                     continue
+                cards = tuple([k for k in kinds for _ in range(hand[k])])
                 good = []
-                for cc, width, length in _components(ctx, tuple(cards)):
+                for cc, width, length in _components(ctx, cards):
                     if not unseen.beatable(cc, width, length):
                         good.extend(cc)
                 if (len(good) >= 2 and (best_throw is None or len(good) > len(best_throw))
@@ -413,14 +448,9 @@ class HeuristicBot(Bot):
                     best_throw = good
             if best_throw:
                 return Play(seat, tuple(best_throw)), "a throw nobody can beat"
-        suit_size = [0] * 5
-        for k, n in enumerate(hand):
-            if n:
-                suit_size[eff[k]] += n
         best, best_key = None, None
-        actions = list(legal)
-        for action in actions:
-            cards = action.cards
+        listed = legal.cards()  # card ids only: the one Play chosen is read at the end
+        for i, cards in enumerate(listed):
             c0 = cards[0]
             suit = eff[c0]
             if suit != TRUMP and suit in voids:
@@ -440,19 +470,19 @@ class HeuristicBot(Bot):
                 w, length = _shape(cards)
                 if unseen.beatable(cards, w, length):
                     continue
-            best, best_key = action, key
+            best, best_key = i, key
         if best is not None:
-            return best, "nobody can beat this lead"
+            return legal[best], "nobody can beat this lead"
         # nothing safe: a low single of a short side suit (never a point card if avoidable)
         suit_len = suit_size
-        singles = [a for a in actions if len(a.cards) == 1]
-        pool = singles or actions
+        singles = [i for i, cards in enumerate(listed) if len(cards) == 1]
+        pool = singles or range(len(listed))
 
-        def low(a):
-            c = a.cards[0]
+        def low(i):
+            c = listed[i][0]
             return (eff[c] == TRUMP, _POINTS[c] > 0, suit_len[eff[c]], st[c])
 
-        return min(pool, key=low), "nothing is safe: lead low in a short side suit"
+        return legal[min(pool, key=low)], "nothing is safe: lead low in a short side suit"
 
     def _opponent_voids(self, view, eff) -> set:
         """Effective suits some opponent has shown out of (so a lead there may be ruffed).
@@ -485,6 +515,9 @@ class HeuristicBot(Bot):
     # ------------------------------------------------------------------ following
 
     def _follow(self, view, legal):
+        if len(legal) == 1 and legal.total == 1:
+            # every rule of thumb below would pick it (about a third of all follows)
+            return legal[0], "the only legal play"
         ctx, eff, st = self._ctx(view)
         trick = view.trick
         if len(trick[0][1]) == 1:
@@ -537,8 +570,12 @@ class HeuristicBot(Bot):
             # a play of several effective suits never wins (semantics §7): ask the core
             # only about one-suit plays
             hands = [_hand(p) for p in plays]
-            winners = [a for a in options if _one_suit(a.cards, eff)
-                       and ctx.trick_winner(hands + [_hand(a.cards)]) == me]
+            one_suit = [a for a in options if _one_suit(a.cards, eff)]
+            if one_suit:  # one C call for all of them
+                won = ctx.trick_winners([hands + [_hand(a.cards)] for a in one_suit])
+                winners = [a for a, w in zip(one_suit, won, strict=True) if w == me]
+            else:
+                winners = []
         if winners:
             lead_parts = None
 
@@ -625,7 +662,9 @@ class HeuristicBot(Bot):
             if points >= 10:
                 return (play(min(winners, key=lambda k: cost(k) - 2 * _POINTS[k])),
                         f"fight for {points} points")
-        return play(min(kinds, key=lambda k: (_POINTS[k], cost(k)))), "cannot win it: play low"
+        return (play(min(kinds, key=lambda k: (_POINTS[k], st[k] + (40 if eff[k] == TRUMP
+                                                                    else 0)))),
+                "cannot win it: play low")
 
     def _filler_candidates(self, view, lead, eff, st) -> list:
         """Short of the led suit, any other cards complete the play (semantics §4 step
@@ -649,7 +688,9 @@ class HeuristicBot(Bot):
             pairs = [k for k in dict.fromkeys(trumps) if hand[k] >= 2]
             if r % 2 == 0 and len(pairs) * 2 >= r:
                 out.append([k for k in pairs[: r // 2] for _ in range(2)])
-        return [Play(view.seat, tuple(c)) for c in out]
+        # card ids from the hand: the Play is made as the engine makes its own
+        seat = view.seat
+        return [Play.trusted(seat, tuple(sorted(c, reverse=True))) for c in out]
 
     # ------------------------------------------------------------------ failed throws
 

@@ -131,6 +131,7 @@ DEFAULT_BUDGET = Budget(playouts=1500)
 @register
 class MonteCarloBot(Bot):
     name = "mc"
+    reads_view = True  # every decision reads it (engine.runner builds it at once)
     options = {
         "budget": Option(Budget.parse, DEFAULT_BUDGET,
                          "playouts per decision (1500) or milliseconds (100ms)"),

@@ -7,6 +7,7 @@ import sys
 
 from ..distributed import add_arguments
 from ..errors import ShengjiError
+from . import add_seats_argument, open_log, parse_seed
 
 
 def add_parser(subparsers) -> None:
@@ -23,6 +24,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--bots", dest="bot_list", default=None,
                    help="comma-separated bots (default: heuristic,random)")
     p.add_argument("--variant", default="two-deck-80", help="variant name or YAML path")
+    add_seats_argument(p)
     size = p.add_mutually_exclusive_group()
     size.add_argument("--deals", type=int, help="boards per pair, one deal each (default 100)")
     size.add_argument("--matches", type=int, help="boards per pair, one whole match each")
@@ -51,20 +53,17 @@ def run(args) -> int:
         if n is not None and n < 1:
             raise ShengjiError(f"{name} {n}: needs a positive number")
     boards = args.matches or args.deals or 100
-    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    seed = parse_seed(args.seed)
     if args.plot:
         from ..plots import check_target
 
         check_target(args.plot)
     mapper = mapper_for(args.ray, args.jobs)
-    log = None
-    if args.log:
-        try:
-            log = open(args.log, "w", encoding="utf-8")
-        except OSError as e:
-            raise ShengjiError(f"--log {args.log}: cannot write ({e.strerror})") from None
+    log = open_log(args.log)
+    # with --seats the variant travels to the workers as (name, seats), as in simulate
+    ref = args.variant if args.seats is None else (args.variant, args.seats)
     try:
-        result = arena(args.variant, bots, boards=boards, seed=seed,
+        result = arena(ref, bots, boards=boards, seed=seed,
                        matches=bool(args.matches), log=log,
                        progress=not args.no_progress, mapper=mapper)
     finally:

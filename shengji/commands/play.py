@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import add_seats_argument
+from . import add_color_arguments, add_seats_argument, parse_seed
 
 
 def add_parser(subparsers) -> None:
@@ -21,10 +21,7 @@ def add_parser(subparsers) -> None:
                    help="bot whose choice and reason lead the hints (e.g. mc)")
     p.add_argument("--deals", type=int, default=None, help="stop after this many deals "
                                                             "(default: the whole match)")
-    colour = p.add_mutually_exclusive_group()
-    colour.add_argument("--color", dest="color", action="store_true", default=None,
-                        help="coloured suits even when not on a terminal")
-    colour.add_argument("--no-color", dest="color", action="store_false")
+    add_color_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -34,7 +31,7 @@ def run(args) -> int:
 
     if args.deals is not None and args.deals < 1:
         raise ShengjiError(f"--deals {args.deals}: needs a positive number")
-    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    seed = parse_seed(args.seed)
     variant = args.variant
     if args.seats is not None:
         from ..variants import load_variant

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from . import add_color_arguments
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -13,10 +15,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--deal", type=int, default=None, help="only this deal (from 1)")
     p.add_argument("--delay", type=float, default=0.0,
                    help="seconds to wait after each trick (default 0: all at once)")
-    colour = p.add_mutually_exclusive_group()
-    colour.add_argument("--color", dest="color", action="store_true", default=None,
-                        help="coloured suits even when not on a terminal")
-    colour.add_argument("--no-color", dest="color", action="store_false")
+    add_color_arguments(p)
     p.set_defaults(func=run)
 
 

@@ -7,7 +7,7 @@ import sys
 
 from ..distributed import add_arguments
 from ..errors import ShengjiError
-from . import add_seats_argument
+from . import add_seats_argument, open_log, parse_seed
 
 
 def add_parser(subparsers) -> None:
@@ -45,18 +45,13 @@ def run(args) -> int:
     if args.deals is not None and args.deals < 1 or args.matches is not None and args.matches < 1:
         raise ShengjiError("--deals/--matches: needs a positive number")
     deals = args.deals if args.deals is not None else (0 if args.matches else 1000)
-    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    seed = parse_seed(args.seed)
     if args.plot:
         from ..plots import check_target
 
         check_target(args.plot)
     mapper = mapper_for(args.ray, args.jobs)
-    log = None
-    if args.log:
-        try:
-            log = open(args.log, "w", encoding="utf-8")
-        except OSError as e:
-            raise ShengjiError(f"--log {args.log}: cannot write ({e.strerror})") from None
+    log = open_log(args.log)
     try:
         result = simulate(ref, players, deals=deals, matches=args.matches or 0,
                           seed=seed, log=log, progress=not args.no_progress, mapper=mapper)

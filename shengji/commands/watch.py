@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from . import add_color_arguments, parse_seed
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -16,10 +18,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--deals", type=int, default=1, help="deals to play (default 1)")
     p.add_argument("--delay", type=float, default=0.8,
                    help="seconds between two plays (default 0.8; 0 for no pause)")
-    colour = p.add_mutually_exclusive_group()
-    colour.add_argument("--color", dest="color", action="store_true", default=None,
-                        help="coloured suits even when not on a terminal")
-    colour.add_argument("--no-color", dest="color", action="store_false")
+    add_color_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -41,7 +40,7 @@ def run(args) -> int:
     variant = load_variant(args.variant)
     for name in set(bots):
         make_bot(name, variant)  # an unknown bot is named before anything is printed
-    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    seed = parse_seed(args.seed)
     color = args.color if args.color is not None else sys.stdout.isatty()
     return watch(variant, seed, bots=bots, deals=args.deals, delay=args.delay,
                  out=sys.stdout, color=color)

@@ -18,14 +18,18 @@ from ..friends import calls_text, parse_calls
 
 def norm_cards(cards) -> tuple[int, ...]:
     """Tokens, a card string or kind ids → kind ids sorted by id, descending."""
-    if isinstance(cards, tuple) and all(type(c) is int for c in cards):
-        ids = list(cards)
-        for c in ids:
-            card_str(c)  # validates the id
-    else:
-        ids = parse_cards(cards)
+    if isinstance(cards, tuple) and set(map(type, cards)) <= _INT:
+        ids = sorted(cards, reverse=True)
+        if ids and (ids[-1] < 0 or ids[0] >= NUM_KINDS):
+            for c in cards:
+                card_str(c)  # raises CardError naming the (first) bad id
+        return tuple(ids)
+    ids = parse_cards(cards)
     ids.sort(reverse=True)
     return tuple(ids)
+
+
+_INT = frozenset({int})
 
 
 def cards_text(cards) -> str:

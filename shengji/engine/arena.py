@@ -45,7 +45,7 @@ Z95 = 1.96
 class DealSpec:
     """One game to play: a board of a pair in one seating."""
 
-    variant: str
+    variant: str | tuple   # a variant name or path, or (name, seats) for --seats
     seed: str              # the game seed (the board's shuffle)
     pair: tuple            # indexes of the two bots in the arena's list
     board: int
@@ -94,9 +94,16 @@ def board_specs(variant_ref, bots: list[str], *, boards: int, seed=0, matches: b
             for b in range(boards):
                 for r, sides in enumerate(rotations):
                     seats = tuple(bots[i] if s == 0 else bots[j] for s in sides)
-                    specs.append(DealSpec(str(variant_ref), f"{seed}/{b}", (i, j), b, r, seats,
+                    specs.append(DealSpec(_ref(variant_ref), f"{seed}/{b}", (i, j), b, r, seats,
                                           sides, matches, log))
     return specs
+
+
+def _ref(variant_ref):
+    """What a worker loads: a name or path as text, ``(name, seats)`` kept as a tuple."""
+    if isinstance(variant_ref, tuple):
+        return (str(variant_ref[0]), variant_ref[1])
+    return str(variant_ref)
 
 
 class _Timed:
@@ -222,6 +229,7 @@ def arena(variant_ref, bots: list[str], *, boards: int = 100, seed=0, matches: b
         bar.update(1)
     bar.close()
     summary = reduce_results(results, bots, variant=variant.name, seed=seed, matches=matches)
+    summary["seats"] = variant.players
     summary["bot_options"] = [describe(b) for b in bots]
     summary["seconds"] = time.perf_counter() - t0
     summary["jobs"] = getattr(mapper, "workers", jobs)
@@ -386,7 +394,8 @@ def bradley_terry(n: int, boards: dict) -> list[tuple[float, float, float]]:
 
 
 def format_summary(s: dict) -> str:
-    lines = [f"arena · {s['variant']} · seed {s['seed']} · {s['mode']}"]
+    seats = f" ({s['seats']} seats)" if "seats" in s else ""
+    lines = [f"arena · {s['variant']}{seats} · seed {s['seed']} · {s['mode']}"]
     head = ("pair", "boards", "deals", "levels/deal (95%)", "deal win (95%)")
     if s["mode"] == "matches":
         head += ("match win (95%)",)

@@ -59,7 +59,7 @@ from .events import (
     TrumpSet,
     maker,
 )
-from .legal import FillerFollows, Legal
+from .legal import _SINGLE_PLAYS, FillerFollows, Legal, _single_play
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
@@ -134,6 +134,9 @@ class Game:
         if problem:
             raise VariantError(f"variant {v.name}: {problem}")
         self.rules = v.play_rules
+        self._unshuffled = tuple(self.composition.cards())  # copied for each deal
+        for s in range(self.players):
+            _single_play(s, 0)  # the seats' shared single Plays exist from now on
         declare = v.settings["declare"]
         self._redeal_limit = declare["redeal_limit"]
         self._takeback_rule = declare["takeback"]
@@ -207,11 +210,40 @@ class Game:
         self._legal = legal
         return legal
 
+    def _play_picked(self, seat: int, pick) -> tuple:
+        """(action, events) of ``apply(legal[pick(len(legal))])`` with ``legal`` =
+        ``legal_actions(seat)``, for the seat to act in the play phase: the runner's path
+        for a bot that chooses its plays by index alone (``Bot.play_index``). A follow of
+        a single lead is made without the listing's objects: the same action (the shared
+        Play of that card), events and state."""
+        trick = self._trick
+        if trick and len(trick[0][1]) == 1:
+            hand = self.hands[seat]
+            kinds = self._suit_kinds[self._eff[trick[0][1][0]]]
+            kinds = list(compress(kinds, map(hand.__getitem__, kinds))) or list(
+                compress(_KINDS, hand))
+            action = _SINGLE_PLAYS[seat][kinds[pick(len(kinds))]]  # made by __init__
+            self._stamp += 1
+            self._legal = None
+            self.actions.append(action)
+            ev: list = []
+            self._play_cards(seat, action.cards, ev)
+            self.events.extend(ev)
+            return action, ev
+        if not trick:  # a lead: the listing's cards, and the plan apply would make
+            items = self.ctx._listed_leads(bytes(self.hands[seat]), self.rules.throws)
+            cards = items.ids_at(pick(len(items)))
+            action = Play.trusted(seat, cards)
+            return action, self._perform(action, self._play_plan(seat, cards))
+        legal = self._listed(seat, None)
+        action = legal[pick(len(legal))]
+        return action, self._perform(action, None)  # a listed follow needs no plan
+
     def _listed(self, seat: int, limit: int | None) -> Legal:
         if self.phase == DEALING or self.phase == STEALING:
             if self._takeback is not None:
                 return Legal("takeback", seat, (Pass(seat), TakeBack(seat)))
-            return Legal("declare", seat, (Pass(seat), *self._offer))
+            return Legal("declare", seat, (_pass(seat), *self._offer))
         if self.phase == BURYING:
             return Legal("bury", seat, (), count=self.kitty_size)
         if self.phase == CALLING:
@@ -272,6 +304,10 @@ class Game:
             plan = self._plan(action)
         else:
             plan = self._check(action)
+        return self._perform(action, plan)
+
+    def _perform(self, action: Action, plan) -> list:
+        """Apply an action known legal (``plan``: what ``_check`` returned for it)."""
         self._stamp += 1
         self._legal = None
         ev: list = []
@@ -473,7 +509,7 @@ class Game:
         # the dealer's level is the deal's; a first deal is played at seat 0's (every seat
         # starts at the same level)
         self.level = min(self.levels[first], self._top_level)
-        deck = self.composition.cards()
+        deck = list(self._unshuffled)
         shuffle(deck, random.Random(f"{self.seed}:{self.deal_number}:{attempt}"))
         if self.deal_order is not None:
             deck = self._ordered_deck(deck, attempt)
@@ -602,7 +638,7 @@ class Game:
         if bid is False:
             strength = self._strength_cache.get((cards, self.level))
             if strength is None:
-                strength = tuple(self.variant.declaration_strength(cards, self.level) or ())
+                strength = self.variant._strength(tuple(sorted(cards)), self.level)
                 self._strength_cache[(cards, self.level)] = strength
             bid = None
             if strength:
@@ -617,7 +653,7 @@ class Game:
         ok = self._overturn_cache.get(key)
         if ok is None:
             current = bids[-1] if bids else None
-            ok = self._overturn_cache[key] = bool(self.variant.may_overturn(current, bid, bids))
+            ok = self._overturn_cache[key] = self.variant._overturns(current, bid, bids)
         return ok
 
     def _finish_dealing(self, ev: list) -> None:
@@ -753,7 +789,7 @@ class Game:
             others = [self._hand_of((seat + i) % self.players) for i in range(1, self.players)]
             res = self.ctx.check_throw(play, others)
             if not res.valid:
-                ft = self.variant.failed_throw(res, seat)
+                ft = self.variant._failed_throw(res, seat)
                 options = tuple(_ids(o) for o in ft.options)
                 self._check_options(options, cards, ft.chooser)
                 chooser = ft.chooser if len(options) > 1 else None
@@ -814,7 +850,7 @@ class Game:
         # for the dealer's side)
         self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in side)
         self.penalty = sum(p if s in side else -p for s, p in enumerate(self.penalties))
-        kitty_points = sum(point_value(k) * n for k, n in enumerate(self.buried) if n)
+        kitty_points = sum([_POINTS[k] * n for k, n in enumerate(self.buried) if n])
         multiplier = bonus = 0
         if last_winner not in side:  # 抠底: the attackers took the kitty
             multiplier = int(v.kitty_multiplier(self.ctx, self._hand_obj(winning),
@@ -822,15 +858,15 @@ class Game:
             bonus = kitty_points * multiplier
         total = max(0, self.trick_points + bonus + self.penalty)
         rules = self.friend_rules
-        outcome = v.score_deal(total, short_handed=rules is not None and rules.short_handed(side))
+        outcome = v._score(total, rules is not None and bool(rules.short_handed(side)))
         self.sides_known = True  # the deal is over: every side is public
-        next_dealer = self._seat_from_hook(v.next_dealer(self.dealer, outcome, side),
+        next_dealer = self._seat_from_hook(v._next_dealer(self.dealer, outcome, side),
                                            "shengji_next_dealer")
         if outcome.next == "dealers":
             rising = side
         else:  # every attacker rises (with two teams: the other team)
             rising = tuple(s for s in range(self.players) if s not in side)
-        if v.dealers_back_to_start(self.level, winning, last_winner not in side):
+        if v._back_to_start(self.level, winning, last_winner not in side):
             for s in side:  # the jack rule: back to the start level, then this deal's rise
                 self.levels[s] = self._start_level
         if outcome.rise:
@@ -842,7 +878,7 @@ class Game:
             tuple(k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(self.buried[k])),
             kitty_points, multiplier, bonus, self.penalty, total, outcome.next,
             outcome.rise, rising, self._levels_tuple(), next_dealer, side))
-        winner = v.match_winner(self.team_levels(), outcome, self.dealer_team, side)
+        winner = v._match_winner(self.team_levels(), outcome, self.dealer_team, side)
         if winner is not None:
             self.winner = winner
             ev.append(MatchOver(winner, self._levels_tuple(), self.deals_played))
@@ -1087,6 +1123,15 @@ def _tables(ctx) -> tuple:
 
 
 _DEALT: dict = {}
+_PASSES: dict = {}
+
+
+def _pass(seat: int) -> Pass:
+    """Pass(seat): actions are frozen, so one record per seat serves every listing."""
+    p = _PASSES.get(seat)
+    if p is None:
+        p = _PASSES[seat] = Pass(seat)
+    return p
 
 
 def _dealt(players: int) -> tuple:

@@ -18,7 +18,8 @@
 
 Leads and follows are kept as tuples of card ids (or core ``Hand`` objects, or the kind id
 of a single) and turned into ``Play`` actions only when read, so that long lists cost
-little.
+little; ``Legal.cards()`` gives every play's card ids without making any action (a bot
+that judges them all and takes one reads only that one as a ``Play``).
 """
 
 from __future__ import annotations
@@ -70,6 +71,10 @@ class Legal(Sequence):
     def __len__(self) -> int:
         return len(self._items)
 
+    def __iter__(self):
+        # what Sequence's __iter__ yields (self[i] in order), without its IndexError probe
+        return map(self.__getitem__, range(len(self._items)))
+
     def __getitem__(self, i):
         if type(i) is not int:
             if isinstance(i, slice):
@@ -92,6 +97,23 @@ class Legal(Sequence):
             item = self._items[i]
         self._given[id(item)] = item
         return item
+
+    def cards(self) -> list:
+        """The card ids (a tuple, ids descending) of every listed play, in listing
+        order, without making their ``Play`` actions: for a bot that judges every play
+        and takes one (``self[i]``). Leads and follows only."""
+        if not self._play:
+            raise ValueError(f"a {self.kind} listing holds no plays")
+        n = len(self._items)
+        ids_at = self._ids_at
+        if ids_at is not None:
+            return [ids_at(i) for i in range(n)]
+        items = self._items
+        if type(items) is FillerFollows:
+            return [items[i] for i in range(n)]
+        # tuples, kind ids of singles, or core Hands (as __getitem__ reads them)
+        return [x if type(x) is tuple else _SINGLES[x] if type(x) is int else x.ids_desc()
+                for x in items]
 
     def __contains__(self, action) -> bool:
         if isinstance(self._items, FillerFollows):
@@ -214,14 +236,25 @@ class FillerFollows(Sequence):
             raise IndexError(idx)
         out = list(self.base)
         j = self.r
-        for i, k in enumerate(self.kinds):
-            for m in range(min(self.caps[i], j), -1, -1):  # more copies first
-                w = self._ways[i + 1][j - m]
-                if idx < w:
-                    out.extend([k] * m)
-                    j -= m
+        ways, caps = self._ways, self.caps
+        nxt = ways[0]
+        i = 0
+        for k in self.kinds:  # (locals only: bots read thousands of these per deal)
+            row, nxt = nxt, ways[i + 1]
+            # ways[i][j] - ways[i+1][j] plays hold at least one k; they come first
+            with_k = row[j] - nxt[j]
+            if idx >= with_k:  # none of k (the commonest case: one comparison)
+                idx -= with_k
+            else:
+                for m in range(min(caps[i], j), 0, -1):  # more copies first
+                    w = nxt[j - m]
+                    if idx < w:
+                        out += [k] * m
+                        j -= m
+                        break
+                    idx -= w
+                if j == 0:
                     break
-                idx -= w
-            if j == 0:
-                break
-        return tuple(sorted(out, reverse=True))
+            i += 1
+        out.sort(reverse=True)
+        return tuple(out)

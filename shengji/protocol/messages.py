@@ -330,7 +330,9 @@ def encode_legal(legal: Legal) -> dict | None:
     """Legal actions → the ``legal`` object; None when the seat has nothing to do."""
     if legal.kind == "none":
         return None
-    n = min(len(legal), LEGAL_LIMIT)
+    # the calls are never cut: a client picks `count` of them, so it must see them all
+    # (at most 54 kinds x 4 copies)
+    n = len(legal) if legal.kind == "call" else min(len(legal), LEGAL_LIMIT)
     return {"kind": legal.kind, "count": legal.count, "total": legal.total,
             "truncated": legal.total > n,
             "actions": [encode_action(legal[i]) for i in range(n)]}

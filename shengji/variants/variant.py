@@ -189,13 +189,15 @@ class Variant:
 
     def declaration_strength(self, cards, level: int | str) -> tuple:
         """Strength of showing ``cards`` at this level; ``()`` = they cannot declare."""
-        result = self._call(
-            "shengji_declaration_strength",
-            tuple,
-            cards=self._cards(cards),
-            level=_level(level),
-        )
-        return tuple(result)
+        return self._strength(self._cards(cards), _level(level))
+
+    # The engine's entry points (``_strength``, ``_overturns``, ``_score``, ...): the same
+    # hook calls and result checks as the public methods, for arguments the engine built
+    # itself (kind ids sorted, seats in range, its own Bids): no argument checks.
+
+    def _strength(self, cards: tuple, level: int) -> tuple:
+        return tuple(self._call("shengji_declaration_strength", tuple, cards=cards,
+                                level=level))
 
     def bid(self, seat: int, cards, level: int | str) -> Bid:
         """A Bid record for ``cards`` shown by ``seat`` (strength ``()`` if they cannot
@@ -215,8 +217,11 @@ class Variant:
             bids = () if current_bid is None else (current_bid,)
         for i, b in enumerate(_items(bids, "bids")):
             _of_type(b, Bid, f"bids[{i}]")
+        return self._overturns(current_bid, new_bid, tuple(bids))
+
+    def _overturns(self, current_bid, new_bid, bids: tuple) -> bool:
         return self._call("shengji_may_overturn", bool, current=current_bid, new=new_bid,
-                          bids=tuple(bids))
+                          bids=bids)
 
     def declare(self, steps: Sequence, level: int | str) -> tuple[list[bool], Bid | None]:
         """Judge declarations shown in order: ``steps`` are ``(seat, cards)`` pairs or
@@ -268,6 +273,9 @@ class Variant:
             raise ArgumentError(f"result: expected a ThrowResult (forced, forced_options, "
                                 f"blocker), got {type(result).__name__} {result!r:.40}")
         self._seat(leader, "leader")
+        return self._failed_throw(result, leader)
+
+    def _failed_throw(self, result, leader: int) -> FailedThrow:
         return self._call(
             "shengji_failed_throw", FailedThrow, result=result, leader=leader, players=self.players
         )
@@ -288,8 +296,11 @@ class Variant:
     def score_deal(self, attacker_points: int, short_handed: bool = False) -> ScoreOutcome:
         """``short_handed``: finding friends, the dealer's side ended smaller than called."""
         _int(attacker_points, "attacker_points", low=-(2**31), high=2**31)
+        return self._score(attacker_points, bool(short_handed))
+
+    def _score(self, attacker_points: int, short_handed: bool) -> ScoreOutcome:
         outcome = self._call("shengji_score_deal", ScoreOutcome, attacker_points=attacker_points,
-                             short_handed=bool(short_handed))
+                             short_handed=short_handed)
         if outcome.next not in ("dealers", "attackers") or not (
             isinstance(outcome.rise, int) and outcome.rise >= 0
         ):
@@ -303,6 +314,9 @@ class Variant:
         side = tuple(self._seat(s, "side[]") for s in _items(side, "side"))
         side = side or tuple(s for s in range(self.players)
                                     if self.teams[s] == self.teams[dealer])
+        return self._next_dealer(dealer, outcome, side)
+
+    def _next_dealer(self, dealer: int, outcome: ScoreOutcome, side: tuple) -> int:
         seat = self._call(
             "shengji_next_dealer", int, dealer=dealer, outcome=outcome, players=self.players,
             side=side,
@@ -339,9 +353,12 @@ class Variant:
     def dealers_back_to_start(self, deal_level: int, last_play, attackers_won: bool) -> bool:
         """Does the dealers' side fall back to the start level (the jack rule)?"""
         _int(deal_level, "deal_level", 0, 13)
+        return self._back_to_start(deal_level, tuple(parse_cards(last_play)),
+                                   bool(attackers_won))
+
+    def _back_to_start(self, deal_level: int, last_play: tuple, attackers_won: bool) -> bool:
         return self._call("shengji_dealers_back_to_start", bool, deal_level=deal_level,
-                          last_play=tuple(parse_cards(last_play)),
-                          attackers_won=bool(attackers_won))
+                          last_play=last_play, attackers_won=attackers_won)
 
     def _bad_result(self, hook: str, result, expected: str):
         raise VariantError(
@@ -356,10 +373,14 @@ class Variant:
         _int(dealer_team, "dealer_team")
         side = tuple(self._seat(s, "side[]") for s in _items(side, "side"))
         side = side or tuple(s for s, t in enumerate(self.teams) if t == dealer_team)
+        return self._match_winner(dict(levels), outcome, dealer_team, side)
+
+    def _match_winner(self, levels: dict, outcome: ScoreOutcome, dealer_team: int,
+                      side: tuple):
         return self._call(
             "shengji_match_winner",
             (int, type(None)),
-            levels=dict(levels),
+            levels=levels,
             outcome=outcome,
             dealer_team=dealer_team,
             side=side,

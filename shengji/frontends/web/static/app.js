@@ -289,6 +289,8 @@ function onState(msg) {
   // reconnecting while the bots wait for our "next": show the button even without a result
   if (!app.hold && !app.watching && (msg.waiting || []).includes(app.seat)) app.hold = { scored: null, trick: null };
   if (!msg.legal) app.selected.clear();
+  // the selection is by place in the hand: once cards leave it (a burial), start afresh
+  if (app.prevView && app.prevView.hand !== msg.view.hand) app.selected.clear();
   const handNow = handTokens(msg.view);
   for (const i of [...app.selected]) if (i >= handNow.length) app.selected.delete(i);
   if (first) app.selected.clear();
@@ -616,6 +618,7 @@ function renderActions(st) {
       const c = a.calls[0];
       const b = button("", () => { app.calls.has(c) ? app.calls.delete(c) : app.calls.add(c); render(); },
         app.calls.has(c) ? "declare selected" : "declare");
+      b.setAttribute("aria-pressed", String(app.calls.has(c)));
       const [ord, card] = c.split(" ");
       fill(b, `${ord}. `, textCards(card));
       box.appendChild(b);
