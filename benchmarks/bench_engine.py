@@ -3,10 +3,11 @@
     python benchmarks/bench_engine.py [--variant two-deck-80] [--deals 1000] [--profile]
 
 Counts whole deals (shuffle, dealing with declarations, kitty, every trick, scoring)
-played by four ``random`` bots through ``Game.legal_actions`` / ``Game.view`` /
-``Game.apply``, i.e. everything a frontend or a simulation pays for. Reports CPU time of
-this process (``time.process_time``) so that other load on the machine does not count,
-and wall time beside it.
+played by four ``random`` bots through the runner (``engine.play``: ``legal_actions``,
+a lazy view and ``apply`` for declarations and the burial; the plays picked by index,
+``Bot.play_index``), i.e. what a simulation pays for: every event and action recorded.
+Reports CPU time of this process (``time.process_time``) so that other load on the
+machine does not count, and wall time beside it.
 """
 
 from __future__ import annotations
