@@ -32,6 +32,7 @@ from .cards import (
     parse_suit,
 )
 from .errors import CardError, HandError, RulesError, ShengjiError
+from .memo import remember
 from .rules import (
     BOMBS,
     FAILED_THROW,
@@ -428,21 +429,21 @@ class Hand:
         c = self._b
         ids = _IDS_DISPLAY.get(c)
         if ids is None:  # plays recur (a failed throw's forced play): remembered (bounded)
-            ids = tuple([k for k in _DISPLAY_ORDER if c[k] for _ in range(c[k])])
-            if len(_IDS_DISPLAY) >= 65536:
-                _IDS_DISPLAY.clear()
-            _IDS_DISPLAY[c] = ids
+            ids = _IDS_DISPLAY_OLD.get(c)
+            if ids is None:
+                ids = tuple([k for k in _DISPLAY_ORDER if c[k] for _ in range(c[k])])
+            remember(_IDS_DISPLAY, _IDS_DISPLAY_OLD, IDS_DESC_SIZE, c, ids)
         return list(ids)
 
     def ids_desc(self) -> tuple[int, ...]:
         """Kind ids, highest id first, with repeats (the order of an action's cards)."""
         c = self._b
         ids = _IDS_DESC.get(c)
-        if ids is None:  # plays recur: remembered (bounded)
-            ids = tuple([k for k in _DESC_IDS if c[k] for _ in range(c[k])])
-            if len(_IDS_DESC) >= 65536:
-                _IDS_DESC.clear()
-            _IDS_DESC[c] = ids
+        if ids is None:  # plays recur: remembered (bounded, see IDS_DESC_SIZE)
+            ids = _IDS_OLD.get(c)
+            if ids is None:
+                ids = tuple([k for k in _DESC_IDS if c[k] for _ in range(c[k])])
+            remember(_IDS_DESC, _IDS_OLD, IDS_DESC_SIZE, c, ids)
         return ids
 
     def __len__(self) -> int:
@@ -497,8 +498,15 @@ class Hand:
 _new = object.__new__
 _INTS = {int}
 _DESC_IDS = range(NUM_KINDS - 1, -1, -1)
+#: ``ids_desc`` of recent card groups, by counts. A deal lists a few hundred distinct
+#: plays (two decks ~260, three ~430, heuristic bots); 65,536 entries used to hold
+#: ~20 MB. Two generations of this size (``shengji.memo``): at most ~2 MB, and the
+#: plays that recur across deals are still found (fewer rebuilt than with 2,048).
+IDS_DESC_SIZE = 4096
 _IDS_DESC: dict = {}
-_IDS_DISPLAY: dict = {}  # counts -> Hand.cards(), as a tuple
+_IDS_OLD: dict = {}
+_IDS_DISPLAY: dict = {}  # counts -> Hand.cards(), as a tuple; as bounded as _IDS_DESC
+_IDS_DISPLAY_OLD: dict = {}
 
 
 def _hand(b: bytes) -> Hand:

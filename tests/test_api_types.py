@@ -104,6 +104,7 @@ CORE_CALLS = {
 def _wider_calls() -> dict:
     """Entry points above the core; built once (loading a variant takes a moment)."""
     from shengji import rules
+    from shengji.bots import make_bot
     from shengji.engine import (
         Bury,
         ChooseForced,
@@ -156,6 +157,12 @@ def _wider_calls() -> dict:
         "Variant.score_deal": v.score_deal,
         "Variant.next_dealer": lambda x: v.next_dealer(x, out),
         "Variant.match_winner": lambda x: v.match_winner(x, out, 0),
+        "Variant.advance(level)": lambda x: v.advance(x, 1, True),
+        "Variant.advance(rise)": lambda x: v.advance(3, x, True),
+        "Variant.dealers_back_to_start": lambda x: v.dealers_back_to_start(x, "HJ", True),
+        # bots
+        "make_bot(variant)": lambda x: make_bot("heuristic", x, 1),
+        "make_bot(seed)": lambda x: make_bot("random", v, x),
         # the engine
         "Game(variant)": lambda x: Game(x, 1),
         "Game(seed)": lambda x: Game(v, x),
@@ -214,7 +221,9 @@ WIDER_NAMES = [
     "Variant.context(trump)", "Variant.declaration_strength", "Variant.bid(seat)",
     "Variant.may_overturn", "Variant.declare", "Variant.no_declaration",
     "Variant.first_dealer", "Variant.failed_throw", "Variant.kitty_multiplier",
-    "Variant.score_deal", "Variant.next_dealer", "Variant.match_winner", "Game(variant)",
+    "Variant.score_deal", "Variant.next_dealer", "Variant.match_winner",
+    "Variant.advance(level)", "Variant.advance(rise)", "Variant.dealers_back_to_start",
+    "make_bot(variant)", "make_bot(seed)", "Game(variant)",
     "Game(seed)", "Game(max_deals)", "Game.legal_actions", "Game.can", "Game.apply",
     "Game.view", "Game.events_for", "Game.replay", "Pass", "Play(seat)", "Play(cards)",
     "Declare", "Bury", "ChooseForced", "action_from_dict", "event_from_dict",
@@ -245,6 +254,12 @@ def test_wider_entry_points_raise_typed_errors(name, value):
         ("Variant.declare", 5, "ArgumentError", "steps: expected a list, got int 5"),
         ("Variant.context(level)", [2], "ArgumentError", "level: expected int or str, got list"),
         ("Game.view", None, "ArgumentError", "seat: expected an integer, got NoneType None"),
+        ("Game.legal_actions", 99, "ArgumentError", "seat: 99 is out of range (0..3)"),
+        ("Game.legal_actions", "x", "ArgumentError", "seat: expected an integer, got str 'x'"),
+        ("Variant.advance(level)", "x", "ArgumentError", "level: expected an integer, got str"),
+        ("Variant.advance(rise)", -1, "ArgumentError", "rise: -1 is out of range (at least 0)"),
+        ("make_bot(variant)", None, "ArgumentError", "variant: expected a Variant "),
+        ("make_bot(seed)", 1.5, "ArgumentError", "seed: expected an integer or a string, got "),
         ("Game.replay", 5, "ArgumentError", "actions: expected a list of actions, got int 5"),
         ("Game(seed)", 1.5, "ShengjiError", "Game: seed must be an integer or a string, got "),
         ("event_from_dict", None, "RecordError", "event record: expected an object with a "),
@@ -338,3 +353,22 @@ def test_well_typed_calls_unchanged():
     assert Hand((1, 2)) == Hand("S3 S4") and Hand(HAND) == HAND
     assert Hand("HA", decks=1).counts == Hand("HA").counts
     assert cards.card_str(53) == "BJ" and cards.point_value(3) == 5
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"deals": "x"}, "deals: expected a number 0, 1, ..., got str 'x'"),
+    ({"deals": 2.0}, "deals: expected a number 0, 1, ..., got float 2.0"),
+    ({"deals": 1, "players": None}, "players: expected a list of bot names, one per seat, got "
+                                    "NoneType None"),
+    ({"deals": 1, "players": "random"}, "players: expected a list of bot names, one per "
+                                        "seat, got str 'random'"),
+    ({"deals": 1, "jobs": -1}, "jobs: expected a number 0, 1, ..., got int -1"),
+])  # fmt: skip
+def test_simulate_arguments_one_line_errors(kwargs, message):
+    from shengji.engine.simulation import simulate
+    from shengji.errors import ArgumentError
+
+    players = kwargs.pop("players", ["random"] * 4)
+    with pytest.raises(ArgumentError) as info:
+        simulate("two-deck-80", players, progress=False, **kwargs)
+    assert str(info.value) == message

@@ -68,7 +68,9 @@ def test_replay_a_game_record_and_a_public_replay(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("text, says", [
-    ("", "empty file"), ("{nope", "not JSON"), ('{"a": 1}', "not a game record"),
+    ("", "empty file"), ("{nope", "not JSON (Expecting property name enclosed in double "
+                                    "quotes, column 2)"),
+    ('{"a": 1}', "not a game record"),
     ('{"format": 1, "variant": "two-deck-80", "seed": 1, "actions": [{"type": "Play"}]}',
      "game record")])
 def test_replay_of_a_bad_file_is_one_line(tmp_path, capsys, text, says):
@@ -111,3 +113,18 @@ def test_terminal_wording():
     assert "tries to throw ♠A ♠K ♠9: ♠9 is beaten by your ♠10" in text
     assert "plays ♠9 instead" in text and "penalty: 10 points" in text
     assert "your team wins" in text and "team 0" not in text
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["watch", "--delay", "inf"], "--delay inf: at most 3600 seconds"),
+    (["watch", "--delay", "nan"], "--delay nan: at most 3600 seconds"),
+    (["watch", "--delay", "-1"], "--delay: cannot be negative"),
+    (["replay", "LOG", "--delay", "inf"], "--delay inf: at most 3600 seconds"),
+    (["serve", "--bot-delay", "nan"], "--bot-delay nan: at most 3600 seconds"),
+])  # fmt: skip
+def test_delays_that_time_sleep_cannot_take_are_one_line(tmp_path, capsys, argv, says):
+    # issue 12: `--delay inf` ended in OverflowError from time.sleep, NaN was taken as 0
+    log = tmp_path / "log.json"
+    log.write_text("{}")
+    code, _, err = run(capsys, *[str(log) if a == "LOG" else a for a in argv])
+    assert code == 2 and says in err and err.count("\n") == 1, err

@@ -16,13 +16,14 @@ from shengji.engine import Game
 def test_hand_cache_stays_within_its_bound(monkeypatch):
     monkeypatch.setattr(game_mod, "HAND_CACHE_SIZE", 50)
     monkeypatch.setattr(game_mod, "_HAND_CACHE", {})
+    monkeypatch.setattr(game_mod, "_HAND_CACHE_OLD", {})
     game = Game("two-deck-80", seed=11, max_deals=2)
     bots = [make_bot("random", game.variant, seed=s) for s in range(game.players)]
     largest = 0
     while not game.over:
         seat = game.to_act
         game.apply(bots[seat].act(game.view(seat), game.legal_actions(seat)))
-        largest = max(largest, len(game_mod._HAND_CACHE))
+        largest = max(largest, len(game_mod._HAND_CACHE), len(game_mod._HAND_CACHE_OLD))
     assert largest == 50  # filled, and never beyond
     # evicting changed nothing: the same seed with the full cache plays the same match
     monkeypatch.setattr(game_mod, "HAND_CACHE_SIZE", 4096)
@@ -54,3 +55,37 @@ def test_simulate_worker_memory_stays_flat():
                          check=True, timeout=1800).stdout
     before, after = map(float, out.split())
     assert after - before < 12, f"resident memory grew from {before:.1f} to {after:.1f} MB"
+
+
+def test_core_and_heuristic_caches_stay_within_their_bounds(monkeypatch):
+    """The module caches of ``Hand.ids_desc`` and of the heuristic bot (a deal needs a
+    few hundred entries; they used to grow to 65,536 and 50,000, ~20 and ~60 MB) keep
+    two generations of their size, and shrinking them changes no decision."""
+    import shengji.bots.heuristic as heur
+    import shengji.core as core
+
+    def match():
+        game = Game("two-deck-80", seed=5, max_deals=2)
+        bots = [make_bot("heuristic", game.variant, seed=s) for s in range(game.players)]
+        largest = 0
+        while not game.over:
+            seat = game.to_act
+            game.apply(bots[seat].act(game.view(seat), game.legal_actions(seat)))
+            largest = max(largest, len(core._IDS_DESC), len(core._IDS_OLD),
+                          len(core._IDS_DISPLAY), len(core._IDS_DISPLAY_OLD), len(heur._HANDS),
+                          len(heur._HANDS_OLD), len(heur._CARDS), len(heur._CARDS_OLD),
+                          *(len(e[1]) for e in heur._DECOMPOSED.values()))
+        return game, largest
+
+    full, _ = match()
+    for module, name in ((core, "IDS_DESC_SIZE"), (heur, "HANDS_SIZE"),
+                         (heur, "DECOMPOSED_SIZE")):
+        monkeypatch.setattr(module, name, 20)
+    for module, name in ((core, "_IDS_DESC"), (core, "_IDS_OLD"), (core, "_IDS_DISPLAY"),
+                         (core, "_IDS_DISPLAY_OLD"), (heur, "_HANDS"),
+                         (heur, "_HANDS_OLD"), (heur, "_CARDS"), (heur, "_CARDS_OLD"),
+                         (heur, "_DECOMPOSED")):
+        monkeypatch.setattr(module, name, {})
+    small, largest = match()
+    assert largest == 20  # filled, and never beyond
+    assert small.actions == full.actions and small.snapshot() == full.snapshot()

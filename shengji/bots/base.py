@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import ShengjiError
+from ..errors import ArgumentError, ShengjiError
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,15 @@ def parse_spec(spec: str) -> tuple[type[Bot], dict]:
 
 def make_bot(spec: str, variant, seed: int | str = 0) -> Bot:
     """A bot from its spec (``"heuristic"``, ``"mc:budget=500"``)."""
+    from ..variants.variant import Variant
+
     cls, options = parse_spec(spec)
+    if not isinstance(variant, Variant):
+        raise ArgumentError(f"variant: expected a Variant (shengji.variants.load_variant), "
+                            f"got {type(variant).__name__} {variant!r:.40}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise ArgumentError(f"seed: expected an integer or a string, got "
+                            f"{type(seed).__name__} {seed!r:.40}")
     return cls(variant, seed, **options)
 
 

@@ -29,6 +29,7 @@ from operator import sub
 from ..cards import LITTLE_JOKER, NUM_KINDS, card_str, point_value, rank_of
 from ..core import _hand as _trusted_hand
 from ..engine.actions import Bury, Play
+from ..memo import remember
 from .base import Bot, register
 
 TRUMP = 4
@@ -41,26 +42,37 @@ MAX_JUDGED = 120
 #: thousands of choices): this many drawn ones are judged along with the built discards
 #: of ``_filler_candidates`` (the cheapest, the richest, the lowest ruffs)
 FILLER_SAMPLE = 12
-#: suit decompositions kept (per context, by cards): a suit changes only when played
+#: suit decompositions kept (per context, by cards): a suit changes only when played.
+#: A deal has one context and decomposes a few dozen suit holdings (at most ~50 seen),
+#: so a few recent contexts and DECOMPOSED_SIZE entries each (cleared when full) keep
+#: every hit; unbounded per context (20,000 × 64 contexts) it reached ~15 MB.
+DECOMPOSED_CONTEXTS = 4
+DECOMPOSED_SIZE = 1024
 _DECOMPOSED: dict = {}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
 #: (context, effective suit and strength of every kind) by the context's identity
 _TABLES: dict = {}
-#: core Hands of plays, by card tuple (immutable; most plays recur)
+#: core Hands of plays, by card tuple (immutable; most plays recur). A deal makes at
+#: most a few hundred (two decks ~200, three ~300): two generations of HANDS_SIZE
+#: (``shengji.memo``), at most ~2 MB; common plays recur across deals and stay found.
+#: 50,000 entries used to hold ~60 MB.
+HANDS_SIZE = 4096
 _HANDS: dict = {}
+_HANDS_OLD: dict = {}
 
 
 def _hand(cards: tuple):
     h = _HANDS.get(cards)
     if h is None:
-        if len(_HANDS) > 50_000:
-            _HANDS.clear()
-        # card ids from the engine's listings and views (valid): counts straight to the
-        # core's bytes, no parsing
-        counts = [0] * NUM_KINDS
-        for c in cards:
-            counts[c] += 1
-        h = _HANDS[cards] = _trusted_hand(bytes(counts))
+        h = _HANDS_OLD.get(cards)
+        if h is None:
+            # card ids from the engine's listings and views (valid): counts straight to
+            # the core's bytes, no parsing
+            counts = [0] * NUM_KINDS
+            for c in cards:
+                counts[c] += 1
+            h = _trusted_hand(bytes(counts))
+        remember(_HANDS, _HANDS_OLD, HANDS_SIZE, cards, h)
     return h
 
 
@@ -68,29 +80,32 @@ def _components(ctx, cards: tuple) -> list:
     """(cards, width, length) of each component of a one-suit card group."""
     entry = _DECOMPOSED.get(id(ctx))  # by identity: hashing a Context hashes its rules
     if entry is None or entry[0] is not ctx:
-        if len(_DECOMPOSED) > 64:
+        if len(_DECOMPOSED) >= DECOMPOSED_CONTEXTS:
             _DECOMPOSED.clear()
         entry = _DECOMPOSED[id(ctx)] = (ctx, {})
     known = entry[1]
     got = known.get(cards)
     if got is None:
-        if len(known) > 20_000:
+        if len(known) >= DECOMPOSED_SIZE:
             known.clear()
         got = known[cards] = [(_cards_of(c.cards), c.width, c.length)
                               for c in ctx.decompose(_hand(cards))]
     return got
 
 
-#: card lists of core Hands (components of singles and tuples are shared Hands)
+#: card lists of core Hands (components of singles and tuples are shared Hands); as
+#: bounded as ``_HANDS``
 _CARDS: dict = {}
+_CARDS_OLD: dict = {}
 
 
 def _cards_of(hand) -> list:
     got = _CARDS.get(hand)
     if got is None:
-        if len(_CARDS) > 20_000:
-            _CARDS.clear()
-        got = _CARDS[hand] = hand.cards()
+        got = _CARDS_OLD.get(hand)
+        if got is None:
+            got = hand.cards()
+        remember(_CARDS, _CARDS_OLD, HANDS_SIZE, hand, got)
     return got
 
 

@@ -29,5 +29,7 @@ def run(args) -> int:
         raise ShengjiError(f"--deal {args.deal}: deals count from 1")
     if args.delay < 0:
         raise ShengjiError("--delay: cannot be negative")
+    if not args.delay <= 3600:  # also NaN; inf would end in OverflowError from time.sleep
+        raise ShengjiError(f"--delay {args.delay}: at most 3600 seconds")
     color = args.color if args.color is not None else sys.stdout.isatty()
     return replay(args.log, deal=args.deal, out=sys.stdout, color=color, delay=args.delay / 2)

@@ -81,6 +81,8 @@ def run(args) -> int:
         raise ShengjiError(f"--port {args.port}: not a port number")
     if args.bot_delay < 0:
         raise ShengjiError("--bot-delay: cannot be negative")
+    if not args.bot_delay <= 3600:  # also NaN; inf would end in OverflowError from time.sleep
+        raise ShengjiError(f"--bot-delay {args.bot_delay}: at most 3600 seconds")
     from ..bots import make_bot
     from ..protocol import MAX_MESSAGE_BYTES
     from ..variants import load_variant

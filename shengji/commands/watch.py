@@ -34,6 +34,8 @@ def run(args) -> int:
         raise ShengjiError(f"--deals {args.deals}: needs a positive number")
     if args.delay < 0:
         raise ShengjiError("--delay: cannot be negative")
+    if not args.delay <= 3600:  # also NaN; inf would end in OverflowError from time.sleep
+        raise ShengjiError(f"--delay {args.delay}: at most 3600 seconds")
     bots = [b.strip() for b in args.players.split(",")]
     variant = load_variant(args.variant)
     for name in set(bots):

@@ -24,6 +24,7 @@ from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, level_na
 from ..deck import deal_error
 from ..errors import ArgumentError, HandError, ShengjiError, VariantError
 from ..friends import FriendTracker, allowed_calls, calls_problem, calls_text
+from ..memo import remember
 from ..model import Bid
 from .actions import (
     Action,
@@ -189,6 +190,8 @@ class Game:
         if seat is None:
             seat = to_act
         if seat != to_act or self.phase == OVER:
+            if seat is not None:  # a seat that is not to act has nothing to do; no seat 99
+                self._seat_arg(seat)
             return Legal("none", seat, ())
         trick = self._trick
         if self.phase == PLAYING and trick and len(trick[0][1]) == 1:
@@ -927,13 +930,13 @@ class Game:
     def _hand_obj(self, cards: tuple):
         h = _HAND_CACHE.get(cards)
         if h is None:
-            if len(_HAND_CACHE) >= HAND_CACHE_SIZE:
-                # forget the oldest entry (dicts keep insertion order): O(1), bounded
-                del _HAND_CACHE[next(iter(_HAND_CACHE))]
-            counts = [0] * NUM_KINDS
-            for c in cards:  # the engine's own card ids: no parsing, no checks
-                counts[c] += 1
-            h = _HAND_CACHE[cards] = _Hand()._trusted(counts)
+            h = _HAND_CACHE_OLD.get(cards)
+            if h is None:
+                counts = [0] * NUM_KINDS
+                for c in cards:  # the engine's own card ids: no parsing, no checks
+                    counts[c] += 1
+                h = _Hand()._trusted(counts)
+            remember(_HAND_CACHE, _HAND_CACHE_OLD, HAND_CACHE_SIZE, cards, h)
         return h
 
     def _hand_of(self, seat: int):
@@ -1145,9 +1148,12 @@ def _dealt(players: int) -> tuple:
 #: that led a trick also keeps its prepared lead (~1 kB), so the cache is bounded: with
 #: 100,000 entries each simulate worker grew to ~118 MB over 30,000 deals (issue 12).
 #: A deal makes a few hundred distinct plays; the common ones (singles, pairs) recur
-#: across deals and stay in the most recent few thousand.
-HAND_CACHE_SIZE = 4096
+#: across deals and stay in the most recent few thousand: two generations of
+#: HAND_CACHE_SIZE (``shengji.memo``; evicting the oldest key of one dict rescanned
+#: the deleted slots, ~6 µs a miss).
+HAND_CACHE_SIZE = 2048
 _HAND_CACHE: dict = {}
+_HAND_CACHE_OLD: dict = {}
 
 
 def _Hand():

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from itertools import compress
 
-from ..errors import ShengjiError
+from ..errors import ArgumentError, ShengjiError
 from .events import DealScored, DealStarted, MatchOver, ThrowFailed
 
 UNIT_DEALS = 20
@@ -210,6 +210,13 @@ def simulate(variant_ref, players: list[str], *, deals: int = 0, matches: int = 
     Ray cluster); results do not depend on it."""
     # loaded afresh for each run (a relative path, an edited file, the plugins allowed
     # now), then shared with the units of this run (forked workers inherit it)
+    for what, n in (("deals", deals), ("matches", matches), ("jobs", jobs)):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ArgumentError(f"{what}: expected a number 0, 1, ..., got "
+                                f"{type(n).__name__} {n!r:.40}")
+    if isinstance(players, (str, bytes)) or not isinstance(players, (list, tuple)):
+        raise ArgumentError(f"players: expected a list of bot names, one per seat, got "
+                            f"{type(players).__name__} {players!r:.40}")
     _VARIANTS.pop(variant_ref, None)
     variant = _load(variant_ref)
     from ..bots import make_bot

@@ -216,7 +216,9 @@ def read_deals(path: str | Path) -> list[tuple[str, list[dict]]]:
         try:
             d = json.loads(line)
         except (ValueError, RecursionError) as e:
-            raise ShengjiError(f"{path}:{n}: not JSON ({str(e)[:60]})") from None
+            why = (f"{e.msg}, column {e.colno}" if isinstance(e, json.JSONDecodeError)
+                   else type(e).__name__)
+            raise ShengjiError(f"{path}:{n}: not JSON ({why[:80]})") from None
         if not (isinstance(d, dict) and isinstance(d.get("events"), list)):
             raise ShengjiError(f"{path}:{n}: not a deal of `shengji simulate --log` (an "
                                "object with events), a game record or a public replay")

@@ -28,6 +28,7 @@ from ..engine.legal import Legal
 from ..engine.view import SeatView
 from ..errors import ShengjiError
 from ..friends import parse_calls
+from ..memo import remember
 from ..model import Bid
 
 #: protocol version; a client that joins with another version is refused
@@ -279,6 +280,7 @@ _TOTALS: dict[int, tuple] = {}
 
 
 _IDS: dict[str, tuple] = {}  # card text → sorted ids: plays repeat ("SA SA") in every view
+_IDS_OLD: dict[str, tuple] = {}  # its previous generation (shengji.memo)
 
 
 def decode_view(d: dict) -> SeatView:
@@ -292,10 +294,10 @@ def _decode_view(d: dict) -> SeatView:
     def ids(text):
         got = _IDS.get(text)
         if got is None:
-            got = tuple(sorted(parse_cards(text), reverse=True))
-            if len(_IDS) >= 65536:
-                _IDS.clear()
-            _IDS[text] = got
+            got = _IDS_OLD.get(text)
+            if got is None:
+                got = tuple(sorted(parse_cards(text), reverse=True))
+            remember(_IDS, _IDS_OLD, 2048, text, got)
         return got
 
     def counts(text):

@@ -342,6 +342,8 @@ class Variant:
 
     def advance(self, level: int, rise: int, defending: bool) -> int:
         """A seat's level after rising ``rise`` levels (hook shengji_advance)."""
+        _int(level, "level", 0, 13)  # 2..A, or NT (13)
+        _int(rise, "rise")
         new = self._call("shengji_advance", int, level=level, rise=rise,
                          defending=bool(defending))
         if not level <= new <= level + rise:
@@ -350,6 +352,7 @@ class Variant:
 
     def dealers_back_to_start(self, deal_level: int, last_play, attackers_won: bool) -> bool:
         """Does the dealers' side fall back to the start level (the jack rule)?"""
+        _int(deal_level, "deal_level", 0, 13)
         return self._back_to_start(deal_level, tuple(parse_cards(last_play)),
                                    bool(attackers_won))
 
