@@ -34,12 +34,22 @@ def version() -> str:
         return __version__
 
 
+class _Parser(argparse.ArgumentParser):
+    """No abbreviated options: with both ``--players`` and ``--players-count``, argparse
+    would read a mistyped ``--player`` as whichever it likes, and an error about the
+    wrong option follows."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="shengji", description="Rules-as-data engine for 升级 / Tractor / 80分 and variants."
     )
     parser.add_argument("--version", action="version", version=f"shengji {version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         try:
             module = importlib.import_module(f"shengji.commands.{name}")

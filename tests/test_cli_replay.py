@@ -91,6 +91,17 @@ def test_watch_plays_a_deal_card_by_card(capsys):
     assert code == 2 and "seats" in err
 
 
+def test_options_are_never_abbreviated(capsys):
+    # `play --players mcts` was read as an abbreviation of --players-count ("invalid int
+    # value"): a mistyped option is named as such, whatever options share its prefix
+    for argv, said in ((["play", "--players", "mcts"], "--players mcts"),
+                       (["simulate", "--deal", "3"], "--deal 3")):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 2
+        assert f"unrecognized arguments: {said}" in capsys.readouterr().err
+
+
 def test_a_mistyped_variant_gets_did_you_mean(capsys):
     with pytest.raises(VariantError, match="did you mean 'two-deck-80'"):
         load_variant("two-deck80")

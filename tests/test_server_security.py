@@ -169,14 +169,16 @@ def test_names_are_cleaned_text(client):
 def test_a_flood_of_messages_is_cut_off_and_others_are_still_served():
     """One seated client sends 300 replay requests at once: it gets its burst answered,
     one rate_limited error, silence, then the socket is closed; another client of the
-    same server is still answered."""
+    same server is answered while the flood is still queued, and after it."""
     with make_client(msg_rate=1, msg_burst=10, msg_dropped_close=100) as client:
         code = new_room(client)
-        with client.websocket_connect(WS) as ws:
+        with client.websocket_connect(WS) as ws, client.websocket_connect(WS) as bystander:
             me = join(ws, code)
             until(ws, "room")
             for _ in range(300):
                 send(ws, type="replay", token=me["token"], deal=0)
+            send(bystander, type="ping")  # the flooder's socket is not yet read from
+            assert bystander.receive_json()["type"] == "pong"
             replies = []
             with pytest.raises(WebSocketDisconnect) as closed:
                 while True:
@@ -314,3 +316,28 @@ def test_listening_on_every_interface_is_warned_about(monkeypatch, capsys):
     assert runs[0]["proxy_headers"] is False and runs[0]["ws_per_message_deflate"] is False
     assert main(["serve", "--port", "8123", "--db", ":memory:"]) == 0
     assert "WARNING" not in capsys.readouterr().err
+
+
+def test_the_connection_cap_fits_the_open_files_limit(monkeypatch):
+    # 4,000 websockets cannot be held under a 1,024-descriptor limit: the soft limit is
+    # raised toward the hard one, and where that is not enough the cap comes down
+    import resource
+
+    from shengji.frontends.web.limits import SPARE_DESCRIPTORS, fit_to_descriptors
+
+    calls = []
+    monkeypatch.setattr(resource, "getrlimit", lambda what: (1024, 2048))
+    monkeypatch.setattr(resource, "setrlimit", lambda what, lim: calls.append(lim))
+    fitted, note = fit_to_descriptors(Limits(max_connections=4000))
+    assert calls == [(2048, 2048)]
+    assert fitted.max_connections == 2048 - SPARE_DESCRIPTORS and "2048" in note
+    # a limit that is enough changes nothing
+    monkeypatch.setattr(resource, "getrlimit", lambda what: (65536, 65536))
+    assert fit_to_descriptors(Limits(max_connections=4000)) == (Limits(max_connections=4000),
+                                                                 None)
+    # raised far enough: the cap stays
+    calls.clear()
+    monkeypatch.setattr(resource, "getrlimit", lambda what: (1024, resource.RLIM_INFINITY))
+    assert fit_to_descriptors(Limits(max_connections=4000))[0].max_connections == 4000
+    assert calls == [(4000 + SPARE_DESCRIPTORS, resource.RLIM_INFINITY)]
+

@@ -99,9 +99,14 @@ def run(args) -> int:
             sqlite3.connect(db).close()
         except (OSError, sqlite3.Error) as e:
             raise ShengjiError(f"--db {db}: cannot open ({e})") from None
+    from ..frontends.web.limits import Limits, fit_to_descriptors
+
+    limits, note = fit_to_descriptors(Limits())
+    if note:
+        print(f"shengji: {note}", file=sys.stderr)
     app = create_app(default_variant=args.variant, bot=args.bot, bot_delay=args.bot_delay,
                      allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin,
-                     db=db, seats=args.seats, gc_pauses=True)
+                     db=db, seats=args.seats, gc_pauses=True, limits=limits)
     if exposed(args.host):
         print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr)
     print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop); "

@@ -107,3 +107,38 @@ class PerAddress:
             self.conns[address] = n
         else:
             self.conns.pop(address, None)
+
+
+#: descriptors kept free for the database, log files and listening sockets
+SPARE_DESCRIPTORS = 64
+
+
+def fit_to_descriptors(limits: Limits) -> tuple[Limits, str | None]:
+    """``limits`` with ``max_connections`` within what this process may open.
+
+    Each websocket holds a file descriptor; past the process's limit (often 1024) new
+    connections fail with "too many open files" for everyone. The soft limit is raised
+    toward the hard one when that is allowed; if the connections still do not fit, the
+    cap is lowered and the returned note says so (None when nothing changed)."""
+    try:
+        import resource
+    except ImportError:  # not on this platform: nothing to check
+        return limits, None
+    want = limits.max_connections + SPARE_DESCRIPTORS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= want:
+        return limits, None
+    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    except (ValueError, OSError):
+        pass
+    if soft >= want:
+        return limits, None
+    fitted = max(1, soft - SPARE_DESCRIPTORS)
+    from dataclasses import replace
+
+    return replace(limits, max_connections=fitted), (
+        f"connections capped at {fitted} (the open-files limit is {soft}; "
+        f"raise it with ulimit -n for more)")
