@@ -201,13 +201,19 @@ class Room:
             raise ProtocolError("bad_token", "this token does not hold your seat")
         return conn.seat
 
-    async def join(self, conn: Conn, msg: dict) -> None:
+    @staticmethod
+    def _check_entry(conn: Conn, msg: dict) -> None:
+        """What a player and a spectator must both pass to enter: our protocol version,
+        and a connection that is in no room yet."""
         if msg["protocol"] != PROTOCOL_VERSION:
             raise ProtocolError("bad_version", f"protocol version {msg['protocol']} is not "
                                                f"spoken here (version {PROTOCOL_VERSION})")
         if conn.room is not None:
             raise ProtocolError("already_joined", f"this connection is in room "
                                                   f"{conn.room.code} already")
+
+    async def join(self, conn: Conn, msg: dict) -> None:
+        self._check_entry(conn, msg)
         token = msg.get("token")
         if token is not None:
             seat = self._seat_of_token(token)
@@ -253,12 +259,7 @@ class Room:
 
     async def watch(self, conn: Conn, msg: dict) -> None:
         """A spectator: no seat, no token, the public view only."""
-        if msg["protocol"] != PROTOCOL_VERSION:
-            raise ProtocolError("bad_version", f"protocol version {msg['protocol']} is not "
-                                               f"spoken here (version {PROTOCOL_VERSION})")
-        if conn.room is not None:
-            raise ProtocolError("already_joined", f"this connection is in room "
-                                                  f"{conn.room.code} already")
+        self._check_entry(conn, msg)
         if len(self.watchers) >= self.limits.watchers_per_room:
             raise ProtocolError("room_full", f"room {self.code} has "
                                              f"{len(self.watchers)} spectators already")
