@@ -63,7 +63,7 @@ static void setup(sj_rules *r, int decks, int level, int trump, int variant)
 }
 
 /* the cards of `decks` packs shuffled into `players` hands of `size` (the rest unused) */
-static void deal_n(int decks, int players, int size, uint8_t (*hands)[SJ_NK])
+static void deal(int decks, int players, int size, uint8_t (*hands)[SJ_NK])
 {
     int deck[SJ_MAXCARDS], n = 0;
     for (int k = 0; k < SJ_NK; k++)
@@ -76,23 +76,6 @@ static void deal_n(int decks, int players, int size, uint8_t (*hands)[SJ_NK])
     }
     memset(hands, 0, (size_t)players * SJ_NK);
     for (int p = 0; p < players; p++)
-        for (int i = 0; i < size; i++)
-            hands[p][deck[p * size + i]]++;
-}
-
-static void deal(int decks, int size, uint8_t hands[4][SJ_NK])
-{
-    int deck[SJ_MAXCARDS], n = 0;
-    for (int k = 0; k < SJ_NK; k++)
-        for (int d = 0; d < decks; d++)
-            deck[n++] = k;
-    for (int i = n - 1; i > 0; i--) {
-        int j = below(i + 1), t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
-    memset(hands, 0, 4 * SJ_NK);
-    for (int p = 0; p < 4; p++)
         for (int i = 0; i < size; i++)
             hands[p][deck[p * size + i]]++;
 }
@@ -118,7 +101,7 @@ int main(void)
         }
         uint8_t hands[4][SJ_NK];
         for (int trial = 0; trial < 20; trial++) {
-            deal(decks, sizes[decks], hands);
+            deal(decks, 4, sizes[decks], hands);
             /* a lead: one suit of seat 0's hand, sometimes cut down */
             uint8_t l[SJ_NK] = {0};
             int32_t es;
@@ -211,7 +194,7 @@ int main(void)
                 sj_position fp;
                 memset(&fp, 0, sizeof fp);
                 fp.players = 12;
-                deal_n(4, 12, 17, fp.hands);
+                deal(4, 12, 17, fp.hands);
                 fp.leader = fp.dealer = below(12);
                 fp.friends = 1;
                 fp.n_calls = 5;

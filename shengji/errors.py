@@ -40,6 +40,19 @@ class ArgumentError(ShengjiError, ValueError):
     message names the argument."""
 
 
+def check_int(value, what: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` if it is an integer (a bool is not) within ``low..high`` (either bound may
+    be None); otherwise an ArgumentError naming ``what``. For public entry points."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentError(f"{what}: expected an integer, got {type(value).__name__} "
+                            f"{value!r:.40}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        allowed = (f"{low}..{high}" if low is not None and high is not None
+                   else f"at least {low}" if low is not None else f"at most {high}")
+        raise ArgumentError(f"{what}: {value} is out of range ({allowed})")
+    return value
+
+
 class RecordError(ShengjiError, ValueError):
     """A saved game (or an action record) is malformed: not JSON, not an object, a field
     missing or of the wrong type, an action that does not replay. The message names the

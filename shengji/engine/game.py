@@ -22,7 +22,7 @@ from itertools import compress
 
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, level_name, point_value
 from ..deck import deal_error
-from ..errors import ArgumentError, HandError, ShengjiError, VariantError
+from ..errors import ArgumentError, HandError, ShengjiError, VariantError, check_int
 from ..friends import FriendTracker, allowed_calls, calls_problem, calls_text
 from ..memo import remember
 from ..model import Bid
@@ -195,12 +195,9 @@ class Game:
             return Legal("none", seat, ())
         trick = self._trick
         if self.phase == PLAYING and trick and len(trick[0][1]) == 1:
-            # a single led (the commonest decision): the led suit's kinds held, else any
-            hand = self.hands[seat]
-            kinds = self._suit_kinds[self._eff[trick[0][1][0]]]
-            kinds = list(compress(kinds, map(hand.__getitem__, kinds))) or list(
-                compress(_KINDS, hand))
-            legal = Legal("follow", seat, kinds, None, 1, self._stamp)  # kind ids: singles
+            # a single led (the commonest decision)
+            legal = Legal("follow", seat, self._single_follows(seat, trick), None, 1,
+                          self._stamp)  # kind ids: singles
         else:
             legal = self._listed(seat, limit)
             if legal.kind != "call":  # the calls listed are parts of a call, not calls
@@ -210,6 +207,14 @@ class Game:
         self._legal = legal
         return legal
 
+    def _single_follows(self, seat: int, trick) -> list:
+        """The kinds ``seat`` may follow a single lead with: those of the led suit it holds,
+        else any it holds (kind ids, in id order)."""
+        hand = self.hands[seat]
+        kinds = self._suit_kinds[self._eff[trick[0][1][0]]]
+        return list(compress(kinds, map(hand.__getitem__, kinds))) or list(
+            compress(_KINDS, hand))
+
     def _play_picked(self, seat: int, pick) -> tuple:
         """(action, events) of ``apply(legal[pick(len(legal))])`` with ``legal`` =
         ``legal_actions(seat)``, for the seat to act in the play phase: the runner's path
@@ -218,10 +223,7 @@ class Game:
         Play of that card), events and state."""
         trick = self._trick
         if trick and len(trick[0][1]) == 1:
-            hand = self.hands[seat]
-            kinds = self._suit_kinds[self._eff[trick[0][1][0]]]
-            kinds = list(compress(kinds, map(hand.__getitem__, kinds))) or list(
-                compress(_KINDS, hand))
+            kinds = self._single_follows(seat, trick)
             action = _SINGLE_PLAYS[seat][kinds[pick(len(kinds))]]  # made by __init__
             self._stamp += 1
             self._legal = None
@@ -636,14 +638,15 @@ class Game:
         key = (seat, cards, self.level)
         bid = self._bid_cache.get(key, False)
         if bid is False:
+            ids = tuple(sorted(cards))
             strength = self._strength_cache.get((cards, self.level))
             if strength is None:
-                strength = self.variant._strength(tuple(sorted(cards)), self.level)
+                strength = self.variant._strength(ids, self.level)
                 self._strength_cache[(cards, self.level)] = strength
             bid = None
             if strength:
                 trump = cards[-1] // 13 if cards[-1] < LITTLE_JOKER else None
-                bid = Bid(seat, tuple(sorted(cards)), trump, strength)
+                bid = Bid(seat, ids, trump, strength)
             self._bid_cache[key] = bid
         return bid
 
@@ -970,12 +973,12 @@ class Game:
         ``seat`` None: as a spectator sees it (nobody's private cards)."""
         from .view import events_seen
         if type(since) is not int:
-            _check_int_arg(since, "since")
+            check_int(since, "since")
         return events_seen(self, None if seat is None else self._seat_arg(seat), since)
 
     def _seat_arg(self, seat, what: str = "seat") -> int:
         if type(seat) is not int or not 0 <= seat < self.players:
-            _check_int_arg(seat, what, 0, self.players - 1)
+            check_int(seat, what, 0, self.players - 1)
         return seat
 
     def snapshot(self) -> dict:
@@ -1029,14 +1032,6 @@ class Game:
         # pickled as its record: (variant, table size, seed, actions), rebuilt by replay
         return (_unpickle, (self.variant_ref, self.seed, self.max_deals, self.deal_order,
                             tuple(self.actions), self.players))
-
-
-def _check_int_arg(value, what: str, low: int | None = None, high: int | None = None) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ArgumentError(f"{what}: expected an integer, got {type(value).__name__} "
-                            f"{value!r:.40}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ArgumentError(f"{what}: {value} is out of range ({low}..{high})")
 
 
 def _check_game_args(seed, max_deals) -> None:

@@ -14,24 +14,12 @@ from pathlib import Path
 from .. import plugins as plugin_mod
 from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_level, suit_of
 from ..deck import Composition
-from ..errors import ArgumentError, RulesError, ShengjiError, VariantError
+from ..errors import ArgumentError, RulesError, ShengjiError, VariantError, check_int
 from ..friends import FriendRules
 from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from ..rules import PlayRules
 from .files import display_path
 from .loading import Resolved, where_set
-
-
-def _int(value, what: str, low: int = 0, high: int | None = None) -> int:
-    """An integer argument checked (ArgumentError naming it): not a bool, in range."""
-    if type(value) is not int or value < low or (high is not None and value > high):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ArgumentError(f"{what}: expected an integer, got {type(value).__name__} "
-                                f"{value!r:.40}")
-        if value < low or (high is not None and value > high):
-            allowed = f"{low}..{high}" if high is not None else f"at least {low}"
-            raise ArgumentError(f"{what}: {value} is out of range ({allowed})")
-    return value
 
 
 def _of_type(value, types, what: str, none: bool = False):
@@ -244,8 +232,8 @@ class Variant:
 
     def no_declaration(self, deal_number: int, kitty, level: int | str,
                        redeals: int = 0) -> NoBidOutcome:
-        _int(deal_number, "deal_number")
-        _int(redeals, "redeals")
+        check_int(deal_number, "deal_number", 0)
+        check_int(redeals, "redeals", 0)
         return self._call(
             "shengji_no_declaration",
             NoBidOutcome,
@@ -295,7 +283,7 @@ class Variant:
 
     def score_deal(self, attacker_points: int, short_handed: bool = False) -> ScoreOutcome:
         """``short_handed``: finding friends, the dealer's side ended smaller than called."""
-        _int(attacker_points, "attacker_points", low=-(2**31), high=2**31)
+        check_int(attacker_points, "attacker_points", -(2**31), 2**31)
         return self._score(attacker_points, bool(short_handed))
 
     def _score(self, attacker_points: int, short_handed: bool) -> ScoreOutcome:
@@ -332,7 +320,7 @@ class Variant:
         return level
 
     def _seat(self, seat, what: str = "seat") -> int:
-        return _int(seat, what, 0, self.players - 1)
+        return check_int(seat, what, 0, self.players - 1)
 
     @property
     def top_level(self) -> int:
@@ -342,8 +330,8 @@ class Variant:
 
     def advance(self, level: int, rise: int, defending: bool) -> int:
         """A seat's level after rising ``rise`` levels (hook shengji_advance)."""
-        _int(level, "level", 0, 13)  # 2..A, or NT (13)
-        _int(rise, "rise")
+        check_int(level, "level", 0, 13)  # 2..A, or NT (13)
+        check_int(rise, "rise", 0)
         new = self._call("shengji_advance", int, level=level, rise=rise,
                          defending=bool(defending))
         if not level <= new <= level + rise:
@@ -352,7 +340,7 @@ class Variant:
 
     def dealers_back_to_start(self, deal_level: int, last_play, attackers_won: bool) -> bool:
         """Does the dealers' side fall back to the start level (the jack rule)?"""
-        _int(deal_level, "deal_level", 0, 13)
+        check_int(deal_level, "deal_level", 0, 13)
         return self._back_to_start(deal_level, tuple(parse_cards(last_play)),
                                    bool(attackers_won))
 
@@ -370,7 +358,7 @@ class Variant:
         """``side``: the dealer's side (default: every seat of ``dealer_team``)."""
         _of_type(levels, Mapping, "levels")
         _of_type(outcome, ScoreOutcome, "outcome")
-        _int(dealer_team, "dealer_team")
+        check_int(dealer_team, "dealer_team", 0)
         side = tuple(self._seat(s, "side[]") for s in _items(side, "side"))
         side = side or tuple(s for s, t in enumerate(self.teams) if t == dealer_team)
         return self._match_winner(dict(levels), outcome, dealer_team, side)
