@@ -152,7 +152,7 @@ class Game:
         # the declaration hooks are pure functions of their arguments: cache them per game
         self._strength_cache: dict = {}
         self._overturn_cache: dict = {}
-        self._offer_cache: dict = {}
+        self._declare_cache: dict = {}  # (bids key, seat, kind, n) -> Declare | None
         self._bid_cache: dict = {}  # (seat, cards, level) -> Bid | None (Bids are frozen)
         self.actions: list[Action] = []
         self.events: list = []
@@ -323,14 +323,16 @@ class Game:
             if self._takeback is not None:  # keeps the declaration just made
                 self._takeback = None
             else:
-                self._declined[action.seat] = (self._bid_version, frozenset(self._offer))
-            ev.append(Passed(action.seat))
+                # (the offers' cards: a set of tuples of ints hashes in C)
+                self._declined[action.seat] = (self._bid_version,
+                                               frozenset([d.cards for d in self._offer]))
+            ev.append(_passed(action.seat))
             self._run_stealing(ev) if self.phase == STEALING else self._run_dealing(ev)
         elif isinstance(action, Declare):
             bid = plan
             self._bids.append(bid)
-            self._bid_version += 1
-            ev.append(Declared(bid.seat, bid.cards, bid.trump, bid.strength))
+            self._bids_changed()
+            ev.append(_declared(bid.seat, bid.cards, bid.trump, bid.strength))
             if self.phase == STEALING:
                 self._steal(bid, ev)
             else:
@@ -345,7 +347,7 @@ class Game:
                     self._run_dealing(ev)
         elif isinstance(action, TakeBack):
             bid = self._bids.pop()
-            self._bid_version += 1
+            self._bids_changed()
             self._took_back.add(action.seat)
             self._takeback = None
             ev.append(BidTakenBack(action.seat, bid.cards))
@@ -523,16 +525,17 @@ class Game:
         self.hand_len = [0] * self.players
         self._bids: list[Bid] = []
         self._bid_version = 0
-        self._seen_version = [-1] * self.players
+        self._key_bids()
+        self._ask_all_until = self.players  # every seat's first card is a moment to ask
         self._declined: list = [None] * self.players
         self._offer: tuple = ()
-        self._deal_offers: dict = {}  # offers once the deal has bids (see _offers)
         self._takeback: int | None = None  # seat that may take back its declaration now
         self._took_back: set = set()       # seats that took one back this deal (once each)
         self._steal_queue: list = []       # seats still to be asked in a theft round
         # the NT level above A (13) has no declarations: it is played without trump
         self._bid_kinds = () if self.level > 12 else (
             tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER))
+        self._declaring = _declaring(self._bid_kinds)
         self.trump = None
         self.ctx = None
         self.kitty: tuple = ()
@@ -570,27 +573,29 @@ class Game:
         """Deal cards until a seat has a new declaration to consider, then stop; after the
         last card ask every seat in play order, and after each declaration made then every
         other seat again, until all have passed; then settle trump."""
-        players, first, deck = self.players, self._first_seat, self._deck
-        hands, hand_len, bid_kinds = self.hands, self.hand_len, self._bid_kinds
-        seen, version, dealt_events = self._seen_version, self._bid_version, _dealt(players)
-        i, n = self._dealt, self._n_deal
+        deck, hands, hand_len = self._deck, self.hands, self.hand_len
+        seats, dealt_events = _deal_seats(self.players, self._first_seat, self._n_deal), \
+            _dealt(self.players)
+        # a seat's options change only when it gets a declaring card or the standing
+        # declaration changes; otherwise it has nothing new to say. After a change each
+        # seat is asked at its first card since: the next ``players`` cards go to every
+        # seat once, so every card before ``_ask_all_until`` is a moment to ask.
+        declaring, ask_all = self._declaring, self._ask_all_until
         append = ev.append
-        while i < n:
+        n = self._n_deal
+        for i in range(self._dealt, n):
             card = deck[i]
-            seat = (first + i) % players
-            i += 1
+            seat = seats[i]
             hands[seat][card] += 1
             hand_len[seat] += 1
             append(dealt_events[seat][card])  # CardDealt(seat, card), a shared record
-            # a seat's options change only when it gets a declaring card or the standing
-            # declaration changes; otherwise it has nothing new to say
-            if card in bid_kinds or seen[seat] != version:
-                seen[seat] = version
-                self._dealt = i
+            if declaring[card] or i < ask_all:
+                self._dealt = i + 1
                 if self._ask(seat, final=False):
                     return
-        self._dealt = i
+        self._dealt = n
         if self._final is None:
+            first, players = self._first_seat, self.players
             self._final = [(first + i) % players for i in range(players)]
         while self._final:
             seat = self._final.pop(0)
@@ -598,41 +603,57 @@ class Game:
                 return
         self._finish_dealing(ev)
 
+    def _bids_changed(self) -> None:
+        """After a declaration is made or taken back."""
+        self._bid_version += 1
+        self._key_bids()
+        # every seat is asked again at its next card (see _run_dealing)
+        self._ask_all_until = self._dealt + self.players
+
+    def _key_bids(self) -> None:
+        """The deal's level and bids as a key of the declaration caches: Bids hash
+        through Python code, these tuples of ints hash in C."""
+        self._bids_key = (self.level, *[(b.seat, b.cards, b.strength) for b in self._bids])
+
     def _ask(self, seat: int, final: bool) -> bool:
         offer = self._offers(seat)
         if not offer:
             return False
         declined = self._declined[seat]
         if (not final and declined is not None and declined[0] == self._bid_version
-                and declined[1].issuperset(offer)):
+                and declined[1].issuperset([d.cards for d in offer])):
             return False
         self._offer = offer
         self.to_act = seat
         return True
 
     def _offers(self, seat: int) -> tuple:
+        """The declarations ``seat`` may make now: its level cards and jokers, by kind in
+        ``_bid_kinds`` order, then by count."""
         hand = self.hands[seat]
-        held = tuple([hand[k] for k in self._bid_kinds])
-        if not any(held):
+        kinds = list(compress(self._bid_kinds, map(hand.__getitem__, self._bid_kinds)))
+        if not kinds:
             return ()  # no level card, no joker: nothing to declare
-        # the offers are a pure function of (seat, level, the deal's bids, the held level
-        # cards and jokers); before any bid that recurs from deal to deal (kept per
-        # game), after one the bids are this deal's (kept per deal, by bid version)
-        if self._bids:
-            cache, key = self._deal_offers, (seat, self._bid_version, held)
-        else:
-            cache, key = self._offer_cache, (seat, self.level, held)
-        offer = cache.get(key)
-        if offer is None:
-            found = []
-            for k in self._bid_kinds:
-                for n in range(1, hand[k] + 1):
-                    bid = self._make_bid(seat, (k,) * n)
-                    if bid is not None and self._may_overturn(bid):
-                        # one kind, n copies: already in the order Declare keeps
-                        found.append(Declare.trusted(seat, bid.cards))
-            offer = cache[key] = tuple(found)
-        return offer
+        # whether ``seat`` may show n of kind k is a pure function of (level, the deal's
+        # bids, seat, k, n): it recurs from ask to ask, and from deal to deal
+        cache, bids = self._declare_cache, self._bids_key
+        found = []
+        for k in kinds:
+            for n in range(1, hand[k] + 1):
+                d = cache.get((bids, seat, k, n), False)
+                if d is False:
+                    d = self._declare_option(seat, k, n)
+                if d is not None:
+                    found.append(d)
+        return tuple(found)
+
+    def _declare_option(self, seat: int, k: int, n: int) -> Declare | None:
+        bid = self._make_bid(seat, (k,) * n)
+        # one kind, n copies: already in the order Declare keeps
+        d = Declare.trusted(seat, bid.cards) if bid is not None and self._may_overturn(bid) \
+            else None
+        self._declare_cache[(self._bids_key, seat, k, n)] = d
+        return d
 
     def _make_bid(self, seat: int, cards: tuple) -> Bid | None:
         key = (seat, cards, self.level)
@@ -651,10 +672,10 @@ class Game:
         return bid
 
     def _may_overturn(self, bid: Bid) -> bool:
-        bids = tuple(self._bids)
-        key = (bids, bid)
+        key = (self._bids_key, bid.seat, bid.cards, bid.strength)
         ok = self._overturn_cache.get(key)
         if ok is None:
+            bids = tuple(self._bids)
             current = bids[-1] if bids else None
             ok = self._overturn_cache[key] = self.variant._overturns(current, bid, bids)
         return ok
@@ -680,6 +701,7 @@ class Game:
                                     seed=f"{self.seed}:{self.deal_number}:{self._attempt}")
             self.dealer = dealer
             self.level = min(self.levels[dealer], self._top_level)
+            self._key_bids()  # (a theft's declarations are judged at this level)
         self.trump = trump
         self.ctx = ctx = v.context(self.level, trump)
         self._eff, self._str, self._suit_kinds = _tables(ctx)
@@ -1054,7 +1076,7 @@ def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None) -
 
 
 #: per-game caches of pure hook results: a copy may share them
-_SHARED_CACHES = frozenset({"_strength_cache", "_overturn_cache", "_offer_cache",
+_SHARED_CACHES = frozenset({"_strength_cache", "_overturn_cache", "_declare_cache",
                             "_bid_cache"})
 
 
@@ -1119,6 +1141,34 @@ def _tables(ctx) -> tuple:
 
 _DEALT: dict = {}
 _PASSES: dict = {}
+_SEATS: dict = {}
+_DECLARING: dict = {}
+_declared = maker(Declared)
+_PASSED: dict = {}
+
+
+def _passed(seat: int) -> Passed:
+    """Passed(seat): events are frozen, so one record per seat serves every deal."""
+    e = _PASSED.get(seat)
+    if e is None:
+        e = _PASSED[seat] = Passed(seat)
+    return e
+
+
+def _deal_seats(players: int, first: int, n: int) -> tuple:
+    """The seat that gets each of the ``n`` dealt cards, ``first`` getting the first."""
+    t = _SEATS.get((players, first, n))
+    if t is None:
+        t = _SEATS[(players, first, n)] = tuple((first + i) % players for i in range(n))
+    return t
+
+
+def _declaring(bid_kinds: tuple) -> tuple:
+    """[kind] -> can it declare (one of ``bid_kinds``)?"""
+    t = _DECLARING.get(bid_kinds)
+    if t is None:
+        t = _DECLARING[bid_kinds] = tuple(k in bid_kinds for k in range(NUM_KINDS))
+    return t
 
 
 def _pass(seat: int) -> Pass:
