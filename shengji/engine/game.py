@@ -18,7 +18,8 @@ import os
 import random
 import weakref
 from collections.abc import Iterable
-from itertools import compress
+from itertools import chain, compress, repeat
+from operator import mul
 
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, level_name, point_value
 from ..deck import deal_error
@@ -152,7 +153,8 @@ class Game:
         # the declaration hooks are pure functions of their arguments: cache them per game
         self._strength_cache: dict = {}
         self._overturn_cache: dict = {}
-        self._declare_cache: dict = {}  # (bids key, seat, kind, n) -> Declare | None
+        self._declare_cache: dict = {}  # bids key -> {(seat, kind, n): Declare | None}
+        self._candidates: dict = {}  # (level, seat, kind, n) -> (Bid, Declare) | None
         self._bid_cache: dict = {}  # (seat, cards, level) -> Bid | None (Bids are frozen)
         self.actions: list[Action] = []
         self.events: list = []
@@ -532,10 +534,7 @@ class Game:
         self._takeback: int | None = None  # seat that may take back its declaration now
         self._took_back: set = set()       # seats that took one back this deal (once each)
         self._steal_queue: list = []       # seats still to be asked in a theft round
-        # the NT level above A (13) has no declarations: it is played without trump
-        self._bid_kinds = () if self.level > 12 else (
-            tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER))
-        self._declaring = _declaring(self._bid_kinds)
+        self._bid_kinds, self._declaring = _declarable(self.level)
         self.trump = None
         self.ctx = None
         self.kitty: tuple = ()
@@ -558,8 +557,8 @@ class Game:
         self.joined = ()
         self._friends = None
         self._choice = None
-        ev.append(DealStarted(self.deal_number, attempt, self.dealer, self.level,
-                              self._levels_tuple(), first))
+        ev.append(_deal_started(self.deal_number, attempt, self.dealer, self.level,
+                                self._levels_tuple(), first))
         self._run_dealing(ev)
 
     def _levels_tuple(self) -> tuple:
@@ -611,9 +610,13 @@ class Game:
         self._ask_all_until = self._dealt + self.players
 
     def _key_bids(self) -> None:
-        """The deal's level and bids as a key of the declaration caches: Bids hash
-        through Python code, these tuples of ints hash in C."""
+        """The deal's level and bids as a key of the declaration caches (Bids hash
+        through Python code, these tuples of ints hash in C), and the declarations
+        known for them."""
         self._bids_key = (self.level, *[(b.seat, b.cards, b.strength) for b in self._bids])
+        # whether ``seat`` may show n of kind k is a pure function of (level, the deal's
+        # bids, seat, k, n): it recurs from ask to ask, and from deal to deal
+        self._options = self._declare_cache.setdefault(self._bids_key, {})
 
     def _ask(self, seat: int, final: bool) -> bool:
         offer = self._offers(seat)
@@ -634,13 +637,11 @@ class Game:
         kinds = list(compress(self._bid_kinds, map(hand.__getitem__, self._bid_kinds)))
         if not kinds:
             return ()  # no level card, no joker: nothing to declare
-        # whether ``seat`` may show n of kind k is a pure function of (level, the deal's
-        # bids, seat, k, n): it recurs from ask to ask, and from deal to deal
-        cache, bids = self._declare_cache, self._bids_key
+        options = self._options
         found = []
         for k in kinds:
             for n in range(1, hand[k] + 1):
-                d = cache.get((bids, seat, k, n), False)
+                d = options.get((seat, k, n), False)
                 if d is False:
                     d = self._declare_option(seat, k, n)
                 if d is not None:
@@ -648,11 +649,20 @@ class Game:
         return tuple(found)
 
     def _declare_option(self, seat: int, k: int, n: int) -> Declare | None:
-        bid = self._make_bid(seat, (k,) * n)
-        # one kind, n copies: already in the order Declare keeps
-        d = Declare.trusted(seat, bid.cards) if bid is not None and self._may_overturn(bid) \
-            else None
-        self._declare_cache[(self._bids_key, seat, k, n)] = d
+        """May ``seat`` show ``n`` of kind ``k`` now (the Declare, else None)?"""
+        level = self.level
+        cand = self._candidates.get((level, seat, k, n), False)
+        if cand is False:
+            bid = self._make_bid(seat, (k,) * n)
+            # one kind, n copies: already in the order Declare keeps
+            cand = self._candidates[(level, seat, k, n)] = \
+                None if bid is None else (bid, Declare.trusted(seat, bid.cards))
+        d = None
+        if cand is not None:
+            bids = tuple(self._bids)
+            if self.variant._overturns(bids[-1] if bids else None, cand[0], bids):
+                d = cand[1]
+        self._options[(seat, k, n)] = d
         return d
 
     def _make_bid(self, seat: int, cards: tuple) -> Bid | None:
@@ -703,7 +713,7 @@ class Game:
             self.level = min(self.levels[dealer], self._top_level)
             self._key_bids()  # (a theft's declarations are judged at this level)
         self.trump = trump
-        self.ctx = ctx = v.context(self.level, trump)
+        self.ctx = ctx = v._context(self.level, trump)
         self._eff, self._str, self._suit_kinds = _tables(ctx)
         self.dealer_team = self.teams[self.dealer]
         # the dealer first, then the teammates in play order
@@ -714,8 +724,8 @@ class Game:
         else:  # finding friends: the dealer alone until a called card is played
             self.side = (d,)
         self.kitty = kitty
-        ev.append(TrumpSet(trump, declarer, self.dealer, self.level, turned))
-        ev.append(KittyTaken(self.dealer, tuple(sorted(kitty, reverse=True))))
+        ev.append(_trump_set(trump, declarer, self.dealer, self.level, turned))
+        ev.append(_kitty_taken(self.dealer, tuple(sorted(kitty, reverse=True))))
         hand = self.hands[self.dealer]
         for c in kitty:
             hand[c] += 1
@@ -730,7 +740,7 @@ class Game:
             self.buried[c] += 1
         self.hand_len[action.seat] -= len(action.cards)
         self._seat_hands[action.seat] = None
-        ev.append(Buried(action.seat, action.cards))
+        ev.append(_buried(action.seat, action.cards))
         if self._theft_rule and self._bids:
             # 炒地皮: every other seat, in play order after the one who buried, may
             # overturn and take the kitty (not after a trump nobody declared: shengji.io
@@ -791,9 +801,9 @@ class Game:
         and buries as many cards. The dealer, and so the sides, do not change."""
         seat, v = bid.seat, self.variant
         self.trump = bid.trump
-        self.ctx = ctx = v.context(self.level, bid.trump)
+        self.ctx = ctx = v._context(self.level, bid.trump)
         self._eff, self._str, self._suit_kinds = _tables(ctx)
-        self.kitty = tuple(k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(self.buried[k]))
+        self.kitty = _cards_desc(self.buried)
         ev.append(TrumpSet(bid.trump, seat, self.dealer, self.level, None))
         ev.append(KittyTaken(seat, self.kitty))
         hand = self.hands[seat]
@@ -875,7 +885,7 @@ class Game:
         # for the dealer's side)
         self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in side)
         self.penalty = sum(p if s in side else -p for s, p in enumerate(self.penalties))
-        kitty_points = sum([_POINTS[k] * n for k, n in enumerate(self.buried) if n])
+        kitty_points = sum(map(mul, _POINTS, self.buried))
         multiplier = bonus = 0
         if last_winner not in side:  # 抠底: the attackers took the kitty
             multiplier = int(v.kitty_multiplier(self.ctx, self._hand_obj(winning),
@@ -898,9 +908,8 @@ class Game:
             for s in rising:
                 self.levels[s] = v.advance(self.levels[s], outcome.rise, s in side)
         self.deals_played += 1
-        ev.append(DealScored(
-            self.deal_number, self.dealer, self.trick_points,
-            tuple(k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(self.buried[k])),
+        ev.append(_deal_scored(
+            self.deal_number, self.dealer, self.trick_points, _cards_desc(self.buried),
             kitty_points, multiplier, bonus, self.penalty, total, outcome.next,
             outcome.rise, rising, self._levels_tuple(), next_dealer, side))
         winner = v._match_winner(self.team_levels(), outcome, self.dealer_team, side)
@@ -1077,7 +1086,7 @@ def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None) -
 
 #: per-game caches of pure hook results: a copy may share them
 _SHARED_CACHES = frozenset({"_strength_cache", "_overturn_cache", "_declare_cache",
-                            "_bid_cache"})
+                            "_candidates", "_options", "_bid_cache"})
 
 
 def shuffle(deck: list, rng: random.Random) -> None:
@@ -1142,8 +1151,14 @@ def _tables(ctx) -> tuple:
 _DEALT: dict = {}
 _PASSES: dict = {}
 _SEATS: dict = {}
-_DECLARING: dict = {}
-_declared = maker(Declared)
+_declared, _deal_started, _deal_scored = maker(Declared), maker(DealStarted), maker(DealScored)
+_trump_set, _kitty_taken, _buried = maker(TrumpSet), maker(KittyTaken), maker(Buried)
+_KINDS_DESC = range(NUM_KINDS - 1, -1, -1)
+
+
+def _cards_desc(counts) -> tuple:
+    """The cards of 54 counts, ids descending."""
+    return tuple(chain.from_iterable(map(repeat, _KINDS_DESC, reversed(counts))))
 _PASSED: dict = {}
 
 
@@ -1163,12 +1178,18 @@ def _deal_seats(players: int, first: int, n: int) -> tuple:
     return t
 
 
-def _declaring(bid_kinds: tuple) -> tuple:
-    """[kind] -> can it declare (one of ``bid_kinds``)?"""
-    t = _DECLARING.get(bid_kinds)
+def _declarable(level: int) -> tuple:
+    """(the kinds that declare at ``level``: its four level cards and the jokers, none
+    at the NT level above A (13, played without trump); [kind] -> is it one of them)."""
+    t = _DECLARABLE.get(level)
     if t is None:
-        t = _DECLARING[bid_kinds] = tuple(k in bid_kinds for k in range(NUM_KINDS))
+        kinds = () if level > 12 else (
+            tuple(kind(s, level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER))
+        t = _DECLARABLE[level] = (kinds, tuple(k in kinds for k in range(NUM_KINDS)))
     return t
+
+
+_DECLARABLE: dict = {}
 
 
 def _pass(seat: int) -> Pass:
