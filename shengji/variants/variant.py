@@ -385,10 +385,11 @@ class Variant:
 
 def _direct_hooks(pm) -> dict:
     """hook name -> (its implementations list, the one implementation, its argument
-    names, None when they are ``variant`` then the spec's own) for every ``shengji_`` hook that only one plain implementation serves (the
-    built-in behaviour, when no plugin overrides it): ``Variant._call`` calls that
-    function as pluggy's ``_multicall`` would, without pluggy's per-call cost. The live
-    list is kept so that a plugin registered later sends the hook through pluggy."""
+    names or None when they are ``variant`` and the spec's own) for every ``shengji_``
+    hook that only one plain implementation serves (the built-in behaviour, when no
+    plugin overrides it): ``Variant._call`` calls that function as pluggy's
+    ``_multicall`` would, without pluggy's per-call cost. The live list is kept so that
+    a plugin registered later sends the hook through pluggy."""
     out = {}
     for name in dir(pm.hook):
         if not name.startswith("shengji_"):
