@@ -275,4 +275,9 @@ int sj_trick_winners(const sj_rules *r, const uint8_t *tricks, const int32_t *si
  * at most cap written; returns how many there are (or an error code). */
 int sj_lead_list(const sj_rules *r, const uint8_t *hand, int throws, uint8_t *out, int cap);
 
+/* The deal's shuffle (shuffle.c): ``cards`` permuted in place as shengji.engine.game.shuffle
+ * permutes them with random.Random(seed) for a str seed; ``key`` is the seed's
+ * init_by_array key, 32-bit words as little-endian bytes (key_bytes: a multiple of 4). */
+int sj_shuffle(const uint8_t *key, int32_t key_bytes, uint8_t *cards, int32_t n);
+
 #endif

@@ -135,7 +135,7 @@ class Game:
         if problem:
             raise VariantError(f"variant {v.name}: {problem}")
         self.rules = v.play_rules
-        self._unshuffled = tuple(self.composition.cards())  # copied for each deal
+        self._unshuffled = bytes(self.composition.cards())  # shuffled for each deal
         for s in range(self.players):
             _single_play(s, 0)  # the seats' shared single Plays exist from now on
         declare = v.settings["declare"]
@@ -515,8 +515,9 @@ class Game:
         # the dealer's level is the deal's; a first deal is played at seat 0's (every seat
         # starts at the same level)
         self.level = min(self.levels[first], self._top_level)
-        deck = list(self._unshuffled)
-        shuffle(deck, random.Random(f"{self.seed}:{self.deal_number}:{attempt}"))
+        # shuffle(deck, random.Random(that seed)), in C
+        deck = list(_core().shuffled(f"{self.seed}:{self.deal_number}:{attempt}",
+                                     self._unshuffled))
         if self.deal_order is not None:
             deck = self._ordered_deck(deck, attempt)
         self._deck = deck
@@ -1093,7 +1094,8 @@ def shuffle(deck: list, rng: random.Random) -> None:
     """``rng.shuffle(deck)``, the same permutation from the same draws (CPython's
     Fisher-Yates over ``_randbelow_with_getrandbits``), without two Python calls per
     card; tests hold it equal to ``random.shuffle``. Defining it here also keeps the
-    deals of a seed the same whatever Python's own shuffle becomes."""
+    deals of a seed the same whatever Python's own shuffle becomes. A deal's shuffle
+    is ``shengji.core.shuffled``, this in C (tests hold the two equal)."""
     getrandbits = rng.getrandbits
     for i in range(len(deck) - 1, 0, -1):
         n = i + 1
@@ -1225,13 +1227,23 @@ _HAND_CACHE_OLD: dict = {}
 def _Hand():
     global _Hand_class
     if _Hand_class is None:
-        from ..core import Hand  # imported late: the engine module loads without the C core
-
-        _Hand_class = Hand
+        _Hand_class = _core().Hand
     return _Hand_class
 
 
 _Hand_class = None
+
+
+def _core():
+    global _core_module
+    if _core_module is None:
+        from .. import core  # imported late: the engine module loads without the C core
+
+        _core_module = core
+    return _core_module
+
+
+_core_module = None
 
 
 #: followers' legal plays are enumerated up to this many (the core reports the total)
