@@ -1,11 +1,15 @@
 """Deals per second of the Python engine with random bots (one process = one core).
 
     python benchmarks/bench_engine.py [--variant two-deck-80] [--deals 1000] [--profile]
+                                      [--per-play]
 
 Counts whole deals (shuffle, dealing with declarations, kitty, every trick, scoring)
 played by four ``random`` bots through the runner (``engine.play``: ``legal_actions``,
 a lazy view and ``apply`` for declarations and the burial; the plays picked by index,
-``Bot.play_index``), i.e. what a simulation pays for: every event and action recorded.
+``Bot.play_index``, and run through the C play driver, ``engine.drive``: one C call and
+one Python pick per play, the actions and events rebuilt in bulk at the deal's end),
+i.e. what a simulation pays for: every event and action recorded. ``--per-play`` turns
+the driver off (the per-play path, ``Game._play_picked``) for comparison.
 Reports CPU time of this process (``time.process_time``) so that other load on the
 machine does not count, and wall time beside it.
 """
@@ -18,7 +22,7 @@ import pstats
 import time
 
 from shengji.bots import make_bot
-from shengji.engine import Game, play
+from shengji.engine import Game, drive, play
 from shengji.variants import load_variant
 
 
@@ -40,7 +44,11 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs")
     ap.add_argument("--profile", action="store_true", help="print the top of a cProfile")
+    ap.add_argument("--per-play", action="store_true",
+                    help="without the C play driver (engine.drive.ENABLED = False)")
     args = ap.parse_args()
+    if args.per_play:
+        drive.ENABLED = False
     v = load_variant(args.variant)
     run(v, 20, "warmup")
     best_cpu = best_wall = 0.0

@@ -109,12 +109,17 @@ int sj_trick_winners(const sj_rules *r, const uint8_t *tricks, const int32_t *si
 typedef struct {
     uint8_t *out;
     int cap, n;
+    int target; /* >= 0: write only the target-th lead, into out[0..53] */
 } leads_t;
 
 static void emit(leads_t *L, const uint8_t *c)
 {
-    if (L->n < L->cap)
+    if (L->target >= 0) {
+        if (L->n == L->target)
+            memcpy(L->out, c, SJ_NK);
+    } else if (L->n < L->cap) {
         memcpy(L->out + (size_t)L->n * SJ_NK, c, SJ_NK);
+    }
     L->n++;
 }
 
@@ -162,19 +167,35 @@ static void tractors_of(const sj_rules *r, const uint8_t *H, const uint8_t *ks, 
     }
 }
 
+static int lead_walk(const sj_rules *r, const uint8_t *hand, int throws, leads_t *Lp);
+
 int sj_lead_list(const sj_rules *r, const uint8_t *hand, int throws, uint8_t *out, int cap)
 {
     if (!sj__rules_ok(r))
         return SJ_ERR_CONTEXT;
     if (!hand || (cap > 0 && !out) || cap < 0)
         return SJ_ERR_ARG;
+    leads_t L = {out, cap, 0, -1};
+    return lead_walk(r, hand, throws, &L);
+}
+
+/* the target-th lead of sj_lead_list's listing into out (54 counts), for the play
+ * driver (drive.c); returns the number of leads (out untouched when target >= it) */
+int sj__lead_at(const sj_rules *r, const uint8_t *hand, int throws, int target, uint8_t *out)
+{
+    leads_t L = {out, 0, 0, target};
+    return lead_walk(r, hand, throws, &L);
+}
+
+static int lead_walk(const sj_rules *r, const uint8_t *hand, int throws, leads_t *Lp)
+{
     uint8_t H[SJ_NK];
     for (int k = 0; k < SJ_NK; k++) {
         if (hand[k] > r->decks)
             return SJ_ERR_COPIES;
         H[k] = hand[k];
     }
-    leads_t L = {out, cap, 0};
+    leads_t L = *Lp;
     int max_w = r->max_tuple;
     int tractors = r->tractors && max_w >= r->tractor_min_width;
     for (int s = 0; s <= SJ_TRUMP; s++) {

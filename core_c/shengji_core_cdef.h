@@ -234,6 +234,57 @@ int sj_trick_winners(const sj_rules *r, const uint8_t *tricks, const int32_t *si
 /* The leads shengji.engine lists for a hand, in its order (batch.c), as 54 counts each:
  * at most cap written; returns how many there are (or an error code). */
 int sj_lead_list(const sj_rules *r, const uint8_t *hand, int throws, uint8_t *out, int cap);
+
+/* ---------------------------------------------------------------- the play driver
+ * (drive.c) The play phase of an engine Game whose seats choose their plays by index
+ * (shengji/engine/drive.py is its Python face and documents the protocol). The caller
+ * fills the state; sj_drive_start checks it and lists the first decision;
+ * sj_drive_step(r, d, i) applies the i-th option listed and lists the next one. A return
+ * > 0 is (n << 4) | seat: seat chooses among n options, listed exactly as the engine
+ * lists them. SJ_DRIVE_STOP: the next decision is not the driver's (stopped before it);
+ * SJ_DRIVE_END: the deal's last trick is done; SJ_DRIVE_PENDING: the pick stands for
+ * the listed decision (or is no option) but only Python can apply it (nothing of it
+ * applied); else an SJ_ERR_* code.
+ * Every play applied is recorded in log (see drive.c). */
+#define SJ_DRIVE_FOLLOWS 120  /* follows listed at most (the engine's FOLLOW_LIMIT) */
+#define SJ_DRIVE_LOG 8192
+#define SJ_DRIVE_STOP 0
+#define SJ_DRIVE_END -100
+#define SJ_DRIVE_PENDING -101
+
+typedef struct {
+    /* the state (filled by the caller, kept up to date by the driver) */
+    int32_t players;                      /* 2..12 */
+    int32_t pickers;                      /* bit s: seat s chooses its plays by index */
+    int32_t side;                         /* bit s: seat s is on the dealer's side */
+    int32_t throws;                       /* 0/1: whole-suit throws are listed */
+    int32_t throw_penalty;                /* the built-in failed-throw penalty */
+    int32_t follow_limit;                 /* 1..SJ_DRIVE_FOLLOWS */
+    int32_t to_act;
+    int32_t leader;
+    int32_t n_trick;                      /* plays made in the current trick */
+    int32_t trick_number;
+    int32_t trick_points;                 /* the attackers' trick points */
+    int32_t penalty;
+    int32_t captured[12];
+    int32_t penalties[12];
+    int32_t hand_len[12];
+    uint8_t hands[12][54];
+    uint8_t trick[12][54]; /* the current trick's plays, the lead first */
+    uint8_t played[54];
+    /* the driver's own */
+    int64_t n_open;                       /* options of the decision listed (0: none) */
+    int32_t open_kind;
+    int32_t log_len;
+    uint8_t opts[54];                  /* a single lead's follows: kinds in order */
+    sj_lead lead;                         /* the current trick's lead, decomposed */
+    uint8_t follows[6480];
+    uint8_t log[8192];
+} sj_drive;
+
+int64_t sj_drive_start(const sj_rules *r, sj_drive *d);
+int64_t sj_drive_step(const sj_rules *r, sj_drive *d, int64_t pick);
+
 /* The deal's shuffle (shuffle.c): ``cards`` permuted in place as shengji.engine.game.shuffle
  * permutes them with random.Random(seed) for a str seed; ``key`` is the seed's
  * init_by_array key, 32-bit words as little-endian bytes (key_bytes: a multiple of 4). */

@@ -63,6 +63,12 @@ int sj__greedy_follow(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64
                       const int32_t *teams, int leader, int m, const uint8_t *H, int hn,
                       uint64_t *rng, uint8_t *out);
 
+/* ---- batch.c */
+
+/* the target-th lead sj_lead_list lists for hand (54 counts) into out (54 counts; with
+ * target < 0 nothing is written); returns how many leads there are, or an error */
+int sj__lead_at(const sj_rules *r, const uint8_t *hand, int throws, int target, uint8_t *out);
+
 /* ---- rainbow.c (leads with esuit SJ_RAINBOW) */
 
 /* the rainbow decomposition of c (n cards, several suits), or SJ_ERR_MIXED if it is none */

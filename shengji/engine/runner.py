@@ -6,6 +6,7 @@ would only add its own cost: about a tenth of a heuristic deal)."""
 
 from __future__ import annotations
 
+from . import drive
 from .errors import IllegalAction
 
 
@@ -76,6 +77,9 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
     target = None if stop_after_deals is None else game.deals_played + stop_after_deals
     pickers = [_play_index(bots[s]) for s in range(game.players)]
     play_picked = game._play_picked
+    # index pickers' plays run in the C play driver (engine.drive) when that is exact;
+    # a check callback must see every action, so it keeps the per-play path
+    driven = check is None and any(p is not None for p in pickers)
     # a bot that reads the view at every decision gets it built at once (the proxy
     # would only add its own cost)
     eager = [bool(getattr(bots[s], "reads_view", False)) for s in range(game.players)]
@@ -85,6 +89,8 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
         try:
             if pick is not None and game.phase == "play":
                 # the bot chooses its plays by index alone: no listing objects, no view
+                if driven and drive.usable(game) and drive.drive(game, pickers):
+                    continue
                 action, events = play_picked(seat, pick)
             else:
                 legal = game.legal_actions(seat)

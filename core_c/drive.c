@@ -1,0 +1,393 @@
+/* The play driver: the play phase of an engine Game whose seats choose their plays by
+ * index (a random bot), resumable, one call per decision (shengji/engine/drive.py is
+ * its Python face).
+ *
+ * Every decision is listed exactly as shengji.engine lists it (Game._play_picked and
+ * Game._listed): leads by sj_lead_list's order; the follows of a single lead as the led
+ * suit's kinds held (largest id first), else every kind held (ascending id); a hand
+ * holding no more cards of the led suit than were led: the whole suit held, plus (when
+ * short) every choice of the rest in FillerFollows' order (shengji/engine/legal.py);
+ * else sj_legal_follows up to follow_limit, asked as Context.legal_follows asks it.
+ * Throws are checked with sj_check_throw against the other seats and a failed one
+ * handled as the built-in shengji_failed_throw hook does (one forced play; several:
+ * the next seat chooses, which only Python can ask). Trick winners come from
+ * sj_winner_code, the engine's own call.
+ *
+ * The log records what was done, for Python to rebuild the engine's actions and
+ * events in bulk:
+ *   a play        seat, n, the n card ids (descending)
+ *   a failed throw 0x80 | seat, n, the attempted ids (descending); the forced play
+ *                 follows as a play record
+ *   a trick's end 0x40, the winning play's index in the trick, points (2 bytes, LE)
+ */
+#include <string.h>
+
+#include "shengji_core.h"
+#include "sj_internal.h"
+
+enum { OPEN_LEAD = 1, OPEN_SINGLE, OPEN_WHOLE, OPEN_FILLER, OPEN_LISTED };
+
+#define FILLER_R 64                /* fillers of more cards are left to Python */
+#define FILLER_MAX (1ull << 56)    /* counts past this are left to Python (n << 4 fits) */
+#define LOG_ROOM (2 * SJ_MAXCARDS + 16)
+
+/* the filler table: ways[i][j] = multisets of j cards from kinds[i..] (FillerFollows) */
+typedef struct {
+    int nk, r;
+    uint8_t kinds[SJ_NK], caps[SJ_NK];
+    uint64_t ways[SJ_NK + 1][FILLER_R + 1];
+} filler_t;
+
+/* 0, or 1 when a count does not fit (the caller leaves the decision to Python) */
+static int filler_build(const uint8_t *pool, int r, filler_t *f)
+{
+    f->nk = 0;
+    f->r = r;
+    for (int k = 0; k < SJ_NK; k++)
+        if (pool[k]) {
+            f->kinds[f->nk] = (uint8_t)k;
+            f->caps[f->nk++] = pool[k];
+        }
+    int n = f->nk;
+    for (int j = 0; j <= r; j++)
+        f->ways[n][j] = j == 0;
+    for (int i = n - 1; i >= 0; i--) {
+        const uint64_t *nxt = f->ways[i + 1];
+        int cap = f->caps[i];
+        uint64_t acc = 0; /* every term <= FILLER_MAX and cap <= 4: no overflow */
+        for (int j = 0; j <= r; j++) {
+            acc += nxt[j];
+            if (j > cap)
+                acc -= nxt[j - cap - 1];
+            if (acc > FILLER_MAX)
+                return 1;
+            f->ways[i][j] = acc;
+        }
+    }
+    return 0;
+}
+
+/* the idx-th filler (0 <= idx < ways[0][r]) added to out */
+static void filler_at(const filler_t *f, uint64_t idx, uint8_t *out)
+{
+    int j = f->r;
+    for (int i = 0; i < f->nk; i++) {
+        const uint64_t *row = f->ways[i], *nxt = f->ways[i + 1];
+        uint64_t with_k = row[j] - nxt[j]; /* plays holding this kind come first */
+        if (idx >= with_k) {
+            idx -= with_k;
+            continue;
+        }
+        for (int m = f->caps[i] < j ? f->caps[i] : j; m > 0; m--) { /* more copies first */
+            uint64_t w = nxt[j - m];
+            if (idx < w) {
+                out[f->kinds[i]] = (uint8_t)(out[f->kinds[i]] + m);
+                j -= m;
+                break;
+            }
+            idx -= w;
+        }
+        if (j == 0)
+            break;
+    }
+}
+
+static int count(const uint8_t *c)
+{
+    int n = 0;
+    for (int k = 0; k < SJ_NK; k++)
+        n += c[k];
+    return n;
+}
+
+/* the lead's suit held by hand H, and the pool of other cards (Game._listed) */
+static int held_of(const sj_rules *r, const sj_drive *d, const uint8_t *H, uint8_t *base,
+                   uint8_t *pool)
+{
+    int suit = -1, held = 0;
+    for (int k = SJ_NK - 1; k >= 0; k--) /* the lead's first card: its largest id */
+        if (d->trick[0][k]) {
+            suit = r->esuit[k];
+            break;
+        }
+    for (int k = 0; k < SJ_NK; k++) {
+        int in = r->esuit[k] == suit;
+        base[k] = in ? H[k] : 0;
+        pool[k] = in ? 0 : H[k];
+        held += base[k];
+    }
+    return held;
+}
+
+/* the effective suits of the lead: several is a rainbow (Game._rainbow_led) */
+static int rainbow_led(const sj_rules *r, const sj_drive *d)
+{
+    if (!r->rainbow_min)
+        return 0;
+    int suit = -1;
+    for (int k = 0; k < SJ_NK; k++)
+        if (d->trick[0][k]) {
+            if (suit >= 0 && r->esuit[k] != suit)
+                return 1;
+            suit = r->esuit[k];
+        }
+    return 0;
+}
+
+/* list the decision of the seat to act: its option count (> 0), SJ_DRIVE_STOP when it
+ * is not the driver's, or an error */
+static int64_t list(const sj_rules *r, sj_drive *d)
+{
+    int seat = d->to_act;
+    d->n_open = 0;
+    if (!(d->pickers >> seat & 1) || SJ_DRIVE_LOG - d->log_len < LOG_ROOM)
+        return SJ_DRIVE_STOP;
+    const uint8_t *H = d->hands[seat];
+    int64_t n;
+    if (d->n_trick == 0) {
+        n = sj__lead_at(r, H, d->throws, -1, NULL);
+        d->open_kind = OPEN_LEAD;
+    } else if (d->lead.n == 1) {
+        int s = d->lead.esuit;
+        n = 0;
+        for (int k = SJ_NK - 1; k >= 0; k--)
+            if (H[k] && r->esuit[k] == s)
+                d->opts[n++] = (uint8_t)k;
+        if (!n)
+            for (int k = 0; k < SJ_NK; k++)
+                if (H[k])
+                    d->opts[n++] = (uint8_t)k;
+        d->open_kind = OPEN_SINGLE;
+    } else {
+        uint8_t base[SJ_NK], pool[SJ_NK];
+        int nl = d->lead.n, held = held_of(r, d, H, base, pool), bomb = 0;
+        if (r->bombs == SJ_BOMBS_ANY_SUIT && nl >= 4)
+            for (int k = 0; k < SJ_NK; k++)
+                bomb |= H[k] >= nl;
+        if (held <= nl && !bomb && !rainbow_led(r, d)) {
+            if (held == nl) {
+                n = 1;
+                d->open_kind = OPEN_WHOLE;
+            } else {
+                if (nl - held > FILLER_R)
+                    return SJ_DRIVE_STOP;
+                filler_t f;
+                if (filler_build(pool, nl - held, &f))
+                    return SJ_DRIVE_STOP;
+                n = (int64_t)f.ways[0][nl - held];
+                d->open_kind = OPEN_FILLER;
+            }
+        } else {
+            /* as Context.legal_follows asks: at most 64 first, then up to the limit */
+            uint64_t total = 0;
+            int32_t got = 0, exact = 0;
+            int limit = d->follow_limit, cap = limit < 64 ? limit : 64;
+            for (;;) {
+                int rc = sj_legal_follows(r, &d->lead, H, SJ_NK, d->follows,
+                                          (cap ? cap : 1) * SJ_NK, &got, &total, &exact, NULL);
+                if (rc)
+                    return rc;
+                if ((uint64_t)got == (total < (uint64_t)limit ? total : (uint64_t)limit) ||
+                    (!exact && got < cap))
+                    break;
+                uint64_t next = total > 2 * (uint64_t)cap ? total : 2 * (uint64_t)cap;
+                cap = next < (uint64_t)limit ? (int)next : limit;
+            }
+            n = got;
+            d->open_kind = OPEN_LISTED;
+        }
+    }
+    if (n <= 0)
+        return n < 0 ? n : SJ_DRIVE_STOP; /* nothing listed: the engine's own business */
+    d->n_open = n;
+    return n;
+}
+
+static void log_play(sj_drive *d, int tag, const uint8_t *P)
+{
+    uint8_t *L = d->log + d->log_len;
+    int i = 2;
+    for (int k = SJ_NK - 1; k >= 0; k--)
+        for (int c = 0; c < P[k]; c++)
+            L[i++] = (uint8_t)k;
+    L[0] = (uint8_t)tag;
+    L[1] = (uint8_t)(i - 2);
+    d->log_len += i;
+}
+
+static int points_of(const uint8_t *P)
+{
+    int p = 0;
+    for (int s = 0; s < 4; s++) /* the 5s, 10s and Ks */
+        p += 5 * P[s * 13 + 3] + 10 * (P[s * 13 + 8] + P[s * 13 + 11]);
+    return p;
+}
+
+/* seat plays P (checked held): hands, the trick, and at its end the winner */
+static int64_t play(const sj_rules *r, sj_drive *d, int seat, const uint8_t *P)
+{
+    int m = d->players, n = count(P);
+    uint8_t *H = d->hands[seat];
+    for (int k = 0; k < SJ_NK; k++) {
+        H[k] = (uint8_t)(H[k] - P[k]);
+        d->played[k] = (uint8_t)(d->played[k] + P[k]);
+    }
+    d->hand_len[seat] -= n;
+    log_play(d, seat, P);
+    memcpy(d->trick[d->n_trick], P, SJ_NK);
+    if (d->n_trick == 0) {
+        int rc = sj_decompose54(r, P, &d->lead);
+        if (rc < 0)
+            return rc;
+    }
+    if (++d->n_trick < m) {
+        d->to_act = (seat + 1) % m;
+        return 0;
+    }
+    int idx = sj_winner_code(r, &d->trick[0][0], m);
+    if (idx < 0 || idx >= m)
+        return idx < 0 ? idx : SJ_ERR_ARG;
+    int winner = (d->leader + idx) % m, points = 0;
+    for (int j = 0; j < m; j++)
+        points += points_of(d->trick[j]);
+    d->captured[winner] += points;
+    if (!(d->side >> winner & 1))
+        d->trick_points += points;
+    uint8_t *L = d->log + d->log_len;
+    L[0] = 0x40;
+    L[1] = (uint8_t)idx;
+    L[2] = (uint8_t)(points & 255);
+    L[3] = (uint8_t)(points >> 8);
+    d->log_len += 4;
+    d->n_trick = 0;
+    memset(d->trick, 0, sizeof d->trick);
+    if (d->hand_len[winner] == 0)
+        return SJ_DRIVE_END;
+    d->trick_number++;
+    d->leader = d->to_act = winner;
+    return 0;
+}
+
+/* apply option i of the open decision */
+static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
+{
+    int seat = d->to_act, m = d->players;
+    const uint8_t *H = d->hands[seat];
+    uint8_t P[SJ_NK];
+    memset(P, 0, sizeof P);
+    switch (d->open_kind) {
+    case OPEN_LEAD: {
+        int rc = sj__lead_at(r, H, d->throws, (int)i, P);
+        if (rc < 0)
+            return rc;
+        int n = 0, kinds = 0;
+        for (int k = 0; k < SJ_NK; k++) {
+            n += P[k];
+            kinds += P[k] != 0;
+        }
+        if (kinds == 1 && n <= r->max_tuple)
+            break; /* one card or one tuple: no throw (Game._play_plan) */
+        sj_lead A;
+        if ((rc = sj_decompose54(r, P, &A)) < 0)
+            return rc;
+        if (rc <= 1)
+            break;
+        uint8_t others[(SJ_MAX_PLAYERS - 1) * SJ_NK];
+        for (int j = 1; j < m; j++)
+            memcpy(others + (size_t)(j - 1) * SJ_NK, d->hands[(seat + j) % m], SJ_NK);
+        sj_throw_result tr;
+        if ((rc = sj_check_throw(r, &A, others, (m - 1) * SJ_NK, m - 1, &tr, NULL)))
+            return rc;
+        if (tr.valid)
+            break;
+        if (tr.n_options != 1) /* the next seat chooses: Python asks it */
+            return SJ_DRIVE_PENDING;
+        log_play(d, 0x80 | seat, P);
+        d->penalties[seat] += d->throw_penalty;
+        d->penalty += (d->side >> seat & 1) ? d->throw_penalty : -d->throw_penalty;
+        memcpy(P, tr.options[0], SJ_NK);
+        break;
+    }
+    case OPEN_SINGLE:
+        P[K(d->opts[i])] = 1;
+        break;
+    case OPEN_WHOLE:
+    case OPEN_FILLER: {
+        uint8_t pool[SJ_NK];
+        int held = held_of(r, d, H, P, pool);
+        if (d->open_kind == OPEN_FILLER) {
+            filler_t f;
+            if (filler_build(pool, d->lead.n - held, &f))
+                return SJ_ERR_ARG; /* listed before: cannot happen */
+            filler_at(&f, (uint64_t)i, P);
+        }
+        break;
+    }
+    case OPEN_LISTED:
+        memcpy(P, d->follows + (size_t)i * SJ_NK, SJ_NK);
+        break;
+    default:
+        return SJ_ERR_ARG;
+    }
+    for (int k = 0; k < SJ_NK; k++)
+        if (P[k] > H[k])
+            return SJ_ERR_NOT_IN_HAND;
+    return play(r, d, seat, P);
+}
+
+/* the caller's state is one the driver can run: seats, sizes and counts in range */
+static int check(const sj_rules *r, const sj_drive *d)
+{
+    int m = d->players;
+    if (m < 2 || m > SJ_MAX_PLAYERS || d->to_act < 0 || d->to_act >= m || d->leader < 0 ||
+        d->leader >= m || d->n_trick < 0 || d->n_trick >= m || d->follow_limit < 1 ||
+        d->follow_limit > SJ_DRIVE_FOLLOWS || (d->throws != 0 && d->throws != 1) ||
+        d->log_len < 0 || d->log_len > SJ_DRIVE_LOG || d->trick_number < 0 ||
+        d->trick_number > SJ_MAXCARDS || (d->to_act - d->leader - d->n_trick) % m != 0)
+        return SJ_ERR_ARG;
+    for (int j = 0; j < m; j++) {
+        int n = count(d->hands[j]);
+        if (n != d->hand_len[j] || n > SJ_MAXCARDS)
+            return SJ_ERR_SIZE;
+        for (int k = 0; k < SJ_NK; k++)
+            if (d->hands[j][k] > r->copies[k] || d->trick[j][k] > r->copies[k])
+                return SJ_ERR_COPIES;
+    }
+    return SJ_OK;
+}
+
+static int64_t listed(const sj_rules *r, sj_drive *d)
+{
+    int64_t rc = list(r, d);
+    return rc > 0 ? (rc << 4) | d->to_act : rc;
+}
+
+int64_t sj_drive_start(const sj_rules *r, sj_drive *d)
+{
+    if (!sj__prepared(r))
+        return SJ_ERR_CONTEXT;
+    if (!d)
+        return SJ_ERR_ARG;
+    d->log_len = 0;
+    d->n_open = 0;
+    int64_t rc = check(r, d);
+    if (rc)
+        return rc;
+    if (d->n_trick && (rc = sj_decompose54(r, d->trick[0], &d->lead)) < 0)
+        return rc;
+    return listed(r, d);
+}
+
+int64_t sj_drive_step(const sj_rules *r, sj_drive *d, int64_t pick)
+{
+    if (!sj__prepared(r))
+        return SJ_ERR_CONTEXT;
+    if (!d || d->n_open <= 0 || d->log_len < 0 || d->log_len > SJ_DRIVE_LOG - LOG_ROOM)
+        return SJ_ERR_ARG; /* no decision open */
+    int64_t n = d->n_open;
+    d->n_open = 0;
+    if (pick < 0 || pick >= n)
+        return SJ_DRIVE_PENDING; /* not an option: Python answers as the engine does */
+    int64_t rc = apply(r, d, pick);
+    return rc ? rc : listed(r, d);
+}
