@@ -289,3 +289,8 @@ typedef struct {
 
 int64_t sj_drive_start(const sj_rules *r, sj_drive *d);
 int64_t sj_drive_step(const sj_rules *r, sj_drive *d, int64_t pick);
+
+/* The deal's shuffle (shuffle.c): ``cards`` permuted in place as shengji.engine.game.shuffle
+ * permutes them with random.Random(seed) for a str seed; ``key`` is the seed's
+ * init_by_array key, 32-bit words as little-endian bytes (key_bytes: a multiple of 4). */
+int sj_shuffle(const uint8_t *key, int32_t key_bytes, uint8_t *cards, int32_t n);

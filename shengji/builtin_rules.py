@@ -304,12 +304,12 @@ def shengji_advance(variant, level, rise, defending):
     """One level at a time (shengji.io AdvancementPolicy): a must-defend level is passed
     only by the dealers' side, on the first level of its rise; any other rise stops on
     it. Past the last level the seat has won (the levels beyond count on for ties)."""
-    stops = must_defend(variant)
-    for step in range(rise):
-        if level in stops and not (defending and step == 0):
-            break
-        level += 1
-    return level
+    # the rise stops on the first must-defend level it meets (the dealers pass the one
+    # they start on), else goes the whole way: worked out without stepping (a hostile
+    # rise of 10**30 took forever one level at a time)
+    met = [s for s in must_defend(variant)
+           if level <= s < level + rise and not (defending and s == level)]
+    return min(met) if met else level + rise
 
 
 @hookimpl(trylast=True)

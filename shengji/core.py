@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Sequence
+from hashlib import sha512
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -1133,6 +1134,21 @@ class Context:
 
 # ---------------------------------------------------------------------------- playouts
 # (shengji/playout.py is the public face; these fill the C position struct)
+
+
+def shuffled(seed: str, cards: bytes) -> bytearray:
+    """``cards`` (kind ids) in the order ``shengji.engine.game.shuffle`` puts them with
+    ``random.Random(seed)``, ``seed`` a str: the same permutation, computed in C
+    (core_c/shuffle.c)."""
+    raw = seed.encode()
+    # what random.Random(str) seeds MT19937 with: the integer of the bytes and their
+    # SHA-512 (big-endian), as 32-bit words least significant first (at least one)
+    n = int.from_bytes(raw + sha512(raw).digest(), "big")
+    key = n.to_bytes(max(4, (n.bit_length() + 31) // 32 * 4), "little")
+    out = bytearray(cards)
+    if lib.sj_shuffle(key, len(key), ffi.from_buffer(out), len(out)) != lib.SJ_OK:
+        raise ShengjiError("sj_shuffle: bad arguments")  # not reached: the sizes are ours
+    return out
 
 
 def _position(ctx: Context, f: dict):

@@ -83,3 +83,12 @@ def test_the_jack_rule_in_a_match():
             return
         assert all(scored.levels[s] == 10 for s in scored.side)  # J + 1 = Q
     raise AssertionError("no deal of 300 ended with the attackers' single jack")
+
+
+def test_a_huge_rise_is_worked_out_not_stepped():
+    """shengji_advance with no must-defend level on the way: the whole rise, at once
+    (it used to step 10**30 times: tests/test_api_types.py's hostile values hung)."""
+    from shengji.variants import load_variant
+
+    v = load_variant("two-deck-80")
+    assert v.advance(3, 10**30, True) == 3 + 10**30

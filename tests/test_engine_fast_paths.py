@@ -109,6 +109,21 @@ def test_shuffle_is_randoms():
             assert a == b
 
 
+def test_c_shuffle_is_the_python_one():
+    """core.shuffled (core_c/shuffle.c: MT19937 seeded as random.Random(str) seeds it)
+    gives shuffle's permutation: many seeds (empty, long, non-ASCII, the engine's
+    "seed:deal:attempt" form) and deck sizes (0 to past 255 cards of ids < 256)."""
+    from shengji.core import shuffled
+
+    seeds = [f"{s}" for s in range(300)] + ["", "x" * 300, "é中文🂡", "bench/3:17:0", "-1:0:2"]
+    for seed in seeds:
+        for n in (0, 1, 2, 3, 7, 54, 108, 162, 216, 300):
+            cards = [i % 54 for i in range(n)]
+            expected = list(cards)
+            shuffle(expected, random.Random(seed))
+            assert list(shuffled(seed, bytes(cards))) == expected, (seed, n)
+
+
 def test_builtin_only_hooks_are_called_directly_and_plugins_still_win():
     from shengji.hookspecs import hookimpl
     from shengji.model import ScoreOutcome

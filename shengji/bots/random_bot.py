@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import chain, repeat
+
+from ..cards import NUM_KINDS
 from .base import Bot, register
 
 #: chance of declaring when a declaration is offered during the deal / after the last card
@@ -50,8 +53,11 @@ class RandomBot(Bot):
         if kind == "bury":
             from ..engine.actions import Bury
 
-            cards = [k for k, n in enumerate(view.hand) for _ in range(n)]
-            return Bury(view.seat, tuple(rng.sample(cards, legal.count)))
+            # the hand's cards by id, each as often as held (the population sampled)
+            cards = list(chain.from_iterable(map(repeat, range(NUM_KINDS), view.hand)))
+            picked = rng.sample(cards, legal.count)
+            picked.sort(reverse=True)  # ids of the hand, descending: what Bury keeps
+            return Bury.trusted(view.seat, tuple(picked))
         if kind == "call":
             from ..engine.actions import CallFriends
 

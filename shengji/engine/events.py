@@ -207,14 +207,20 @@ class MatchOver(Event):
 
 
 def maker(cls):
-    """A constructor of ``cls`` (a frozen, slotted event of four fields) that sets its
-    slots directly: the same record as ``cls(a, b, c, d)``, for the engine's hot path
-    (a dataclass ``__init__`` costs about twice as much)."""
-    names = [f.name for f in fields(cls)]
-    if len(names) != 4:
-        raise ValueError(f"{cls.__name__} has {len(names)} fields, not 4")
-    s0, s1, s2, s3 = (getattr(cls, n).__set__ for n in names)
+    """A constructor of ``cls`` (a frozen, slotted event) that sets its slots directly:
+    the same record as ``cls(*fields)``, for the engine's hot path (a dataclass
+    ``__init__`` costs about twice as much). Fields are given by position."""
+    setters = tuple(getattr(cls, f.name).__set__ for f in fields(cls))
     new = object.__new__
+    if len(setters) != 4:
+        def make_any(*values):
+            e = new(cls)
+            for set_, value in zip(setters, values, strict=True):
+                set_(e, value)
+            return e
+
+        return make_any
+    s0, s1, s2, s3 = setters  # four fields (Played, TrickWon: every play): unrolled
 
     def make(a, b, c, d):
         e = new(cls)

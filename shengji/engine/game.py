@@ -18,7 +18,8 @@ import os
 import random
 import weakref
 from collections.abc import Iterable
-from itertools import compress
+from itertools import chain, compress, repeat
+from operator import mul
 
 from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, card_str, kind, level_name, point_value
 from ..deck import deal_error
@@ -134,7 +135,7 @@ class Game:
         if problem:
             raise VariantError(f"variant {v.name}: {problem}")
         self.rules = v.play_rules
-        self._unshuffled = tuple(self.composition.cards())  # copied for each deal
+        self._unshuffled = bytes(self.composition.cards())  # shuffled for each deal
         for s in range(self.players):
             _single_play(s, 0)  # the seats' shared single Plays exist from now on
         declare = v.settings["declare"]
@@ -152,7 +153,8 @@ class Game:
         # the declaration hooks are pure functions of their arguments: cache them per game
         self._strength_cache: dict = {}
         self._overturn_cache: dict = {}
-        self._offer_cache: dict = {}
+        self._declare_cache: dict = {}  # bids key -> {(seat, kind, n): Declare | None}
+        self._candidates: dict = {}  # (level, seat, kind, n) -> (Bid, Declare) | None
         self._bid_cache: dict = {}  # (seat, cards, level) -> Bid | None (Bids are frozen)
         self.actions: list[Action] = []
         self.events: list = []
@@ -323,14 +325,16 @@ class Game:
             if self._takeback is not None:  # keeps the declaration just made
                 self._takeback = None
             else:
-                self._declined[action.seat] = (self._bid_version, frozenset(self._offer))
-            ev.append(Passed(action.seat))
+                # (the offers' cards: a set of tuples of ints hashes in C)
+                self._declined[action.seat] = (self._bid_version,
+                                               frozenset([d.cards for d in self._offer]))
+            ev.append(_passed(action.seat))
             self._run_stealing(ev) if self.phase == STEALING else self._run_dealing(ev)
         elif isinstance(action, Declare):
             bid = plan
             self._bids.append(bid)
-            self._bid_version += 1
-            ev.append(Declared(bid.seat, bid.cards, bid.trump, bid.strength))
+            self._bids_changed()
+            ev.append(_declared(bid.seat, bid.cards, bid.trump, bid.strength))
             if self.phase == STEALING:
                 self._steal(bid, ev)
             else:
@@ -345,7 +349,7 @@ class Game:
                     self._run_dealing(ev)
         elif isinstance(action, TakeBack):
             bid = self._bids.pop()
-            self._bid_version += 1
+            self._bids_changed()
             self._took_back.add(action.seat)
             self._takeback = None
             ev.append(BidTakenBack(action.seat, bid.cards))
@@ -511,8 +515,9 @@ class Game:
         # the dealer's level is the deal's; a first deal is played at seat 0's (every seat
         # starts at the same level)
         self.level = min(self.levels[first], self._top_level)
-        deck = list(self._unshuffled)
-        shuffle(deck, random.Random(f"{self.seed}:{self.deal_number}:{attempt}"))
+        # shuffle(deck, random.Random(that seed)), in C
+        deck = list(_core().shuffled(f"{self.seed}:{self.deal_number}:{attempt}",
+                                     self._unshuffled))
         if self.deal_order is not None:
             deck = self._ordered_deck(deck, attempt)
         self._deck = deck
@@ -523,16 +528,14 @@ class Game:
         self.hand_len = [0] * self.players
         self._bids: list[Bid] = []
         self._bid_version = 0
-        self._seen_version = [-1] * self.players
+        self._key_bids()
+        self._ask_all_until = self.players  # every seat's first card is a moment to ask
         self._declined: list = [None] * self.players
         self._offer: tuple = ()
-        self._deal_offers: dict = {}  # offers once the deal has bids (see _offers)
         self._takeback: int | None = None  # seat that may take back its declaration now
         self._took_back: set = set()       # seats that took one back this deal (once each)
         self._steal_queue: list = []       # seats still to be asked in a theft round
-        # the NT level above A (13) has no declarations: it is played without trump
-        self._bid_kinds = () if self.level > 12 else (
-            tuple(kind(s, self.level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER))
+        self._bid_kinds, self._declaring = _declarable(self.level)
         self.trump = None
         self.ctx = None
         self.kitty: tuple = ()
@@ -555,8 +558,8 @@ class Game:
         self.joined = ()
         self._friends = None
         self._choice = None
-        ev.append(DealStarted(self.deal_number, attempt, self.dealer, self.level,
-                              self._levels_tuple(), first))
+        ev.append(_deal_started(self.deal_number, attempt, self.dealer, self.level,
+                                self._levels_tuple(), first))
         self._run_dealing(ev)
 
     def _levels_tuple(self) -> tuple:
@@ -570,27 +573,29 @@ class Game:
         """Deal cards until a seat has a new declaration to consider, then stop; after the
         last card ask every seat in play order, and after each declaration made then every
         other seat again, until all have passed; then settle trump."""
-        players, first, deck = self.players, self._first_seat, self._deck
-        hands, hand_len, bid_kinds = self.hands, self.hand_len, self._bid_kinds
-        seen, version, dealt_events = self._seen_version, self._bid_version, _dealt(players)
-        i, n = self._dealt, self._n_deal
+        deck, hands, hand_len = self._deck, self.hands, self.hand_len
+        seats, dealt_events = _deal_seats(self.players, self._first_seat, self._n_deal), \
+            _dealt(self.players)
+        # a seat's options change only when it gets a declaring card or the standing
+        # declaration changes; otherwise it has nothing new to say. After a change each
+        # seat is asked at its first card since: the next ``players`` cards go to every
+        # seat once, so every card before ``_ask_all_until`` is a moment to ask.
+        declaring, ask_all = self._declaring, self._ask_all_until
         append = ev.append
-        while i < n:
+        n = self._n_deal
+        for i in range(self._dealt, n):
             card = deck[i]
-            seat = (first + i) % players
-            i += 1
+            seat = seats[i]
             hands[seat][card] += 1
             hand_len[seat] += 1
             append(dealt_events[seat][card])  # CardDealt(seat, card), a shared record
-            # a seat's options change only when it gets a declaring card or the standing
-            # declaration changes; otherwise it has nothing new to say
-            if card in bid_kinds or seen[seat] != version:
-                seen[seat] = version
-                self._dealt = i
+            if declaring[card] or i < ask_all:
+                self._dealt = i + 1
                 if self._ask(seat, final=False):
                     return
-        self._dealt = i
+        self._dealt = n
         if self._final is None:
+            first, players = self._first_seat, self.players
             self._final = [(first + i) % players for i in range(players)]
         while self._final:
             seat = self._final.pop(0)
@@ -598,41 +603,68 @@ class Game:
                 return
         self._finish_dealing(ev)
 
+    def _bids_changed(self) -> None:
+        """After a declaration is made or taken back."""
+        self._bid_version += 1
+        self._key_bids()
+        # every seat is asked again at its next card (see _run_dealing)
+        self._ask_all_until = self._dealt + self.players
+
+    def _key_bids(self) -> None:
+        """The deal's level and bids as a key of the declaration caches (Bids hash
+        through Python code, these tuples of ints hash in C), and the declarations
+        known for them."""
+        self._bids_key = (self.level, *[(b.seat, b.cards, b.strength) for b in self._bids])
+        # whether ``seat`` may show n of kind k is a pure function of (level, the deal's
+        # bids, seat, k, n): it recurs from ask to ask, and from deal to deal
+        self._options = self._declare_cache.setdefault(self._bids_key, {})
+
     def _ask(self, seat: int, final: bool) -> bool:
         offer = self._offers(seat)
         if not offer:
             return False
         declined = self._declined[seat]
         if (not final and declined is not None and declined[0] == self._bid_version
-                and declined[1].issuperset(offer)):
+                and declined[1].issuperset([d.cards for d in offer])):
             return False
         self._offer = offer
         self.to_act = seat
         return True
 
     def _offers(self, seat: int) -> tuple:
+        """The declarations ``seat`` may make now: its level cards and jokers, by kind in
+        ``_bid_kinds`` order, then by count."""
         hand = self.hands[seat]
-        held = tuple([hand[k] for k in self._bid_kinds])
-        if not any(held):
+        kinds = list(compress(self._bid_kinds, map(hand.__getitem__, self._bid_kinds)))
+        if not kinds:
             return ()  # no level card, no joker: nothing to declare
-        # the offers are a pure function of (seat, level, the deal's bids, the held level
-        # cards and jokers); before any bid that recurs from deal to deal (kept per
-        # game), after one the bids are this deal's (kept per deal, by bid version)
-        if self._bids:
-            cache, key = self._deal_offers, (seat, self._bid_version, held)
-        else:
-            cache, key = self._offer_cache, (seat, self.level, held)
-        offer = cache.get(key)
-        if offer is None:
-            found = []
-            for k in self._bid_kinds:
-                for n in range(1, hand[k] + 1):
-                    bid = self._make_bid(seat, (k,) * n)
-                    if bid is not None and self._may_overturn(bid):
-                        # one kind, n copies: already in the order Declare keeps
-                        found.append(Declare.trusted(seat, bid.cards))
-            offer = cache[key] = tuple(found)
-        return offer
+        options = self._options
+        found = []
+        for k in kinds:
+            for n in range(1, hand[k] + 1):
+                d = options.get((seat, k, n), False)
+                if d is False:
+                    d = self._declare_option(seat, k, n)
+                if d is not None:
+                    found.append(d)
+        return tuple(found)
+
+    def _declare_option(self, seat: int, k: int, n: int) -> Declare | None:
+        """May ``seat`` show ``n`` of kind ``k`` now (the Declare, else None)?"""
+        level = self.level
+        cand = self._candidates.get((level, seat, k, n), False)
+        if cand is False:
+            bid = self._make_bid(seat, (k,) * n)
+            # one kind, n copies: already in the order Declare keeps
+            cand = self._candidates[(level, seat, k, n)] = \
+                None if bid is None else (bid, Declare.trusted(seat, bid.cards))
+        d = None
+        if cand is not None:
+            bids = tuple(self._bids)
+            if self.variant._overturns(bids[-1] if bids else None, cand[0], bids):
+                d = cand[1]
+        self._options[(seat, k, n)] = d
+        return d
 
     def _make_bid(self, seat: int, cards: tuple) -> Bid | None:
         key = (seat, cards, self.level)
@@ -651,10 +683,10 @@ class Game:
         return bid
 
     def _may_overturn(self, bid: Bid) -> bool:
-        bids = tuple(self._bids)
-        key = (bids, bid)
+        key = (self._bids_key, bid.seat, bid.cards, bid.strength)
         ok = self._overturn_cache.get(key)
         if ok is None:
+            bids = tuple(self._bids)
             current = bids[-1] if bids else None
             ok = self._overturn_cache[key] = self.variant._overturns(current, bid, bids)
         return ok
@@ -680,8 +712,9 @@ class Game:
                                     seed=f"{self.seed}:{self.deal_number}:{self._attempt}")
             self.dealer = dealer
             self.level = min(self.levels[dealer], self._top_level)
+            self._key_bids()  # (a theft's declarations are judged at this level)
         self.trump = trump
-        self.ctx = ctx = v.context(self.level, trump)
+        self.ctx = ctx = v._context(self.level, trump)
         self._eff, self._str, self._suit_kinds = _tables(ctx)
         self.dealer_team = self.teams[self.dealer]
         # the dealer first, then the teammates in play order
@@ -692,8 +725,8 @@ class Game:
         else:  # finding friends: the dealer alone until a called card is played
             self.side = (d,)
         self.kitty = kitty
-        ev.append(TrumpSet(trump, declarer, self.dealer, self.level, turned))
-        ev.append(KittyTaken(self.dealer, tuple(sorted(kitty, reverse=True))))
+        ev.append(_trump_set(trump, declarer, self.dealer, self.level, turned))
+        ev.append(_kitty_taken(self.dealer, tuple(sorted(kitty, reverse=True))))
         hand = self.hands[self.dealer]
         for c in kitty:
             hand[c] += 1
@@ -708,7 +741,7 @@ class Game:
             self.buried[c] += 1
         self.hand_len[action.seat] -= len(action.cards)
         self._seat_hands[action.seat] = None
-        ev.append(Buried(action.seat, action.cards))
+        ev.append(_buried(action.seat, action.cards))
         if self._theft_rule and self._bids:
             # 炒地皮: every other seat, in play order after the one who buried, may
             # overturn and take the kitty (not after a trump nobody declared: shengji.io
@@ -769,9 +802,9 @@ class Game:
         and buries as many cards. The dealer, and so the sides, do not change."""
         seat, v = bid.seat, self.variant
         self.trump = bid.trump
-        self.ctx = ctx = v.context(self.level, bid.trump)
+        self.ctx = ctx = v._context(self.level, bid.trump)
         self._eff, self._str, self._suit_kinds = _tables(ctx)
-        self.kitty = tuple(k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(self.buried[k]))
+        self.kitty = _cards_desc(self.buried)
         ev.append(TrumpSet(bid.trump, seat, self.dealer, self.level, None))
         ev.append(KittyTaken(seat, self.kitty))
         hand = self.hands[seat]
@@ -853,7 +886,7 @@ class Game:
         # for the dealer's side)
         self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in side)
         self.penalty = sum(p if s in side else -p for s, p in enumerate(self.penalties))
-        kitty_points = sum([_POINTS[k] * n for k, n in enumerate(self.buried) if n])
+        kitty_points = sum(map(mul, _POINTS, self.buried))
         multiplier = bonus = 0
         if last_winner not in side:  # 抠底: the attackers took the kitty
             multiplier = int(v.kitty_multiplier(self.ctx, self._hand_obj(winning),
@@ -876,9 +909,8 @@ class Game:
             for s in rising:
                 self.levels[s] = v.advance(self.levels[s], outcome.rise, s in side)
         self.deals_played += 1
-        ev.append(DealScored(
-            self.deal_number, self.dealer, self.trick_points,
-            tuple(k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(self.buried[k])),
+        ev.append(_deal_scored(
+            self.deal_number, self.dealer, self.trick_points, _cards_desc(self.buried),
             kitty_points, multiplier, bonus, self.penalty, total, outcome.next,
             outcome.rise, rising, self._levels_tuple(), next_dealer, side))
         winner = v._match_winner(self.team_levels(), outcome, self.dealer_team, side)
@@ -1054,15 +1086,16 @@ def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None) -
 
 
 #: per-game caches of pure hook results: a copy may share them
-_SHARED_CACHES = frozenset({"_strength_cache", "_overturn_cache", "_offer_cache",
-                            "_bid_cache"})
+_SHARED_CACHES = frozenset({"_strength_cache", "_overturn_cache", "_declare_cache",
+                            "_candidates", "_options", "_bid_cache"})
 
 
 def shuffle(deck: list, rng: random.Random) -> None:
     """``rng.shuffle(deck)``, the same permutation from the same draws (CPython's
     Fisher-Yates over ``_randbelow_with_getrandbits``), without two Python calls per
     card; tests hold it equal to ``random.shuffle``. Defining it here also keeps the
-    deals of a seed the same whatever Python's own shuffle becomes."""
+    deals of a seed the same whatever Python's own shuffle becomes. A deal's shuffle
+    is ``shengji.core.shuffled``, this in C (tests hold the two equal)."""
     getrandbits = rng.getrandbits
     for i in range(len(deck) - 1, 0, -1):
         n = i + 1
@@ -1119,6 +1152,46 @@ def _tables(ctx) -> tuple:
 
 _DEALT: dict = {}
 _PASSES: dict = {}
+_SEATS: dict = {}
+_declared, _deal_started, _deal_scored = maker(Declared), maker(DealStarted), maker(DealScored)
+_trump_set, _kitty_taken, _buried = maker(TrumpSet), maker(KittyTaken), maker(Buried)
+_KINDS_DESC = range(NUM_KINDS - 1, -1, -1)
+
+
+def _cards_desc(counts) -> tuple:
+    """The cards of 54 counts, ids descending."""
+    return tuple(chain.from_iterable(map(repeat, _KINDS_DESC, reversed(counts))))
+_PASSED: dict = {}
+
+
+def _passed(seat: int) -> Passed:
+    """Passed(seat): events are frozen, so one record per seat serves every deal."""
+    e = _PASSED.get(seat)
+    if e is None:
+        e = _PASSED[seat] = Passed(seat)
+    return e
+
+
+def _deal_seats(players: int, first: int, n: int) -> tuple:
+    """The seat that gets each of the ``n`` dealt cards, ``first`` getting the first."""
+    t = _SEATS.get((players, first, n))
+    if t is None:
+        t = _SEATS[(players, first, n)] = tuple((first + i) % players for i in range(n))
+    return t
+
+
+def _declarable(level: int) -> tuple:
+    """(the kinds that declare at ``level``: its four level cards and the jokers, none
+    at the NT level above A (13, played without trump); [kind] -> is it one of them)."""
+    t = _DECLARABLE.get(level)
+    if t is None:
+        kinds = () if level > 12 else (
+            tuple(kind(s, level) for s in range(4)) + (LITTLE_JOKER, BIG_JOKER))
+        t = _DECLARABLE[level] = (kinds, tuple(k in kinds for k in range(NUM_KINDS)))
+    return t
+
+
+_DECLARABLE: dict = {}
 
 
 def _pass(seat: int) -> Pass:
@@ -1154,13 +1227,23 @@ _HAND_CACHE_OLD: dict = {}
 def _Hand():
     global _Hand_class
     if _Hand_class is None:
-        from ..core import Hand  # imported late: the engine module loads without the C core
-
-        _Hand_class = Hand
+        _Hand_class = _core().Hand
     return _Hand_class
 
 
 _Hand_class = None
+
+
+def _core():
+    global _core_module
+    if _core_module is None:
+        from .. import core  # imported late: the engine module loads without the C core
+
+        _core_module = core
+    return _core_module
+
+
+_core_module = None
 
 
 #: followers' legal plays are enumerated up to this many (the core reports the total)

@@ -107,8 +107,11 @@ class Variant:
             else:  # only the built-in implements it: call that (pluggy would, slower)
                 impls, impl, argnames = direct
                 if len(impls) == 1 and impls[0] is impl:
-                    kwargs["variant"] = self
-                    result = impl.function(*[kwargs[a] for a in argnames])
+                    if argnames is None:  # it takes (variant, every argument of the spec)
+                        result = impl.function(self, **kwargs)
+                    else:
+                        kwargs["variant"] = self
+                        result = impl.function(*[kwargs[a] for a in argnames])
                 else:  # a plugin registered since: pluggy again
                     del self._direct[hook]
                     result = getattr(self.hook, hook)(variant=self, **kwargs)
@@ -167,6 +170,11 @@ class Variant:
         if key not in self._contexts:
             self._contexts[key] = Context(self.play_rules, level, trump)
         return self._contexts[key]
+
+    def _context(self, level: int, trump: int | None):
+        """``context`` for the engine's own level and trump: no argument checks."""
+        ctx = self._contexts.get((level, trump))
+        return ctx if ctx is not None else self.context(level, trump)
 
     # --- declaring ---------------------------------------------------------------------
 
@@ -377,10 +385,11 @@ class Variant:
 
 def _direct_hooks(pm) -> dict:
     """hook name -> (its implementations list, the one implementation, its argument
-    names) for every ``shengji_`` hook that only one plain implementation serves (the
-    built-in behaviour, when no plugin overrides it): ``Variant._call`` calls that
-    function as pluggy's ``_multicall`` would, without pluggy's per-call cost. The live
-    list is kept so that a plugin registered later sends the hook through pluggy."""
+    names or None when they are ``variant`` and the spec's own) for every ``shengji_``
+    hook that only one plain implementation serves (the built-in behaviour, when no
+    plugin overrides it): ``Variant._call`` calls that function as pluggy's
+    ``_multicall`` would, without pluggy's per-call cost. The live list is kept so that
+    a plugin registered later sends the hook through pluggy."""
     out = {}
     for name in dir(pm.hook):
         if not name.startswith("shengji_"):
@@ -393,5 +402,8 @@ def _direct_hooks(pm) -> dict:
         impl = impls[0]
         if impl.hookwrapper or impl.wrapper or not set(impl.argnames) <= set(spec.argnames):
             continue
-        out[name] = (impls, impl, tuple(impl.argnames))
+        argnames = tuple(impl.argnames)
+        if argnames[:1] == ("variant",) and set(argnames[1:]) == set(spec.argnames) - {"variant"}:
+            argnames = None  # called with the spec's keywords as they are
+        out[name] = (impls, impl, argnames)
     return out
