@@ -29,7 +29,7 @@ from shengji.engine import Game, IllegalAction, play
 from shengji.engine.actions import Play
 from shengji.engine.game import shuffle
 from shengji.engine.legal import lead_structures
-from shengji.engine.runner import LazyView, _play_index
+from shengji.engine.runner import LazyView, _by_index
 from shengji.variants import list_variants, load_variant
 
 VARIANTS = list_variants(include_house=True)
@@ -232,9 +232,12 @@ class _ActsOnly(RandomBot):
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_plays_by_index_are_the_plays_act_makes(name):
+    """The runner's paths for plays and declarations by index (Bot.play_index,
+    Bot.declare_index) give the game that asking ``act`` gives."""
     v = load_variant(name)
-    assert _play_index(make_bot("random", v)) is not None
-    assert _play_index(_ActsOnly(v)) is None  # an overridden act is always asked
+    for method in ("play_index", "declare_index"):
+        assert _by_index(make_bot("random", v), method) is not None
+        assert _by_index(_ActsOnly(v), method) is None  # an overridden act is always asked
     for seed in ("a", "b"):
         games = []
         for cls in (RandomBot, _ActsOnly):

@@ -243,6 +243,23 @@ class Game:
         action = legal[pick(len(legal))]
         return action, self._perform(action, None)  # a listed follow needs no plan
 
+    def _declaring_listed(self) -> bool:
+        """Is the listing of the seat to act Pass and the declarations offered (kind
+        ``declare``)?"""
+        return (self.phase == DEALING or self.phase == STEALING) and self._takeback is None
+
+    def _declare_picked(self, seat: int, pick) -> tuple:
+        """(action, events) of ``apply(legal[pick(to_deal, len(legal))])`` with ``legal``
+        = ``legal_actions(seat)`` when ``_declaring_listed()``: the runner's path for a
+        bot that answers declaration listings by index alone (``Bot.declare_index``).
+        The same action, events and state, without the listing or a view."""
+        offer = self._offer
+        i = pick(self._n_deal - self._dealt if self.phase == DEALING else 0, len(offer) + 1)
+        # the listing's item (a negative i counts back from its end)
+        action = _pass(seat) if i == 0 else (_pass(seat), *offer)[i]
+        plan = None if type(action) is Pass else self._make_bid(seat, action.cards)
+        return action, self._perform(action, plan)
+
     def _listed(self, seat: int, limit: int | None) -> Legal:
         if self.phase == DEALING or self.phase == STEALING:
             if self._takeback is not None:
@@ -781,9 +798,14 @@ class Game:
         self.side = tuple(f.side)
         self.joined = tuple(f.joined)
         self.sides_known = f.resolved
-        # the points a friend won before joining now count for the dealer's side
-        self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in self.side)
-        self.penalty = sum(p if s in self.side else -p for s, p in enumerate(self.penalties))
+        self._tally_sides()  # the points a friend won before joining now count for its side
+
+    def _tally_sides(self) -> None:
+        """The attackers' trick points and the net failed-throw penalty by the sides as
+        they stand (a friend's earlier tricks count for the dealer's side)."""
+        side, captured, penalties = self.side, self.captured, self.penalties
+        self.trick_points = sum(captured) - sum([captured[s] for s in side])
+        self.penalty = 2 * sum([penalties[s] for s in side]) - sum(penalties)
 
     def _run_stealing(self, ev: list) -> None:
         """Ask the next seat that holds a declaration the rules accept now; when every
@@ -882,15 +904,12 @@ class Game:
     def _score(self, ev: list, last_winner: int, winning: tuple, lead: tuple) -> None:
         v = self.variant
         side = self.side
-        # points by the sides as they stand at the end (a friend's earlier tricks count
-        # for the dealer's side)
-        self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in side)
-        self.penalty = sum(p if s in side else -p for s, p in enumerate(self.penalties))
+        self._tally_sides()
         kitty_points = sum(map(mul, _POINTS, self.buried))
         multiplier = bonus = 0
         if last_winner not in side:  # 抠底: the attackers took the kitty
-            multiplier = int(v.kitty_multiplier(self.ctx, self._hand_obj(winning),
-                                                 self._hand_obj(lead)))
+            multiplier = int(v._kitty_multiplier(self.ctx, self._hand_obj(winning),
+                                                  self._hand_obj(lead)))
             bonus = kitty_points * multiplier
         total = max(0, self.trick_points + bonus + self.penalty)
         rules = self.friend_rules
