@@ -631,7 +631,8 @@ class Game:
         """The deal's level and bids as a key of the declaration caches (Bids hash
         through Python code, these tuples of ints hash in C), and the declarations
         known for them."""
-        self._bids_key = (self.level, *[(b.seat, b.cards, b.strength) for b in self._bids])
+        self._bids_now = bids = tuple(self._bids)
+        self._bids_key = (self.level, *[(b.seat, b.cards, b.strength) for b in bids])
         # whether ``seat`` may show n of kind k is a pure function of (level, the deal's
         # bids, seat, k, n): it recurs from ask to ask, and from deal to deal
         self._options = self._declare_cache.setdefault(self._bids_key, {})
@@ -651,19 +652,17 @@ class Game:
     def _offers(self, seat: int) -> tuple:
         """The declarations ``seat`` may make now: its level cards and jokers, by kind in
         ``_bid_kinds`` order, then by count."""
-        hand = self.hands[seat]
-        kinds = list(compress(self._bid_kinds, map(hand.__getitem__, self._bid_kinds)))
-        if not kinds:
-            return ()  # no level card, no joker: nothing to declare
-        options = self._options
+        hand, options = self.hands[seat], self._options
         found = []
-        for k in kinds:
-            for n in range(1, hand[k] + 1):
-                d = options.get((seat, k, n), False)
-                if d is False:
-                    d = self._declare_option(seat, k, n)
-                if d is not None:
-                    found.append(d)
+        for k in self._bid_kinds:  # (a plain loop: cheaper than any C iteration here)
+            m = hand[k]
+            if m:
+                for n in range(1, m + 1):
+                    d = options.get((seat, k, n), False)
+                    if d is False:
+                        d = self._declare_option(seat, k, n)
+                    if d is not None:
+                        found.append(d)
         return tuple(found)
 
     def _declare_option(self, seat: int, k: int, n: int) -> Declare | None:
@@ -677,7 +676,7 @@ class Game:
                 None if bid is None else (bid, Declare.trusted(seat, bid.cards))
         d = None
         if cand is not None:
-            bids = tuple(self._bids)
+            bids = self._bids_now
             if self.variant._overturns(bids[-1] if bids else None, cand[0], bids):
                 d = cand[1]
         self._options[(seat, k, n)] = d
@@ -703,7 +702,7 @@ class Game:
         key = (self._bids_key, bid.seat, bid.cards, bid.strength)
         ok = self._overturn_cache.get(key)
         if ok is None:
-            bids = tuple(self._bids)
+            bids = self._bids_now
             current = bids[-1] if bids else None
             ok = self._overturn_cache[key] = self.variant._overturns(current, bid, bids)
         return ok
