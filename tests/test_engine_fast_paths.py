@@ -143,6 +143,32 @@ def test_builtin_only_hooks_are_called_directly_and_plugins_still_win():
     assert v.score_deal(0) == ScoreOutcome("attackers", 9) != plain
 
 
+def test_declaration_caches_are_shared_until_a_plugin_changes_the_hooks():
+    """The games of one variant share the declaration hooks' results (a simulation makes
+    a Game every few deals); a plugin registered since gets fresh ones."""
+    from shengji.engine.game import _declaration_caches
+    from shengji.hookspecs import hookimpl
+
+    v = load_variant("two-deck-80")
+
+    def singles_declared(seed):
+        g = Game(v, seed, max_deals=3)
+        play(g, [make_bot("random", v, f"{seed}/{s}") for s in range(v.players)])
+        return [e for e in g.events if type(e).__name__ == "Declared" and len(e.cards) == 1]
+
+    assert singles_declared("shared") and Game(v, 1)._declare_cache is Game(v, 2)._declare_cache
+    before = _declaration_caches(v)
+
+    class PairsOnly:
+        @hookimpl(tryfirst=True)
+        def shengji_declaration_strength(self, variant, cards, level):
+            return () if len(cards) == 1 else None  # a single never declares
+
+    v.pm.register(PairsOnly())
+    assert _declaration_caches(v) is not before
+    assert not singles_declared("shared")
+
+
 def test_listed_friend_calls_are_still_checked():
     """The calls listed are single calls; with two friends to call, one of them alone is
     not a legal action, so it is checked (and refused) like any other."""

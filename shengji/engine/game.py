@@ -150,12 +150,13 @@ class Game:
         #: level of every seat (a team's seats always share theirs: they rise together)
         self._start_level = v.start_level()
         self.levels = [self._start_level] * self.players
-        # the declaration hooks are pure functions of their arguments: cache them per game
-        self._strength_cache: dict = {}
-        self._overturn_cache: dict = {}
-        self._declare_cache: dict = {}  # bids key -> {(seat, kind, n): Declare | None}
-        self._candidates: dict = {}  # (level, seat, kind, n) -> (Bid, Declare) | None
-        self._bid_cache: dict = {}  # (seat, cards, level) -> Bid | None (Bids are frozen)
+        # the declaration hooks are pure functions of their arguments: their results are
+        # kept, shared by the variant's games (_declaration_caches):
+        # (cards, level) -> strength; (bids key, seat, cards, strength) -> may overturn;
+        # bids key -> {(seat, kind, n): Declare | None}; (level, seat, kind, n) ->
+        # (Bid, Declare) | None; (seat, cards, level) -> Bid | None (all frozen records)
+        (self._strength_cache, self._overturn_cache, self._declare_cache, self._candidates,
+         self._bid_cache) = _declaration_caches(v)
         self.actions: list[Action] = []
         self.events: list = []
         self.deal_number = 0
@@ -1106,6 +1107,26 @@ def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None) -
 #: per-game caches of pure hook results: a copy may share them
 _SHARED_CACHES = frozenset({"_strength_cache", "_overturn_cache", "_declare_cache",
                             "_candidates", "_options", "_bid_cache"})
+#: the hooks whose results those caches keep
+_DECLARATION_HOOKS = ("shengji_declaration_strength", "shengji_may_overturn")
+#: the caches start afresh past this many bids states (a simulation plays thousands of
+#: deals with one variant; 2,000 deals make about 900 states of some 13 entries)
+DECLARE_CACHE_STATES = 2048
+_DECLARE_CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _declaration_caches(variant) -> tuple:
+    """The caches of pure declaration-hook results that the games of ``variant`` share
+    (the same states recur from game to game, and simulations make a new Game every few
+    deals): kept while the variant's declaration hooks are the same implementations (a
+    plugin registered since starts new ones), started afresh when they grow past
+    ``DECLARE_CACHE_STATES``."""
+    hooks = tuple(h.function for name in _DECLARATION_HOOKS
+                  for h in getattr(variant.pm.hook, name).get_hookimpls())
+    held = _DECLARE_CACHES.get(variant)
+    if held is None or held[0] != hooks or len(held[1][2]) > DECLARE_CACHE_STATES:
+        held = _DECLARE_CACHES[variant] = (hooks, ({}, {}, {}, {}, {}))
+    return held[1]
 
 
 def shuffle(deck: list, rng: random.Random) -> None:
