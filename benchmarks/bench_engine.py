@@ -5,7 +5,8 @@
 
 Counts whole deals (shuffle, dealing with declarations, kitty, every trick, scoring)
 played by four ``random`` bots through the runner (``engine.play``: ``legal_actions``,
-a lazy view and ``apply`` for declarations and the burial; the plays picked by index,
+a lazy view and ``apply`` for the burial; declarations picked by index,
+``Bot.declare_index``, without a listing or a view; the plays picked by index,
 ``Bot.play_index``, and run through the C play driver, ``engine.drive``: one C call and
 one Python pick per play, the actions and events rebuilt in bulk at the deal's end),
 i.e. what a simulation pays for: every event and action recorded. ``--per-play`` turns

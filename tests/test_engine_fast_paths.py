@@ -29,7 +29,7 @@ from shengji.engine import Game, IllegalAction, play
 from shengji.engine.actions import Play
 from shengji.engine.game import shuffle
 from shengji.engine.legal import lead_structures
-from shengji.engine.runner import LazyView, _play_index
+from shengji.engine.runner import LazyView, _by_index
 from shengji.variants import list_variants, load_variant
 
 VARIANTS = list_variants(include_house=True)
@@ -143,6 +143,32 @@ def test_builtin_only_hooks_are_called_directly_and_plugins_still_win():
     assert v.score_deal(0) == ScoreOutcome("attackers", 9) != plain
 
 
+def test_declaration_caches_are_shared_until_a_plugin_changes_the_hooks():
+    """The games of one variant share the declaration hooks' results (a simulation makes
+    a Game every few deals); a plugin registered since gets fresh ones."""
+    from shengji.engine.game import _declaration_caches
+    from shengji.hookspecs import hookimpl
+
+    v = load_variant("two-deck-80")
+
+    def singles_declared(seed):
+        g = Game(v, seed, max_deals=3)
+        play(g, [make_bot("random", v, f"{seed}/{s}") for s in range(v.players)])
+        return [e for e in g.events if type(e).__name__ == "Declared" and len(e.cards) == 1]
+
+    assert singles_declared("shared") and Game(v, 1)._declare_cache is Game(v, 2)._declare_cache
+    before = _declaration_caches(v)
+
+    class PairsOnly:
+        @hookimpl(tryfirst=True)
+        def shengji_declaration_strength(self, variant, cards, level):
+            return () if len(cards) == 1 else None  # a single never declares
+
+    v.pm.register(PairsOnly())
+    assert _declaration_caches(v) is not before
+    assert not singles_declared("shared")
+
+
 def test_listed_friend_calls_are_still_checked():
     """The calls listed are single calls; with two friends to call, one of them alone is
     not a legal action, so it is checked (and refused) like any other."""
@@ -232,9 +258,12 @@ class _ActsOnly(RandomBot):
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_plays_by_index_are_the_plays_act_makes(name):
+    """The runner's paths for plays and declarations by index (Bot.play_index,
+    Bot.declare_index) give the game that asking ``act`` gives."""
     v = load_variant(name)
-    assert _play_index(make_bot("random", v)) is not None
-    assert _play_index(_ActsOnly(v)) is None  # an overridden act is always asked
+    for method in ("play_index", "declare_index"):
+        assert _by_index(make_bot("random", v), method) is not None
+        assert _by_index(_ActsOnly(v), method) is None  # an overridden act is always asked
     for seed in ("a", "b"):
         games = []
         for cls in (RandomBot, _ActsOnly):

@@ -54,6 +54,10 @@ class Bot:
     #: view. Honoured only when the class that defines ``act`` defines it too (a
     #: subclass that overrides ``act`` alone is asked through ``act``).
     play_index = None
+    #: ``declare_index(to_deal, n) -> i`` (a method), likewise for a bot whose every
+    #: answer to a declaration listing (kind ``declare``: ``Pass``, then the n - 1
+    #: declarations offered) is its i-th action, chosen from ``view.to_deal`` and n alone.
+    declare_index = None
 
     def act(self, view, legal):
         raise NotImplementedError

@@ -39,17 +39,22 @@ class RandomBot(Bot):
             r = getrandbits(k)
         return r
 
+    def declare_index(self, to_deal: int, n: int) -> int:
+        """Which of ``n`` listed declaration actions to take (0: Pass). ``act`` answers
+        declaration listings with it, so the runner may ask it directly."""
+        # declare only sometimes, else dealing would be a bidding war
+        rng = self.rng
+        if n > 1 and rng.random() < (FINAL_DECLARE_P if to_deal == 0 else DECLARE_P):
+            return rng.randrange(1, n)
+        return 0
+
     def act(self, view, legal):
         kind = legal.kind
         if kind == "follow" or kind == "lead":
             return legal[randbelow(self.rng, len(legal))]
-        rng = self.rng
         if kind == "declare":
-            # legal[0] is Pass; declare only sometimes, else dealing would be a bidding war
-            final = view.to_deal == 0
-            if len(legal) > 1 and rng.random() < (FINAL_DECLARE_P if final else DECLARE_P):
-                return legal[rng.randrange(1, len(legal))]
-            return legal[0]
+            return legal[self.declare_index(view.to_deal, len(legal))]
+        rng = self.rng
         if kind == "bury":
             from ..engine.actions import Bury
 

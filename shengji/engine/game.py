@@ -150,12 +150,13 @@ class Game:
         #: level of every seat (a team's seats always share theirs: they rise together)
         self._start_level = v.start_level()
         self.levels = [self._start_level] * self.players
-        # the declaration hooks are pure functions of their arguments: cache them per game
-        self._strength_cache: dict = {}
-        self._overturn_cache: dict = {}
-        self._declare_cache: dict = {}  # bids key -> {(seat, kind, n): Declare | None}
-        self._candidates: dict = {}  # (level, seat, kind, n) -> (Bid, Declare) | None
-        self._bid_cache: dict = {}  # (seat, cards, level) -> Bid | None (Bids are frozen)
+        # the declaration hooks are pure functions of their arguments: their results are
+        # kept, shared by the variant's games (_declaration_caches):
+        # (cards, level) -> strength; (bids key, seat, cards, strength) -> may overturn;
+        # bids key -> {(seat, kind, n): Declare | None}; (level, seat, kind, n) ->
+        # (Bid, Declare) | None; (seat, cards, level) -> Bid | None (all frozen records)
+        (self._strength_cache, self._overturn_cache, self._declare_cache, self._candidates,
+         self._bid_cache) = _declaration_caches(v)
         self.actions: list[Action] = []
         self.events: list = []
         self.deal_number = 0
@@ -242,6 +243,23 @@ class Game:
         legal = self._listed(seat, None)
         action = legal[pick(len(legal))]
         return action, self._perform(action, None)  # a listed follow needs no plan
+
+    def _declaring_listed(self) -> bool:
+        """Is the listing of the seat to act Pass and the declarations offered (kind
+        ``declare``)?"""
+        return (self.phase == DEALING or self.phase == STEALING) and self._takeback is None
+
+    def _declare_picked(self, seat: int, pick) -> tuple:
+        """(action, events) of ``apply(legal[pick(to_deal, len(legal))])`` with ``legal``
+        = ``legal_actions(seat)`` when ``_declaring_listed()``: the runner's path for a
+        bot that answers declaration listings by index alone (``Bot.declare_index``).
+        The same action, events and state, without the listing or a view."""
+        offer = self._offer
+        i = pick(self._n_deal - self._dealt if self.phase == DEALING else 0, len(offer) + 1)
+        # the listing's item (a negative i counts back from its end)
+        action = _pass(seat) if i == 0 else (_pass(seat), *offer)[i]
+        plan = None if type(action) is Pass else self._make_bid(seat, action.cards)
+        return action, self._perform(action, plan)
 
     def _listed(self, seat: int, limit: int | None) -> Legal:
         if self.phase == DEALING or self.phase == STEALING:
@@ -614,7 +632,8 @@ class Game:
         """The deal's level and bids as a key of the declaration caches (Bids hash
         through Python code, these tuples of ints hash in C), and the declarations
         known for them."""
-        self._bids_key = (self.level, *[(b.seat, b.cards, b.strength) for b in self._bids])
+        self._bids_now = bids = tuple(self._bids)
+        self._bids_key = (self.level, *[(b.seat, b.cards, b.strength) for b in bids])
         # whether ``seat`` may show n of kind k is a pure function of (level, the deal's
         # bids, seat, k, n): it recurs from ask to ask, and from deal to deal
         self._options = self._declare_cache.setdefault(self._bids_key, {})
@@ -634,19 +653,17 @@ class Game:
     def _offers(self, seat: int) -> tuple:
         """The declarations ``seat`` may make now: its level cards and jokers, by kind in
         ``_bid_kinds`` order, then by count."""
-        hand = self.hands[seat]
-        kinds = list(compress(self._bid_kinds, map(hand.__getitem__, self._bid_kinds)))
-        if not kinds:
-            return ()  # no level card, no joker: nothing to declare
-        options = self._options
+        hand, options = self.hands[seat], self._options
         found = []
-        for k in kinds:
-            for n in range(1, hand[k] + 1):
-                d = options.get((seat, k, n), False)
-                if d is False:
-                    d = self._declare_option(seat, k, n)
-                if d is not None:
-                    found.append(d)
+        for k in self._bid_kinds:  # (a plain loop: cheaper than any C iteration here)
+            m = hand[k]
+            if m:
+                for n in range(1, m + 1):
+                    d = options.get((seat, k, n), False)
+                    if d is False:
+                        d = self._declare_option(seat, k, n)
+                    if d is not None:
+                        found.append(d)
         return tuple(found)
 
     def _declare_option(self, seat: int, k: int, n: int) -> Declare | None:
@@ -660,7 +677,7 @@ class Game:
                 None if bid is None else (bid, Declare.trusted(seat, bid.cards))
         d = None
         if cand is not None:
-            bids = tuple(self._bids)
+            bids = self._bids_now
             if self.variant._overturns(bids[-1] if bids else None, cand[0], bids):
                 d = cand[1]
         self._options[(seat, k, n)] = d
@@ -686,7 +703,7 @@ class Game:
         key = (self._bids_key, bid.seat, bid.cards, bid.strength)
         ok = self._overturn_cache.get(key)
         if ok is None:
-            bids = tuple(self._bids)
+            bids = self._bids_now
             current = bids[-1] if bids else None
             ok = self._overturn_cache[key] = self.variant._overturns(current, bid, bids)
         return ok
@@ -781,9 +798,14 @@ class Game:
         self.side = tuple(f.side)
         self.joined = tuple(f.joined)
         self.sides_known = f.resolved
-        # the points a friend won before joining now count for the dealer's side
-        self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in self.side)
-        self.penalty = sum(p if s in self.side else -p for s, p in enumerate(self.penalties))
+        self._tally_sides()  # the points a friend won before joining now count for its side
+
+    def _tally_sides(self) -> None:
+        """The attackers' trick points and the net failed-throw penalty by the sides as
+        they stand (a friend's earlier tricks count for the dealer's side)."""
+        side, captured, penalties = self.side, self.captured, self.penalties
+        self.trick_points = sum(captured) - sum([captured[s] for s in side])
+        self.penalty = 2 * sum([penalties[s] for s in side]) - sum(penalties)
 
     def _run_stealing(self, ev: list) -> None:
         """Ask the next seat that holds a declaration the rules accept now; when every
@@ -882,15 +904,12 @@ class Game:
     def _score(self, ev: list, last_winner: int, winning: tuple, lead: tuple) -> None:
         v = self.variant
         side = self.side
-        # points by the sides as they stand at the end (a friend's earlier tricks count
-        # for the dealer's side)
-        self.trick_points = sum(p for s, p in enumerate(self.captured) if s not in side)
-        self.penalty = sum(p if s in side else -p for s, p in enumerate(self.penalties))
+        self._tally_sides()
         kitty_points = sum(map(mul, _POINTS, self.buried))
         multiplier = bonus = 0
         if last_winner not in side:  # 抠底: the attackers took the kitty
-            multiplier = int(v.kitty_multiplier(self.ctx, self._hand_obj(winning),
-                                                 self._hand_obj(lead)))
+            multiplier = int(v._kitty_multiplier(self.ctx, self._hand_obj(winning),
+                                                  self._hand_obj(lead)))
             bonus = kitty_points * multiplier
         total = max(0, self.trick_points + bonus + self.penalty)
         rules = self.friend_rules
@@ -1088,6 +1107,26 @@ def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None) -
 #: per-game caches of pure hook results: a copy may share them
 _SHARED_CACHES = frozenset({"_strength_cache", "_overturn_cache", "_declare_cache",
                             "_candidates", "_options", "_bid_cache"})
+#: the hooks whose results those caches keep
+_DECLARATION_HOOKS = ("shengji_declaration_strength", "shengji_may_overturn")
+#: the caches start afresh past this many bids states (a simulation plays thousands of
+#: deals with one variant; 2,000 deals make about 900 states of some 13 entries)
+DECLARE_CACHE_STATES = 2048
+_DECLARE_CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _declaration_caches(variant) -> tuple:
+    """The caches of pure declaration-hook results that the games of ``variant`` share
+    (the same states recur from game to game, and simulations make a new Game every few
+    deals): kept while the variant's declaration hooks are the same implementations (a
+    plugin registered since starts new ones), started afresh when they grow past
+    ``DECLARE_CACHE_STATES``."""
+    hooks = tuple(h.function for name in _DECLARATION_HOOKS
+                  for h in getattr(variant.pm.hook, name).get_hookimpls())
+    held = _DECLARE_CACHES.get(variant)
+    if held is None or held[0] != hooks or len(held[1][2]) > DECLARE_CACHE_STATES:
+        held = _DECLARE_CACHES[variant] = (hooks, ({}, {}, {}, {}, {}))
+    return held[1]
 
 
 def shuffle(deck: list, rng: random.Random) -> None:

@@ -61,12 +61,13 @@ def _view_fields() -> tuple:
 _VIEW_FIELDS = _view_fields()
 
 
-def _play_index(bot):
-    """``bot.play_index`` when the class that defines the bot's ``act`` defines it too
-    (see ``Bot.play_index``), else None: the bot is asked through ``act``."""
+def _by_index(bot, name: str):
+    """``bot.<name>`` (``play_index`` or ``declare_index``) when the class that defines
+    the bot's ``act`` defines it too (see ``Bot.play_index``), else None: the bot is
+    asked through ``act``."""
     for cls in type(bot).__mro__:
         if "act" in cls.__dict__:
-            return bot.play_index if cls.__dict__.get("play_index") is not None else None
+            return getattr(bot, name) if cls.__dict__.get(name) is not None else None
     return None
 
 
@@ -75,8 +76,9 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
     ``stop_after_deals`` more deals have been scored). ``check(game, action, events)`` is
     called after every action (invariant tests hook in here)."""
     target = None if stop_after_deals is None else game.deals_played + stop_after_deals
-    pickers = [_play_index(bots[s]) for s in range(game.players)]
-    play_picked = game._play_picked
+    pickers = [_by_index(bots[s], "play_index") for s in range(game.players)]
+    declarers = [_by_index(bots[s], "declare_index") for s in range(game.players)]
+    play_picked, declare_picked = game._play_picked, game._declare_picked
     # index pickers' plays run in the C play driver (engine.drive) when that is exact;
     # a check callback must see every action, so it keeps the per-play path
     driven = check is None and any(p is not None for p in pickers)
@@ -92,6 +94,9 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
                 if driven and drive.usable(game) and drive.drive(game, pickers):
                     continue
                 action, events = play_picked(seat, pick)
+            elif declarers[seat] is not None and game._declaring_listed():
+                # likewise a declaration: no listing, no view
+                action, events = declare_picked(seat, declarers[seat])
             else:
                 legal = game.legal_actions(seat)
                 view = game.view(seat) if eager[seat] else LazyView(game, seat)

@@ -280,6 +280,9 @@ class Variant:
         if not callable(getattr(context, "kitty_multiplier", None)):
             raise ArgumentError(f"context: expected a core Context, got "
                                 f"{type(context).__name__} {context!r:.40}")
+        return self._kitty_multiplier(context, play, lead)
+
+    def _kitty_multiplier(self, context, play, lead) -> int:
         value = self._call(
             "shengji_kitty_multiplier", int, context=context, play=play, lead=lead
         )
