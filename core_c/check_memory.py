@@ -31,6 +31,7 @@ CORE_TESTS = [
     "tests/test_core_errors.py",
     "tests/test_core_batch.py",
     "tests/test_engine_fast_paths.py",
+    "tests/test_engine_drive.py",
     "tests/test_differential.py",
     "tests/test_oracle.py",
     "tests/test_playout.py",
@@ -62,7 +63,7 @@ core.lib.sj_decompose(ctx._r, buf, 54, core.ffi.new("sj_lead *"), core.ffi.NULL)
 """
 #: the core's C sources (as in build_core.py); the valgrind driver links them
 CORE_SOURCES = ["order.c", "shapes.c", "follow.c", "trick.c", "playout.c", "search.c",
-                "batch.c", "rainbow.c", "shuffle.c"]
+                "batch.c", "rainbow.c", "shuffle.c", "drive.c"]
 SANITIZE = "-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 

@@ -14,11 +14,13 @@
  * sj_winner_code, the engine's own call.
  *
  * The log records what was done, for Python to rebuild the engine's actions and
- * events in bulk:
- *   a play        seat, n, the n card ids (descending)
- *   a failed throw 0x80 | seat, n, the attempted ids (descending); the forced play
- *                 follows as a play record
- *   a trick's end 0x40, the winning play's index in the trick, points (2 bytes, LE)
+ * events in bulk, as 32-bit words:
+ *   a single card  (trick << 11) | (seat << 7) | (card << 1) | lead   (< 2^31)
+ *   other plays    LOG_PLAY | seat << 16 | lead << 15 | n, then the n card ids
+ *                  (descending), a word each
+ *   a failed throw LOG_THROW | seat << 16 | n, then the attempted ids; the forced play
+ *                  follows as a play record (lead set)
+ *   a trick's end  LOG_TRICK | (the winning play's index << 16) | points
  */
 #include <string.h>
 
@@ -29,7 +31,10 @@ enum { OPEN_LEAD = 1, OPEN_SINGLE, OPEN_WHOLE, OPEN_FILLER, OPEN_LISTED };
 
 #define FILLER_R 64                /* fillers of more cards are left to Python */
 #define FILLER_MAX (1ull << 56)    /* counts past this are left to Python (n << 4 fits) */
-#define LOG_ROOM (2 * SJ_MAXCARDS + 16)
+#define LOG_ROOM (2 * SJ_MAXCARDS + 8) /* words one decision may log, at most */
+#define LOG_PLAY SJ_DRIVE_LOG_PLAY
+#define LOG_THROW SJ_DRIVE_LOG_THROW
+#define LOG_TRICK SJ_DRIVE_LOG_TRICK
 
 /* the filler table: ways[i][j] = multisets of j cards from kinds[i..] (FillerFollows) */
 typedef struct {
@@ -145,7 +150,7 @@ static int64_t list(const sj_rules *r, sj_drive *d)
     const uint8_t *H = d->hands[seat];
     int64_t n;
     if (d->n_trick == 0) {
-        n = sj__lead_at(r, H, d->throws, -1, NULL);
+        n = sj_lead_list(r, H, d->throws, d->leads, SJ_DRIVE_LEADS);
         d->open_kind = OPEN_LEAD;
     } else if (d->lead.n == 1) {
         int s = d->lead.esuit;
@@ -203,16 +208,25 @@ static int64_t list(const sj_rules *r, sj_drive *d)
     return n;
 }
 
-static void log_play(sj_drive *d, int tag, const uint8_t *P)
+/* log seat's play P (throw: the attempt of a failed throw) */
+static void log_play(sj_drive *d, int seat, const uint8_t *P, int throw)
 {
-    uint8_t *L = d->log + d->log_len;
-    int i = 2;
+    uint32_t *L = d->log + d->log_len;
+    int n = 0, last = 0, lead = d->n_trick == 0;
     for (int k = SJ_NK - 1; k >= 0; k--)
-        for (int c = 0; c < P[k]; c++)
-            L[i++] = (uint8_t)k;
-    L[0] = (uint8_t)tag;
-    L[1] = (uint8_t)(i - 2);
-    d->log_len += i;
+        for (int c = 0; c < P[k]; c++) {
+            L[++n] = (uint32_t)k;
+            last = k;
+        }
+    if (n == 1 && !throw) {
+        L[0] = (uint32_t)d->trick_number << 11 | (uint32_t)seat << 7 | (uint32_t)last << 1 |
+               (uint32_t)lead;
+        d->log_len += 1;
+        return;
+    }
+    L[0] = (throw ? LOG_THROW : LOG_PLAY | (uint32_t)lead << 15) | (uint32_t)seat << 16 |
+           (uint32_t)n;
+    d->log_len += 1 + n;
 }
 
 static int points_of(const uint8_t *P)
@@ -223,20 +237,32 @@ static int points_of(const uint8_t *P)
     return p;
 }
 
-/* seat plays P (checked held): hands, the trick, and at its end the winner */
-static int64_t play(const sj_rules *r, sj_drive *d, int seat, const uint8_t *P)
+/* seat plays P (checked held): hands, the trick, and at its end the winner. A (NULL:
+ * none) is P's decomposition when P leads and the caller has made it; k1 >= 0 says P is
+ * that one card (the commonest play: no pass over the 54 kinds) */
+static int64_t play(const sj_rules *r, sj_drive *d, int seat, const uint8_t *P,
+                    const sj_lead *A, int k1)
 {
-    int m = d->players, n = count(P);
+    int m = d->players;
     uint8_t *H = d->hands[seat];
-    for (int k = 0; k < SJ_NK; k++) {
-        H[k] = (uint8_t)(H[k] - P[k]);
-        d->played[k] = (uint8_t)(d->played[k] + P[k]);
+    if (k1 >= 0) {
+        H[k1]--;
+        d->played[k1]++;
+        d->hand_len[seat]--;
+        d->log[d->log_len++] = (uint32_t)d->trick_number << 11 | (uint32_t)seat << 7 |
+                               (uint32_t)k1 << 1 | (uint32_t)(d->n_trick == 0);
+    } else {
+        int n = count(P);
+        for (int k = 0; k < SJ_NK; k++) {
+            H[k] = (uint8_t)(H[k] - P[k]);
+            d->played[k] = (uint8_t)(d->played[k] + P[k]);
+        }
+        d->hand_len[seat] -= n;
+        log_play(d, seat, P, 0);
     }
-    d->hand_len[seat] -= n;
-    log_play(d, seat, P);
     memcpy(d->trick[d->n_trick], P, SJ_NK);
     if (d->n_trick == 0) {
-        int rc = sj_decompose54(r, P, &d->lead);
+        int rc = A ? (d->lead = *A, 0) : sj_decompose54(r, P, &d->lead);
         if (rc < 0)
             return rc;
     }
@@ -244,7 +270,13 @@ static int64_t play(const sj_rules *r, sj_drive *d, int seat, const uint8_t *P)
         d->to_act = (seat + 1) % m;
         return 0;
     }
-    int idx = sj_winner_code(r, &d->trick[0][0], m);
+    /* the winner as sj_trick_winner (Context._winner_of) finds it, from the lead
+     * decomposed as it decomposes it: sj__winner on 64-entry counts */
+    uint8_t W[SJ_MAX_PLAYERS][64];
+    memset(W, 0, sizeof W);
+    for (int j = 0; j < m; j++)
+        memcpy(W[j], d->trick[j], SJ_NK);
+    int idx = sj__winner(r, &d->lead, (const uint8_t (*)[64])W, m);
     if (idx < 0 || idx >= m)
         return idx < 0 ? idx : SJ_ERR_ARG;
     int winner = (d->leader + idx) % m, points = 0;
@@ -253,12 +285,7 @@ static int64_t play(const sj_rules *r, sj_drive *d, int seat, const uint8_t *P)
     d->captured[winner] += points;
     if (!(d->side >> winner & 1))
         d->trick_points += points;
-    uint8_t *L = d->log + d->log_len;
-    L[0] = 0x40;
-    L[1] = (uint8_t)idx;
-    L[2] = (uint8_t)(points & 255);
-    L[3] = (uint8_t)(points >> 8);
-    d->log_len += 4;
+    d->log[d->log_len++] = LOG_TRICK | (uint32_t)idx << 16 | (uint32_t)(points & 0xffff);
     d->n_trick = 0;
     memset(d->trick, 0, sizeof d->trick);
     if (d->hand_len[winner] == 0)
@@ -274,11 +301,15 @@ static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
     int seat = d->to_act, m = d->players;
     const uint8_t *H = d->hands[seat];
     uint8_t P[SJ_NK];
+    sj_lead A;
+    const sj_lead *F = NULL;
     memset(P, 0, sizeof P);
     switch (d->open_kind) {
     case OPEN_LEAD: {
-        int rc = sj__lead_at(r, H, d->throws, (int)i, P);
-        if (rc < 0)
+        int rc = 0;
+        if (i < SJ_DRIVE_LEADS)
+            memcpy(P, d->leads + (size_t)i * SJ_NK, SJ_NK);
+        else if ((rc = sj__lead_at(r, H, d->throws, (int)i, P)) < 0)
             return rc;
         int n = 0, kinds = 0;
         for (int k = 0; k < SJ_NK; k++) {
@@ -287,9 +318,9 @@ static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
         }
         if (kinds == 1 && n <= r->max_tuple)
             break; /* one card or one tuple: no throw (Game._play_plan) */
-        sj_lead A;
         if ((rc = sj_decompose54(r, P, &A)) < 0)
             return rc;
+        F = &A;
         if (rc <= 1)
             break;
         uint8_t others[(SJ_MAX_PLAYERS - 1) * SJ_NK];
@@ -302,15 +333,20 @@ static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
             break;
         if (tr.n_options != 1) /* the next seat chooses: Python asks it */
             return SJ_DRIVE_PENDING;
-        log_play(d, 0x80 | seat, P);
+        log_play(d, seat, P, 1);
+        F = NULL; /* the forced play leads */
         d->penalties[seat] += d->throw_penalty;
         d->penalty += (d->side >> seat & 1) ? d->throw_penalty : -d->throw_penalty;
         memcpy(P, tr.options[0], SJ_NK);
         break;
     }
-    case OPEN_SINGLE:
-        P[K(d->opts[i])] = 1;
-        break;
+    case OPEN_SINGLE: {
+        int k = K(d->opts[i]);
+        if (!H[k])
+            return SJ_ERR_NOT_IN_HAND;
+        P[k] = 1;
+        return play(r, d, seat, P, NULL, k);
+    }
     case OPEN_WHOLE:
     case OPEN_FILLER: {
         uint8_t pool[SJ_NK];
@@ -332,7 +368,7 @@ static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
     for (int k = 0; k < SJ_NK; k++)
         if (P[k] > H[k])
             return SJ_ERR_NOT_IN_HAND;
-    return play(r, d, seat, P);
+    return play(r, d, seat, P, F, -1);
 }
 
 /* the caller's state is one the driver can run: seats, sizes and counts in range */

@@ -285,12 +285,16 @@ int sj_lead_list(const sj_rules *r, const uint8_t *hand, int throws, uint8_t *ou
  * SJ_DRIVE_END: the deal's last trick is done; SJ_DRIVE_PENDING: the pick stands for
  * the listed decision (or is no option) but only Python can apply it (nothing of it
  * applied); else an SJ_ERR_* code.
- * Every play applied is recorded in log (see drive.c). */
+ * Every play applied is recorded in log, 32-bit words described in drive.c. */
 #define SJ_DRIVE_FOLLOWS 120  /* follows listed at most (the engine's FOLLOW_LIMIT) */
-#define SJ_DRIVE_LOG 8192
+#define SJ_DRIVE_LOG 4096       /* words */
+#define SJ_DRIVE_LEADS 128    /* leads kept from a listing (more: listed again) */
 #define SJ_DRIVE_STOP 0
 #define SJ_DRIVE_END -100
 #define SJ_DRIVE_PENDING -101
+#define SJ_DRIVE_LOG_PLAY 0x81000000u  /* log records (drive.c) */
+#define SJ_DRIVE_LOG_THROW 0x82000000u
+#define SJ_DRIVE_LOG_TRICK 0x83000000u
 
 typedef struct {
     /* the state (filled by the caller, kept up to date by the driver) */
@@ -319,7 +323,8 @@ typedef struct {
     uint8_t opts[SJ_NK];                  /* a single lead's follows: kinds in order */
     sj_lead lead;                         /* the current trick's lead, decomposed */
     uint8_t follows[SJ_DRIVE_FOLLOWS * SJ_NK];
-    uint8_t log[SJ_DRIVE_LOG];
+    uint8_t leads[SJ_DRIVE_LEADS * SJ_NK];
+    uint32_t log[SJ_DRIVE_LOG];
 } sj_drive;
 
 int64_t sj_drive_start(const sj_rules *r, sj_drive *d);

@@ -5,7 +5,8 @@
  * would be reported too. Bad buffers and sizes are passed on purpose.
  *
  *   gcc -O1 -g -Icore_c core_c/valgrind_driver.c core_c/order.c core_c/shapes.c \
- *       core_c/follow.c core_c/trick.c core_c/playout.c core_c/search.c core_c/rainbow.c
+ *       core_c/follow.c core_c/trick.c core_c/playout.c core_c/search.c core_c/rainbow.c \
+ *       core_c/batch.c core_c/drive.c
  */
 #include <stdio.h>
 #include <string.h>
@@ -78,6 +79,46 @@ static void deal(int decks, int players, int size, uint8_t (*hands)[SJ_NK])
     for (int p = 0; p < players; p++)
         for (int i = 0; i < size; i++)
             hands[p][deck[p * size + i]]++;
+}
+
+/* the play driver (drive.c) from a deal: random picks (and some that are no option)
+ * until it stops, then states it must refuse */
+static long drive_deal(const sj_rules *r, int players, int size, int decks, int trial)
+{
+    static sj_drive d;
+    long sum = 0;
+    memset(&d, 0, sizeof d);
+    d.players = players;
+    d.pickers = (1 << players) - 1 - (trial % 3 == 0 ? 1 << (players - 1) : 0);
+    d.side = 5;
+    d.throws = decks < 4;
+    d.throw_penalty = 10;
+    d.follow_limit = 1 + trial % SJ_DRIVE_FOLLOWS;
+    d.to_act = d.leader = below(players);
+    deal(decks, players, size, d.hands);
+    for (int j = 0; j < players; j++)
+        for (int k = 0; k < SJ_NK; k++)
+            d.hand_len[j] += d.hands[j][k];
+    int64_t rc = sj_drive_start(r, &d);
+    while (rc > 0) {
+        int64_t n = rc >> 4;
+        rc = sj_drive_step(r, &d, below(50) ? (int64_t)below((int)(n < 1000000 ? n : 1000000))
+                                           : n);
+    }
+    sum += rc + d.log_len + d.trick_points + d.penalty + d.trick_number;
+    for (int i = 0; i < d.log_len; i++)
+        sum += d.log[i] & 0xff;
+    sum += sj_drive_step(r, &d, 0);  /* no decision open */
+    sum += sj_drive_start(r, NULL);
+    d.players = SJ_MAX_PLAYERS + 1;  /* out of range: refused */
+    sum += sj_drive_start(r, &d);
+    d.players = players;
+    d.n_trick = players;
+    sum += sj_drive_start(r, &d);
+    d.n_trick = 0;
+    d.hands[0][0] = 9;  /* more copies than the decks hold */
+    sum += sj_drive_start(r, &d);
+    return sum;
 }
 
 int main(void)
@@ -222,6 +263,9 @@ int main(void)
                 if (!sj_playout_eval(&r, &pos, 1, cand, 2, 2, 5, policy, evals, NULL, &err))
                     checksum += evals[0] + evals[3];
             checksum += sj_playout_eval(&r, &pos, 1, cand, 2, 2, 5, 7, evals, NULL, &err);
+            checksum += drive_deal(&r, 4, sizes[decks], decks, trial);
+            if (decks >= 3 && trial % 4 == 1)
+                checksum += drive_deal(&r, 12, 4 * sizes[decks] / 12, decks, trial);
             pos.hands[2][0] = 9; /* more copies than the decks hold: refused */
             checksum += sj_playout(&r, &pos, 1, &res, &err);
         }

@@ -22,6 +22,8 @@ path (the differential tests compare the two).
 
 from __future__ import annotations
 
+from itertools import islice
+
 from ..cards import NUM_KINDS
 from ..errors import ShengjiError
 from .actions import Play
@@ -33,13 +35,18 @@ ENABLED = True
 
 _ffi = _lib = None
 _DRIVE_STOP = _DRIVE_END = _DRIVE_PENDING = 0
+_LOG_PLAY = _LOG_TRICK = 0  # the log's records (core_c/drive.c)
 _HOOKS = ("shengji_failed_throw",)
 _BUILTIN: dict = {}  # Variant -> may the driver run it (its play hooks the built-in ones)
 _SINGLES = tuple((k,) for k in range(NUM_KINDS))
+#: Played events of single cards, shared (events are frozen, like the engine's shared
+#: CardDealt records): key (trick << 11) | (seat << 7) | (card << 1) | lead
+_PLAYED_SINGLES: dict = {}
+_PLAYED_CACHE_SIZE = 1 << 16
 
 
 def _load() -> bool:
-    global _ffi, _lib, _DRIVE_STOP, _DRIVE_END, _DRIVE_PENDING
+    global _ffi, _lib, _DRIVE_STOP, _DRIVE_END, _DRIVE_PENDING, _LOG_PLAY, _LOG_TRICK
     try:
         from .._core import ffi, lib
     except ImportError:  # no C core: the per-play path
@@ -47,6 +54,7 @@ def _load() -> bool:
     _ffi, _lib = ffi, lib
     _DRIVE_STOP, _DRIVE_END, _DRIVE_PENDING = (lib.SJ_DRIVE_STOP, lib.SJ_DRIVE_END,
                                                lib.SJ_DRIVE_PENDING)
+    _LOG_PLAY, _LOG_TRICK = lib.SJ_DRIVE_LOG_PLAY, lib.SJ_DRIVE_LOG_TRICK
     return True
 
 
@@ -127,60 +135,74 @@ def drive(game, pickers: list) -> bool:
 
 
 def _materialise(game, st, penalty: int, ended: bool) -> int:
-    """Give ``game`` what the C driver did: actions, events, state. Returns the number of
-    actions."""
-    log = bytes(_ffi.buffer(st.log, st.log_len))
-    if not log:
+    """Give ``game`` what the C driver did (its log, core_c/drive.c): actions, events,
+    state. Returns the number of actions."""
+    n_words = st.log_len
+    if not n_words:
         return 0
     from .game import _played, _trick_won
 
+    words = _ffi.buffer(st.log, n_words * 4)
+    it = iter(memoryview(bytes(words)).cast("I"))
     actions, events = game.actions, game.events
     n0 = len(actions)
+    add_action, add_event = actions.append, events.append
     trick = game._trick
+    add_play = trick.append
     new_tricks = []
-    tn = game.trick_number
     tp = game.trick_points
     side = game.side
-    singles = _SINGLE_PLAYS
     trusted = Play.trusted
-    throw = None
-    i, end = 0, len(log)
-    while i < end:
-        b = log[i]
-        if b < 64:  # a play
-            n = log[i + 1]
-            if n == 1:
-                k = log[i + 2]
-                cards = _SINGLES[k]
-                action = singles[b][k]
-            else:
-                cards = tuple(log[i + 2:i + 2 + n])
-                action = trusted(b, cards)
-            i += 2 + n
-            if throw is None:
-                actions.append(action)
-            else:  # the forced play of a failed throw: its action was the attempt
-                actions.append(trusted(b, throw))
-                events.append(ThrowFailed(b, throw, (cards,), None, penalty))
-                throw = None
-            events.append(_played(b, cards, tn, not trick))
-            trick.append((b, cards))
-        elif b == 64:  # a trick's end
-            winner = trick[log[i + 1]][0]
-            points = log[i + 2] | log[i + 3] << 8
-            i += 4
+    cache = _PLAYED_SINGLES
+    if len(cache) > _PLAYED_CACHE_SIZE:
+        cache.clear()
+    plays, seat_singles, _ = _single_tables()
+    last = None
+    for w in it:
+        if w < _LOG_PLAY:  # a single card: (trick << 11) | (seat << 7) | (card << 1) | lead
+            # Played events are frozen: one record per (trick, seat, card, lead) serves
+            event = cache.get(w)
+            if event is None:
+                b = w >> 7 & 15
+                event = cache[w] = _played(b, _SINGLES[w >> 1 & 63], w >> 11, bool(w & 1))
+            add_event(event)
+            i = w >> 1 & 1023
+            add_action(plays[i])
+            add_play(seat_singles[i])
+            continue
+        kind = w & 0xff000000
+        if kind == _LOG_TRICK:
+            winner = trick[w >> 16 & 255][0]
+            points = w & 0xffff
             if winner not in side:
                 tp += points
-            events.append(_trick_won(tn, winner, points, tp))
+            add_event(_trick_won(game.trick_number + len(new_tricks), winner, points, tp))
             new_tricks.append(tuple(trick))
+            last = w >> 16 & 255
             trick = []
-            tn += 1
-        else:  # a failed throw; its forced play is the next record
-            n = log[i + 1]
-            throw = tuple(log[i + 2:i + 2 + n])
-            i += 2 + n
+            add_play = trick.append
+            continue
+        b = w >> 16 & 255
+        cards = tuple(islice(it, w & 0x7fff))
+        tn = game.trick_number + len(new_tricks)
+        if kind == _LOG_PLAY:
+            add_action(trusted(b, cards))
+            add_event(_played(b, cards, tn, bool(w & 0x8000)))
+            add_play((b, cards))
+            continue
+        # a failed throw (cards: the attempt); the forced play is the next record
+        forced = next(it)
+        if forced < _LOG_PLAY:
+            fcards = _SINGLES[forced >> 1 & 63]
+        else:
+            fcards = tuple(islice(it, forced & 0x7fff))
+        add_action(trusted(b, cards))
+        add_event(ThrowFailed(b, cards, (fcards,), None, penalty))
+        add_event(_played(b, fcards, tn, True))
+        add_play((b, fcards))
     m = game.players
-    game._stamp += len(actions) - n0
+    done = len(actions) - n0
+    game._stamp += done
     game._legal = None
     hands = bytes(_ffi.buffer(st.hands, m * NUM_KINDS))
     for s in range(m):
@@ -202,9 +224,26 @@ def _materialise(game, st, penalty: int, ended: bool) -> int:
     hs = game._trick_hands = [hand_obj(c) for _, c in trick]
     game._trick_counts = b"".join([h._b for h in hs])
     if ended:
-        last = new_tricks[-1]
-        idx = log[end - 3]  # the last record: the last trick's end
+        t = new_tricks[-1]
         ev: list = []
-        game._score(ev, last[idx][0], last[idx][1], last[0][1])
+        game._score(ev, t[last][0], t[last][1], t[0][1])
         events.extend(ev)
-    return len(actions) - n0
+    return done
+
+
+def _single_tables() -> tuple:
+    """[seat << 6 | card] -> the shared Play of that single, and (seat, (card,))."""
+    global _TABLES
+    if _TABLES is None or _TABLES[2] != len(_SINGLE_PLAYS):
+        plays: list = [None] * 1024
+        seat_singles: list = [None] * 1024
+        for s, row in _SINGLE_PLAYS.items():
+            if s < 16:
+                for k in range(NUM_KINDS):
+                    plays[s << 6 | k] = row[k]
+                    seat_singles[s << 6 | k] = (s, _SINGLES[k])
+        _TABLES = (plays, seat_singles, len(_SINGLE_PLAYS))
+    return _TABLES
+
+
+_TABLES = None
