@@ -111,10 +111,13 @@ def bench_engine_deals(name: str, deals: int, repeat: int = 5) -> dict:
     bench_engine.run(v, 20, "warmup")
     simulate(name, players, deals=20, seed="warmup", progress=False)
     engine, sim = [], []
-    for _ in range(repeat):
-        engine.append(_cpu_once(lambda: bench_engine.run(v, deals, "bench")))
-        sim.append(_cpu_once(lambda: simulate(name, players, deals=deals, seed="bench",
-                                              progress=False)))
+    for i in range(repeat):
+        # new seeds each run: a variant's games share their declaration caches, so
+        # replaying the same deals would find every state already known
+        seed = f"bench{i}"
+        engine.append(_cpu_once(lambda s=seed: bench_engine.run(v, deals, s)))
+        sim.append(_cpu_once(lambda s=seed: simulate(name, players, deals=deals, seed=s,
+                                                     progress=False)))
     t, ts = statistics.median(engine), statistics.median(sim)
     return dict(variant=name, deals_per_s=round(deals / t, 1),
                 simulate_deals_per_s=round(deals / ts, 1), simulate_over_engine=round(ts / t, 2))

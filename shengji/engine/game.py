@@ -136,6 +136,7 @@ class Game:
             raise VariantError(f"variant {v.name}: {problem}")
         self.rules = v.play_rules
         self._unshuffled = bytes(self.composition.cards())  # shuffled for each deal
+        self._dealt_events = _dealt(self.players)
         for s in range(self.players):
             _single_play(s, 0)  # the seats' shared single Plays exist from now on
         declare = v.settings["declare"]
@@ -541,6 +542,7 @@ class Game:
         self._deck = deck
         self._n_deal = self.hand_size * self.players
         self._dealt = 0
+        self._seat_of_card = _deal_seats(self.players, first, self._n_deal)
         self._final: list[int] | None = None
         self.hands = [[0] * NUM_KINDS for _ in range(self.players)]
         self.hand_len = [0] * self.players
@@ -585,15 +587,14 @@ class Game:
 
     def team_levels(self) -> dict:
         """{team: level}: a team's seats share one level."""
-        return {self.teams[s]: lv for s, lv in enumerate(self.levels)}
+        return dict(zip(self.teams, self.levels, strict=True))
 
     def _run_dealing(self, ev: list) -> None:
         """Deal cards until a seat has a new declaration to consider, then stop; after the
         last card ask every seat in play order, and after each declaration made then every
         other seat again, until all have passed; then settle trump."""
         deck, hands, hand_len = self._deck, self.hands, self.hand_len
-        seats, dealt_events = _deal_seats(self.players, self._first_seat, self._n_deal), \
-            _dealt(self.players)
+        seats, dealt_events = self._seat_of_card, self._dealt_events
         # a seat's options change only when it gets a declaring card or the standing
         # declaration changes; otherwise it has nothing new to say. After a change each
         # seat is asked at its first card since: the next ``players`` cards go to every
