@@ -21,6 +21,7 @@ from shengji.bots import make_bot
 from shengji.bots.random_bot import RandomBot
 from shengji.engine import Game, drive, play
 from shengji.engine.events import ThrowFailed
+from shengji.engine.legal import FillerFollows
 from shengji.variants import list_variants, load_variant
 
 HOUSE = Path(__file__).parent / "cases" / "house"
@@ -226,3 +227,63 @@ def test_long_random_matches_are_the_per_play_paths(name, players, monkeypatch):
         _same(old, new)
         deals += new.deals_played
         m += 1
+
+
+def _wide_follow(keep: int):
+    """Two seats of 104 cards; the leader has led its whole suit and the follower holds
+    ``keep`` cards of it: it fills with any of its other cards. (game, follower, count)."""
+    v = load_variant({"extends": "four-deck", "name": "two-seat-four-deck", "players": 2,
+                      "teams": [0, 1], "hand_size": 104, "play": {"throws": True}})
+    g = Game(v, "wide", max_deals=1)
+    while g.phase != "play":
+        g.apply(RandomBot(v, "x").act(g.view(g.to_act), g.legal_actions()))
+    lead, other = g.to_act, 1 - g.to_act
+    eff = g._eff
+    hl, ho = g.hands[lead], g.hands[other]
+    suit = max(range(4), key=lambda s: sum(ho[k] for k in range(54) if eff[k] == s))
+    # the follower keeps `keep` cards of the suit: the others change places with the
+    # leader's cards of other suits
+    spare = [k for k in range(54) if eff[k] != suit for _ in range(hl[k])]
+    for k in range(54):
+        while eff[k] == suit and ho[k] and sum(ho[j] for j in range(54)
+                                                if eff[j] == suit) > keep:
+            x = spare.pop()
+            ho[k] -= 1
+            hl[k] += 1
+            hl[x] -= 1
+            ho[x] += 1
+    cards = tuple(k for k in range(53, -1, -1) if eff[k] == suit for _ in range(hl[k]))
+    g._play_cards(lead, cards, [])
+    held = [k for k in range(53, -1, -1) if eff[k] == suit for _ in range(ho[k])]
+    pool = [0 if eff[k] == suit else c for k, c in enumerate(ho)]
+    ways = FillerFollows(tuple(held), pool, len(cards) - len(held))
+    assert g.to_act == other
+    return g, other, ways._ways[0][ways.r]
+
+
+def test_counts_past_the_drivers_range_are_left_to_the_engine():
+    # more ways than 2^56: the driver makes no play (the runner then asks the engine)
+    g, other, count = _wide_follow(1)
+    assert count >= 2**56
+    before = _state(g)
+    assert drive.usable(g)
+    assert drive.drive(g, [RandomBot(g.variant, "a").play_index] * 2) is False
+    assert _state(g) == before
+
+
+def test_large_counts_in_range_are_the_engines():
+    # a follow among 2^32..2^56 ways: listed and unranked in C as the engine does
+    for keep in range(2, 40):
+        g, other, count = _wide_follow(keep)
+        if 2**32 <= count < 2**56:
+            break
+    else:
+        raise AssertionError("no position with a count in range")
+    old, new = g.copy(), g.copy()
+    a, b = RandomBot(g.variant, "big"), RandomBot(g.variant, "big")
+    pickers: list = [None, None]
+    pickers[other] = b.play_index
+    assert drive.drive(new, pickers)
+    while old.phase == "play" and old.to_act == other:
+        old._play_picked(other, a.play_index)
+    _same(old, new)
