@@ -106,7 +106,7 @@ def drive(game, pickers: list) -> bool:
     st.captured[0:m] = game.captured
     st.penalties[0:m] = game.penalties
     st.hand_len[0:m] = game.hand_len
-    _ffi.memmove(st.hands, bytes([c for h in game.hands for c in h]), m * NUM_KINDS)
+    _ffi.memmove(st.hands, b"".join(map(bytes, game.hands)), m * NUM_KINDS)
     if trick:
         _ffi.memmove(st.trick, game._trick_counts, len(trick) * NUM_KINDS)
     st.played[0:NUM_KINDS] = game.played
