@@ -549,7 +549,7 @@ class Game:
         self._bids: list[Bid] = []
         self._bid_version = 0
         self._key_bids()
-        self._ask_all_until = self.players  # every seat's first card is a moment to ask
+        self._ask_all_until = 0  # no bids yet: only a declaring card gives a seat options
         self._declined: list = [None] * self.players
         self._offer: tuple = ()
         self._takeback: int | None = None  # seat that may take back its declaration now
@@ -610,7 +610,7 @@ class Game:
             append(dealt_events[seat][card])  # CardDealt(seat, card), a shared record
             if declaring[card] or i < ask_all:
                 self._dealt = i + 1
-                if self._ask(seat, final=False):
+                if self._ask(seat, False):
                     return
         self._dealt = n
         if self._final is None:
@@ -618,7 +618,7 @@ class Game:
             self._final = [(first + i) % players for i in range(players)]
         while self._final:
             seat = self._final.pop(0)
-            if self._ask(seat, final=True):
+            if self._ask(seat, True):
                 return
         self._finish_dealing(ev)
 
