@@ -10,7 +10,9 @@
  * else sj_legal_follows up to follow_limit, asked as Context.legal_follows asks it.
  * Throws are checked with sj_check_throw against the other seats and a failed one
  * handled as the built-in shengji_failed_throw hook does (one forced play; several:
- * the next seat chooses, which only Python can ask). Trick winners come from
+ * the next seat chooses, which only Python can ask). Finding friends: a play holding a
+ * card of a call still open (watch) is left to Python, which counts it and may change
+ * the sides; every other play leaves the calls as they are. Trick winners come from
  * sj_winner_code, the engine's own call.
  *
  * The log records what was done, for Python to rebuild the engine's actions and
@@ -295,6 +297,16 @@ static int64_t play(const sj_rules *r, sj_drive *d, int seat, const uint8_t *P,
     return 0;
 }
 
+/* does P hold a watched card (finding friends: a call still open, which the engine
+ * counts as it is played; FriendTracker.play changes nothing for other cards)? */
+static int watched(const sj_drive *d, const uint8_t *P)
+{
+    for (int k = 0; k < SJ_NK; k++)
+        if (P[k] && d->watch[k])
+            return 1;
+    return 0;
+}
+
 /* apply option i of the open decision */
 static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
 {
@@ -311,6 +323,8 @@ static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
             memcpy(P, d->leads + (size_t)i * SJ_NK, SJ_NK);
         else if ((rc = sj__lead_at(r, H, d->throws, (int)i, P)) < 0)
             return rc;
+        if (watched(d, P))
+            return SJ_DRIVE_PENDING;
         int n = 0, kinds = 0;
         for (int k = 0; k < SJ_NK; k++) {
             n += P[k];
@@ -344,6 +358,8 @@ static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
         int k = K(d->opts[i]);
         if (!H[k])
             return SJ_ERR_NOT_IN_HAND;
+        if (d->watch[k])
+            return SJ_DRIVE_PENDING; /* a called card: the engine counts it */
         P[k] = 1;
         return play(r, d, seat, P, NULL, k);
     }
@@ -365,6 +381,8 @@ static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
     default:
         return SJ_ERR_ARG;
     }
+    if (watched(d, P))
+        return SJ_DRIVE_PENDING;
     for (int k = 0; k < SJ_NK; k++)
         if (P[k] > H[k])
             return SJ_ERR_NOT_IN_HAND;

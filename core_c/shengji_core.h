@@ -283,8 +283,8 @@ int sj_lead_list(const sj_rules *r, const uint8_t *hand, int throws, uint8_t *ou
  * > 0 is (n << 4) | seat: seat chooses among n options, listed exactly as the engine
  * lists them. SJ_DRIVE_STOP: the next decision is not the driver's (stopped before it);
  * SJ_DRIVE_END: the deal's last trick is done; SJ_DRIVE_PENDING: the pick stands for
- * the listed decision (or is no option) but only Python can apply it (nothing of it
- * applied); else an SJ_ERR_* code.
+ * the listed decision (or is no option, or plays a watched card) but only Python can
+ * apply it (nothing of it applied); else an SJ_ERR_* code.
  * Every play applied is recorded in log, 32-bit words described in drive.c. */
 #define SJ_DRIVE_FOLLOWS 120  /* follows listed at most (the engine's FOLLOW_LIMIT) */
 #define SJ_DRIVE_LOG 4096       /* words */
@@ -316,6 +316,8 @@ typedef struct {
     uint8_t hands[SJ_MAX_PLAYERS][SJ_NK];
     uint8_t trick[SJ_MAX_PLAYERS][SJ_NK]; /* the current trick's plays, the lead first */
     uint8_t played[SJ_NK];
+    uint8_t watch[SJ_NK];                   /* 1: a play of this card goes to Python (a
+                                           * friend call still open) */
     /* the driver's own */
     int64_t n_open;                       /* options of the decision listed (0: none) */
     int32_t open_kind;

@@ -95,6 +95,7 @@ static long drive_deal(const sj_rules *r, int players, int size, int decks, int 
     d.throw_penalty = 10;
     d.follow_limit = 1 + trial % SJ_DRIVE_FOLLOWS;
     d.to_act = d.leader = below(players);
+    d.watch[below(SJ_NK)] = trial % 2; /* a friend call's card: a pick of it goes back */
     deal(decks, players, size, d.hands);
     for (int j = 0; j < players; j++)
         for (int k = 0; k < SJ_NK; k++)

@@ -8,15 +8,17 @@ the same count), the seat's own ``play_index(n)`` picks, and C applies the play 
 the trick, a throw's check and the built-in failed-throw outcome, the trick's winner and
 points). One C call and one pick per play. When C stops — the deal's last trick is done,
 the next seat is not an index picker, or the next step is one only Python can take (a
-failed throw the next seat must choose for, a listing too large for C's buffers) — the
+failed throw the next seat must choose for, a called card of finding friends, a count
+too large for C) — the
 game gets, in bulk, exactly the actions, events and state the per-play path
 (``Game._play_picked``) would have made, and the runner carries on from there.
 
 Used only when that is exact: no ``check`` callback in the runner (it sees every action),
 the variant's plugins do not implement ``shengji_failed_throw`` (the C driver knows the
-built-in behaviour only), the sides are known (finding friends: until every call is
-fulfilled the engine counts the called copies; the driver stops and the per-play path
-plays on), and the game is a plain ``Game``. ``ENABLED = False`` forces the per-play
+built-in behaviour only), and the game is a plain ``Game``. Finding friends: while calls
+are open, a play holding a called card is left to the engine (it counts the copy and may
+change the sides: the driver stops with the pick, the engine applies it, and the runner
+hands the rest back to the driver with the new sides). ``ENABLED = False`` forces the per-play
 path (the differential tests compare the two).
 """
 
@@ -72,8 +74,6 @@ def usable(game) -> bool:
 
     if not ENABLED or type(game) is not game_mod.Game or game.phase != game_mod.PLAYING:
         return False
-    if game._friends is not None and not game.sides_known:
-        return False
     if not 2 <= game.players <= 12 or not 1 <= game_mod.FOLLOW_LIMIT <= 120:
         return False
     if _lib is None and not _load():
@@ -110,6 +110,12 @@ def drive(game, pickers: list) -> bool:
     if trick:
         _ffi.memmove(st.trick, game._trick_counts, len(trick) * NUM_KINDS)
     st.played[0:NUM_KINDS] = game.played
+    tracker = game._friends
+    if tracker is not None and not game.sides_known:
+        # the called cards still open: a play of one goes to the engine (FriendTracker)
+        for (_, card), done in zip(tracker.calls, tracker.done, strict=True):
+            if not done:
+                st.watch[card] = 1
     r = game.ctx._r
     step = _lib.sj_drive_step
     rc = _lib.sj_drive_start(r, st)
