@@ -286,3 +286,18 @@ def test_large_counts_in_range_are_the_engines():
     while old.phase == "play" and old.to_act == other:
         old._play_picked(other, a.play_index)
     _same(old, new)
+
+
+def test_more_follows_than_a_sequence_can_count_are_a_prefix():
+    # past sys.maxsize ways len() of the filler follows would raise OverflowError: the
+    # listing is its first sys.maxsize plays, ``total`` the true count, and a random bot
+    # still plays (a two-seat four-deck table reaches ~10^20 ways)
+    import sys
+
+    g, other, count = _wide_follow(1)
+    assert count > sys.maxsize
+    legal = g.legal_actions(other)
+    assert len(legal) == sys.maxsize and legal.total == count and legal.truncated
+    assert g.can(legal[-1]) and g.can(legal[0])
+    g._play_picked(other, RandomBot(g.variant, "huge").play_index)
+    assert g.to_act != other or g.phase != "play"

@@ -1201,6 +1201,8 @@ _KINDS_DESC = range(NUM_KINDS - 1, -1, -1)
 def _cards_desc(counts) -> tuple:
     """The cards of 54 counts, ids descending."""
     return tuple(chain.from_iterable(map(repeat, _KINDS_DESC, reversed(counts))))
+
+
 _PASSED: dict = {}
 
 

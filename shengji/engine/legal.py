@@ -12,7 +12,8 @@
   legal *attempts* too (``Game.can`` accepts any one-suit lead); they are just not listed.
 - ``follow``: the core's legal follows (``Context.legal_follows``), enumerated up to
   ``FOLLOW_LIMIT``; ``total`` is the true count and ``truncated`` says the list is a
-  prefix of it (every listed play is still legal).
+  prefix of it (every listed play is still legal). Follows that are the led suit held
+  plus any other cards are listed all, lazily, up to ``sys.maxsize`` of them.
 - ``choose``: one ``ChooseForced`` per forced-play option after a failed throw.
 - ``none``: not this seat's turn.
 
@@ -24,6 +25,7 @@ that judges them all and takes one reads only that one as a ``Play``).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from itertools import product
 
@@ -47,15 +49,22 @@ class Legal(Sequence):
     by identity): when one comes back to ``Game.apply`` while the game is still in the
     state it was listed for (``_stamp``), it is known legal and is not checked again."""
 
-    __slots__ = ("kind", "seat", "_items", "total", "count", "_set", "_given", "_stamp",
-                 "_play", "_ids_at")
+    __slots__ = ("kind", "seat", "_items", "_n", "total", "count", "_set", "_given",
+                 "_stamp", "_play", "_ids_at")
 
     def __init__(self, kind: str, seat, items, total: int | None = None, count: int = 0,
                  stamp=None):
         self.kind = kind
         self.seat = seat
         self._items = items
-        self.total = len(items) if total is None else total
+        if type(items) is FillerFollows:
+            # filler follows may outnumber what a Python sequence can count (len() would
+            # raise OverflowError): the listing is then a prefix, like a truncated one
+            size = items.size
+            self._n = min(size, sys.maxsize)
+        else:
+            size = self._n = len(items)
+        self.total = size if total is None else total
         self.count = count
         self._set = None
         self._given = {}
@@ -66,14 +75,14 @@ class Legal(Sequence):
 
     @property
     def truncated(self) -> bool:
-        return self.total > len(self._items)
+        return self.total > self._n
 
     def __len__(self) -> int:
-        return len(self._items)
+        return self._n
 
     def __iter__(self):
         # what Sequence's __iter__ yields (self[i] in order), without its IndexError probe
-        return map(self.__getitem__, range(len(self._items)))
+        return map(self.__getitem__, range(self._n))
 
     def __getitem__(self, i):
         if type(i) is not int:
@@ -104,7 +113,7 @@ class Legal(Sequence):
         and takes one (``self[i]``). Leads and follows only."""
         if not self._play:
             raise ValueError(f"a {self.kind} listing holds no plays")
-        n = len(self._items)
+        n = self._n
         ids_at = self._ids_at
         if ids_at is not None:
             return [ids_at(i) for i in range(n)]
@@ -212,8 +221,13 @@ class FillerFollows(Sequence):
             ways[i] = row
         self._ways = ways
 
-    def __len__(self) -> int:
+    @property
+    def size(self) -> int:
+        """How many follows there are (exact, however large)."""
         return self._ways[0][self.r]
+
+    def __len__(self) -> int:
+        return self._ways[0][self.r]  # OverflowError past sys.maxsize, as len() of any sequence
 
     def holds(self, cards: tuple) -> bool:
         """Is this play (card ids) one of the follows?"""
@@ -228,11 +242,12 @@ class FillerFollows(Sequence):
                    for k in set(rest))
 
     def __getitem__(self, idx):
+        size = self._ways[0][self.r]
         if isinstance(idx, slice):
-            return [self[i] for i in range(*idx.indices(len(self)))]
+            return [self[i] for i in range(*idx.indices(size))]
         if idx < 0:
-            idx += len(self)
-        if not 0 <= idx < len(self):
+            idx += size
+        if not 0 <= idx < size:
             raise IndexError(idx)
         out = list(self.base)
         j = self.r
