@@ -231,14 +231,6 @@ static void log_play(sj_drive *d, int seat, const uint8_t *P, int throw)
     d->log_len += 1 + n;
 }
 
-static int points_of(const uint8_t *P)
-{
-    int p = 0;
-    for (int s = 0; s < 4; s++) /* the 5s, 10s and Ks */
-        p += 5 * P[s * 13 + 3] + 10 * (P[s * 13 + 8] + P[s * 13 + 11]);
-    return p;
-}
-
 /* seat plays P (checked held): hands, the trick, and at its end the winner. A (NULL:
  * none) is P's decomposition when P leads and the caller has made it; k1 >= 0 says P is
  * that one card (the commonest play: no pass over the 54 kinds) */
@@ -283,7 +275,7 @@ static int64_t play(const sj_rules *r, sj_drive *d, int seat, const uint8_t *P,
         return idx < 0 ? idx : SJ_ERR_ARG;
     int winner = (d->leader + idx) % m, points = 0;
     for (int j = 0; j < m; j++)
-        points += points_of(d->trick[j]);
+        points += sj__points(d->trick[j]);
     d->captured[winner] += points;
     if (!(d->side >> winner & 1))
         d->trick_points += points;

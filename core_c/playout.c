@@ -401,8 +401,7 @@ int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const ui
             return win;
         int wseat = (leader + win) % m, points = 0;
         for (int j = 0; j < m; j++)
-            for (int s = 0; s < 4; s++) /* the 5s, 10s and Ks */
-                points += 5 * P[j][s * 13 + 3] + 10 * (P[j][s * 13 + 8] + P[j][s * 13 + 11]);
+            points += sj__points(P[j]);
         cap[wseat] += points;
         if (res->tricks < SJ_MAXCARDS)
             res->winners[res->tricks] = (uint8_t)wseat;

@@ -1,6 +1,6 @@
 /* Internal entry points and helpers the rules core's translation units share (order.c,
- * shapes.c, follow.c, trick.c, playout.c). Not part of the public API: unless a helper
- * says it validates, callers pass counts already checked against the rules and
+ * shapes.c, follow.c, trick.c, playout.c, drive.c). Not part of the public API: unless a
+ * helper says it validates, callers pass counts already checked against the rules and
  * 64-entry arrays. */
 #ifndef SJ_INTERNAL_H
 #define SJ_INTERNAL_H
@@ -29,6 +29,16 @@ static inline uint64_t sj__next(uint64_t *state)
 static inline uint64_t sj__below(uint64_t *state, uint64_t n)
 {
     return (uint64_t)(((unsigned __int128)sj__next(state) * n) >> 64);
+}
+
+/* the card points of a play's counts: 5 for a 5, 10 for a 10 or a K (the playout and
+ * the play driver score tricks with it) */
+static inline int sj__points(const uint8_t *P)
+{
+    int p = 0;
+    for (int s = 0; s < 4; s++)
+        p += 5 * P[s * 13 + 3] + 10 * (P[s * 13 + 8] + P[s * 13 + 11]);
+    return p;
 }
 
 /* ---- entry points the playout (playout.c) uses: shapes.c, follow.c, trick.c */

@@ -187,12 +187,10 @@ class Position:
         if game.phase != "play":
             raise RulesError(f"game: a playout starts in the play phase, not {game.phase!r}")
         v = game.variant
-        for plugin in getattr(v, "plugins", ()):
-            for hook in _PLAYOUT_HOOKS:
-                if hasattr(plugin, hook):
-                    raise VariantError(
-                        f"variant {v.name}: a plugin implements {hook}; the C playout "
-                        "only knows the built-in behaviour of that hook")
+        hook = v._plugin_hook(_PLAYOUT_HOOKS)
+        if hook is not None:
+            raise VariantError(f"variant {v.name}: a plugin implements {hook}; the C playout "
+                               "only knows the built-in behaviour of that hook")
         kitty_points = sum(point_value(k) * n for k, n in enumerate(game.buried) if n)
         # the sides as they stand now: the dealer's side (team, or dealer + friends found);
         # with calls still open, the playout lets the called copies decide the rest

@@ -13,17 +13,25 @@ from shengji.bots import make_bot
 from shengji.engine import Game
 
 
-def test_hand_cache_stays_within_its_bound(monkeypatch):
-    monkeypatch.setattr(game_mod, "HAND_CACHE_SIZE", 50)
-    monkeypatch.setattr(game_mod, "_HAND_CACHE", {})
-    monkeypatch.setattr(game_mod, "_HAND_CACHE_OLD", {})
-    game = Game("two-deck-80", seed=11, max_deals=2)
-    bots = [make_bot("random", game.variant, seed=s) for s in range(game.players)]
+def _largest_while_playing(bot: str, seed: int, sizes) -> tuple:
+    """Two two-deck deals of ``bot`` at every seat, one action at a time: (the game, the
+    largest of ``sizes()`` seen after any action)."""
+    game = Game("two-deck-80", seed=seed, max_deals=2)
+    bots = [make_bot(bot, game.variant, seed=s) for s in range(game.players)]
     largest = 0
     while not game.over:
         seat = game.to_act
         game.apply(bots[seat].act(game.view(seat), game.legal_actions(seat)))
-        largest = max(largest, len(game_mod._HAND_CACHE), len(game_mod._HAND_CACHE_OLD))
+        largest = max(largest, *sizes())
+    return game, largest
+
+
+def test_hand_cache_stays_within_its_bound(monkeypatch):
+    monkeypatch.setattr(game_mod, "HAND_CACHE_SIZE", 50)
+    monkeypatch.setattr(game_mod, "_HAND_CACHE", {})
+    monkeypatch.setattr(game_mod, "_HAND_CACHE_OLD", {})
+    game, largest = _largest_while_playing(
+        "random", 11, lambda: (len(game_mod._HAND_CACHE), len(game_mod._HAND_CACHE_OLD)))
     assert largest == 50  # filled, and never beyond
     # evicting changed nothing: the same seed with the full cache plays the same match
     monkeypatch.setattr(game_mod, "HAND_CACHE_SIZE", 4096)
@@ -65,17 +73,12 @@ def test_core_and_heuristic_caches_stay_within_their_bounds(monkeypatch):
     import shengji.core as core
 
     def match():
-        game = Game("two-deck-80", seed=5, max_deals=2)
-        bots = [make_bot("heuristic", game.variant, seed=s) for s in range(game.players)]
-        largest = 0
-        while not game.over:
-            seat = game.to_act
-            game.apply(bots[seat].act(game.view(seat), game.legal_actions(seat)))
-            largest = max(largest, len(core._IDS_DESC), len(core._IDS_OLD),
-                          len(core._IDS_DISPLAY), len(core._IDS_DISPLAY_OLD), len(heur._HANDS),
-                          len(heur._HANDS_OLD), len(heur._CARDS), len(heur._CARDS_OLD),
-                          *(len(e[1]) for e in heur._DECOMPOSED.values()))
-        return game, largest
+        return _largest_while_playing(
+            "heuristic", 5,
+            lambda: (len(core._IDS_DESC), len(core._IDS_OLD), len(core._IDS_DISPLAY),
+                     len(core._IDS_DISPLAY_OLD), len(heur._HANDS), len(heur._HANDS_OLD),
+                     len(heur._CARDS), len(heur._CARDS_OLD),
+                     *(len(e[1]) for e in heur._DECOMPOSED.values())))
 
     full, _ = match()
     for module, name in ((core, "IDS_DESC_SIZE"), (heur, "HANDS_SIZE"),

@@ -39,7 +39,6 @@ _ffi = _lib = None
 _DRIVE_STOP = _DRIVE_END = _DRIVE_PENDING = 0
 _LOG_PLAY = _LOG_TRICK = 0  # the log's records (core_c/drive.c)
 _HOOKS = ("shengji_failed_throw",)
-_BUILTIN: dict = {}  # Variant -> may the driver run it (its play hooks the built-in ones)
 _SINGLES = tuple((k,) for k in range(NUM_KINDS))
 #: Played events of single cards, shared (events are frozen, like the engine's shared
 #: CardDealt records): key (trick << 11) | (seat << 7) | (card << 1) | lead
@@ -60,14 +59,6 @@ def _load() -> bool:
     return True
 
 
-def _builtin_hooks(variant) -> bool:
-    ok = _BUILTIN.get(variant)
-    if ok is None:
-        ok = _BUILTIN[variant] = not any(
-            hasattr(p, h) for p in getattr(variant, "plugins", ()) for h in _HOOKS)
-    return ok
-
-
 def usable(game) -> bool:
     """May the driver play ``game``'s next decisions (see the module's docstring)?"""
     from . import game as game_mod
@@ -78,7 +69,7 @@ def usable(game) -> bool:
         return False
     if _lib is None and not _load():
         return False
-    return _builtin_hooks(game.variant)
+    return game.variant._plugin_hook(_HOOKS) is None
 
 
 def drive(game, pickers: list) -> bool:

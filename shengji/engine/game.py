@@ -1191,7 +1191,6 @@ def _tables(ctx) -> tuple:
 
 
 _DEALT: dict = {}
-_PASSES: dict = {}
 _SEATS: dict = {}
 _declared, _deal_started, _deal_scored = maker(Declared), maker(DealStarted), maker(DealScored)
 _trump_set, _kitty_taken, _buried = maker(TrumpSet), maker(KittyTaken), maker(Buried)
@@ -1201,17 +1200,6 @@ _KINDS_DESC = range(NUM_KINDS - 1, -1, -1)
 def _cards_desc(counts) -> tuple:
     """The cards of 54 counts, ids descending."""
     return tuple(chain.from_iterable(map(repeat, _KINDS_DESC, reversed(counts))))
-
-
-_PASSED: dict = {}
-
-
-def _passed(seat: int) -> Passed:
-    """Passed(seat): events are frozen, so one record per seat serves every deal."""
-    e = _PASSED.get(seat)
-    if e is None:
-        e = _PASSED[seat] = Passed(seat)
-    return e
 
 
 def _deal_seats(players: int, first: int, n: int) -> tuple:
@@ -1236,12 +1224,22 @@ def _declarable(level: int) -> tuple:
 _DECLARABLE: dict = {}
 
 
-def _pass(seat: int) -> Pass:
-    """Pass(seat): actions are frozen, so one record per seat serves every listing."""
-    p = _PASSES.get(seat)
-    if p is None:
-        p = _PASSES[seat] = Pass(seat)
-    return p
+def _per_seat(cls):
+    """``seat -> cls(seat)``, one record per seat: actions and events are frozen, so one
+    serves every listing and every deal."""
+    made: dict = {}
+
+    def of(seat: int):
+        r = made.get(seat)
+        if r is None:
+            r = made[seat] = cls(seat)
+        return r
+
+    return of
+
+
+#: Pass(seat) and Passed(seat), shared records
+_pass, _passed = _per_seat(Pass), _per_seat(Passed)
 
 
 def _dealt(players: int) -> tuple:

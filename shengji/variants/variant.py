@@ -98,6 +98,16 @@ class Variant:
 
     # --- calling hooks -----------------------------------------------------------------
 
+    def _plugin_hook(self, hooks) -> str | None:
+        """The first of ``hooks`` (hook names) that one of the variant's plugins
+        implements; None when the built-in behaviour serves them all (what the C
+        playout and the play driver can stand in for)."""
+        for plugin in self.plugins:
+            for hook in hooks:
+                if hasattr(plugin, hook):
+                    return hook
+        return None
+
     def _call(self, hook: str, expect: type | tuple, **kwargs):
         """Call a hook; wrap a plugin's own crash and check the result's type."""
         try:
