@@ -19,14 +19,6 @@
 #define GREEDY_SAMPLES 4  /* follows drawn and judged when more than one card was led */
 #define TRUMP_COST 32     /* a trump costs this much more than its strength */
 
-static int points_of(const uint8_t *c)
-{
-    int p = 0;
-    for (int s = 0; s < 4; s++) /* the 5s, 10s and Ks */
-        p += 5 * c[s * 13 + 3] + 10 * (c[s * 13 + 8] + c[s * 13 + 11]);
-    return p;
-}
-
 static int cost_of(const sj_rules *r, const uint8_t *c)
 {
     int cost = 0;
@@ -44,7 +36,7 @@ static int judge(const sj_rules *r, const sj_lead *F, const uint8_t (*T)[64], in
     if (w < 0)
         return w;
     int mine = teams[(leader + w) % m] == teams[(leader + cur) % m];
-    int pts = points_before + points_of(T[cur]);
+    int pts = points_before + sj__points(T[cur]);
     int cost = cost_of(r, T[cur]);
     *score = mine ? 10L * pts + 20 - cost : -10L * pts - cost;
     return SJ_OK;
@@ -58,7 +50,7 @@ int sj__greedy_follow(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64
     memcpy(T, P, sizeof T[0] * (size_t)cur);
     int before = 0, rc;
     for (int j = 0; j < cur; j++)
-        before += points_of(P[j]);
+        before += sj__points(P[j]);
     long best = 0, score;
     int found = 0;
     if (F->n == 1) {

@@ -32,7 +32,7 @@ static inline uint64_t sj__below(uint64_t *state, uint64_t n)
 }
 
 /* the card points of a play's counts: 5 for a 5, 10 for a 10 or a K (the playout and
- * the play driver score tricks with it) */
+ * the play driver score tricks with it, the greedy policy judges them) */
 static inline int sj__points(const uint8_t *P)
 {
     int p = 0;
