@@ -116,5 +116,6 @@ def split(variant, deals: int) -> None:
           f"{rest / n * 1e6:,.0f} (timing cost {per_entry * 1e6:.1f} us per entry, "
           f"{spent['entries'] / n:.1f} entries a deal, taken off)")
 
+
 if __name__ == "__main__":
     main()
