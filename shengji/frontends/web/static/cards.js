@@ -1,0 +1,75 @@
+// Cards as the page shows them: tokens ("HA", "C10", "BJ") to glyphs, card elements,
+// server sentences with their card tokens drawn as glyphs.
+import { h, frag } from "./dom.js";
+
+export const SUIT = { S: "♠", H: "♥", C: "♣", D: "♦" };
+export const SUIT_NAME = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
+export const RED = new Set(["H", "D"]);
+export const RANK_ORDER = "2 3 4 5 6 7 8 9 10 J Q K A".split(" ");
+export const POINTS = { "5": 5, "10": 10, K: 10 };
+
+export function cardLabel(tok) {
+  if (tok === "BJ") return { rank: "JOKER", suit: "BJ", red: true, joker: true };
+  if (tok === "LJ") return { rank: "JOKER", suit: "LJ", red: false, joker: true };
+  return { rank: tok.slice(1), suit: SUIT[tok[0]], red: RED.has(tok[0]), joker: false };
+}
+
+export function cardEl(tok, opts = {}) {
+  const c = cardLabel(tok);
+  const el = h(opts.button ? "button" : "div", {
+    class: "card" + (c.red ? " red" : "") + (c.joker ? " joker" : "") + (opts.trump ? " trump" : "") +
+      (opts.small ? " small" : ""),
+    dataset: { card: tok }, title: glyph(tok), type: opts.button ? "button" : null,
+  });
+  if (c.joker) {
+    el.append(h("span", { class: "rank" }, c.rank), h("span", { class: "suit" }, tok === "BJ" ? "★" : "☆"),
+      h("span", { class: "jname" }, tok === "BJ" ? "big" : "little"));
+  } else {
+    el.append(h("span", { class: "rank" }, c.rank), h("span", { class: "suit" }, c.suit));
+  }
+  return el;
+}
+
+export function tokens(text) { return (text || "").split(" ").filter(Boolean); }
+
+export function cardsRow(text, small = true) {
+  return h("div", { class: "cards" }, tokens(text).map((t) => cardEl(t, { small })));
+}
+
+export function glyph(t) {
+  const c = cardLabel(t);
+  return c.joker ? (t === "BJ" ? "★big joker" : "☆little joker") : c.suit + c.rank;
+}
+
+// card tokens as glyph text ("♥A ♥A"), one span per card
+export function textCards(text) {
+  const out = [];
+  for (const t of tokens(text)) {
+    if (out.length) out.push(" ");
+    out.push(h("span", { class: "tok" + (cardLabel(t).red ? " red" : "") }, glyph(t)));
+  }
+  return frag(out);
+}
+
+// a server sentence with its card tokens (HA, C10, BJ) turned into glyphs
+export const CARD_TOKEN = /\b(?:[SHCD](?:10|[2-9JQKA])|BJ|LJ)\b/g;
+export function glyphText(text) {
+  const out = [];
+  let at = 0;
+  for (const m of String(text).matchAll(CARD_TOKEN)) {
+    out.push(text.slice(at, m.index), textCards(m[0]));
+    at = m.index + m[0].length;
+  }
+  out.push(String(text).slice(at));
+  return frag(out);
+}
+
+export function cardPoints(text) {
+  return tokens(text).reduce((n, t) => n + (POINTS[t.slice(1)] || 0), 0);
+}
+
+// "trumps" or "♠ spades": the suit a card counts in under the view's trump
+export function suitOf(tok, v) {
+  if (tok === "BJ" || tok === "LJ" || (v && (tok.slice(1) === v.level_rank || tok[0] === v.trump_suit))) return "trumps";
+  return SUIT[tok[0]] + " " + SUIT_NAME[tok[0]];
+}
