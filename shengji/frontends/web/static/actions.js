@@ -2,6 +2,7 @@
 // the hint and its advice, a refusal explained in words and card glyphs.
 import { $, h, fill, button } from "./dom.js";
 import { tokens, textCards, glyphText, suitOf } from "./cards.js";
+import { REFUSALS } from "./known.js";
 import { app, handTokens, redraw } from "./state.js";
 import { send } from "./connection.js";
 import { selectedCards } from "./hand.js";
@@ -93,25 +94,19 @@ export function showAdvice(msg) {
 export function refusalText(msg) {
   const v = app.state && app.state.view, a = app.lastSent || {};
   const lead = v && v.trick.length ? v.trick[0][1] : null;
-  const leadSuit = lead ? suitOf(tokens(lead)[0], v) : null;
-  const tried = a.cards ? ["You tried ", textCards(a.cards), ". "] : [];
-  switch (msg.reason) {
-    case "must_follow_suit":
-      return [...tried, "You must follow ", leadSuit, " while you hold any: the lead was ", textCards(lead), "."];
-    case "must_follow_shape":
-      return [...tried, "You must match the lead's shape (its pairs and tractors) as far as your ", leadSuit,
-        " cards allow: the lead was ", textCards(lead), "."];
-    case "wrong_count":
-      return [...tried, `Choose exactly ${app.legal ? app.legal.count : "the right number of"} cards.`];
-    case "not_your_turn": return ["It is not your turn."];
-    case "not_in_hand": return [...tried, "You do not hold those cards."];
-    case "no_throws": return [...tried, "This variant has no throws: lead one single, pair or tractor."];
-    case "several_suits": return [...tried, "A lead must be all one suit (all trumps count as one suit)."];
-    case "empty": return ["Tap the cards you want to play first."];
-    case "cannot_declare": return [...tried, "Those cards cannot declare trump at this level."];
-    case "cannot_overturn": return [...tried, "That does not beat the standing declaration."];
-    case "mixed": return [...tried, "A declaration shows cards of one suit, or jokers only."];
-    default: break;
+  const fields = {
+    lead: lead ? textCards(lead) : null,
+    suit: lead ? suitOf(tokens(lead)[0], v) : null,
+    count: app.legal && app.legal.count ? String(app.legal.count) : null,
+  };
+  const template = REFUSALS[msg.reason];
+  if (template) {
+    // the same sentence as the terminal's (shengji.protocol.refusals), cards as glyphs
+    const parts = template.split(/\{(\w+)\}/);  // text, field, text, field, ...
+    if (parts.every((p, i) => i % 2 === 0 || fields[p])) {
+      const said = parts.map((p, i) => (i % 2 ? fields[p] : p));
+      return a.cards && msg.reason !== "not_your_turn" ? ["You tried ", textCards(a.cards), ". ", ...said] : said;
+    }
   }
   if (msg.code === "rate_limited") return ["Too many messages — slow down a little."];
   if (msg.code === "bad_token") return ["This page no longer holds your seat. Reload the page."];

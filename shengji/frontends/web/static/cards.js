@@ -1,12 +1,12 @@
 // Cards as the page shows them: tokens ("HA", "C10", "BJ") to glyphs, card elements,
 // server sentences with their card tokens drawn as glyphs.
 import { h, frag } from "./dom.js";
+import { SUIT, SUIT_NAME, RANK_ORDER, POINTS } from "./known.js";
 
-export const SUIT = { S: "♠", H: "♥", C: "♣", D: "♦" };
-export const SUIT_NAME = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
+// suits, ranks and points come from the Python data (known.js is generated)
+export { SUIT, SUIT_NAME, RANK_ORDER, POINTS };
 export const RED = new Set(["H", "D"]);
-export const RANK_ORDER = "2 3 4 5 6 7 8 9 10 J Q K A".split(" ");
-export const POINTS = { "5": 5, "10": 10, K: 10 };
+
 
 export function cardLabel(tok) {
   if (tok === "BJ") return { rank: "JOKER", suit: "BJ", red: true, joker: true };
@@ -68,8 +68,9 @@ export function cardPoints(text) {
   return tokens(text).reduce((n, t) => n + (POINTS[t.slice(1)] || 0), 0);
 }
 
-// "trumps" or "♠ spades": the suit a card counts in under the view's trump
+// "trumps" or "♠ spades": the suit a card counts in, as the server's view says (its
+// `trumps` lists every trump under the variant, the level and the trump suit)
 export function suitOf(tok, v) {
-  if (tok === "BJ" || tok === "LJ" || (v && (tok.slice(1) === v.level_rank || tok[0] === v.trump_suit))) return "trumps";
+  if (tok === "BJ" || tok === "LJ" || (v && tokens(v.trumps).includes(tok))) return "trumps";
   return SUIT[tok[0]] + " " + SUIT_NAME[tok[0]];
 }
