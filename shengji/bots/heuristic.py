@@ -261,10 +261,15 @@ class HeuristicBot(Bot):
         for k, n in enumerate(view.hand):
             suit_len[eff[k]] += n
 
+        # a copy this seat buried is never played: a call counting on it finds nobody
+        buried = self._buried[1] if self._buried[0] == (view.deal_number, view.seat) else None
+
         def want(call):
             ordinal, card = call
             aim = view.hand[card] + 1 if rules.dealer_copies_count else 1
-            return (ordinal == aim, st[card], -suit_len[eff[card]], -ordinal)
+            dead = buried is not None and ordinal > self._copies[card] - buried[card] - (
+                0 if rules.dealer_copies_count else view.hand[card])
+            return (not dead, ordinal == aim, st[card], -suit_len[eff[card]], -ordinal)
 
         chosen, cards = [], set()
         singles = sorted((a.calls[0] for a in legal), key=want, reverse=True)
