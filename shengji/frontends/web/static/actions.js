@@ -6,6 +6,7 @@ import { REFUSALS } from "./known.js";
 import { app, handTokens, redraw } from "./state.js";
 import { send } from "./connection.js";
 import { selectedCards } from "./hand.js";
+import { renderCallPicker } from "./friends.js";
 
 export function sendAction(action) {
   hideError();
@@ -30,22 +31,8 @@ export function renderActions(st) {
     b.disabled = n !== legal.count;
     box.appendChild(b);
   } else if (legal.kind === "call") {
-    // finding friends: pick `count` of the calls allowed ("1 HA" = the first ♥A played)
-    app.calls = app.calls || new Set();
-    for (const a of legal.actions) {
-      const c = a.calls[0];
-      const b = button("", () => { app.calls.has(c) ? app.calls.delete(c) : app.calls.add(c); redraw(); },
-        app.calls.has(c) ? "declare selected" : "declare");
-      b.setAttribute("aria-pressed", String(app.calls.has(c)));
-      const [ord, card] = c.split(" ");
-      fill(b, `${ord}. `, textCards(card));
-      box.appendChild(b);
-    }
-    const b = button(`Call ${app.calls.size}/${legal.count}`,
-      () => { const calls = [...app.calls]; app.calls.clear(); sendAction({ type: "CallFriends", calls }); }, "primary");
-    b.id = "play";
-    b.disabled = app.calls.size !== legal.count;
-    box.appendChild(b);
+    // finding friends: a suit, a card, then which copy ("the 2nd ♠A played")
+    renderCallPicker(box, legal, (calls) => sendAction({ type: "CallFriends", calls }));
   } else if (legal.kind === "choose") {
     st.view.forced_options.forEach((o, i) => {
       box.appendChild(button(["Force ", textCards(o)], () => sendAction({ type: "ChooseForced", option: i }), "declare"));

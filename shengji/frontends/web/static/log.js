@@ -2,6 +2,9 @@
 import { $, h } from "./dom.js";
 import { SUIT, textCards } from "./cards.js";
 import { seatName, whose, says } from "./state.js";
+import { callsLine, joinLine } from "./friends.js";
+
+let calls = [];  // the calls of the deal being logged (a join names its call)
 
 export function logEvent(e) {
   let line = null;
@@ -14,8 +17,8 @@ export function logEvent(e) {
         e.beaten ? [": ", textCards(e.beaten), ` beaten by ${whose(e.blocker)} `, textCards(e.beaten_by)] : "",
         e.penalty ? `, penalty ${e.penalty}` : ""];
       break;
-    case "FriendsCalled": line = [says(e.seat, "call"), " friends: ", e.calls.join(", ")]; break;
-    case "FriendJoined": line = e.already ? `${says(e.seat, "play")} a called card (already on the dealer's side: the call is used up)` : `${says(e.seat, "join")} the dealer's side`; break;
+    case "FriendsCalled": calls = e.calls; line = [says(e.seat, "call"), " friends: ", callsLine(e.calls)]; break;
+    case "FriendJoined": line = joinLine(e, calls); break;
     case "TrickWon": line = `Trick ${e.trick + 1}: ${says(e.seat, "win")} ${e.points} points (attackers ${e.attacker_points})`; break;
     case "DealScored": line = [h("b", {}, `Deal ${e.deal + 1}`), `: attackers ${e.attacker_points} points`]; break;
     case "MatchOver": line = [h("b", {}, "Match over")]; break;

@@ -10,6 +10,7 @@ import { send } from "./connection.js";
 import { renderHand } from "./hand.js";
 import { renderActions } from "./actions.js";
 import { logEvent } from "./log.js";
+import { renderCalls, sideOf, SIDE_WORDS, clearPick } from "./friends.js";
 
 export function onState(msg) {
   const first = !app.state;
@@ -23,6 +24,7 @@ export function onState(msg) {
   // reconnecting while the bots wait for our "next": show the button even without a result
   if (!app.hold && !app.watching && (msg.waiting || []).includes(app.seat)) app.hold = { scored: null, trick: null };
   if (!msg.legal) app.selected.clear();
+  if (!msg.legal || msg.legal.kind !== "call") clearPick();
   // the selection is by place in the hand: once cards leave it (a burial), start afresh
   if (app.prevView && app.prevView.hand !== msg.view.hand) app.selected.clear();
   const handNow = handTokens(msg.view);
@@ -96,6 +98,7 @@ export function render() {
   buildFelt(v.players);
   renderInfo(st);
   renderSpots(st);
+  renderCalls(shownView(st), $("calls"));
   renderCenter(st);
   renderTurn(st);
   renderNotice(st);
@@ -163,7 +166,11 @@ export function renderSpots(st) {
     spot.classList.toggle("winner", winner === seat);
     const badges = [];
     if (v.dealer === seat) badges.push(h("span", { class: "badge" }, "dealer"));
-    if (seat !== app.seat && side === true) badges.push(h("span", { class: "badge partner" }, fixedTeams(v) ? "your team" : "your side"));
+    // finding friends: every seat's side as far as the calls have made it public
+    const known = sideOf(v, seat);
+    spot.dataset.side = known || "";
+    if (known && seat !== v.dealer) badges.push(h("span", { class: "badge side " + known }, SIDE_WORDS[known]));
+    else if (seat !== app.seat && side === true) badges.push(h("span", { class: "badge partner" }, fixedTeams(v) ? "your team" : "your side"));
     if (info && info.standin) badges.push(h("span", { class: "badge away" }, "away · bot plays"));
     else if (info && info.kind === "human" && !info.connected) badges.push(h("span", { class: "badge away" }, "away"));
     else if (info && info.kind === "bot") badges.push(h("span", { class: "badge bot" }, "bot"));
