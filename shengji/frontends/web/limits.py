@@ -18,6 +18,8 @@ def address_key(address: str) -> str:
     """What the per-address limits count: the IPv4 address, or the /64 network of an
     IPv6 one (one subscriber usually holds a whole /64, so counting single IPv6 addresses
     would give one attacker 2**64 of them). Anything else (a Unix socket, "?") as is."""
+    if ":" not in address:  # IPv4 as the socket gives it (or not an address at all)
+        return address
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
@@ -50,7 +52,10 @@ class Limits:
     rooms_per_address: int = 10
     room_rate: float = 1 / 3
     room_burst: int = 20
-    #: joins that fail (no such room, wrong token) per address: a burst, then this rate
+    #: seconds a room nobody has joined is kept once the room cap is reached
+    unjoined_seconds: float = 120.0
+    #: lookups by room code that find nothing (a join, a spectator, GET .../replay) and
+    #: joins with a wrong token, per address: a burst, then this rate
     failed_join_rate: float = 0.2
     failed_join_burst: int = 20
     #: public replays built per address (a replay already built is free)
