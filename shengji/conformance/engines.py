@@ -103,6 +103,12 @@ class CmdEngine:
         """Answers to ``requests`` (written all at once, read in order): each answer is a
         dict with ``answer``, ``error`` or ``unsupported``. EngineError when the program
         fails; the answers before the failure are lost with it."""
+        return self.collect(self.send(requests))
+
+    def send(self, requests: list[dict]) -> list[str]:
+        """Write ``requests`` (from a thread: a program that does not read cannot block
+        us); their ids, for ``collect``. Sending the next batch before collecting this
+        one lets the program work while the caller prepares it."""
         if self._proc is None or self._proc.poll() is not None:
             self._start()
         ids = []
@@ -111,7 +117,6 @@ class CmdEngine:
             self._n += 1
             ids.append(str(self._n))
             text.append(json.dumps({"id": ids[-1], **r}, ensure_ascii=False))
-        # a writer thread: a program that does not read would block a plain write
         proc = self._proc
         payload = "\n".join(text) + "\n"
 
@@ -123,6 +128,11 @@ class CmdEngine:
                 pass
 
         threading.Thread(target=write, daemon=True).start()
+        return ids
+
+    def collect(self, ids: list[str]) -> list[dict]:
+        """The answers to the requests ``send`` gave these ids, in order."""
+        proc = self._proc
         out = []
         for rid in ids:
             try:
@@ -130,7 +140,7 @@ class CmdEngine:
             except queue.Empty:
                 raise self._fail(f"no answer within {self.timeout:g} s (time limit)") from None
             if line is None:
-                code = proc.wait()
+                code = proc.wait() if proc is not None else "?"
                 raise self._fail(f"the program exited (status {code}) without answering")
             try:
                 got = json.loads(line)
