@@ -8,11 +8,15 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import tomllib
 from importlib.metadata import version as dist_version
 from pathlib import Path
 
 import shengji
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: pytest's own dependency
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "shengji"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from ..conformance.runner import iter_results, summary
+from ..progress import Progress, add_progress_argument
 from . import add_seats_argument
 
 
@@ -39,6 +40,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="first random seed for --variant")
     add_seats_argument(p)
     p.add_argument("-v", "--verbose", action="store_true", help="also list passing checks")
+    add_progress_argument(p)
     p.set_defaults(func=run, _parser=p)
 
 
@@ -49,13 +51,17 @@ def run(args) -> int:
         args._parser.error(f"--deals {args.deals}: needs 0 or more deals")
     out = sys.stdout
     counts = {"passed": 0, "failed": 0, "xfailed": 0}
+    # a counter of checks (no total: cases are counted as their files load); it draws
+    # only after a second, so a small folder shows nothing even on a terminal
+    bar = Progress(None, "checks", enabled=args.progress, delay=1.0)
 
     def report(status: str, line: str) -> None:
         counts[status] += 1
+        bar.update(1)
         if status == "failed":
-            print(line, file=out)
+            bar.write(line, file=out)
         elif args.verbose:
-            print(f"{'ok  ' if status == 'passed' else 'xfail'} {line}", file=out)
+            bar.write(f"{'ok  ' if status == 'passed' else 'xfail'} {line}", file=out)
 
     for r in iter_results(args.paths):
         if r.status == "xfailed":
@@ -76,6 +82,7 @@ def run(args) -> int:
                     report("passed", check.where)
                 else:
                     report("failed", check.line())
+    bar.close()
     passed, failed, xfailed = counts["passed"], counts["failed"], counts["xfailed"]
     print(summary(passed, failed, xfailed), file=out)
     return 1 if failed else 0
