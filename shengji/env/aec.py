@@ -42,7 +42,8 @@ from ..engine.errors import IllegalAction
 from ..engine.events import DealScored, TrickWon
 from ..engine.game import Game
 from .building import DONE, N_ACTIONS, Decision
-from .observation import Encoder, Tracker
+from .cobserve import make_encoder
+from .observation import HISTORY
 
 REWARDS = ("levels", "points")
 
@@ -53,7 +54,7 @@ class ShengjiEnv(AECEnv):
 
     def __init__(self, variant="two-deck-80", *, players: int | None = None, deals: int = 1,
                  reward: str = "levels", view_in_info: bool = False,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, history: int = HISTORY):
         super().__init__()
         from ..errors import ShengjiError
         from ..variants import Variant, load_variant
@@ -72,7 +73,7 @@ class ShengjiEnv(AECEnv):
         self.reward_mode = reward
         self.view_in_info = view_in_info
         self.render_mode = render_mode
-        self.encoder = Encoder(self.variant)
+        self.encoder = make_encoder(self.variant, history)
         self.layout = self.encoder.layout
         n = self.variant.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -100,7 +101,7 @@ class ShengjiEnv(AECEnv):
             self._rng.seed(f"shengji-env:{seed}")
         game_seed = self._rng.getrandbits(64)
         self.game = Game(self.variant, game_seed, max_deals=self.deals)
-        self.tracker = Tracker(self.variant.players)
+        self.tracker = self.encoder.new_tracker()
         self.tracker.update(self.game.events)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

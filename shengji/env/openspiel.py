@@ -42,7 +42,8 @@ from ..engine.actions import cards_text
 from ..engine.events import DealScored
 from ..engine.game import Game
 from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Decision
-from .observation import Encoder, Tracker
+from .cobserve import make_encoder
+from .infostate import InfoLayout, InfoRows
 
 SHORT_NAME = "shengji"
 DEFAULT_VARIANT = "two-deck-80"
@@ -58,7 +59,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=12,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     # players 0: the variant's own seat count
@@ -125,7 +126,8 @@ class ShengjiGame(pyspiel.Game):
             max_game_length=longest,
         )
         super().__init__(_GAME_TYPE, info, {"variant": self.variant_ref, "players": players})
-        self.encoder = Encoder(v)
+        self.encoder = make_encoder(v)
+        self.info_layout = InfoLayout(v)
 
     def new_initial_state(self):
         return ShengjiState(self)
@@ -141,8 +143,9 @@ class ShengjiState(pyspiel.State):
         self.remaining = list(game.variant.composition.counts)
         self.game: Game | None = None
         self.decision: Decision | None = None
-        self.tracker = Tracker(game.variant.players)
+        self.tracker = game.encoder.new_tracker()
         self.log = _InfoLog(game.variant.players)
+        self.info = InfoRows(game.variant.players)
         self._returns = [0.0] * game.variant.players
 
     @property
@@ -193,6 +196,7 @@ class ShengjiState(pyspiel.State):
     def _absorb(self, events) -> None:
         self.tracker.update(events)
         self.log.update(events)
+        self.info.update(events)
         for ev in events:
             if type(ev) is DealScored and ev.rise:
                 for s in range(self.game.players):
@@ -295,19 +299,28 @@ class ShengjiObserver:
             raise ValueError(f"observation parameters not supported: {params}")
         self.game = game
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        size = 0 if self.perfect_recall else game.encoder.layout.size
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {} if self.perfect_recall else game.encoder.layout.split(self.tensor)
+        layout = game.info_layout if self.perfect_recall else game.encoder.layout
+        self.tensor = np.zeros(layout.size, np.float32)
+        self.dict = layout.split(self.tensor)
 
     def set_from(self, state: ShengjiState, player: int):
-        if self.perfect_recall:
+        if self.perfect_recall:  # the information-state tensor (shengji.env.infostate)
+            dec = state.decision
+            building, pending = (), 0
+            if dec is not None and dec.seat == player:
+                building = dec.cards
+                if dec.kind == "call":  # the calls chosen so far, the ordinal waiting
+                    building = tuple(c for n, c in dec._set.chosen for _ in range(n))
+                    pending = dec._set.pending or 0
+            state.info.tensor(self.game.info_layout, player, building, pending,
+                              out=self.tensor)
             return
         if state.game is None:
             self.tensor.fill(0)
             return
         g = state.game
         dec = state.decision if g.to_act == player and not g.over else None
-        self.tensor[:] = self.game.encoder.encode(g, player, dec, state.tracker)
+        self.game.encoder.encode_into(g, player, dec, state.tracker, self.tensor)
 
     def string_from(self, state: ShengjiState, player: int) -> str:
         dec = state.decision
