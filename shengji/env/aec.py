@@ -103,6 +103,8 @@ class ShengjiEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n_act) for a in self.possible_agents}
         self._no_moves = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
         self._rng = random.Random()
+        #: seats whose decisions come from act_engine (bots): not listed, no mask
+        self.external_seats: frozenset = frozenset()
         self.game: Game | None = None
         self.decision: Decision | None = None
 
@@ -136,9 +138,12 @@ class ShengjiEnv(AECEnv):
             self.decision = None
             self.terminations = dict.fromkeys(self.agents, True)
             return
+        self.agent_selection = self.possible_agents[g.to_act]
+        if g.to_act in self.external_seats:  # decided by act_engine: nothing to list
+            self.decision = None
+            return
         self.decision = (MoveDecision(g, g.to_act, self.max_moves) if self.moves_mode
                          else Decision(g, g.to_act))
-        self.agent_selection = self.possible_agents[g.to_act]
         if self.view_in_info:
             self.infos[self.agent_selection] = {"view": g.view(g.to_act)}
 
@@ -157,16 +162,29 @@ class ShengjiEnv(AECEnv):
             self.rewards[k] = 0.0
         engine_action = dec.moves[a] if self.moves_mode else dec.step(a)
         if engine_action is not None:
-            g = self.game
-            events = g.apply(engine_action)
-            self.tracker.update(events)
-            self._reward(events)
-            if self.view_in_info:
-                self.infos[agent] = {}
-            self._next_decision()
+            self._apply(agent, engine_action)
         self._accumulate_rewards()
         if self.render_mode == "human" and engine_action is not None:
             print(self.render())
+
+    def _apply(self, agent, engine_action) -> None:
+        events = self.game.apply(engine_action)
+        self.tracker.update(events)
+        self._reward(events)
+        if self.view_in_info:
+            self.infos[agent] = {}
+        self._next_decision()
+
+    def act_engine(self, engine_action) -> None:
+        """Apply an engine action (``shengji.engine.actions``) for the seat to act, as
+        one step: how the single-agent wrapper lets bots play the seats listed in
+        ``external_seats`` (their decisions are not listed). Checked by the engine."""
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        for k in self.rewards:
+            self.rewards[k] = 0.0
+        self._apply(agent, engine_action)
+        self._accumulate_rewards()
 
     def _reward(self, events) -> None:
         g = self.game
@@ -208,9 +226,9 @@ class ShengjiEnv(AECEnv):
         if self.moves_mode:
             if dec is not None:
                 mask[:len(dec.moves)] = 1
-                obs["moves"] = dec.features(self.max_moves)
+                obs["moves"] = dec.features(self.max_moves).copy()  # the caller's own
             else:
-                obs["moves"] = self._no_moves
+                obs["moves"] = self._no_moves.copy()
         elif dec is not None:
             mask[dec.mask()] = 1
         return obs
