@@ -8,6 +8,7 @@ from gymnasium.utils.env_checker import check_env
 
 from shengji.engine import IllegalAction
 from shengji.env.gym import ShengjiGymEnv, make_vec
+from shengji.env.moves import MOVE_FEATURES
 from shengji.errors import ShengjiError
 
 
@@ -73,7 +74,7 @@ def test_illegal_actions_end_or_raise():
 def test_vector_env_same_step_autoreset():
     v = make_vec(2, actions="moves", max_moves=32)
     obs, _ = v.reset(seed=0)
-    assert obs["moves"].shape == (2, 32, 65)
+    assert obs["moves"].shape == (2, 32, MOVE_FEATURES)
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(400):

@@ -16,6 +16,12 @@ n_cards     1     how many cards
 points      1     card points among them
 is_pass     1     1 for a pass (or keeping a declaration)
 n_kinds     1     how many distinct cards (kinds)
+trumps      1     how many of them are trumps (0 before trump is settled)
+top         1     the strength of the strongest, over the strongest there is (0..1)
+wins        1     1 when this follow would be winning the trick so far
+partner     1     1 when a seat of this seat's side is winning the trick now (fixed
+                  teams; finding friends: a known member of the same side)
+trick_pts   1     the card points in the trick so far
 ==========  ====  ================================================================
 
 What is listed: declarations as the engine lists them; leads as the engine lists them
@@ -42,7 +48,7 @@ from ..engine.actions import Bury, CallFriends, ChooseForced, Pass, TakeBack
 from .building import KINDS
 
 MAX_MOVES = 256
-MOVE_FEATURES = len(KINDS) + NUM_KINDS + 4
+MOVE_FEATURES = len(KINDS) + NUM_KINDS + 9
 _KIND = {k: i for i, k in enumerate(KINDS)}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
 _HEURISTIC: dict = {}
@@ -56,7 +62,7 @@ class _NoCalls:
 class MoveDecision:
     """The listed moves of the seat to act (``moves``: engine actions)."""
 
-    __slots__ = ("kind", "seat", "moves", "cards", "counts", "_set", "_features")
+    __slots__ = ("kind", "seat", "moves", "cards", "counts", "_set", "_features", "_game")
 
     def __init__(self, game, seat: int, max_moves: int = MAX_MOVES):
         self.seat = seat
@@ -64,6 +70,7 @@ class MoveDecision:
         self.counts = [0] * NUM_KINDS
         self._set = _NoCalls
         self._features = None
+        self._game = game
         legal = game.legal_actions(seat)
         self.kind = kind = legal.kind
         rng = random.Random(f"moves:{game.seed}:{game._stamp}:{seat}")
@@ -88,6 +95,8 @@ class MoveDecision:
         f = self._features
         if f is None:
             f = self._features = move_features(self.moves, self.kind, max_moves)
+            _trick_features(self._game, self.seat, self.moves, self.kind, f)
+            self._game = None  # not kept: the features are all it was needed for
         return f
 
     def mask(self) -> list:
@@ -119,6 +128,41 @@ def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
         row[tail + 2] = type(m) is Pass
         row[tail + 3] = len(set(cards))
     return out
+
+
+def _trick_features(game, seat, moves, kind, out) -> None:
+    """The rules-aware features (trumps, top, wins, partner, trick_pts)."""
+    base = len(KINDS) + NUM_KINDS + 4
+    eff, strength = getattr(game, "_eff", None), getattr(game, "_str", None)
+    if eff is None or strength is None or game.phase == "deal":
+        return
+    top_all = max(strength) or 1
+    trick = game._trick
+    partner = 0.0
+    trick_pts = 0
+    if trick:
+        m = len(trick)
+        w = trick[game.ctx._winner_of(game._trick_counts, m)][0] if m > 1 else trick[0][0]
+        side = game.side
+        mine = game.teams[w] == game.teams[seat] if game.friend_rules is None \
+            else (w in side) == (seat in side) and seat in side and w in side
+        partner = float(mine)
+        trick_pts = sum(_POINTS[c] for _, cards in trick for c in cards)
+    for i, mv in enumerate(moves):
+        cards = getattr(mv, "cards", None)
+        if not cards:
+            continue
+        row = out[i]
+        row[base] = sum(eff[c] == 4 for c in cards)
+        row[base + 1] = max(strength[c] for c in cards) / top_all
+        row[base + 3] = partner
+        row[base + 4] = trick_pts
+        if kind == "follow" and trick:
+            counts = [0] * NUM_KINDS
+            for c in cards:
+                counts[c] += 1
+            plays = game._trick_counts + bytes(counts)
+            row[base + 2] = game.ctx._winner_of(plays, len(trick) + 1) == len(trick)
 
 
 def _burials(game, seat, legal, max_moves, rng) -> list:
