@@ -51,8 +51,9 @@ def engine_reason_codes() -> set[str]:
             name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
             if name not in ("_refuse", "IllegalAction", "IllegalPlayAction"):
                 continue
-            args = [a for a in node.args[1:2]] + [k.value for k in node.keywords if k.arg == "reason"]
-            codes |= {a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+            args = node.args[1:2] + [k.value for k in node.keywords if k.arg == "reason"]
+            codes |= {a.value for a in args
+                      if isinstance(a, ast.Constant) and isinstance(a.value, str)}
     codes |= {v for k, v in vars(FollowReason).items() if k.isupper() and v != FollowReason.OK}
     return codes
 

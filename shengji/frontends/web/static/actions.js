@@ -17,6 +17,7 @@ export function sendAction(action) {
 export function renderActions(st) {
   const box = $("actions"), legal = st.legal;
   box.replaceChildren();
+  renderSelection(legal);
   if (!legal || app.hold) return;
   const n = app.selected.size;
   if (legal.kind === "declare" || legal.kind === "takeback") {
@@ -30,6 +31,7 @@ export function renderActions(st) {
     b.id = "play";
     b.disabled = n !== legal.count;
     box.appendChild(b);
+    box.appendChild(button("Hint", hint));
   } else if (legal.kind === "call") {
     // finding friends: a suit, a card, then which copy ("the 2nd ♠A played")
     renderCallPicker(box, legal, (calls) => sendAction({ type: "CallFriends", calls }));
@@ -50,13 +52,25 @@ export function renderActions(st) {
     }
   }
   if (legal.kind === "bury" || legal.kind === "lead" || legal.kind === "follow") {
-    box.appendChild(button("Clear", () => { app.selected.clear(); redraw(); }));
+    box.appendChild(button("Clear", () => { app.selected.clear(); hideError(); redraw(); }));
   }
 }
 
 // ask the server for advice: the room's bot, seeing only this seat's state
+// what is selected, beside the buttons (the hand may be scrolled away on a phone)
+function renderSelection(legal) {
+  const el = $("selection");
+  const picking = legal && !app.hold && ["bury", "lead", "follow"].includes(legal.kind);
+  if (!picking) { el.replaceChildren(); return; }
+  const cards = selectedCards();
+  const want = legal.kind === "lead" ? "" : `/${legal.count}`;
+  fill(el, cards ? [h("b", {}, `${app.selected.size}${want}: `), textCards(cards)]
+    : h("span", { class: "hintline" }, legal.kind === "bury" ? `tap ${legal.count} cards to bury` : "tap your cards"));
+}
+
 export function hint() {
   if (!app.legal) return;
+  hideError();
   send({ type: "hint", token: app.token });
 }
 
