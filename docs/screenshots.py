@@ -61,9 +61,9 @@ def shoot(browser, base: str, size: str, out: Path) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
+    from browsertools import serve
     from playwright.sync_api import sync_playwright
 
-    from browsertools import serve
     from shengji.frontends.web.app import create_app
     from shengji.frontends.web.limits import Limits
 
