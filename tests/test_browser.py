@@ -22,6 +22,7 @@ from browsertools import (
     ARGS,
     CHROMIUM,
     MAX_TURNS,
+    PHONE,
     check_layout,
     create_room,
     illegal_single,
@@ -30,6 +31,7 @@ from browsertools import (
     pick_call,
     pick_cards,
     play,
+    press,
     serve,
     shots_dir,
     state,
@@ -363,3 +365,81 @@ def test_a_full_server_is_explained(page):
         page.click("#create")
         page.wait_for_selector("#lobbyerror:not([hidden])")
         assert "server is full" in page.inner_text("#lobbyerror")
+
+
+# ---------------------------------------------------------------- what you need, in view
+
+def in_view(page, selector: str) -> dict:
+    """Where ``selector``'s element is against the viewport (all of it must be inside)."""
+    return page.evaluate("""(sel) => {
+      const e = document.querySelector(sel);
+      if (!e || e.offsetParent === null) return {shown: false};
+      const r = e.getBoundingClientRect();
+      return {shown: true, top: r.top, bottom: r.bottom, inside: r.top >= -0.5 &&
+              r.bottom <= window.innerHeight + 0.5 && r.left >= -0.5 &&
+              r.right <= window.innerWidth + 0.5};
+    }""", selector)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_during_a_follow_the_trick_and_play_are_in_view(server, browser, size, tmp_path):
+    """Issue 21: at 390×844 the trick, the selection and Play/Hint/Clear stay in view
+    together while the player scrolls to the last card of the hand (a sticky action bar);
+    at 1280×800 nothing needed to act is below the fold, also with a refusal and a hint
+    shown. A refusal clears when the selection changes, and after Clear and Hint."""
+    phone = size == "phone"
+    pg = new_page(browser, phone=phone)
+    pg.set_viewport_size(PHONE if phone else {"width": 1280, "height": 800})
+    try:
+        create_room(pg, server)  # two-deck-80: 25 cards in hand, the largest hand
+        pg.click("#start")
+        pg.wait_for_selector("#game:not([hidden])")
+
+        def follow(st):
+            return st["legal"]["kind"] == "follow" and illegal_single(st) is not None and \
+                len(st["view"]["trick"]) >= 1
+
+        assert play(pg, tap=phone, stop=follow) == "stopped"
+        st = state(pg)
+        # a refusal: shown in the bar, gone once the selection changes
+        pick_cards(pg, [illegal_single(st)], tap=phone)
+        press(pg, "#play", phone)
+        pg.wait_for_selector("#error:not([hidden])")
+        press(pg, "#hand .card:not(.selected)", phone)
+        assert pg.locator("#error").is_hidden()
+        press(pg, "#actions button:text('Clear')", phone)
+        pick_cards(pg, [illegal_single(st)], tap=phone)
+        press(pg, "#play", phone)
+        pg.wait_for_selector("#error:not([hidden])")
+        press(pg, "#actions button:text('Clear')", phone)
+        assert pg.locator("#error").is_hidden()
+        pick_cards(pg, [illegal_single(st)], tap=phone)
+        press(pg, "#play", phone)
+        pg.wait_for_selector("#error:not([hidden])")
+        press(pg, "#actions button:text('Hint')", phone)
+        pg.wait_for_selector("#advice:not([hidden])")
+        assert pg.locator("#error").is_hidden()
+        # the worst case for room: a refusal and a hint both shown
+        pick_cards(pg, [illegal_single(st)], tap=phone)
+        press(pg, "#play", phone)
+        pg.wait_for_selector("#error:not([hidden])")
+        pg.evaluate("document.getElementById('advice').hidden = false")
+        # choosing: the last card of the hand scrolled into view
+        pg.locator("#hand .card").last.scroll_into_view_if_needed()
+        for sel in ("#play", "#hint", "#clear",
+                    "#selection", "#hand .group:last-child .card:last-child"):
+            where = in_view(pg, sel)
+            assert where["shown"] and where["inside"], (sel, where)
+        trick = "#bartrick" if phone else "#center"
+        where = in_view(pg, trick)
+        assert where["shown"] and where["inside"], (trick, where)
+        if phone:  # the trick in the bar shows every card played to it
+            assert pg.locator("#bartrick .tok").count() >= len(st["view"]["trick"])
+        else:  # at 1280×800: no scrolling at all to see the table, the hand and the buttons
+            pg.evaluate("window.scrollTo(0, 0)")
+            for sel in ("#play", "#hand .group:last-child .card:last-child", "#felt .spot[data-seat] .cards"):
+                where = in_view(pg, sel)
+                assert where["inside"], (sel, where)
+        pg.screenshot(path=str(shots_dir(tmp_path) / f"fit-{size}.png"))
+    finally:
+        pg.context.close()

@@ -31,7 +31,7 @@ export function renderActions(st) {
     b.id = "play";
     b.disabled = n !== legal.count;
     box.appendChild(b);
-    box.appendChild(button("Hint", hint));
+    box.appendChild(hintButton());
   } else if (legal.kind === "call") {
     // finding friends: a suit, a card, then which copy ("the 2nd ♠A played")
     renderCallPicker(box, legal, (calls) => sendAction({ type: "CallFriends", calls }));
@@ -44,7 +44,7 @@ export function renderActions(st) {
     b.id = "play";
     b.disabled = n === 0;
     box.appendChild(b);
-    box.appendChild(button("Hint", hint));
+    box.appendChild(hintButton());
   } else {
     // an action kind this page does not know yet: offer what the server lists
     for (const a of legal.actions) {
@@ -52,11 +52,19 @@ export function renderActions(st) {
     }
   }
   if (legal.kind === "bury" || legal.kind === "lead" || legal.kind === "follow") {
-    box.appendChild(button("Clear", () => { app.selected.clear(); hideError(); redraw(); }));
+    const c = button("Clear", () => { app.selected.clear(); hideError(); redraw(); });
+    c.id = "clear";
+    box.appendChild(c);
   }
 }
 
 // ask the server for advice: the room's bot, seeing only this seat's state
+function hintButton() {
+  const b = button("Hint", hint);
+  b.id = "hint";
+  return b;
+}
+
 // what is selected, beside the buttons (the hand may be scrolled away on a phone)
 function renderSelection(legal) {
   const el = $("selection");
