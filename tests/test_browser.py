@@ -437,7 +437,8 @@ def test_during_a_follow_the_trick_and_play_are_in_view(server, browser, size, t
             assert pg.locator("#bartrick .tok").count() >= len(st["view"]["trick"])
         else:  # at 1280×800: no scrolling at all to see the table, the hand and the buttons
             pg.evaluate("window.scrollTo(0, 0)")
-            for sel in ("#play", "#hand .group:last-child .card:last-child", "#felt .spot[data-seat] .cards"):
+            for sel in ("#play", "#hand .group:last-child .card:last-child",
+                        "#felt .spot[data-seat] .cards"):
                 where = in_view(pg, sel)
                 assert where["inside"], (sel, where)
         pg.screenshot(path=str(shots_dir(tmp_path) / f"fit-{size}.png"))
