@@ -102,8 +102,11 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
         page.click("#play")
         page.wait_for_selector("#error:not([hidden])")
         text = page.inner_text("#error")
-        assert "Rule:" in text and "docs/rules.md §5" in text
+        # plain words; the rule and its source wait behind "why?"
+        assert "why?" in text and "docs/rules.md" not in text and "seat 0" not in text
         assert "You must follow" in text and "must_follow" not in text
+        page.click("#error .why summary")
+        assert "Rule: docs/rules.md §5" in page.inner_text("#error")
         assert any(s in text for s in "♠♥♣♦"), text
         assert state(page)["index"] == st["index"]
         page.screenshot(path=str(shots / "browser-refused.png"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from ...cards import RANKS, SUIT_SYMBOLS, SUITS, kind, point_value
-from ...protocol.refusals import REFUSALS
+from ...protocol.refusals import REFUSALS, RULELESS
 
 SUIT_NAMES = ("spades", "hearts", "clubs", "diamonds")
 
@@ -29,6 +29,7 @@ def known() -> dict:
         "POINTS": {r: point_value(kind(0, i)) for i, r in enumerate(RANKS)
                    if point_value(kind(0, i))},
         "REFUSALS": REFUSALS,
+        "RULELESS": sorted(RULELESS),
     }
 
 

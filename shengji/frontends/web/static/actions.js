@@ -2,7 +2,7 @@
 // the hint and its advice, a refusal explained in words and card glyphs.
 import { $, h, fill, button } from "./dom.js";
 import { tokens, textCards, glyphText, suitOf } from "./cards.js";
-import { REFUSALS } from "./known.js";
+import { REFUSALS, RULELESS } from "./known.js";
 import { app, handTokens, redraw } from "./state.js";
 import { send } from "./connection.js";
 import { selectedCards } from "./hand.js";
@@ -100,6 +100,12 @@ export function showAdvice(msg) {
 }
 
 // readable refusals: what the rule asks, with card glyphs, not the engine's codes
+// the engine's sentence for our own seat: "seat 0's" → "your", "seat 0" → "you"
+function yours(text) {
+  if (app.seat === null || app.seat === undefined) return text;
+  return text.replace(new RegExp(`\\bseat ${app.seat}'s\\b`, "g"), "your").replace(new RegExp(`\\bseat ${app.seat}\\b`, "g"), "you");
+}
+
 export function refusalText(msg) {
   const v = app.state && app.state.view, a = app.lastSent || {};
   const lead = v && v.trick.length ? v.trick[0][1] : null;
@@ -107,7 +113,10 @@ export function refusalText(msg) {
     lead: lead ? textCards(lead) : null,
     suit: lead ? suitOf(tokens(lead)[0], v) : null,
     count: app.legal && app.legal.count ? String(app.legal.count) : null,
+    detail: null,
   };
+  const message = yours(String(msg.message || ""));
+  if (message.includes(": ")) fields.detail = glyphText(message.split(": ").slice(1).join(": ").replace(/\.$/, ""));
   const template = REFUSALS[msg.reason];
   if (template) {
     // the same sentence as the terminal's (shengji.protocol.refusals), cards as glyphs
@@ -120,7 +129,7 @@ export function refusalText(msg) {
   if (msg.code === "rate_limited") return ["Too many messages — slow down a little."];
   if (msg.code === "bad_token") return ["This page no longer holds your seat. Reload the page."];
   // anything else: the server's sentence without its codes, cards as glyphs
-  return [glyphText(String(msg.message || msg.code).replace(/\s*\([a-z_]+(:[^)]*)?\)\s*$/, ""))];
+  return [glyphText((message || msg.code).replace(/\s*\([a-z_]+(:[^)]*)?\)\s*$/, ""))];
 }
 
 
@@ -128,8 +137,10 @@ export function refusalText(msg) {
 export function showError(msg) {
   const el = $("error");
   el.hidden = false;
+  // the rule and its source (docs/rules.md §, the seed) wait behind "why?"
+  const rule = msg.rule && !RULELESS.includes(msg.reason) ? msg.rule : null;
   fill(el, h("b", {}, "Not allowed: "), refusalText(msg),
-    msg.rule ? h("div", { class: "rule" }, "Rule: " + msg.rule) : null);
+    rule ? h("details", { class: "why" }, h("summary", {}, "why?"), h("div", { class: "rule" }, "Rule: " + rule)) : null);
 }
 
 export function hideError() { $("error").hidden = true; }

@@ -53,7 +53,7 @@ export function onEvent(e) {
       break;
     case "DealScored":
       // the last trick and the result stay on the table until "Next deal"
-      app.hold = { scored: e, trick: app.lastTrick, view: heldView(e) };
+      app.hold = { scored: e, trick: app.lastTrick, view: heldView(e), won: { ...app.won } };
       break;
     default: break;
   }
@@ -64,8 +64,11 @@ export function onEvent(e) {
 export function heldView(e) {
   const v = app.prevView;
   if (!v || v.deal !== e.deal) return null;
+  // the levels as the scoring left them: the view of this message is already past it
+  const now = app.state.view;
   return { ...v, trick_points: e.attacker_points, hand_sizes: v.hand_sizes.map(() => 0),
-    to_act: null, points_out: v.points_total, trick: [], phase: "over" };
+    to_act: null, points_out: v.points_total, trick: [], phase: "over",
+    level_ranks: now.level_ranks, levels: now.levels };
 }
 
 // ------------------------------------------------------------------ the table layout
@@ -185,7 +188,8 @@ export function renderSpots(st) {
     const lines = [h("b", { class: "name" }, seatName(seat)), badges,
       h("span", { class: "count" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`)];
     // points this seat's tricks took this deal (hidden points are not counted)
-    if (app.won && app.won[seat]) lines.push(h("span", { class: "count won", dataset: { won: String(app.won[seat]) } }, `won ${app.won[seat]}`));
+    const won = (app.hold && app.hold.won) || app.won || {};
+    if (won[seat]) lines.push(h("span", { class: "count won", dataset: { won: String(won[seat]) } }, `won ${won[seat]}`));
     if (!fixedTeams(v)) lines.push(h("span", { class: "count" }, `level ${v.level_ranks[seat]}`));
     fill(spot, h("div", { class: "who" }, lines),
       played[seat] ? cardsRow(played[seat]) : h("div", { class: "cards empty" }));
