@@ -25,7 +25,7 @@ from ...protocol import ProtocolError, error_message
 from ...variants.files import schema
 from ...variants.house import MAX_HOUSE_BYTES, HouseRulesError, check_house
 from .houserules import rules_fields
-from .limits import Bucket
+from .limits import Bucket, address_key
 
 #: a request that carries a house file (JSON-escaped text: up to twice its bytes)
 MAX_RULES_BODY = 2 * MAX_HOUSE_BYTES + 4096
@@ -52,6 +52,7 @@ class RulesApi:
         self._buckets: OrderedDict = OrderedDict()
 
     def _bucket(self, address: str) -> Bucket:
+        address = address_key(address)
         b = self._buckets.get(address)
         if b is None:
             if len(self._buckets) >= TRACKED:
