@@ -382,7 +382,7 @@ class Room:
                "deals": deals, **rules_fields(self.rules)}
         if game.over:
             from ...engine.serial import game_to_dict
-            msg["record"] = game_to_dict(game)
+            msg["record"] = {**game_to_dict(game), "rules": self.rules["text"]}  # in force
         self._public = (key, encode(msg))
         return self._public[1]
 
