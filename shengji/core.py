@@ -1140,6 +1140,10 @@ def shuffled(seed: str, cards: bytes) -> bytearray:
     """``cards`` (kind ids) in the order ``shengji.engine.game.shuffle`` puts them with
     ``random.Random(seed)``, ``seed`` a str: the same permutation, computed in C
     (core_c/shuffle.c)."""
+    if not isinstance(seed, str) or not isinstance(cards, (bytes, bytearray)):
+        from .errors import ArgumentError
+        raise ArgumentError(f"shuffled(seed, cards): a str and bytes, not "
+                            f"{type(seed).__name__} and {type(cards).__name__}")
     raw = seed.encode()
     # what random.Random(str) seeds MT19937 with: the integer of the bytes and their
     # SHA-512 (big-endian), as 32-bit words least significant first (at least one)

@@ -17,12 +17,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import time
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -34,7 +36,7 @@ from ...variants import list_variants, load_variant
 from .gcpause import GcPauses
 from .guard import Guard
 from .limits import Limits
-from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, Conn, Lobby, encode
+from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, STORE_CLOSE, Conn, Lobby, encode
 from .store import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -45,7 +47,8 @@ MAX_DEALS_LIMIT = 1000
 MAX_TURN_TIMER = 3600
 #: HTTP status of each refusal code of the room API (the rest are 400)
 STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_large": 413,
-          "bad_media_type": 415}
+          "bad_media_type": 415, "store_error": 503}
+log = logging.getLogger("shengji.web")
 
 
 def create_app(*, variants: list[str] | None = None, default_variant: str = "two-deck-80",
@@ -86,15 +89,18 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                              "protocol": PROTOCOL_VERSION, "seats": seat_counts})
 
     async def create_room(request):
+        address = request.client.host if request.client else "?"
         try:
             data = await _read_json(request)
-            address = request.client.host if request.client else "?"
             name, seed, max_deals, turn_timer, players = _room_settings(data, loaded,
                                                                          default_variant)
             room = lobby.create(name, seed, max_deals, address=address, turn_timer=turn_timer,
                                 players=players)
+        except ClientDisconnect:  # the body stopped coming (or the read timeout cut it)
+            log.info("POST /api/rooms from %s: the client went away mid-body", address)
+            return Response(status_code=400)
         except ShengjiError as e:
-            return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 400))
+            return _refusal(e, 400)
         return JSONResponse({"room": room.code, "variant": room.variant_name})
 
     async def public_replay(request):
@@ -103,7 +109,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             room = lobby.get(request.path_params["code"], address)
             text = room.public_replay(lambda: lobby.addresses.bucket("replay", address).take())
         except ShengjiError as e:
-            return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 404))
+            return _refusal(e, 404)
         return Response(text, media_type="application/json")
 
     async def websocket(ws: WebSocket):
@@ -118,7 +124,10 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         async def send(msg):
             await ws.send_text(msg if isinstance(msg, str) else encode(msg))
 
-        conn = Conn(send, address, limits)
+        async def close(code, reason):
+            await ws.close(code, reason)
+
+        conn = Conn(send, address, limits, close)
         deadline = time.monotonic() + limits.join_timeout
         try:
             while conn.closing is None:
@@ -140,14 +149,15 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                     text = frame.get("bytes") or b""
                 await lobby.receive(conn, text)
             if conn.closing is not None:
-                await ws.close(1008, conn.closing)
+                await ws.close(1011 if conn.closing == STORE_CLOSE else 1008, conn.closing)
         except (WebSocketDisconnect, RuntimeError):
             pass  # the peer went away (RuntimeError: sending on a closed socket)
         finally:
             room = conn.room
             lobby.disconnect(conn)
             if room is not None:
-                await room.broadcast()  # the others see the seat disconnected
+                with contextlib.suppress(ShengjiError, RuntimeError):
+                    await room.broadcast()  # the others see the seat disconnected
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -171,9 +181,24 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], middleware=[Middleware(Guard, allowed_hosts=allowed_hosts,
-                              allowed_origins=allowed_origins)], lifespan=lifespan)
+                              allowed_origins=allowed_origins)], lifespan=lifespan,
+        exception_handlers={Exception: _internal_error})
     app.state.lobby = lobby
     return app
+
+
+def _refusal(e: ShengjiError, status: int) -> JSONResponse:
+    code = getattr(e, "code", "")
+    if code == "store_error":
+        log.error("%s", e)
+    return JSONResponse(error_message(e), STATUS.get(code, status))
+
+
+async def _internal_error(request, exc) -> JSONResponse:
+    """A bug: a JSON error like every other answer, not Starlette's plain text (the
+    traceback still goes to the log)."""
+    return JSONResponse({"type": "error", "protocol": PROTOCOL_VERSION, "code": "internal",
+                         "message": "internal server error", "reason": "", "rule": ""}, 500)
 
 
 async def _read_json(request) -> dict:
