@@ -47,7 +47,7 @@ MAX_DEALS_LIMIT = 1000
 MAX_TURN_TIMER = 3600
 #: HTTP status of each refusal code of the room API (the rest are 400)
 STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_large": 413,
-          "bad_media_type": 415, "store_error": 503}
+          "bad_media_type": 415, "store_error": 503, "wrong_shard": 421}
 log = logging.getLogger("shengji.web")
 
 
@@ -55,7 +55,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                bot_delay: float = DEFAULT_BOT_DELAY, bot: str = "heuristic",
                limits: Limits | None = None, max_rooms: int | None = None,
                allowed_hosts=(), allowed_origins=(), db: str | None = None,
-               seats: int | None = None, gc_pauses: bool = False) -> Starlette:
+               seats: int | None = None, gc_pauses: bool = False,
+               shard: tuple[int, int] | None = None) -> Starlette:
     """``variants``: the names or paths rooms may use (default: the built-in names; a
     client never names a file). The first load of each happens here, so a broken variant
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
@@ -65,7 +66,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     memory only. ``seats``: the default variant is played at that many seats (``shengji
     serve --seats``). ``gc_pauses``: while the app runs, the garbage collector's full
     collections are replaced by short ones (gcpause.py; ``shengji serve`` turns it on: it
-    changes the whole process's collector)."""
+    changes the whole process's collector). ``shard``: (index, count): this process makes
+    and serves only the room codes of that shard (docs/scaling.md, past one process)."""
     allowed = list(dict.fromkeys(variants or list_variants()))
     if default_variant not in allowed:
         allowed.insert(0, default_variant)
@@ -79,7 +81,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     # the table sizes each variant offers: its by_players table, else its own size
     seat_counts = {name: sorted({int(k) for k in (v.settings.get("by_players") or {})}
                                 | {v.players}) for name, v in loaded.items()}
-    lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store)
+    lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store,
+                  shard=shard)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
@@ -170,6 +173,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         finally:
             if pauses is not None:
                 pauses.stop()
+            for room in list(lobby.rooms.values()):  # no bot writes to a closed store
+                room.stop()
             if store is not None:
                 store.close()
 

@@ -483,7 +483,9 @@ class Lobby:
     """All rooms of one server, the per-address limits, and the store (or None)."""
 
     def __init__(self, *, variants: dict | None = None, bot_delay: float = DEFAULT_BOT_DELAY,
-                 bot: str = "heuristic", limits: Limits | None = None, store=None):
+                 bot: str = "heuristic", limits: Limits | None = None, store=None,
+                 shard: tuple[int, int] | None = None):
+        self.shard = shard   # (index, count): this process serves the codes of one shard
         self.rooms: dict[str, Room] = {}
         self._created: dict[str, set[str]] = {}  # address key -> codes of its rooms
         self.variants = variants or {}
@@ -579,6 +581,9 @@ class Lobby:
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if self.shard is not None and admission.shard_of(code, self.shard[1]) \
+                    != self.shard[0]:
+                continue
             if code not in self.rooms and (self.store is None or not self.store.exists(code)):
                 return code
 
@@ -589,6 +594,8 @@ class Lobby:
         refused before looking (admission.py)."""
         admission.check_guesses(self.addresses, address)
         key = admission.normal_code(code, CODE_LENGTH)
+        if key and self.shard is not None:
+            admission.check_shard(key, *self.shard)
         room = self.rooms.get(key) if key else None
         if room is None and key and self.store is not None:
             room = self._restore(key, address)
