@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from ..conformance.runner import iter_results, summary
+from ..progress import Progress, add_progress_argument
 from . import add_seats_argument
 
 
@@ -50,6 +51,7 @@ def add_parser(subparsers) -> None:
                    help="time limit of one engine answer (default 10)")
     add_seats_argument(p)
     p.add_argument("-v", "--verbose", action="store_true", help="also list passing checks")
+    add_progress_argument(p)
     p.set_defaults(func=run, _parser=p)
 
 
@@ -78,13 +80,17 @@ def run(args) -> int:
 
 def _run(args, out, engine) -> int:
     counts = {"passed": 0, "failed": 0, "xfailed": 0}
+    # a counter of checks (no total: cases are counted as their files load); it draws
+    # only after a second, so a small folder shows nothing even on a terminal
+    bar = Progress(None, "checks", enabled=args.progress, delay=1.0)
 
     def report(status: str, line: str) -> None:
         counts[status] += 1
+        bar.update(1)
         if status == "failed":
-            print(line, file=out)
+            bar.write(line, file=out)
         elif args.verbose:
-            print(f"{'ok  ' if status == 'passed' else 'xfail'} {line}", file=out)
+            bar.write(f"{'ok  ' if status == 'passed' else 'xfail'} {line}", file=out)
 
     by_engine = {"engine": 0, "python": {}}
     for r in iter_results(args.paths, engine=engine):
@@ -112,6 +118,7 @@ def _run(args, out, engine) -> int:
                     report("passed", check.where)
                 else:
                     report("failed", check.line())
+    bar.close()
     passed, failed, xfailed = counts["passed"], counts["failed"], counts["xfailed"]
     if engine is not None and args.paths:
         kinds = by_engine["python"]
