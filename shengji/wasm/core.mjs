@@ -641,10 +641,25 @@ class Context {
     const p = core.at(play, core.bufC, "play");
     const rc = x.sj_follow_code(this.live(), l, h, p);
     if (rc === 0) return FOLLOW_OK;
+    if (rc > 1) { // a verdict: its sentence is made when read (as in shengji.core)
+      const m = core.u8();
+      return new Refusal(this, lead instanceof Lead ? lead.counts : m.slice(l + core.leadOffsets[5], l + core.leadOffsets[5] + NK),
+        m.slice(h, h + NK), m.slice(p, p + NK), rc);
+    }
     const full = x.sj_check_follow(this.r, l, h, NK, p, NK, core.info, core.err);
     if (full < 0) this.raise();
-    if (full === 1) throw handError(`play: ${cardStr(x.sjw_info_get(core.info, 2, 0))} is not in the hand`);
-    return { ok: false, reason: REASONS[full], code: full, detail: this.followDetail(full, l) };
+    throw handError(`play: ${cardStr(x.sjw_info_get(core.info, 2, 0))} is not in the hand`);
+  }
+
+  /** The sentence of a refused follow (checked again with the full entry point). */
+  refusalDetail(lead, hand, play) {
+    const l = this.leadPtr(lead);
+    const core = this.core;
+    const h = core.at(hand, core.bufB, "hand");
+    const p = core.at(play, core.bufC, "play");
+    const rc = core.x.sj_check_follow(this.live(), l, h, NK, p, NK, core.info, core.err);
+    if (rc < 0) this.raise();
+    return rc > 1 ? this.followDetail(rc, l) : "";
   }
 
   followDetail(rc, l) {
@@ -791,6 +806,28 @@ class Context {
 
   // ------------------------------------------------------------ display
 
+  /** What a page shows for a follower's selection, in one call: which cards of `hand`
+   * can take part in a legal follow (54 flags), the lead's shape in words, and the
+   * verdict on `selection` ({ok, reason, code, detail}) once it has as many cards as the
+   * lead, else null and the selected cards no legal follow contains (`stray`). */
+  feedback(lead, hand, selection) {
+    const l = counts(lead, "lead");
+    const h = counts(hand, "hand");
+    const sel = counts(selection, "play");
+    const playable = this.playable(l, h);
+    const shape = this.leadShape(l);
+    let n = 0;
+    let size = 0;
+    const stray = [];
+    for (let k = 0; k < NK; k++) {
+      n += sel[k];
+      size += l[k];
+      if (sel[k] && !playable[k]) stray.push(cardStr(k));
+    }
+    const verdict = n === size ? this.checkFollow(l, h, sel) : null;
+    return { playable, shape, verdict, stray };
+  }
+
   /** The hand in trump order (shengji.protocol.messages.hand_groups): trumps first, then
    * S H C D, strongest first: [{suit: "trump" | "S" | ..., cards: [tokens]}]. */
   sortHand(hand) {
@@ -815,6 +852,30 @@ class Context {
 }
 
 const FOLLOW_OK = Object.freeze({ ok: true, reason: "ok", code: 0, detail: "" });
+
+/** A refused follow: {ok: false, reason, code, detail}; `detail` (the server's sentence)
+ * is worked out when first read, so a caller that wants only the verdict never pays for it. */
+class Refusal {
+  constructor(ctx, lead, hand, play, code) {
+    this.ok = false;
+    this.code = code;
+    this.reason = REASONS[code];
+    this.why = [ctx, lead, hand, play];
+    this.text = null;
+  }
+
+  get detail() {
+    if (this.text === null) {
+      const [ctx, lead, hand, play] = this.why;
+      this.text = ctx.refusalDetail(lead, hand, play);
+    }
+    return this.text;
+  }
+
+  toJSON() {
+    return { ok: false, reason: this.reason, code: this.code, detail: this.detail };
+  }
+}
 
 /** One component of a decomposition: `width` cards per tuple, `length` tuples; its cards
  * as 54 `counts`, and as text (`cards`) when read. */

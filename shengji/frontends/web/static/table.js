@@ -7,7 +7,8 @@ import {
   app, shownView, handTokens, seatName, whose, says, viewBase, fixedTeams, sameSide,
 } from "./state.js";
 import { send } from "./connection.js";
-import { renderHand } from "./hand.js";
+import { renderHand, selectedCards } from "./hand.js";
+import { decorate } from "./rulescore.js";
 import { renderActions } from "./actions.js";
 import { logEvent } from "./log.js";
 import { renderCalls, sideOf, SIDE_WORDS, clearPick } from "./friends.js";
@@ -102,8 +103,9 @@ export function render() {
   renderCenter(st);
   renderTurn(st);
   renderNotice(st);
-  renderHand(st, () => renderActions(app.state));
+  renderHand(st, () => { renderActions(app.state); decorate(app.state, selectedCards()); });
   renderActions(st);
+  decorate(st, app.seat === null ? "" : selectedCards());
   renderResult(st);
   renderTools(st);
 }
