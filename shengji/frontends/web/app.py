@@ -47,6 +47,8 @@ MAX_SEED = 64
 #: a match is long; a room plays at most this many deals unless the server says otherwise
 MAX_DEALS_LIMIT = 1000
 MAX_TURN_TIMER = 3600
+#: the WebAssembly core and its module (shengji/wasm/), served to the page by name only
+WASM_FILES = {"core.wasm": "application/wasm", "core.mjs": "text/javascript"}
 #: HTTP status of each refusal code of the room API (the rest are 400)
 STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_large": 413,
           "bad_media_type": 415, "custom_rules_off": 403, "store_error": 503,
@@ -96,6 +98,14 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
+
+    async def wasm_file(request):
+        from ...wasm import HERE as WASM_DIR
+
+        name = request.path_params["name"]
+        if name not in WASM_FILES:
+            return Response("not found", status_code=404)
+        return FileResponse(WASM_DIR / name, media_type=WASM_FILES[name])
 
     async def get_variants(request):
         return JSONResponse({"variants": allowed, "default": default_variant,
@@ -202,6 +212,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         *house_api.routes(_read_json),
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/wasm/{name}", wasm_file),
     ], middleware=[Middleware(Guard, allowed_hosts=allowed_hosts,
                               allowed_origins=allowed_origins)], lifespan=lifespan,
         exception_handlers={Exception: _internal_error})

@@ -89,6 +89,14 @@ class Room:
             if s.kind == "bot":
                 self.table.set_bot(i, bot)
 
+    @property
+    def play_rules(self) -> dict:
+        """The variant's PlayRules as JSON (shengji.wasm.rules_json), for the page's
+        core.wasm: it judges selections before they are sent (the server stays the judge)."""
+        from ...wasm import rules_json
+
+        return rules_json(self.table.variant.play_rules)
+
     @classmethod
     def restore(cls, rec, variant, **kw) -> Room:
         """A room read back from the store: its game replayed from its actions."""
@@ -219,7 +227,8 @@ class Room:
             self.standins.discard(seat)
             self.table.remove_bot(seat)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": seat, "token": token, "variant": self.variant_name})
+                         "seat": seat, "token": token, "variant": self.variant_name,
+                         "play_rules": self.play_rules})
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
@@ -237,7 +246,7 @@ class Room:
         self.watchers.append(conn)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": None, "token": None, "variant": self.variant_name,
-                         "watching": True})
+                         "play_rules": self.play_rules, "watching": True})
         await conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
