@@ -40,11 +40,15 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
 
 from ..engine.errors import IllegalAction
 from ..engine.events import DealScored, TrickWon
+from ..cards import NUM_KINDS
 from ..engine.game import Game
 from .building import DONE, N_ACTIONS, Decision
-from .observation import Encoder, Tracker
+from .cobserve import make_encoder
+from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
+from .observation import HISTORY
 
 REWARDS = ("levels", "points")
+ACTIONS = ("cards", "moves")
 
 
 class ShengjiEnv(AECEnv):
@@ -53,7 +57,8 @@ class ShengjiEnv(AECEnv):
 
     def __init__(self, variant="two-deck-80", *, players: int | None = None, deals: int = 1,
                  reward: str = "levels", view_in_info: bool = False,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, history: int = HISTORY,
+                 actions: str = "cards", max_moves: int = MAX_MOVES):
         super().__init__()
         from ..errors import ShengjiError
         from ..variants import Variant, load_variant
@@ -66,24 +71,40 @@ class ShengjiEnv(AECEnv):
             raise ShengjiError(f"reward {reward!r}: choose one of {', '.join(REWARDS)}")
         if not isinstance(deals, int) or deals < 1:
             raise ShengjiError(f"deals {deals!r}: needs a positive number")
+        if actions not in ACTIONS:
+            raise ShengjiError(f"actions {actions!r}: choose cards or moves")
+        if not isinstance(max_moves, int) or max_moves < 2:
+            raise ShengjiError(f"max_moves {max_moves!r}: needs a number of at least 2")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ShengjiError(f"render_mode {render_mode!r}: choose ansi or human")
         self.deals = deals
+        self.moves_mode = actions == "moves"
+        self.max_moves = max_moves
         self.reward_mode = reward
         self.view_in_info = view_in_info
         self.render_mode = render_mode
-        self.encoder = Encoder(self.variant)
+        self.encoder = make_encoder(self.variant, history)
         self.layout = self.encoder.layout
         n = self.variant.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
+        n_act = max_moves if self.moves_mode else N_ACTIONS
+        self.n_actions = n_act
+        obs = {
             "observation": spaces.Box(self.layout.low, self.layout.high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), dtype=np.int8),
-        })
+            "action_mask": spaces.Box(0, 1, (n_act,), dtype=np.int8),
+        }
+        if self.moves_mode:  # each listed move's features (shengji.env.moves)
+            obs["moves"] = spaces.Box(0.0, float(self.variant.composition.points + 2 *
+                                                 NUM_KINDS),
+                                      (max_moves, MOVE_FEATURES), dtype=np.float32)
+        obs_space = spaces.Dict(obs)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n_act) for a in self.possible_agents}
+        self._no_moves = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
         self._rng = random.Random()
+        #: seats whose decisions come from act_engine (bots): not listed, no mask
+        self.external_seats: frozenset = frozenset()
         self.game: Game | None = None
         self.decision: Decision | None = None
 
@@ -100,7 +121,7 @@ class ShengjiEnv(AECEnv):
             self._rng.seed(f"shengji-env:{seed}")
         game_seed = self._rng.getrandbits(64)
         self.game = Game(self.variant, game_seed, max_deals=self.deals)
-        self.tracker = Tracker(self.variant.players)
+        self.tracker = self.encoder.new_tracker()
         self.tracker.update(self.game.events)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -117,8 +138,12 @@ class ShengjiEnv(AECEnv):
             self.decision = None
             self.terminations = dict.fromkeys(self.agents, True)
             return
-        self.decision = Decision(g, g.to_act)
         self.agent_selection = self.possible_agents[g.to_act]
+        if g.to_act in self.external_seats:  # decided by act_engine: nothing to list
+            self.decision = None
+            return
+        self.decision = (MoveDecision(g, g.to_act, self.max_moves) if self.moves_mode
+                         else Decision(g, g.to_act))
         if self.view_in_info:
             self.infos[self.agent_selection] = {"view": g.view(g.to_act)}
 
@@ -135,18 +160,31 @@ class ShengjiEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for k in self.rewards:
             self.rewards[k] = 0.0
-        engine_action = dec.step(a)
+        engine_action = dec.moves[a] if self.moves_mode else dec.step(a)
         if engine_action is not None:
-            g = self.game
-            events = g.apply(engine_action)
-            self.tracker.update(events)
-            self._reward(events)
-            if self.view_in_info:
-                self.infos[agent] = {}
-            self._next_decision()
+            self._apply(agent, engine_action)
         self._accumulate_rewards()
         if self.render_mode == "human" and engine_action is not None:
             print(self.render())
+
+    def _apply(self, agent, engine_action) -> None:
+        events = self.game.apply(engine_action)
+        self.tracker.update(events)
+        self._reward(events)
+        if self.view_in_info:
+            self.infos[agent] = {}
+        self._next_decision()
+
+    def act_engine(self, engine_action) -> None:
+        """Apply an engine action (``shengji.engine.actions``) for the seat to act, as
+        one step: how the single-agent wrapper lets bots play the seats listed in
+        ``external_seats`` (their decisions are not listed). Checked by the engine."""
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        for k in self.rewards:
+            self.rewards[k] = 0.0
+        self._apply(agent, engine_action)
+        self._accumulate_rewards()
 
     def _reward(self, events) -> None:
         g = self.game
@@ -182,11 +220,18 @@ class ShengjiEnv(AECEnv):
         seat = self._seat[agent]
         g = self.game
         dec = self.decision if g.to_act == seat and not g.over else None
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        if dec is not None:
+        mask = np.zeros(self.n_actions, dtype=np.int8)
+        obs = {"observation": self.encoder.encode(g, seat, dec, self.tracker),
+               "action_mask": mask}
+        if self.moves_mode:
+            if dec is not None:
+                mask[:len(dec.moves)] = 1
+                obs["moves"] = dec.features(self.max_moves).copy()  # the caller's own
+            else:
+                obs["moves"] = self._no_moves.copy()
+        elif dec is not None:
             mask[dec.mask()] = 1
-        return {"observation": self.encoder.encode(g, seat, dec, self.tracker),
-                "action_mask": mask}
+        return obs
 
     def view(self, agent):
         """The structured view of ``agent``'s seat (``shengji.engine.SeatView``)."""

@@ -35,7 +35,18 @@ levels         2          this side's level, the highest other side's (0 = "2"; 
 points         1          the attackers' points from tricks so far
 to_deal        1          cards still to be dealt
 trick_number   1          tricks completed this deal
+captured       P          the card points each seat has taken in tricks this deal
+side_points    2          the points taken by the seats known to be on the dealer's side,
+                          and by the others
+history        N×(P+1+54) the last N moves, the latest first (``history=N``, default 8;
+                          0..64): the mover's seat (one-hot, relative), 1 for a
+                          declaration (0 for a face-up play), the cards; empty rows zero
 =============  =========  ==========================================================
+
+Two encoders write the same vector: ``CEncoder`` builds it in the C core
+(core_c/observe.c) from the state its tracker keeps, one call per observation;
+``Encoder`` is the pure-Python reference the differential tests compare it with, used
+when the C core is absent. ``make_encoder`` picks.
 """
 
 from __future__ import annotations
@@ -43,17 +54,25 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import NUM_KINDS
-from ..engine.events import Buried, DealStarted, Played, TrickWon
+from ..engine.events import Buried, DealStarted, Declared, Played, TrickWon
 from .building import KINDS, MAX_ORDINAL
 
 _TRUMP_NONE, _TRUMP_UNSET = 4, 5
 _LEVEL_CAP = 13
+#: moves in the observation's history by default, and at most
+HISTORY = 8
+MAX_HISTORY = 64
 
 
 class Layout:
     """Offsets, shapes and upper bounds of the pieces for a variant."""
 
-    def __init__(self, variant):
+    def __init__(self, variant, history: int = HISTORY):
+        from ..errors import ShengjiError
+
+        if not isinstance(history, int) or not 0 <= history <= MAX_HISTORY:
+            raise ShengjiError(f"history {history!r}: moves kept, 0..{MAX_HISTORY}")
+        self.history = history
         p = variant.players
         comp = variant.composition
         d = comp.max_copies  # most copies of one card (packs, or jokers beyond them)
@@ -81,6 +100,9 @@ class Layout:
             ("points", (1,), comp.points),
             ("to_deal", (1,), total),
             ("trick_number", (1,), total),
+            ("captured", (p,), comp.points),
+            ("side_points", (2,), comp.points),
+            ("history", (history, p + 1 + NUM_KINDS), d),
         ]
         self.slices = {}
         high = []
@@ -103,18 +125,20 @@ class Tracker:
     """What the encoder needs beyond the engine's state, kept from the events: each
     seat's face-up plays this deal, the current trick by seat, the dealer's burial."""
 
-    __slots__ = ("played", "trick", "buried", "buried_by")
+    __slots__ = ("played", "trick", "buried", "buried_by", "moves")
 
     def __init__(self, players: int):
         self.played = np.zeros((players, NUM_KINDS), dtype=np.float32)
         self.trick = np.zeros((players, NUM_KINDS), dtype=np.float32)
         self.buried = np.zeros((players, NUM_KINDS), dtype=np.float32)  # by the seat
         self.buried_by = None  # the seat whose burial is the kitty now
+        self.moves: list = []  # (seat, 1 declaration / 0 play, cards), the last MAX_HISTORY
 
     def copy(self) -> Tracker:
         t = Tracker.__new__(Tracker)
         t.played, t.trick, t.buried = self.played.copy(), self.trick.copy(), self.buried.copy()
         t.buried_by = self.buried_by
+        t.moves = self.moves[:]
         return t
 
     def __deepcopy__(self, memo):
@@ -128,6 +152,9 @@ class Tracker:
                 for c in ev.cards:
                     row_p[c] += 1
                     row_t[c] += 1
+                self._move(ev.seat, 0, ev.cards)
+            elif t is Declared:
+                self._move(ev.seat, 1, ev.cards)
             elif t is TrickWon:
                 self.trick.fill(0)
             elif t is Buried:
@@ -140,13 +167,20 @@ class Tracker:
                 self.trick.fill(0)
                 self.buried.fill(0)
                 self.buried_by = None
+                self.moves = []
+
+    def _move(self, seat, kind, cards) -> None:
+        moves = self.moves
+        moves.append((seat, kind, cards))
+        if len(moves) > 2 * MAX_HISTORY:
+            del moves[:-MAX_HISTORY]
 
 
 class Encoder:
     """Encodes ``(game, seat, decision)`` as the flat observation vector of ``Layout``."""
 
-    def __init__(self, variant):
-        self.layout = lay = Layout(variant)
+    def __init__(self, variant, history: int = HISTORY):
+        self.layout = lay = Layout(variant, history)
         p = lay.players
         self.players = p
         self.order = [np.array([(s + i) % p for i in range(p)]) for s in range(p)]
@@ -229,4 +263,27 @@ class Encoder:
         out[s["points"][0]] = game.trick_points
         out[s["to_deal"][0]] = game._n_deal - game._dealt if dealing else 0
         out[s["trick_number"][0]] = game.trick_number
+        a = s["captured"][0]
+        side = set(getattr(game, "side", ()))
+        sides = [0, 0]
+        for i, o in enumerate(self._order[seat]):
+            out[a + i] = game.captured[o]
+            sides[o not in side] += game.captured[o]
+        out[s["side_points"][0]:s["side_points"][1]] = sides
+        a = s["history"][0]
+        width = p + 1 + NUM_KINDS
+        moves, n = tracker.moves, self.layout.history
+        for j, (mover, kind, cards) in enumerate(reversed(moves[max(len(moves) - n, 0):])):
+            row = a + j * width
+            out[row + (mover - seat) % p] = 1
+            out[row + p] = kind
+            for c in cards:
+                out[row + p + 1 + c] += 1
         return out
+
+    def encode_into(self, game, seat: int, decision, tracker: Tracker, out) -> None:
+        out[:] = self.encode(game, seat, decision, tracker)
+
+    def new_tracker(self) -> Tracker:
+        return Tracker(self.players)
+

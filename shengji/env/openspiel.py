@@ -42,7 +42,9 @@ from ..engine.actions import cards_text
 from ..engine.events import DealScored
 from ..engine.game import Game
 from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Decision
-from .observation import Encoder, Tracker
+from .cobserve import make_encoder
+from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
+from .infostate import InfoLayout, InfoRows
 
 SHORT_NAME = "shengji"
 DEFAULT_VARIANT = "two-deck-80"
@@ -58,11 +60,13 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=12,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    # players 0: the variant's own seat count
-    parameter_specification={"variant": DEFAULT_VARIANT, "players": 0},
+    # players 0: the variant's own seat count; actions "cards" or "moves" (whole moves,
+    # shengji.env.moves: up to max_moves listed, their features in the observation)
+    parameter_specification={"variant": DEFAULT_VARIANT, "players": 0, "actions": "cards",
+                             "max_moves": MAX_MOVES},
 )
 
 
@@ -107,6 +111,12 @@ class ShengjiGame(pyspiel.Game):
         params = dict(params or {})
         self.variant_ref = params.get("variant", DEFAULT_VARIANT)
         players = int(params.get("players", 0) or 0)
+        self.actions = str(params.get("actions", "cards"))
+        self.max_moves = int(params.get("max_moves", MAX_MOVES))
+        if self.actions not in ("cards", "moves") or self.max_moves < 2:
+            raise ValueError(f"actions={self.actions!r}, max_moves={self.max_moves}: actions "
+                             "is cards or moves, max_moves at least 2")
+        self.moves_mode = self.actions == "moves"
         self.variant = v = load_variant(self.variant_ref, players=players or None)
         self.deck_size = v.composition.total
         rise = _max_rise(v)
@@ -117,15 +127,18 @@ class ShengjiGame(pyspiel.Game):
         longest = (self.deck_size + (v.composition.max_copies + 1) * asks + 10 * asks
                    + v.kitty_size + 1 + 2 * self.deck_size + 2 * self.deck_size)
         info = pyspiel.GameInfo(
-            num_distinct_actions=N_ACTIONS,
+            num_distinct_actions=self.max_moves if self.moves_mode else N_ACTIONS,
             max_chance_outcomes=NUM_KINDS,
             num_players=v.players,
             min_utility=float(-rise),
             max_utility=float(rise),
             max_game_length=longest,
         )
-        super().__init__(_GAME_TYPE, info, {"variant": self.variant_ref, "players": players})
-        self.encoder = Encoder(v)
+        super().__init__(_GAME_TYPE, info, {"variant": self.variant_ref, "players": players,
+                                            "actions": self.actions,
+                                            "max_moves": self.max_moves})
+        self.encoder = make_encoder(v)
+        self.info_layout = InfoLayout(v)
 
     def new_initial_state(self):
         return ShengjiState(self)
@@ -141,8 +154,9 @@ class ShengjiState(pyspiel.State):
         self.remaining = list(game.variant.composition.counts)
         self.game: Game | None = None
         self.decision: Decision | None = None
-        self.tracker = Tracker(game.variant.players)
+        self.tracker = game.encoder.new_tracker()
         self.log = _InfoLog(game.variant.players)
+        self.info = InfoRows(game.variant.players)
         self._returns = [0.0] * game.variant.players
 
     @property
@@ -185,7 +199,7 @@ class ShengjiState(pyspiel.State):
         if not dec.allows(action):
             raise ValueError(f"player {dec.seat}: action {action} is not legal "
                              f"(legal: {dec.mask()})")
-        engine_action = dec.step(action)
+        engine_action = dec.moves[action] if self._g.moves_mode else dec.step(action)
         if engine_action is not None:
             self._absorb(self.game.apply(engine_action))
             self._next()
@@ -193,6 +207,7 @@ class ShengjiState(pyspiel.State):
     def _absorb(self, events) -> None:
         self.tracker.update(events)
         self.log.update(events)
+        self.info.update(events)
         for ev in events:
             if type(ev) is DealScored and ev.rise:
                 for s in range(self.game.players):
@@ -200,11 +215,21 @@ class ShengjiState(pyspiel.State):
 
     def _next(self) -> None:
         g = self.game
-        self.decision = None if g.over else Decision(g, g.to_act)
+        if g.over:
+            self.decision = None
+        elif self._g.moves_mode:
+            self.decision = MoveDecision(g, g.to_act, self._g.max_moves)
+        else:
+            self.decision = Decision(g, g.to_act)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deck:{card_str(action)}"
+        if self._g.moves_mode:
+            dec = self.decision
+            if dec is not None and 0 <= action < len(dec.moves):
+                return f"move {action}: {dec.moves[action]}"
+            return f"move {action}"
         if action == DONE:
             return "done"
         if action >= CALL_ORDINAL:
@@ -295,19 +320,46 @@ class ShengjiObserver:
             raise ValueError(f"observation parameters not supported: {params}")
         self.game = game
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        size = 0 if self.perfect_recall else game.encoder.layout.size
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {} if self.perfect_recall else game.encoder.layout.split(self.tensor)
+        layout = game.info_layout if self.perfect_recall else game.encoder.layout
+        n_moves = game.max_moves * MOVE_FEATURES if game.moves_mode else 0
+        self.tensor = np.zeros(layout.size + n_moves, np.float32)
+        self.dict = layout.split(self.tensor[:layout.size])
+        # whole-move mode: each listed move's features follow (shengji.env.moves)
+        self.moves = self.tensor[layout.size:].reshape(-1, MOVE_FEATURES)
+        if game.moves_mode:
+            self.dict["moves"] = self.moves
 
     def set_from(self, state: ShengjiState, player: int):
-        if self.perfect_recall:
+        if self.perfect_recall:  # the information-state tensor (shengji.env.infostate)
+            dec = state.decision
+            building, pending = (), 0
+            if dec is not None and dec.seat == player:
+                building = dec.cards
+                if dec.kind == "call":  # the calls chosen so far, the ordinal waiting
+                    building = tuple(c for n, c in dec._set.chosen for _ in range(n))
+                    pending = dec._set.pending or 0
+            state.info.tensor(self.game.info_layout, player, building, pending,
+                              out=self.tensor[:self.game.info_layout.size])
+            self._set_moves(state, player)
             return
         if state.game is None:
             self.tensor.fill(0)
             return
         g = state.game
         dec = state.decision if g.to_act == player and not g.over else None
-        self.tensor[:] = self.game.encoder.encode(g, player, dec, state.tracker)
+        size = self.game.encoder.layout.size
+        self.game.encoder.encode_into(g, player, dec, state.tracker, self.tensor[:size])
+        self._set_moves(state, player)
+
+    def _set_moves(self, state: ShengjiState, player: int) -> None:
+        if not self.game.moves_mode:
+            return
+        dec = state.decision
+        g = state.game
+        if dec is None or g is None or g.over or dec.seat != player:
+            self.moves.fill(0)
+        else:
+            self.moves[:] = dec.features(self.game.max_moves)
 
     def string_from(self, state: ShengjiState, player: int) -> str:
         dec = state.decision

@@ -1,0 +1,61 @@
+/* A seat's observation vector for the reinforcement-learning environments (observe.c;
+ * shengji/env/observation.py documents every piece and is its Python reference). */
+#ifndef SJ_OBSERVE_H
+#define SJ_OBSERVE_H
+
+#include <stdint.h>
+
+#define SJ_OBS_SEATS 12
+#define SJ_OBS_MOVES 64 /* moves of the history kept at most */
+
+/* The state an observation is built from. The tracker keeps the first part from the
+ * events (sj_obs_move, sj_obs_trick_end, sj_obs_bury, sj_obs_deal_start); the caller
+ * sets the second from the game before each call of sj_observe. */
+typedef struct {
+    int32_t players;                    /* P: 2..12 */
+    int32_t history;                    /* N: moves in the observation, 0..SJ_OBS_MOVES */
+    /* kept from the events */
+    uint8_t played[12][54];             /* face-up plays this deal, by seat */
+    uint8_t trick[12][54];              /* the current trick, by seat */
+    uint8_t buried[12][54];             /* burials this deal, by seat */
+    int32_t buried_by;                  /* the seat whose burial is the kitty, -1 none */
+    int32_t n_moves;                    /* moves recorded this deal */
+    int32_t move_seat[64];              /* a ring of the last moves: seat, */
+    int32_t move_kind[64];              /* 0 a play, 1 a declaration, */
+    uint8_t moves[64][54];              /* and cards */
+    /* set from the game */
+    int32_t decision;                   /* 0..6 the decision's kind, 7 not to act */
+    int32_t dealing;                    /* 1 while cards are dealt */
+    int32_t trump;                      /* 0..3, 4 no trump */
+    int32_t level;                      /* 0..12 */
+    int32_t dealer;                     /* -1: not known yet */
+    int32_t leader;
+    int32_t in_trick;                   /* plays made in the current trick */
+    int32_t bid_seat;                   /* -1: no declaration */
+    int32_t side;                       /* bit s: seat s known on the dealer's side */
+    int32_t n_calls;                    /* friend calls (or chosen so far) */
+    int32_t call_pending;               /* the ordinal waiting for its card, 0 none */
+    int32_t calls[8];                   /* (ordinal, card) pairs */
+    int32_t teams[12];
+    int32_t hand_len[12];
+    int32_t levels[12];
+    int32_t captured[12];               /* card points taken by each seat this deal */
+    int32_t points;                     /* the attackers' trick points */
+    int32_t to_deal;
+    int32_t trick_number;
+    uint8_t hand[54];
+    uint8_t building[54];
+    uint8_t bid[54];
+} sj_obs;
+
+/* the observation's length for P seats and N moves */
+int32_t sj_obs_size(int32_t players, int32_t history);
+/* write seat's observation (out: sj_obs_size floats, out_len checked); SJ_OK or an error */
+int sj_observe(const sj_obs *o, int32_t seat, float *out, int32_t out_len);
+/* the tracker's events: a move (kind 0 a face-up play, 1 a declaration; n card ids) */
+int sj_obs_move(sj_obs *o, int32_t seat, int32_t kind, const uint8_t *cards, int32_t n);
+void sj_obs_trick_end(sj_obs *o);
+int sj_obs_bury(sj_obs *o, int32_t seat, const uint8_t *cards, int32_t n);
+void sj_obs_deal_start(sj_obs *o);
+
+#endif

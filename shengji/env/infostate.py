@@ -1,0 +1,161 @@
+"""The information-state tensor of the OpenSpiel game (perfect recall, fixed size).
+
+For one seat, the deal's history as that seat saw it, in order, as a float32 vector of
+two pieces:
+
+=========  ====================  ======================================================
+piece      shape                 content
+=========  ====================  ======================================================
+dealt      H×54                  the seat's cards in the order dealt to it (row i: the
+                                 i-th card, one-hot; H = the hand size)
+events     R×(11+P+1+54+1)       one row per event the seat saw, in order: its type
+                                 (one-hot, ``ROW_TYPES``), the seat it concerns
+                                 (relative, one-hot; last: none), its cards (counts) and
+                                 one number (below); rows past the last are zero
+=========  ====================  ======================================================
+
+Row types and their number: ``declare`` / ``pass`` / ``takeback`` (a seat's
+declaration, pass, withdrawal; number = cards dealt to this seat by then, which places
+the event among its own dealt cards), ``kitty`` (the kitty this seat took; others: no
+cards), ``bury`` (likewise), ``call`` (the dealer's friend calls: card counts are the
+ordinals), ``play`` (number 1 for a lead), ``throw_failed`` (the attempt; number = the
+penalty), ``forced`` (number = the option chosen), ``redeal`` (a redeal: the kitty
+turned face up), ``building`` (the cards this seat has chosen so far in its current
+decision, the last row; while the dealer calls friends: the calls chosen, each card
+counted by its ordinal, and number = the ordinal waiting for its card). Dealing cards to the other seats is no row: the schedule is
+fixed, so their count is known from the dealt piece and the events' numbers.
+
+``R`` bounds the rows of any deal of the variant: every ask to declare of the attempt
+that was played (each a declaration or a pass, a take-back at most once each), a row per
+redeal before it (up to ``REDEALS``), and two rows per card played (a play, and a failed
+throw at most once per trick). A redeal replaces the rows of the attempt it ends by its
+own row: those hands were shuffled away, and nobody declared in them; this is the one
+place where the tensor forgets what the information-state string keeps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import NUM_KINDS
+from ..engine.events import (BidTakenBack, Buried, CardDealt, Declared, DealStarted,
+                             ForcedChosen, FriendsCalled, KittyTaken, Passed, Played,
+                             Redealt, ThrowFailed)
+
+ROW_TYPES = ("declare", "pass", "takeback", "kitty", "bury", "call", "play",
+             "throw_failed", "forced", "redeal", "building")
+_T = {name: i for i, name in enumerate(ROW_TYPES)}
+_REDEAL = _T["redeal"]
+#: redeals a deal's rows are sized for (the engine's own limit is lower)
+REDEALS = 16
+
+
+class InfoLayout:
+    def __init__(self, variant):
+        p = variant.players
+        self.players = p
+        self.hand = variant.hand_size
+        asks = variant.hand_size * p + p
+        deck = variant.composition.total
+        self.rows = 2 * asks + 2 * deck + REDEALS + 8
+        self.width = len(ROW_TYPES) + p + 1 + NUM_KINDS + 1
+        self.dealt_size = self.hand * NUM_KINDS
+        self.size = self.dealt_size + self.rows * self.width
+
+    def split(self, vector) -> dict:
+        return {"dealt": vector[:self.dealt_size].reshape(self.hand, NUM_KINDS),
+                "events": vector[self.dealt_size:].reshape(self.rows, self.width)}
+
+
+class InfoRows:
+    """Every seat's rows, kept from the events (tuples; the tensor is made on demand)."""
+
+    __slots__ = ("dealt", "rows")
+
+    def __init__(self, players: int):
+        self.dealt = [[] for _ in range(players)]
+        self.rows = [[] for _ in range(players)]
+
+    def copy(self) -> InfoRows:
+        new = InfoRows.__new__(InfoRows)
+        new.dealt = [d[:] for d in self.dealt]
+        new.rows = [r[:] for r in self.rows]
+        return new
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def update(self, events) -> None:
+        dealt, rows = self.dealt, self.rows
+        for ev in events:
+            t = type(ev)
+            if t is CardDealt:
+                dealt[ev.seat].append(ev.card)
+                continue
+            if t is Played:
+                row = (_T["play"], ev.seat, ev.cards, int(ev.lead))
+            elif t is Declared:
+                row = (_T["declare"], ev.seat, ev.cards, None)
+            elif t is Passed:
+                row = (_T["pass"], ev.seat, (), None)
+            elif t is BidTakenBack:
+                row = (_T["takeback"], ev.seat, ev.cards, None)
+            elif t is ThrowFailed:
+                row = (_T["throw_failed"], ev.seat, ev.attempted, ev.penalty)
+            elif t is ForcedChosen:
+                row = (_T["forced"], ev.seat, (), ev.option)
+            elif t is FriendsCalled:
+                row = (_T["call"], ev.seat, tuple(c for n, c in ev.calls for _ in range(n)),
+                       0)
+            elif t is KittyTaken or t is Buried:
+                kind = _T["kitty"] if t is KittyTaken else _T["bury"]
+                for s, r in enumerate(rows):  # the cards for their seat only
+                    r.append((kind, ev.seat, ev.cards if s == ev.seat else (), 0))
+                continue
+            elif t is Redealt:
+                row = (_T["redeal"], None, ev.kitty, 0)
+            elif t is DealStarted and ev.attempt == 0:
+                for s in range(len(rows)):
+                    dealt[s].clear()
+                    rows[s].clear()
+                continue
+            elif t is DealStarted:  # a redeal: the hands start again
+                for s in range(len(rows)):
+                    dealt[s].clear()
+                    rows[s] = [r for r in rows[s] if r[0] == _REDEAL]
+                continue
+            else:
+                continue
+            for s, r in enumerate(rows):
+                if row[3] is None:  # declarations: placed among this seat's dealt cards
+                    r.append((row[0], row[1], row[2], len(dealt[s])))
+                else:
+                    r.append(row)
+
+    def tensor(self, layout: InfoLayout, seat: int, building=(), pending: int = 0,
+               out=None) -> np.ndarray:
+        if out is None:
+            out = np.zeros(layout.size, dtype=np.float32)
+        else:
+            out.fill(0)
+        p = layout.players
+        for i, c in enumerate(self.dealt[seat][:layout.hand]):
+            if c is not None:
+                out[i * NUM_KINDS + c] = 1
+        rows = self.rows[seat]
+        if building or pending:
+            rows = [*rows, (_T["building"], seat, tuple(building), pending)]
+        if len(rows) > layout.rows:
+            raise ValueError(f"information state of {len(rows)} rows: more than the "
+                             f"{layout.rows} sized for (redeals beyond {REDEALS}?)")
+        w = layout.width
+        base = layout.dealt_size
+        cards_at = len(ROW_TYPES) + p + 1
+        for j, (kind, who, cards, number) in enumerate(rows):
+            a = base + j * w
+            out[a + kind] = 1
+            out[a + len(ROW_TYPES) + (p if who is None else (who - seat) % p)] = 1
+            for c in cards:
+                out[a + cards_at + c] += 1
+            out[a + w - 1] = number
+        return out

@@ -1,0 +1,202 @@
+"""Whole-move actions (``actions="moves"``): the legal decisions listed, each with a
+feature vector, for Q(s, a) learners (DMC / DouZero style).
+
+At each decision the seat's legal moves are listed as engine actions — a declaration or
+a pass, the burial, a lead, a follow, the choice of a forced play, keeping or taking
+back a declaration, the dealer's friend calls — and action ``i`` takes the ``i``-th.
+The action space is ``Discrete(max_moves)`` (default 256); the mask has ones for the
+moves listed, and ``moves`` (``max_moves × MOVE_FEATURES`` float32) describes each:
+
+==========  ====  ================================================================
+piece       size  content
+==========  ====  ================================================================
+kind        7     one-hot: declare, bury, lead, follow, choose, takeback, call
+cards       54    the move's cards (counts; friend calls: each card by its ordinal)
+n_cards     1     how many cards
+points      1     card points among them
+is_pass     1     1 for a pass (or keeping a declaration)
+n_kinds     1     how many distinct cards (kinds)
+trumps      1     how many of them are trumps (0 before trump is settled)
+top         1     the strength of the strongest, over the strongest there is (0..1)
+wins        1     1 when this follow would be winning the trick so far
+partner     1     1 when a seat of this seat's side is winning the trick now (fixed
+                  teams; finding friends: a known member of the same side)
+trick_pts   1     the card points in the trick so far
+==========  ====  ================================================================
+
+What is listed: declarations as the engine lists them; leads as the engine lists them
+(every single structure, and each whole suit when throws exist: other throw attempts are
+card-by-card mode's); follows as the core lists them; forced-play options; calls and
+burials as every choice when they fit. When a decision has more legal moves than
+``max_moves`` (a long follow with many ways to fill, a burial, calls), the list is a
+sample of ``max_moves`` of them drawn from a generator seeded by the game's seed and
+state (the same state lists the same moves), and a burial's list always holds the
+``heuristic`` bot's burial first. ``info["moves"]`` / ``decision.moves`` give the engine
+actions themselves.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations, islice
+from math import comb
+
+import numpy as np
+
+from ..cards import NUM_KINDS, point_value
+from ..engine.actions import Bury, CallFriends, ChooseForced, Pass, TakeBack
+from .building import KINDS
+
+MAX_MOVES = 256
+MOVE_FEATURES = len(KINDS) + NUM_KINDS + 9
+_KIND = {k: i for i, k in enumerate(KINDS)}
+_POINTS = [point_value(k) for k in range(NUM_KINDS)]
+_HEURISTIC: dict = {}
+
+
+class _NoCalls:
+    chosen = ()
+    pending = None
+
+
+class MoveDecision:
+    """The listed moves of the seat to act (``moves``: engine actions)."""
+
+    __slots__ = ("kind", "seat", "moves", "cards", "counts", "_set", "_features", "_game")
+
+    def __init__(self, game, seat: int, max_moves: int = MAX_MOVES):
+        self.seat = seat
+        self.cards: list = []
+        self.counts = [0] * NUM_KINDS
+        self._set = _NoCalls
+        self._features = None
+        self._game = game
+        legal = game.legal_actions(seat)
+        self.kind = kind = legal.kind
+        rng = random.Random(f"moves:{game.seed}:{game._stamp}:{seat}")
+        n = len(legal)
+        if kind == "bury":
+            moves = _burials(game, seat, legal, max_moves, rng)
+        elif kind == "call":
+            moves = _calls(seat, legal, max_moves, rng)
+        elif kind == "takeback":
+            moves = [Pass(seat), TakeBack(seat)]
+        elif kind == "choose":
+            moves = [ChooseForced(seat, i) for i in range(len(game._choice[1]))]
+        elif n <= max_moves:
+            moves = list(legal)
+        else:  # a sample, in the listing's order
+            moves = [legal[i] for i in sorted(rng.sample(range(n), max_moves))]
+        if not moves:
+            raise ValueError(f"seat {seat} has no move to list ({kind})")
+        self.moves = moves
+
+    def features(self, max_moves: int) -> np.ndarray:
+        f = self._features
+        if f is None:
+            f = self._features = move_features(self.moves, self.kind, max_moves)
+            _trick_features(self._game, self.seat, self.moves, self.kind, f)
+            self._game = None  # not kept: the features are all it was needed for
+        return f
+
+    def mask(self) -> list:
+        return list(range(len(self.moves)))
+
+    def allows(self, a: int) -> bool:
+        return 0 <= a < len(self.moves)
+
+
+def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
+    out = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
+    k = _KIND[kind]
+    c0 = len(KINDS)
+    tail = c0 + NUM_KINDS
+    for i, m in enumerate(moves):
+        row = out[i]
+        row[k] = 1
+        cards = getattr(m, "cards", None)
+        if cards is None:
+            calls = getattr(m, "calls", None)
+            if calls:
+                cards = tuple(c for n, c in calls for _ in range(n))
+            else:
+                cards = ()
+        for c in cards:
+            row[c0 + c] += 1
+        row[tail] = len(cards)
+        row[tail + 1] = sum(_POINTS[c] for c in cards)
+        row[tail + 2] = type(m) is Pass
+        row[tail + 3] = len(set(cards))
+    return out
+
+
+def _trick_features(game, seat, moves, kind, out) -> None:
+    """The rules-aware features (trumps, top, wins, partner, trick_pts)."""
+    base = len(KINDS) + NUM_KINDS + 4
+    eff, strength = getattr(game, "_eff", None), getattr(game, "_str", None)
+    if eff is None or strength is None or game.phase == "deal":
+        return
+    top_all = max(strength) or 1
+    trick = game._trick
+    partner = 0.0
+    trick_pts = 0
+    if trick:
+        m = len(trick)
+        w = trick[game.ctx._winner_of(game._trick_counts, m)][0] if m > 1 else trick[0][0]
+        side = game.side
+        mine = game.teams[w] == game.teams[seat] if game.friend_rules is None \
+            else (w in side) == (seat in side) and seat in side and w in side
+        partner = float(mine)
+        trick_pts = sum(_POINTS[c] for _, cards in trick for c in cards)
+    for i, mv in enumerate(moves):
+        cards = getattr(mv, "cards", None)
+        if not cards:
+            continue
+        row = out[i]
+        row[base] = sum(eff[c] == 4 for c in cards)
+        row[base + 1] = max(strength[c] for c in cards) / top_all
+        row[base + 3] = partner
+        row[base + 4] = trick_pts
+        if kind == "follow" and trick:
+            counts = [0] * NUM_KINDS
+            for c in cards:
+                counts[c] += 1
+            plays = game._trick_counts + bytes(counts)
+            row[base + 2] = game.ctx._winner_of(plays, len(trick) + 1) == len(trick)
+
+
+def _burials(game, seat, legal, max_moves, rng) -> list:
+    """The heuristic bot's burial, then random burials (distinct), up to max_moves."""
+    from ..bots import make_bot
+
+    v = game.variant
+    bot = _HEURISTIC.get(id(v))
+    if bot is None or bot.variant is not v:
+        bot = _HEURISTIC[id(v)] = make_bot("heuristic", v, "moves")
+    first = bot.act(game.view(seat), legal)
+    hand = [k for k in range(NUM_KINDS) for _ in range(game.hands[seat][k])]
+    count = legal.count
+    seen = {tuple(sorted(first.cards, reverse=True))}
+    moves = [first]
+    total = comb(len(hand), count)
+    tries = 0
+    while len(moves) < min(max_moves, total) and tries < 20 * max_moves:
+        tries += 1
+        pick = tuple(sorted(rng.sample(hand, count), reverse=True))
+        if pick not in seen:
+            seen.add(pick)
+            moves.append(Bury(seat, pick))
+    return moves
+
+
+def _calls(seat, legal, max_moves, rng) -> list:
+    singles = sorted({c for a in legal for c in a.calls}, key=lambda c: (c[1], c[0]))
+    count = legal.count
+    if comb(len(singles), count) <= max_moves:
+        picks = list(combinations(singles, count))
+    else:
+        seen: set = set()
+        while len(seen) < max_moves:
+            seen.add(tuple(sorted(rng.sample(singles, count), key=lambda c: (c[1], c[0]))))
+        picks = sorted(seen, key=lambda p: [(c[1], c[0]) for c in p])
+    return [CallFriends(seat, p) for p in islice(picks, max_moves)]

@@ -1,0 +1,65 @@
+"""The OpenSpiel game's information-state tensor (shengji.env.infostate): fixed size,
+the seat's dealt cards in order, one row per event it saw, its own building last; the
+tensor changes with every action of the seat (it recalls its own moves)."""
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+
+import shengji.env.openspiel  # noqa: F401 - registers the game
+from shengji.env.infostate import ROW_TYPES
+
+
+def _play(variant, seed, check):
+    game = pyspiel.load_game("shengji", {"variant": variant})
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+            continue
+        check(game, s)
+        s.apply_action(rng.choice(s.legal_actions()))
+    return game, s
+
+
+@pytest.mark.parametrize("variant", ["two-deck-80", "finding-friends"])
+def test_information_state_tensor(variant):
+    last = {}
+
+    def check(game, s):
+        p = s.current_player()
+        t = np.asarray(s.information_state_tensor(p))
+        assert t.shape == (game.info_layout.size,)
+        parts = game.info_layout.split(t)
+        dealt = parts["dealt"]
+        assert set(np.unique(dealt)) <= {0.0, 1.0} and (dealt.sum(1) <= 1).all()
+        # the dealt rows are this seat's cards as dealt: in hand or played/buried since
+        n_dealt = int(dealt.sum())
+        assert n_dealt == len(s.info.dealt[p])
+        rows = parts["events"]
+        used = rows[:, :len(ROW_TYPES)].sum(1)
+        n = int(used.sum())
+        assert (used[:n] == 1).all() and not used[n:].any(), "rows are packed, in order"
+        building = bool(s.decision.cards) or (s.decision.kind == "call" and bool(
+            s.decision._set.chosen or s.decision._set.pending))
+        assert n == len(s.info.rows[p]) + building
+        # perfect recall: every action of this seat changed its information state
+        if p in last:
+            assert not np.array_equal(last[p], t)
+        last[p] = t
+
+    _play(variant, 1, check)
+
+
+def test_tensor_and_string_agree_on_the_seat():
+    game = pyspiel.load_game("shengji", {"variant": "one-deck-40"})
+    s = game.new_initial_state()
+    rng = random.Random(0)
+    while s.is_chance_node():
+        s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+    # seats see different dealt cards
+    a, b = (np.asarray(s.information_state_tensor(p)) for p in (0, 1))
+    assert not np.array_equal(a, b)

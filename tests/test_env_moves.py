@@ -1,0 +1,95 @@
+"""Whole-move mode (shengji.env.moves, ``actions="moves"``): PettingZoo's api_test and
+OpenSpiel's sim tests in that mode, every listed move legal, the features describe the
+moves, the lists are a function of the state, and burials/calls sample within the cap."""
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from shengji.engine.actions import Bury
+from shengji.env import env, raw_env
+from shengji.env.building import KINDS
+from shengji.env.moves import MOVE_FEATURES
+
+pyspiel = pytest.importorskip("pyspiel")
+import shengji.env.openspiel as sos  # noqa: E402
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("variant", ["two-deck-80", "finding-friends"])
+def test_pettingzoo_api_test_moves(variant):
+    api_test(env(variant, actions="moves"), num_cycles=300)
+
+
+@pytest.mark.parametrize("variant", ["one-deck-40", "two-deck-80"])
+def test_openspiel_random_sim_test_moves(variant):
+    game = pyspiel.load_game(sos.SHORT_NAME, {"variant": variant, "actions": "moves"})
+    assert game.num_distinct_actions() == 256
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_openspiel_games_sim_test_moves():
+    from open_spiel.python.tests.games_sim_test import GamesSimTest
+
+    np.random.seed(1)
+    GamesSimTest().sim_game(pyspiel.load_game(
+        sos.SHORT_NAME, {"variant": "one-deck-40", "actions": "moves", "max_moves": 64}))
+
+
+@pytest.mark.parametrize("variant, max_moves", [("two-deck-80", 256), ("finding-friends", 16),
+                                                ("one-deck-40", 4)])
+def test_every_listed_move_is_legal_and_described(variant, max_moves):
+    e = raw_env(variant, actions="moves", max_moves=max_moves)
+    rng = random.Random(5)
+    kinds = set()
+    for seed in range(2):
+        e.reset(seed=seed)
+        for agent in e.agent_iter(10_000):
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            dec = e.unwrapped.decision
+            g = e.unwrapped.game
+            n = len(dec.moves)
+            kinds.add(dec.kind)
+            assert 1 <= n <= max_moves
+            assert list(np.flatnonzero(obs["action_mask"])) == list(range(n))
+            f = obs["moves"]
+            assert f.shape == (max_moves, MOVE_FEATURES) and not f[n:].any()
+            assert (f[:n, KINDS.index(dec.kind)] == 1).all()
+            for m, row in zip(dec.moves, f[:n], strict=False):
+                cards = getattr(m, "cards", None)
+                if cards is not None:
+                    assert np.array_equal(row[len(KINDS):len(KINDS) + 54],
+                                          np.bincount(cards, minlength=54))
+                    assert g.can(m), f"listed move {m} is not legal"
+            assert len({repr(m) for m in dec.moves}) == n, "moves are distinct"
+            e.step(rng.randrange(n))
+    assert {"declare", "bury", "lead", "follow"} <= kinds
+
+
+def test_lists_are_a_function_of_the_state():
+    a, b = (raw_env("two-deck-80", actions="moves", max_moves=8) for _ in range(2))
+    for e in (a, b):
+        e.reset(seed=11)
+    rng = random.Random(0)
+    for _ in range(60):
+        da, db = a.decision, b.decision
+        assert [repr(m) for m in da.moves] == [repr(m) for m in db.moves]
+        i = rng.randrange(len(da.moves))
+        a.step(i)
+        b.step(i)
+
+
+def test_burial_list_starts_with_the_heuristic_burial():
+    e = raw_env("two-deck-80", actions="moves", max_moves=32)
+    e.reset(seed=2)
+    while e.decision.kind != "bury":
+        e.step(0)
+    moves = e.decision.moves
+    assert len(moves) == 32 and all(type(m) is Bury for m in moves)
+    assert len({m.cards for m in moves}) == 32
