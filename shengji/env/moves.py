@@ -44,7 +44,7 @@ from math import comb
 import numpy as np
 
 from ..cards import NUM_KINDS, point_value
-from ..engine.actions import Bury, CallFriends, ChooseForced, Pass, TakeBack
+from ..engine.actions import Bury, CallFriends, Pass, TakeBack
 from .building import KINDS
 
 MAX_MOVES = 256
@@ -60,29 +60,27 @@ class _NoCalls:
 
 
 class MoveDecision:
-    """The listed moves of the seat to act (``moves``: engine actions)."""
+    """The listed moves of a seat to act (``moves``: engine actions), from what the
+    seat sees — its ``SeatView`` and ``Legal`` actions — so a bot lists the same moves
+    as the environments do. ``seed`` seeds the sample when there are too many."""
 
-    __slots__ = ("kind", "seat", "moves", "cards", "counts", "_set", "_features", "_game")
+    __slots__ = ("kind", "seat", "moves", "cards", "counts", "_set", "_features")
 
-    def __init__(self, game, seat: int, max_moves: int = MAX_MOVES):
+    def __init__(self, view, legal, variant, seed, max_moves: int = MAX_MOVES):
+        seat = view.seat
         self.seat = seat
         self.cards: list = []
         self.counts = [0] * NUM_KINDS
         self._set = _NoCalls
-        self._features = None
-        self._game = game
-        legal = game.legal_actions(seat)
         self.kind = kind = legal.kind
-        rng = random.Random(f"moves:{game.seed}:{game._stamp}:{seat}")
+        rng = random.Random(f"moves:{seed}")
         n = len(legal)
         if kind == "bury":
-            moves = _burials(game, seat, legal, max_moves, rng)
+            moves = _burials(view, legal, variant, max_moves, rng)
         elif kind == "call":
             moves = _calls(seat, legal, max_moves, rng)
         elif kind == "takeback":
             moves = [Pass(seat), TakeBack(seat)]
-        elif kind == "choose":
-            moves = [ChooseForced(seat, i) for i in range(len(game._choice[1]))]
         elif n <= max_moves:
             moves = list(legal)
         else:  # a sample, in the listing's order
@@ -90,14 +88,19 @@ class MoveDecision:
         if not moves:
             raise ValueError(f"seat {seat} has no move to list ({kind})")
         self.moves = moves
+        # made now: the view and the variant are not kept (states are cloned and pickled)
+        f = self._features = move_features(moves, kind, max_moves)
+        _trick_features(view, variant, moves, kind, f)
 
-    def features(self, max_moves: int) -> np.ndarray:
-        f = self._features
-        if f is None:
-            f = self._features = move_features(self.moves, self.kind, max_moves)
-            _trick_features(self._game, self.seat, self.moves, self.kind, f)
-            self._game = None  # not kept: the features are all it was needed for
-        return f
+    @classmethod
+    def of_game(cls, game, seat: int, max_moves: int = MAX_MOVES) -> MoveDecision:
+        """The environments' listing: the sample seeded by the game's seed and state."""
+        return cls(game.view(seat), game.legal_actions(seat), game.variant,
+                   f"{game.seed}:{game._stamp}:{seat}", max_moves)
+
+    def features(self, max_moves: int | None = None) -> np.ndarray:
+        """``max_moves × MOVE_FEATURES``: each listed move's features, then zero rows."""
+        return self._features
 
     def mask(self) -> list:
         return list(range(len(self.moves)))
@@ -130,23 +133,33 @@ def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
     return out
 
 
-def _trick_features(game, seat, moves, kind, out) -> None:
+_TABLES: dict = {}
+
+
+def _tables(ctx) -> tuple:
+    t = _TABLES.get(id(ctx))
+    if t is None or t[0] is not ctx:
+        strength = [ctx.strength(k) for k in range(NUM_KINDS)]
+        t = _TABLES[id(ctx)] = (ctx, [ctx.effective_suit(k) for k in range(NUM_KINDS)],
+                                strength, max(strength) or 1)
+    return t
+
+
+def _trick_features(view, variant, moves, kind, out) -> None:
     """The rules-aware features (trumps, top, wins, partner, trick_pts)."""
-    base = len(KINDS) + NUM_KINDS + 4
-    eff, strength = getattr(game, "_eff", None), getattr(game, "_str", None)
-    if eff is None or strength is None or game.phase == "deal":
+    if not view.trump_set:
         return
-    top_all = max(strength) or 1
-    trick = game._trick
+    ctx, eff, strength, top_all = _tables(variant.context(view.level, view.trump))
+    base = len(KINDS) + NUM_KINDS + 4
+    trick = view.trick
     partner = 0.0
     trick_pts = 0
+    counts = b""
     if trick:
+        counts = b"".join(_counts(cards) for _, cards in trick)
         m = len(trick)
-        w = trick[game.ctx._winner_of(game._trick_counts, m)][0] if m > 1 else trick[0][0]
-        side = game.side
-        mine = game.teams[w] == game.teams[seat] if game.friend_rules is None \
-            else (w in side) == (seat in side) and seat in side and w in side
-        partner = float(mine)
+        w = trick[ctx._winner_of(counts, m) if m > 1 else 0][0]
+        partner = float(view.same_side(w, view.seat) is True)
         trick_pts = sum(_POINTS[c] for _, cards in trick for c in cards)
     for i, mv in enumerate(moves):
         cards = getattr(mv, "cards", None)
@@ -158,23 +171,26 @@ def _trick_features(game, seat, moves, kind, out) -> None:
         row[base + 3] = partner
         row[base + 4] = trick_pts
         if kind == "follow" and trick:
-            counts = [0] * NUM_KINDS
-            for c in cards:
-                counts[c] += 1
-            plays = game._trick_counts + bytes(counts)
-            row[base + 2] = game.ctx._winner_of(plays, len(trick) + 1) == len(trick)
+            row[base + 2] = ctx._winner_of(counts + _counts(cards), len(trick) + 1) == len(trick)
 
 
-def _burials(game, seat, legal, max_moves, rng) -> list:
+def _counts(cards) -> bytes:
+    c = bytearray(NUM_KINDS)
+    for k in cards:
+        c[k] += 1
+    return bytes(c)
+
+
+def _burials(view, legal, variant, max_moves, rng) -> list:
     """The heuristic bot's burial, then random burials (distinct), up to max_moves."""
     from ..bots import make_bot
 
-    v = game.variant
-    bot = _HEURISTIC.get(id(v))
-    if bot is None or bot.variant is not v:
-        bot = _HEURISTIC[id(v)] = make_bot("heuristic", v, "moves")
-    first = bot.act(game.view(seat), legal)
-    hand = [k for k in range(NUM_KINDS) for _ in range(game.hands[seat][k])]
+    seat = view.seat
+    bot = _HEURISTIC.get(id(variant))
+    if bot is None or bot.variant is not variant:
+        bot = _HEURISTIC[id(variant)] = make_bot("heuristic", variant, "moves")
+    first = bot.act(view, legal)
+    hand = [k for k in range(NUM_KINDS) for _ in range(view.hand[k])]
     count = legal.count
     seen = {tuple(sorted(first.cards, reverse=True))}
     moves = [first]
