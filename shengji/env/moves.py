@@ -51,6 +51,7 @@ MAX_MOVES = 256
 MOVE_FEATURES = len(KINDS) + NUM_KINDS + 9
 _KIND = {k: i for i, k in enumerate(KINDS)}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
+_POINTS_V = np.array(_POINTS, dtype=np.float32)
 _HEURISTIC: dict = {}
 
 
@@ -110,27 +111,35 @@ class MoveDecision:
 
 
 def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
+    """The rules-free features of ``moves`` (kind, cards, n_cards, points, is_pass,
+    n_kinds), one row each, as array operations over the moves' card counts."""
     out = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
-    k = _KIND[kind]
+    n = len(moves)
+    out[:n, _KIND[kind]] = 1
     c0 = len(KINDS)
     tail = c0 + NUM_KINDS
+    counts = out[:n, c0:tail]
+    rows, cols = [], []
     for i, m in enumerate(moves):
-        row = out[i]
-        row[k] = 1
-        cards = getattr(m, "cards", None)
-        if cards is None:
-            calls = getattr(m, "calls", None)
-            if calls:
-                cards = tuple(c for n, c in calls for _ in range(n))
-            else:
-                cards = ()
-        for c in cards:
-            row[c0 + c] += 1
-        row[tail] = len(cards)
-        row[tail + 1] = sum(_POINTS[c] for c in cards)
-        row[tail + 2] = type(m) is Pass
-        row[tail + 3] = len(set(cards))
+        cards = _cards_of(m)
+        rows.extend([i] * len(cards))
+        cols.extend(cards)
+        if type(m) is Pass:
+            out[i, tail + 2] = 1
+    if cols:
+        np.add.at(counts, (np.array(rows), np.array(cols)), 1)
+    out[:n, tail] = counts.sum(1)
+    out[:n, tail + 1] = counts @ _POINTS_V
+    out[:n, tail + 3] = (counts > 0).sum(1)
     return out
+
+
+def _cards_of(m) -> tuple:
+    cards = getattr(m, "cards", None)
+    if cards is None:
+        calls = getattr(m, "calls", None)
+        cards = tuple(c for n, c in calls for _ in range(n)) if calls else ()
+    return cards
 
 
 _TABLES: dict = {}
@@ -139,39 +148,45 @@ _TABLES: dict = {}
 def _tables(ctx) -> tuple:
     t = _TABLES.get(id(ctx))
     if t is None or t[0] is not ctx:
-        strength = [ctx.strength(k) for k in range(NUM_KINDS)]
-        t = _TABLES[id(ctx)] = (ctx, [ctx.effective_suit(k) for k in range(NUM_KINDS)],
-                                strength, max(strength) or 1)
+        strength = np.array([ctx.strength(k) for k in range(NUM_KINDS)], np.float32)
+        trumps = np.array([ctx.effective_suit(k) == 4 for k in range(NUM_KINDS)], np.float32)
+        t = _TABLES[id(ctx)] = (ctx, trumps, strength / max(float(strength.max()), 1.0))
     return t
 
 
 def _trick_features(view, variant, moves, kind, out) -> None:
-    """The rules-aware features (trumps, top, wins, partner, trick_pts)."""
+    """The rules-aware features (trumps, top, wins, partner, trick_pts) of the moves
+    with cards."""
     if not view.trump_set:
         return
-    ctx, eff, strength, top_all = _tables(variant.context(view.level, view.trump))
+    ctx, trumps, strength = _tables(variant.context(view.level, view.trump))
     base = len(KINDS) + NUM_KINDS + 4
+    n = len(moves)
+    counts = out[:n, len(KINDS):len(KINDS) + NUM_KINDS]
+    has = out[:n, base - 4] > 0  # n_cards
+    if kind == "call":
+        has[:] = False  # a call's "cards" are ordinals of cards not played now
+    if not has.any():
+        return
     trick = view.trick
     partner = 0.0
     trick_pts = 0
-    counts = b""
+    joined = b""
     if trick:
-        counts = b"".join(_counts(cards) for _, cards in trick)
+        joined = b"".join(_counts(cards) for _, cards in trick)
         m = len(trick)
-        w = trick[ctx._winner_of(counts, m) if m > 1 else 0][0]
+        w = trick[ctx._winner_of(joined, m) if m > 1 else 0][0]
         partner = float(view.same_side(w, view.seat) is True)
         trick_pts = sum(_POINTS[c] for _, cards in trick for c in cards)
-    for i, mv in enumerate(moves):
-        cards = getattr(mv, "cards", None)
-        if not cards:
-            continue
-        row = out[i]
-        row[base] = sum(eff[c] == 4 for c in cards)
-        row[base + 1] = max(strength[c] for c in cards) / top_all
-        row[base + 3] = partner
-        row[base + 4] = trick_pts
-        if kind == "follow" and trick:
-            row[base + 2] = ctx._winner_of(counts + _counts(cards), len(trick) + 1) == len(trick)
+    out[:n, base] = np.where(has, counts @ trumps, 0)
+    out[:n, base + 1] = np.where(has, ((counts > 0) * strength).max(1), 0)
+    out[:n, base + 3] = np.where(has, partner, 0)
+    out[:n, base + 4] = np.where(has, trick_pts, 0)
+    if kind == "follow" and trick:
+        m = len(trick)
+        col = out[:, base + 2]
+        for i, mv in enumerate(moves):
+            col[i] = ctx._winner_of(joined + _counts(mv.cards), m + 1) == m
 
 
 def _counts(cards) -> bytes:
