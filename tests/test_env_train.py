@@ -14,7 +14,7 @@ from shengji.engine.arena import arena
 from shengji.engine.game import Game
 from shengji.engine.runner import play
 from shengji.env import raw_env
-from shengji.env.dmc import Trainer, outcome
+from shengji.env.dmc import Trainer, outcome, target
 from shengji.env.observation import Encoder
 from shengji.env.policy import policy_bot
 from shengji.env.qnet import QNet
@@ -77,7 +77,8 @@ def test_outcome_signs():
                     multiplier=0, kitty_bonus=0, penalty=0, attacker_points=120,
                     next_side="attackers", rise=1, rising=(1, 3), levels=(0, 1, 0, 1),
                     next_dealer=1, side=(0, 2))
-    assert outcome(ev, 1) == 1 + 0.5 * 0.5 and outcome(ev, 0) == -1 - 0.5 * 0.5
+    assert outcome(ev, 1) == 1 and outcome(ev, 0) == -1
+    assert target(1, 40) == 0.5 + 1 and target(-2, -20) == -1 - 0.5
 
 
 def test_view_observation_equals_the_environments():

@@ -6,10 +6,11 @@ One network ``Q(s, a)`` (``shengji.env.qnet``) scores every listed move of a dec
 (``actions="moves"``, ``shengji.env.moves``); the learner plays the seats of one team
 (the team alternates deal by deal) against bots (``--opponents``, default ``random``),
 choosing the move of highest Q, or a random one with probability ε (from 0.2 down to
-0.02). When a deal ends, every move each learning seat made is a sample whose target is
-that seat's outcome: the levels it gained (−those the others gained) plus half the
-attackers' points past 80 over 80, signed for its side (a denser signal than levels
-alone). Samples are fitted by mean squared error with Adam, a few thousand at a time.
+0.02). When a deal ends, every move each learning seat made is a sample whose target
+(``target``) is half the levels the seat gained (−those the others gained) plus the card
+points its side gained from that move to the end of the deal over 40 (the environment's
+``reward="points"``: a denser signal than levels alone, and without the tricks before
+the move). Samples are fitted by mean squared error with Adam, a few thousand at a time.
 Every ``--eval-every`` deals the greedy policy plays ``--eval-boards`` duplicate boards
 against ``random`` in the arena (``shengji.engine.arena``); those results are the
 learning curve (``--plot FILE.png`` draws it, matplotlib). The checkpoint (``--out``) is
@@ -29,12 +30,22 @@ from .aec import ShengjiEnv
 from .qnet import Adam, QNet
 
 
+#: the target's parts: levels of the deal, and card points from the move on
+LEVELS_WEIGHT = 0.5
+POINTS_SCALE = 40.0
+
+
 def outcome(ev: DealScored, seat: int) -> float:
-    """The training target of a seat's moves in a deal scored ``ev``."""
-    levels = ev.rise if seat in ev.rising else -ev.rise
-    attacking = seat not in ev.side
-    pts = (ev.attacker_points - 80) / 80.0
-    return float(levels + 0.5 * (pts if attacking else -pts))
+    """The levels part of the target of a seat's moves in a deal scored ``ev``."""
+    return float(ev.rise if seat in ev.rising else -ev.rise)
+
+
+def target(levels: float, points_to_go: float) -> float:
+    """A move's target: ``LEVELS_WEIGHT`` × the deal's levels for the seat, plus the
+    points its side gained (+) or conceded (−) from the move to the end of the deal over
+    ``POINTS_SCALE`` (the tricks before the move do not depend on it: leaving them out
+    lowers the variance)."""
+    return LEVELS_WEIGHT * levels + points_to_go / POINTS_SCALE
 
 
 class Trainer:
@@ -47,7 +58,7 @@ class Trainer:
 
         parse_spec(opponents)
         self.variant_ref = variant
-        self.env = ShengjiEnv(variant, actions="moves", max_moves=max_moves)
+        self.env = ShengjiEnv(variant, actions="moves", max_moves=max_moves, reward="points")
         self.variant = self.env.variant
         self.opponents = opponents
         self.seed = seed
@@ -87,11 +98,13 @@ class Trainer:
         bots = {s: make_bot(self.opponents, self.variant, f"dmc:{self.seed}:{self.deals}:{s}")
                 for s in others}
         eps = self.epsilon()
-        mine: dict = {s: ([], []) for s in learners}
+        mine: dict = {s: ([], [], []) for s in learners}
+        agents = env.possible_agents
+        got = dict.fromkeys(learners, 0.0)  # each learning seat's points reward so far
         while not g.over:
             s = g.to_act
             if s in learners:
-                obs = env.observe(env.possible_agents[s])
+                obs = env.observe(agents[s])
                 n = len(env.decision.moves)
                 moves = obs["moves"][:n]
                 if n > 1 and self.rng.random() < eps:
@@ -100,15 +113,18 @@ class Trainer:
                     i = int(np.argmax(net.q_values(obs["observation"], moves))) if n > 1 else 0
                 mine[s][0].append(obs["observation"])
                 mine[s][1].append(moves[i].copy())
+                mine[s][2].append(got[s])
                 env.step(i)
             else:
                 env.act_engine(bots[s].act(g.view(s), g.legal_actions(s)))
+            for t in learners:
+                got[t] += env.rewards[agents[t]]
         scored = [ev for ev in g.events if type(ev) is DealScored][-1]
-        for s, (S, A) in mine.items():
-            y = outcome(scored, s)
+        for s, (S, A, before) in mine.items():
+            levels = outcome(scored, s)
             self._S.extend(S)
             self._A.extend(A)
-            self._y.extend([y] * len(S))
+            self._y.extend(target(levels, got[s] - b) for b in before)
         self.deals += 1
 
     def fit(self) -> float:
