@@ -22,6 +22,7 @@ import time
 import numpy as np
 
 from shengji.env import env, raw_env
+from shengji.progress import Progress, add_progress_argument
 
 
 def run(make, variant: str, episodes: int) -> dict:
@@ -52,10 +53,16 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=60)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", action="store_true")
+    add_progress_argument(ap)
     args = ap.parse_args()
     out = {}
+    # counted per timed run, outside the timed loop
+    bar = Progress(2 * args.repeat, "runs", enabled=args.progress)
     for name, make in (("raw_env", raw_env), ("env (wrapped)", env)):
-        runs = [run(make, args.variant, args.episodes) for _ in range(args.repeat)]
+        runs = []
+        for _ in range(args.repeat):
+            runs.append(run(make, args.variant, args.episodes))
+            bar.update(1)
         med = statistics.median(r["steps_per_s"] for r in runs)
         out[name] = {
             "steps_per_s": med,
@@ -64,6 +71,7 @@ def main() -> None:
             "steps_per_deal": runs[0]["steps"] / runs[0]["episodes"],
             "runs": [round(r["steps_per_s"]) for r in runs],
         }
+    bar.close()
     if args.json:
         print(json.dumps({"variant": args.variant, **out}))
         return

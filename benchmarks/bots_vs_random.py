@@ -41,7 +41,7 @@ def main() -> None:
     ]
     t0 = time.perf_counter()
     runs = [simulate(args.variant, p, deals=args.deals, seed=f"{args.seed}/{i}",
-                     jobs=args.jobs, progress=True) for i, p in enumerate(seatings)]
+                     jobs=args.jobs) for i, p in enumerate(seatings)]
     seconds = time.perf_counter() - t0
 
     deals = sum(r["deals"] for r in runs)

@@ -38,6 +38,7 @@ from shengji.engine.arena import (
     play_spec,
     reduce_results,
 )
+from shengji.progress import Progress, add_progress_argument
 
 RUNS = [("heuristic", "one-deck-40"), ("random", "two-deck-80"), ("heuristic", "two-deck-80"),
         ("heuristic", "three-deck-titanic")]
@@ -81,6 +82,7 @@ def main() -> None:
                     help="OPPONENT:VARIANT runs to do (repeatable; default: all four)")
     ap.add_argument("--out", required=True, help="JSON lines of finished games (appended)")
     ap.add_argument("--report", action="store_true", help="only print the figures so far")
+    add_progress_argument(ap)
     args = ap.parse_args()
     done = _read(args.out)
     if args.report:
@@ -97,15 +99,16 @@ def main() -> None:
                 todo.append(((opponent, variant), spec))
     print(f"{len(todo)} games to play ({len(seen)} already in {args.out}); load "
           f"{os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
+    bar = Progress(len(todo), "games", enabled=args.progress)
     with open(args.out, "a", encoding="utf-8") as out:
-        for i, ((opponent, variant), res, cpu) in enumerate(
+        for _i, ((opponent, variant), res, cpu) in enumerate(
                 local_mapper(args.jobs)(_task, todo)):
             out.write(json.dumps({"mc": args.mc, "opponent": opponent, "variant": variant,
                                   "cpu": cpu, "load": os.getloadavg()[0],
                                   "result": dataclasses.asdict(res)}) + "\n")
             out.flush()
-            if (i + 1) % 50 == 0:
-                print(f"{i + 1}/{len(todo)} games", file=sys.stderr, flush=True)
+            bar.update(1)
+    bar.close()
     report(_read(args.out), args.seed)
 
 

@@ -7,6 +7,7 @@ is compiled at import time.
 """
 
 import os
+import sys
 from pathlib import Path
 
 from cffi import FFI
@@ -17,6 +18,8 @@ HERE = Path(__file__).resolve().parent
 _CFLAGS = ["-O2", "-Wall", "-Wextra"]
 if os.environ.get("SHENGJI_CFLAGS"):
     _CFLAGS = ["-Wall", "-Wextra", *os.environ["SHENGJI_CFLAGS"].split()]
+if sys.platform == "win32" and not os.environ.get("SHENGJI_CFLAGS"):
+    _CFLAGS = ["/O2"]  # MSVC (cibuildwheel's Windows wheels): no GCC-style warning flags
 _LDFLAGS = [f for f in _CFLAGS if f.startswith("-fsanitize")]
 
 ffibuilder = FFI()

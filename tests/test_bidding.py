@@ -181,16 +181,30 @@ def test_theft_games_keep_the_invariants():
 
 
 def test_offers_follow_equal_count_policy():
-    """The engine offers exactly what the bid policy accepts (bid-higher-suit cases)."""
+    """The engine offers exactly what the bid policy accepts (bid-higher-suit cases):
+    every declaration a seat could make from its hand while a pair stands is offered if
+    and only if ``may_overturn`` accepts it."""
     v = load_variant({"extends": "two-deck-80",
                       "declare": {"equal_count": "jokers_or_higher_suit"}})
-    game = Game(v, 0)
-    _until(game, lambda g: any(len(b.cards) == 2 for b in g.bids) or g.phase != "deal",
-           _first_declare)
-    for seat in range(4):
-        for offer in game._offers(seat):
-            bid = game._make_bid(seat, offer.cards)
-            assert v.may_overturn(game.bids[-1] if game.bids else None, bid, game.bids)
+    checked = accepted = 0
+    for seed in range(8):
+        game = Game(v, seed)
+        _until(game, lambda g: any(len(b.cards) == 2 for b in g.bids) or g.phase != "deal",
+               _first_declare)
+        if game.phase != "deal":
+            continue
+        for seat in range(4):
+            offers = {o.cards for o in game._offers(seat)}
+            hand = game.hands[seat]
+            for k in game._bid_kinds:
+                for n in range(1, hand[k] + 1):
+                    bid = game._make_bid(seat, (k,) * n)
+                    want = bid is not None and v.may_overturn(game.bids[-1], bid, game.bids)
+                    assert (bid is not None and bid.cards in offers) == want, (seed, seat, k, n)
+                    checked += 1
+                    accepted += want
+    # the loops ran, and both answers occurred
+    assert checked > accepted > 0
 
 
 def test_terminal_keeps_or_takes_back(tmp_path):

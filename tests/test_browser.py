@@ -138,6 +138,15 @@ def pick_cards(page, tokens: list[str], tap: bool = False) -> None:
         loc.tap() if tap else loc.click()
 
 
+def pick_call(page, call: str, tap: bool = False) -> None:
+    """The call picker: the card's suit, the card, then which copy ("1 HA": the 1st)."""
+    card = call.split()[1]
+    group = "J" if card in ("BJ", "LJ") else card[0]
+    for sel in (f"#callsuits button[data-suit='{group}']", f"#callcards button[data-card='{card}']",
+                f"#callordinals button[data-call='{call}']"):
+        press(page, sel, tap)
+
+
 def illegal_single(st) -> str | None:
     """A card of the hand that is not a legal single follow (a card off the led suit)."""
     legal = st["legal"]
@@ -241,9 +250,8 @@ def play(page, *, tap: bool = False, stop=None, on_turn=None, max_turns: int = M
         if kind in ("declare", "takeback"):
             press(page, "#actions button.pass", tap)
         elif kind == "call":  # finding friends: the first `count` calls listed
-            for i in range(legal["count"]):
-                loc = page.locator("#actions button.declare").nth(i)
-                loc.tap() if tap else loc.click()
+            for a in legal["actions"][:legal["count"]]:
+                pick_call(page, a["calls"][0], tap)
             press(page, "#play", tap)
         elif kind == "choose":
             loc = page.locator("#actions button.declare").first
@@ -497,23 +505,29 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, se
         elif kind == "call":
             offered = [a["calls"][0] for a in legal["actions"]]
             assert not legal["truncated"] and len(offered) == legal["total"]
-            assert page.locator("#actions button.declare").count() == len(offered)
+            # compact: suits, the cards of one suit, the copies of one card — not a
+            # button for every call offered
+            assert page.locator("#callpicker button").count() < 4 + 13 + 4
+            assert len(offered) > 30
             assert page.locator("#hand .card.selected").count() == 0  # the burial's are gone
             # a first copy, then second copies (an ordinal beyond the first)
             picks = [offered[0]] + [c for c in offered if c.startswith("2 ")][:legal["count"] - 1]
             assert len(picks) == legal["count"] == seats // 2 - 1
             for i, c in enumerate(picks):
                 assert page.locator("#play").is_disabled()  # until every call is picked
-                page.locator("#actions button.declare").nth(offered.index(c)).click()
+                pick_call(page, c)
                 assert page.inner_text("#play") == f"Call {i + 1}/{legal['count']}"
-                # the picked calls show as pressed
-                assert page.locator("#actions button.selected[aria-pressed='true']").count() \
-                    == i + 1
+                # the picked calls show as chips, in words ("2nd ♠A")
+                assert page.locator("#callpicked .chip").count() == i + 1
+                assert page.locator(f"#callpicked .chip[data-call='{c}']").count() == 1
             page.screenshot(path=str(shots_dir(tmp_path) / f"browser-call-{seats}.png"))
             page.click("#play")
             called = picks
             wait_js(page, "window.shengji.state.view.calls.length > 0")
             assert sorted(state(page)["view"]["calls"]) == sorted(called)
+            # the calls stay on screen above the table, in words
+            assert page.locator("#calls .call").count() == len(called)
+            assert "1st" in page.inner_text("#calls") or "2nd" in page.inner_text("#calls")
         elif kind == "choose":
             page.locator("#actions button.declare").first.click()
         else:
@@ -527,6 +541,8 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, se
         pytest.fail(f"no deal result after {MAX_TURNS} decisions")
     assert called, "seat 0 did not deal: pick another seed"
     assert "Deal 1 result" in page.inner_text("#result")
+    joined = page.evaluate("window.shengji.prevView ? window.shengji.prevView.joined.length : 0")
+    assert page.locator("#felt .badge.side").count() > 0 or joined == 0
 
 
 def test_a_full_server_is_explained(page):

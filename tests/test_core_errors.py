@@ -109,10 +109,14 @@ def test_c_entry_points_reject_bad_buffers():
 
 
 def test_random_garbage_never_crashes():
-    """Random counts (including too many copies) and mixed suits: only ShengjiErrors."""
+    """Random counts (including too many copies) and mixed suits: a HandError whenever a
+    group holds more copies than the decks, or a lead is empty or of several suits (§9);
+    or the plays of a trick differ in size; otherwise an answer or a ShengjiError, never
+    another exception."""
     rng = random.Random(20240601)
     ctxs = [Context(PlayRules(decks=d), rng.randrange(13), rng.choice([None, 0, 1, 2, 3]))
             for d in (1, 2, 3, 4)]  # fmt: skip
+    due = 0
     for _ in range(400):
         ctx = rng.choice(ctxs)
         groups = [
@@ -120,15 +124,31 @@ def test_random_garbage_never_crashes():
             for _ in range(3)
         ]
         a, b, c = groups
-        op, args = rng.choice([
-            (ctx.decompose, (a,)), (ctx.is_tractor, (a,)), (ctx.check_follow, (a, b, c)),
-            (ctx.check_throw, (a, [b, c])), (ctx.trick_winner, (groups,)),
-            (ctx.kitty_multiplier, (a,)), (ctx.legal_follows, (a, b, 5)),
+        name, op, args = rng.choice([
+            ("decompose", ctx.decompose, (a,)), ("is_tractor", ctx.is_tractor, (a,)),
+            ("check_follow", ctx.check_follow, (a, b, c)),
+            ("check_throw", ctx.check_throw, (a, [b, c])),
+            ("trick_winner", ctx.trick_winner, (groups,)),
+            ("kitty_multiplier", ctx.kitty_multiplier, (a,)),
+            ("legal_follows", ctx.legal_follows, (a, b, 5)),
         ])  # fmt: skip
+        used = [g for g in args if isinstance(g, Hand)] + [g for x in args
+                                                         if isinstance(x, list) for g in x]
+        decks = ctx.rules.decks
+        too_many = any(n > decks for g in used for n in g.counts)
+        suits = {ctx.effective_suit(k) for k in range(54) if a.counts[k]}
+        bad_lead = len(suits) != 1 and name in ("decompose", "kitty_multiplier")
+        sizes = name == "trick_winner" and len({len(g) for g in groups}) > 1
+        if too_many or bad_lead or sizes:
+            due += 1
+            with pytest.raises(HandError):
+                op(*args)
+            continue
         try:
             op(*args)
         except ShengjiError:
             pass
+    assert due > 100  # most draws hold too many copies: the error branch is exercised
 
 
 @pytest.mark.parametrize(

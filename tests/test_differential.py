@@ -113,6 +113,30 @@ def test_decompose_tractor_kitty(decks, data):
         assert cctx.kitty_multiplier(H(lead)) == octx.kitty_multiplier(lead), show(lead)
 
 
+@pytest.mark.parametrize(
+    "decks, level, trump, lead, first",
+    [
+        # two tractors of one width and length: the higher first (random draws rarely
+        # lead two equal shapes, so these are pinned)
+        (2, "10", "S", "HA HA HK HK H5 H5 H4 H4", "HA HA HK HK"),
+        (2, "10", "S", "H7 H7 H6 H6 HQ HQ HJ HJ", "HQ HQ HJ HJ"),
+        (3, "6", "H", "S3 S3 S3 S4 S4 S4 SQ SQ SQ SK SK SK", "SK SK SK SQ SQ SQ"),
+    ],
+)
+def test_decompose_equal_shapes_best_first(decks, level, trump, lead, first):
+    """docs/semantics.md §3: components are returned best first, by the key (cards,
+    width, positions), so of two equally long tractors the higher comes first."""
+    from shengji.rules import PlayRules
+
+    rules = PlayRules(decks=decks)
+    cctx, octx = Context(rules, level, trump), OracleContext(rules, level, trump)
+    got = [c.cards for c in cctx.decompose(lead)]
+    assert got[0] == Hand(first), [str(c) for c in got]
+    counts = Hand(lead).counts
+    assert [(c.width, c.length, c.cards.counts) for c in cctx.decompose(lead)] == \
+        octx.decompose(counts)
+
+
 @pytest.mark.parametrize("decks", DECKS)
 @given(data=st.data())
 @FAST

@@ -74,3 +74,48 @@ def test_every_setting_has_a_default_and_a_shengji_io_cell(key):
     assert len(cells) == len(header), f"{key}: row has {len(cells)} cells, header {len(header)}"
     assert cells[header.index("default")], f"{key}: empty default"
     assert cells[header.index("shengji.io equivalent")], f"{key}: empty shengji.io cell"
+
+
+# --- the schema is the one source of each key's description and shengji.io name (issue 27)
+
+def _properties(node: dict, path: str = ""):
+    """Every property of the schema, nested ones included, as (dotted key, its schema)."""
+    for key, sub in (node.get("properties") or {}).items():
+        dotted = f"{path}.{key}" if path else key
+        yield dotted, sub
+        yield from _properties(sub, dotted)
+
+
+PROPERTIES = list(_properties(SCHEMA_DATA))
+
+
+def _plain(cell: str) -> str:
+    return cell.replace("`", "")
+
+
+@pytest.mark.parametrize("key,sub", PROPERTIES, ids=[k for k, _ in PROPERTIES])
+def test_every_property_has_a_one_line_description(key, sub):
+    text = sub.get("description")
+    assert isinstance(text, str) and text.strip(), f"schema: {key} has no description"
+    assert "\n" not in text and "`" not in text, f"schema: {key}: one plain line"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_docs_rows_say_what_the_schema_says(key):
+    """docs/variants.md's meaning and shengji.io cells are the schema's description and
+    x-shengji-io (Markdown backticks aside; "—" where shengji.io has no such setting)."""
+    node = SCHEMA_DATA
+    for part in key.split("."):
+        node = node["properties"][part]
+    rows = _rows()
+    parts = key.split(".")
+    header, cells = next(rows[".".join(parts[i:])] for i in range(len(parts))
+                         if ".".join(parts[i:]) in rows)
+    assert _plain(cells[header.index("meaning")]) == node["description"], (
+        f"{key}: docs/variants.md's meaning cell and the schema's description differ")
+    io = _plain(cells[header.index("shengji.io equivalent")])
+    if "x-shengji-io" in node:
+        assert io == node["x-shengji-io"], f"{key}: shengji.io names differ"
+    else:
+        assert io.startswith("—"), f"{key}: docs name {io!r} for shengji.io, the schema none"
+

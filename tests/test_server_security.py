@@ -310,17 +310,19 @@ def test_listening_on_every_interface_is_warned_about(monkeypatch, capsys):
                          .choices["serve"].format_help().split())
     assert "0.0.0.0" in help_text and "every interface" in help_text
     runs = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: runs.append(kw))
+    monkeypatch.setattr(uvicorn, "Server", lambda config: type(
+        "S", (), {"run": lambda self: runs.append(config)})())
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123", "--db", ":memory:"]) == 0
     assert "WARNING: --host 0.0.0.0 listens on every network interface" in capsys.readouterr().err
-    assert runs[0]["proxy_headers"] is False and runs[0]["ws_per_message_deflate"] is False
+    assert runs[0].proxy_headers is False and runs[0].ws_per_message_deflate is False
+    assert runs[0].timeout_keep_alive <= 30 and runs[0].caps.total > 0
     assert main(["serve", "--port", "8123", "--db", ":memory:"]) == 0
     assert "WARNING" not in capsys.readouterr().err
 
 
 def test_the_connection_cap_fits_the_open_files_limit(monkeypatch):
-    # 4,000 websockets cannot be held under a 1,024-descriptor limit: the soft limit is
-    # raised toward the hard one, and where that is not enough the cap comes down
+    # 10,000 sockets cannot be held under a 1,024-descriptor limit: the soft limit is
+    # raised to the hard one, and the caps are kept to half of what that allows
     import resource
 
     from shengji.frontends.web.limits import SPARE_DESCRIPTORS, fit_to_descriptors
@@ -330,14 +332,15 @@ def test_the_connection_cap_fits_the_open_files_limit(monkeypatch):
     monkeypatch.setattr(resource, "setrlimit", lambda what, lim: calls.append(lim))
     fitted, note = fit_to_descriptors(Limits(max_connections=4000))
     assert calls == [(2048, 2048)]
-    assert fitted.max_connections == 2048 - SPARE_DESCRIPTORS and "2048" in note
+    half = (2048 - SPARE_DESCRIPTORS) // 2
+    assert fitted.max_sockets == half and fitted.max_connections == half and "2048" in note
+    assert fitted.sockets_per_address <= half
     # a limit that is enough changes nothing
     monkeypatch.setattr(resource, "getrlimit", lambda what: (65536, 65536))
     assert fit_to_descriptors(Limits(max_connections=4000)) == (Limits(max_connections=4000),
-                                                                 None)
-    # raised far enough: the cap stays
+                                                                None)
+    # raised far enough: the caps stay
     calls.clear()
     monkeypatch.setattr(resource, "getrlimit", lambda what: (1024, resource.RLIM_INFINITY))
-    assert fit_to_descriptors(Limits(max_connections=4000))[0].max_connections == 4000
-    assert calls == [(4000 + SPARE_DESCRIPTORS, resource.RLIM_INFINITY)]
-
+    assert fit_to_descriptors(Limits())[0] == Limits()
+    assert calls == [(2 * Limits().max_sockets + SPARE_DESCRIPTORS, resource.RLIM_INFINITY)]

@@ -70,9 +70,13 @@ def test_whole_matches(capsys):
 
 
 def test_progress_bar_on_stderr(capsys):
+    # captured stderr is no terminal: no bar unless forced (tests/test_progress.py)
+    code = main(["simulate", "--deals", "3", "--seed", "1", "--progress"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "3/3" in err and "deals" in err and "3/3" not in out
     code = main(["simulate", "--deals", "3", "--seed", "1"])
     out, err = capsys.readouterr()
-    assert code == 0 and "3/3 deals" in err and "3/3" not in out
+    assert code == 0 and err == ""
 
 
 @pytest.mark.parametrize("args,message", [

@@ -31,6 +31,7 @@ from ..core import _hand as _trusted_hand
 from ..engine.actions import Bury, Play
 from ..memo import remember
 from .base import Bot, register
+from .calls import ally, joining_cards, spending_cards
 
 TRUMP = 4
 #: share of the hand that must be trumps to declare while dealing / after the last card
@@ -217,6 +218,7 @@ class HeuristicBot(Bot):
         self._copies = tuple(variant.composition.counts)
         self._voids = None  # [deal key, completed tricks read, opponents' voids]
         self._joining: tuple = ()  # called cards that would make this seat a friend now
+        self._spending: dict = {}  # the dealer's cards that would use up its own call
 
     # ------------------------------------------------------------------ dispatch
 
@@ -228,8 +230,9 @@ class HeuristicBot(Bot):
 
     def _decide(self, view, legal, remember: bool):
         kind = legal.kind
-        self._joining = (self._joining_cards(view) if kind in ("lead", "follow") and view.calls
-                         else ())
+        calls = kind in ("lead", "follow") and view.calls
+        self._joining = joining_cards(view, self.variant.friend_rules) if calls else ()
+        self._spending = spending_cards(view, self.variant.friend_rules) if calls else {}
         if kind == "declare":
             return self._declare(view, legal)
         if kind == "bury":
@@ -258,10 +261,15 @@ class HeuristicBot(Bot):
         for k, n in enumerate(view.hand):
             suit_len[eff[k]] += n
 
+        # a copy this seat buried is never played: a call counting on it finds nobody
+        buried = self._buried[1] if self._buried[0] == (view.deal_number, view.seat) else None
+
         def want(call):
             ordinal, card = call
             aim = view.hand[card] + 1 if rules.dealer_copies_count else 1
-            return (ordinal == aim, st[card], -suit_len[eff[card]], -ordinal)
+            dead = buried is not None and ordinal > self._copies[card] - buried[card] - (
+                0 if rules.dealer_copies_count else view.hand[card])
+            return (not dead, ordinal == aim, st[card], -suit_len[eff[card]], -ordinal)
 
         chosen, cards = [], set()
         singles = sorted((a.calls[0] for a in legal), key=want, reverse=True)
@@ -315,23 +323,6 @@ class HeuristicBot(Bot):
             me, side = view.seat, view.side
             return (a == me and b in side) or (b == me and a in side)
         return False
-
-    def _joining_cards(self, view) -> tuple:
-        """Finding friends: the cards whose play now would make this seat join the
-        dealer's side (the called copy that comes next, by the variant's counting)."""
-        if view.seat == view.dealer or view.sides_known:
-            return ()
-        from ..friends import FriendTracker
-
-        t = FriendTracker(view.calls, view.dealer, self.variant.friend_rules)
-        for trick in view.tricks + ((view.trick,) if view.trick else ()):
-            for seat, cards in trick:
-                t.play(seat, cards)
-        if view.seat in t.side:
-            return ()
-        hand = view.hand
-        return tuple(card for i, (ordinal, card) in enumerate(t.calls)
-                     if not t.done[i] and hand[card] and t.seen[i] + 1 >= ordinal)
 
     def _winner(self, ctx, eff, st, plays) -> int:
         if len(plays[0]) == 1:
@@ -419,6 +410,12 @@ class HeuristicBot(Bot):
             if not unseen.beatable((k,), 1, 1) and (eff[k] == TRUMP or eff[k] not in voids):
                 return (Play(seat, (k,)),
                         f"lead the called {card_str(k)}: join the dealer's side with a winner")
+        # the dealer keeps the cards of its own open calls while another lead is as good
+        spending = self._spending
+
+        def spends(cards):
+            return bool(spending) and any(c in spending for c in cards)
+
         # per effective suit: the kinds held (ids descending, as the listing has them)
         desc = _suit_desc(eff)
         held = [[k for k in ks if hand[k]] for ks in desc]
@@ -441,7 +438,7 @@ class HeuristicBot(Bot):
                 cards = tuple([k for k in kinds for _ in range(hand[k])])
                 good = []
                 for cc, width, length in _components(ctx, cards):
-                    if not unseen.beatable(cc, width, length):
+                    if not unseen.beatable(cc, width, length) and not spends(cc):
                         good.extend(cc)
                 if (len(good) >= 2 and (best_throw is None or len(good) > len(best_throw))
                         and len(_components(ctx, tuple(good))) > 1):
@@ -456,7 +453,8 @@ class HeuristicBot(Bot):
             if suit != TRUMP and suit in voids:
                 continue
             n = len(cards)
-            key = (suit != TRUMP, n, _POINTS[c0] if n == 1 else sum(_POINTS[c] for c in cards))
+            key = (not spends(cards), suit != TRUMP, n,
+                   _POINTS[c0] if n == 1 else sum(_POINTS[c] for c in cards))
             if best_key is not None and key <= best_key:
                 continue  # cannot be preferred (the first of equals stays)
             if n == 1:
@@ -472,7 +470,9 @@ class HeuristicBot(Bot):
                     continue
             best, best_key = i, key
         if best is not None:
-            return legal[best], "nobody can beat this lead"
+            spent = [spending[c] for c in dict.fromkeys(listed[best]) if c in spending]
+            return legal[best], "nobody can beat this lead" + (
+                f" (it uses up your own call of {', '.join(spent)})" if spent else "")
         # nothing safe: a low single of a short side suit (never a point card if avoidable)
         suit_len = suit_size
         singles = [i for i, cards in enumerate(listed) if len(cards) == 1]
@@ -480,7 +480,7 @@ class HeuristicBot(Bot):
 
         def low(i):
             c = listed[i][0]
-            return (eff[c] == TRUMP, _POINTS[c] > 0, suit_len[eff[c]], st[c])
+            return (spends(listed[i]), eff[c] == TRUMP, _POINTS[c] > 0, suit_len[eff[c]], st[c])
 
         return legal[min(pool, key=low)], "nothing is safe: lead low in a short side suit"
 
@@ -558,11 +558,12 @@ class HeuristicBot(Bot):
                 unseen = _Unseen(self._unseen(view), eff, st)
                 safe = (len(_components(ctx, win_cards)) == 1
                         and not unseen.beatable(win_cards, w, length))
+            who = ally(view, seats[win_idx])
             if safe:
                 return (max(options, key=lambda a: (pts(a), -cost(a))),
-                        "partner wins safely: add points")
+                        f"{who} wins safely: add points")
             return min(options, key=lambda a: (pts(a), cost(a))), \
-                "partner may be beaten: play low"
+                f"{who} may be beaten: play low"
         me = len(plays)
         if len(plays[0]) == 1:
             winners = [a for a in options if single_winner(plays + [a.cards], eff, st) == me]
@@ -646,11 +647,12 @@ class HeuristicBot(Bot):
             return top[eff[k]] > st[k]
 
         if self._same_side(view, win_seat, seat):
+            who = ally(view, win_seat)
             if n_after == 0 or not beatable(next(k for s, (k,) in trick if s == win_seat)):
                 return (play(max(kinds, key=lambda k: (_POINTS[k], -cost(k)))),
-                        "partner wins safely: add points")
+                        f"{who} wins safely: add points")
             return play(min(kinds, key=lambda k: (_POINTS[k], cost(k)))), \
-                "partner may be beaten: play low"
+                f"{who} may be beaten: play low"
         winners = [k for k in kinds
                    if (eff[k] == suit and not ruff and st[k] > best)
                    or (suit != TRUMP and eff[k] == TRUMP and (not ruff or st[k] > best))]

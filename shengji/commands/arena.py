@@ -7,6 +7,7 @@ import sys
 
 from ..distributed import add_arguments
 from ..errors import ShengjiError
+from ..progress import add_progress_argument
 from . import add_seats_argument, open_log, parse_seed
 
 
@@ -34,7 +35,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--log", metavar="FILE",
                    help="write every game as a JSON line (its serial form and its events)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_progress_argument(p)
     p.set_defaults(func=run)
 
 
@@ -65,7 +66,7 @@ def run(args) -> int:
     try:
         result = arena(ref, bots, boards=boards, seed=seed,
                        matches=bool(args.matches), log=log,
-                       progress=not args.no_progress, mapper=mapper)
+                       progress=args.progress, mapper=mapper)
     finally:
         if log is not None:
             log.close()

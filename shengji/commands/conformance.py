@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from ..conformance.runner import iter_results, summary
+from ..progress import Progress, add_progress_argument
 from . import add_seats_argument
 
 
@@ -37,8 +38,20 @@ def add_parser(subparsers) -> None:
         help="random deals per variant for --variant (default: the suite's)",
     )
     p.add_argument("--seed", type=int, default=0, help="first random seed for --variant")
+    p.add_argument(
+        "--engine",
+        default="python",
+        metavar="python|wasm|cmd:PROGRAM",
+        help="who judges the play kinds (compare, tractor, decompose, follow, winner, throw, "
+        "kitty_multiplier): the Python/C core (default), core.wasm through Node (wasm), or any "
+        "program speaking the JSON-lines protocol of docs/conformance.md (cmd:PROGRAM); the "
+        "other kinds run on the Python core and are reported as such",
+    )
+    p.add_argument("--engine-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="time limit of one engine answer (default 10)")
     add_seats_argument(p)
     p.add_argument("-v", "--verbose", action="store_true", help="also list passing checks")
+    add_progress_argument(p)
     p.set_defaults(func=run, _parser=p)
 
 
@@ -47,17 +60,46 @@ def run(args) -> int:
         args._parser.error("give case files/folders, or --variant NAME|PATH")
     if args.deals is not None and args.deals < 0:
         args._parser.error(f"--deals {args.deals}: needs 0 or more deals")
+    if args.engine_timeout <= 0:
+        args._parser.error(f"--engine-timeout {args.engine_timeout}: needs a positive time")
     out = sys.stdout
+    from ..conformance.engines import make_engine
+    from ..errors import ShengjiError
+
+    try:
+        engine = make_engine(args.engine, args.engine_timeout)
+    except ShengjiError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
+        return _run(args, out, engine)
+    finally:
+        if engine is not None:
+            engine.close()
+
+
+def _run(args, out, engine) -> int:
     counts = {"passed": 0, "failed": 0, "xfailed": 0}
+    # a counter of checks (no total: cases are counted as their files load); it draws
+    # only after a second, so a small folder shows nothing even on a terminal
+    bar = Progress(None, "checks", enabled=args.progress, delay=1.0)
 
     def report(status: str, line: str) -> None:
         counts[status] += 1
+        bar.update(1)
         if status == "failed":
-            print(line, file=out)
+            bar.write(line, file=out)
         elif args.verbose:
-            print(f"{'ok  ' if status == 'passed' else 'xfail'} {line}", file=out)
+            bar.write(f"{'ok  ' if status == 'passed' else 'xfail'} {line}", file=out)
 
-    for r in iter_results(args.paths):
+    by_engine = {"engine": 0, "python": {}}
+    for r in iter_results(args.paths, engine=engine):
+        if engine is not None and hasattr(r, "judged_by"):  # not a FileProblem
+            if r.judged_by == engine.name:
+                by_engine["engine"] += 1
+            elif not r.problem:
+                kinds = by_engine["python"]
+                kinds[r.case.kind] = kinds.get(r.case.kind, 0) + 1
         if r.status == "xfailed":
             report("xfailed", f"{r.case.where}: {r.case.xfail}")
         elif r.passed:
@@ -67,15 +109,22 @@ def run(args) -> int:
     if args.variant:
         from ..conformance.suite import SuiteConfig, run_suite
 
-        config = SuiteConfig(seed=args.seed)
+        config = SuiteConfig(seed=args.seed, engine=engine)
         if args.deals is not None:
-            config = SuiteConfig(seed=args.seed, deals=args.deals)
+            config = SuiteConfig(seed=args.seed, deals=args.deals, engine=engine)
         for ref in args.variant:
             for check in run_suite(ref, config, players=args.seats):
                 if check.passed:
                     report("passed", check.where)
                 else:
                     report("failed", check.line())
+    bar.close()
     passed, failed, xfailed = counts["passed"], counts["failed"], counts["xfailed"]
+    if engine is not None and args.paths:
+        kinds = by_engine["python"]
+        rest = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        print(f"engine {engine.name}: {by_engine['engine']} cases judged by it; "
+              f"{sum(kinds.values())} not covered, run on the Python core"
+              + (f" ({rest})" if rest else ""), file=out)
     print(summary(passed, failed, xfailed), file=out)
     return 1 if failed else 0

@@ -112,9 +112,11 @@ def run(args) -> int:
     print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop); "
           f"rooms kept in {db}")
     sys.stdout.flush()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                # frames a little over the protocol's own limit; no compression (it costs
-                # CPU on every message and a small frame may inflate to a large one)
-                ws_max_size=4 * MAX_MESSAGE_BYTES, ws_per_message_deflate=False,
-                proxy_headers=args.proxy_headers, forwarded_allow_ips="127.0.0.1")
+    from ..frontends.web.conns import server_config
+
+    # every connection-level limit (conns.py), frames a little over the protocol's limit
+    config = server_config(app, host=args.host, port=args.port, limits=limits,
+                           proxy_headers=args.proxy_headers, log_level="warning",
+                           ws_max_size=4 * MAX_MESSAGE_BYTES)
+    uvicorn.Server(config).run()
     return 0

@@ -7,6 +7,7 @@ import sys
 
 from ..distributed import add_arguments
 from ..errors import ShengjiError
+from ..progress import add_progress_argument
 from . import add_seats_argument, open_log, parse_seed
 
 
@@ -27,7 +28,7 @@ def add_parser(subparsers) -> None:
     add_arguments(p, "the attackers' points and the level changes per side")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--log", metavar="FILE", help="write every deal's events as JSON lines")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_progress_argument(p)
     p.set_defaults(func=run)
 
 
@@ -54,7 +55,7 @@ def run(args) -> int:
     log = open_log(args.log)
     try:
         result = simulate(ref, players, deals=deals, matches=args.matches or 0,
-                          seed=seed, log=log, progress=not args.no_progress, mapper=mapper)
+                          seed=seed, log=log, progress=args.progress, mapper=mapper)
     finally:
         if log is not None:
             log.close()

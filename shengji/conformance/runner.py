@@ -18,7 +18,8 @@ import yaml
 
 from ..errors import ShengjiError
 from .casefile import ERROR, Case, CaseFileError, find_case_files, load_case_file
-from .kinds import INPUT_ERRORS, JUDGES, expected_form, matches, shown
+from .engines import covers as engine_covers
+from .kinds import INPUT_ERRORS, JUDGES, canonical, expected_form, matches, shown
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class CaseResult:
     got: Any
     #: a one-line explanation when the case could not be judged (malformed, bad variant)
     problem: str | None = None
+    #: who judged it: "python" (the built-in judges), or the --engine's name
+    judged_by: str = "python"
 
     @property
     def status(self) -> str:
@@ -117,7 +120,7 @@ def _variant_key(ref: str, case_file: Path) -> str:
     return ref
 
 
-def run_case(case: Case, variants: VariantCache | None = None) -> CaseResult:
+def run_case(case: Case, variants: VariantCache | None = None, engine=None) -> CaseResult:
     if case.problem:
         return CaseResult(case, False, case.expect, None, problem=case.problem)
     variants = variants or VariantCache()
@@ -132,18 +135,26 @@ def run_case(case: Case, variants: VariantCache | None = None) -> CaseResult:
             expected = expected_form(case)
         except ShengjiError as e:
             return CaseResult(case, False, case.expect, None, problem=f"expect: {e}")
-    try:
-        got = JUDGES[case.kind](variant, case)
-    except INPUT_ERRORS as e:
-        if expected == ERROR:
-            return CaseResult(case, True, ERROR, ERROR)
-        return CaseResult(case, False, expected, _Raised(e))
-    except ShengjiError as e:
-        return CaseResult(case, False, expected, _Raised(e))
-    except Exception as e:  # noqa: BLE001 - an engine crash is a failing case, not a crash here
-        return CaseResult(case, False, expected, _Raised(e, crash=True))
+    judged_by = "python"
+    if engine is not None and engine_covers(case, variant):
+        judged_by = engine.name
+        asked = _ask_engine(engine, case, variant, expected, variants)
+        if isinstance(asked, CaseResult):
+            return asked
+        got = asked
+    else:
+        try:
+            got = JUDGES[case.kind](variant, case)
+        except INPUT_ERRORS as e:
+            if expected == ERROR:
+                return CaseResult(case, True, ERROR, ERROR)
+            return CaseResult(case, False, expected, _Raised(e))
+        except ShengjiError as e:
+            return CaseResult(case, False, expected, _Raised(e))
+        except Exception as e:  # noqa: BLE001 - an engine crash is a failing case, not a crash here
+            return CaseResult(case, False, expected, _Raised(e, crash=True))
     if expected == ERROR:
-        return CaseResult(case, False, ERROR, got)
+        return CaseResult(case, False, ERROR, got, judged_by=judged_by)
     if (
         case.kind in ("declare", "bidding")
         and "accepted" in expected
@@ -158,7 +169,52 @@ def run_case(case: Case, variants: VariantCache | None = None) -> CaseResult:
             f"{len(got['accepted'])} steps",
         )
     exp, shown_got = shown(case, expected, got)
-    return CaseResult(case, matches(case, expected, got), exp, shown_got)
+    return CaseResult(case, matches(case, expected, got), exp, shown_got, judged_by=judged_by)
+
+
+def _ask_engine(engine, case: Case, variant, expected, variants):
+    """The engine's answer to a case in the judges' form, or the CaseResult of an input
+    error it reported or of its failure (crash, time limit, garbage)."""
+    from .engines import EngineError, request
+
+    name = engine.name
+    try:
+        if case.kind in ("winner", "throw"):  # the case's form, checked as the judges do
+            n = len(case.value["plays"]) if case.kind == "winner" else len(case.value["others"]) + 1
+            if n != variant.players:
+                raise ShengjiError(f"{case.kind}: {n} plays/holdings given, but variant "
+                                   f"{variant.name} seats {variant.players} players")
+        got = engine.ask(request(case, variant))
+    except EngineError as e:
+        return CaseResult(case, False, expected, _Raised(e), judged_by=name)
+    except ShengjiError as e:
+        if expected == ERROR:
+            return CaseResult(case, True, ERROR, ERROR, judged_by=name)
+        return CaseResult(case, False, expected, _Raised(e), judged_by=name)
+    if "unsupported" in got:  # run as today, reported as such
+        result = run_case(case, variants)
+        return CaseResult(result.case, result.ok, result.expected, result.got, result.problem,
+                          judged_by=f"python ({name}: unsupported)")
+    if "error" in got:
+        if expected == ERROR:
+            return CaseResult(case, True, ERROR, ERROR, judged_by=name)
+        return CaseResult(case, False, expected, f"error from {name}: {got['error']}",
+                          judged_by=name)
+    answer = got["answer"]
+    try:
+        if case.kind == "decompose":
+            answer = [canonical(c) for c in answer]
+        elif case.kind == "throw":
+            answer = dict(answer)
+            answer.pop("blocker", None)
+            if answer.get("forced") is not None:
+                answer["forced"] = canonical(answer["forced"])
+            if "forced_options" in answer:
+                answer["forced_options"] = [canonical(c) for c in answer["forced_options"]]
+    except (ShengjiError, TypeError, ValueError, AttributeError) as e:
+        return CaseResult(case, False, expected, f"garbage answer from {name}: {answer!r:.80} "
+                          f"({e})", judged_by=name)
+    return answer
 
 
 @dataclass(frozen=True)
@@ -175,7 +231,8 @@ class FileProblem:
         return self.message
 
 
-def iter_results(paths: Iterable, variants: VariantCache | None = None) -> Iterator:
+def iter_results(paths: Iterable, variants: VariantCache | None = None,
+                 engine=None) -> Iterator:
     """Results of every case in the files / folders given, in file order; unreadable
     files give one FileProblem each."""
     variants = variants or VariantCache()
@@ -186,7 +243,7 @@ def iter_results(paths: Iterable, variants: VariantCache | None = None) -> Itera
             yield FileProblem(path, str(e))
             continue
         for case in cf.cases:
-            yield run_case(case, variants)
+            yield run_case(case, variants, engine)
 
 
 def summary(passed: int, failed: int, xfailed: int = 0) -> str:

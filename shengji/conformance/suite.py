@@ -27,10 +27,11 @@ import json
 import random
 import traceback
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, format_counts, kind
+from ..cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, format_counts, kind, parse_cards
 from ..deck import deal_error
 from ..errors import ShengjiError
 from ..rules import shape_str
@@ -51,6 +52,9 @@ class SuiteConfig:
     max_actions: int = 5000
     #: JSON round trip every this many actions (and at every phase change and the end)
     roundtrip_every: int = 40
+    #: another engine (shengji.conformance.engines, --engine): the ``follows`` check also
+    #: asks it to decompose each lead and judge each follow, and compares with the core
+    engine: Any = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -250,6 +254,43 @@ def _check_follows(v, config: SuiteConfig) -> None:
                         f"the core lists {play} as a legal follow but its own check says "
                         f"{r.reason} ({r.detail}): {where}"
                     )
+            if config.engine is not None:
+                _engine_agrees(config.engine, v, ctx, lead, hand, list(res.plays), rng, where)
+
+
+def _engine_agrees(engine, v, ctx, lead, hand, plays, rng, where: str) -> None:
+    """The engine decomposes the lead and judges the listed follows and a few random plays
+    of the hand as the core does (--engine)."""
+    from ..core import Hand
+    from ..wasm import rules_json
+    from .engines import EngineError
+
+    n = sum(lead)
+    pool = [k for k in range(NUM_KINDS) for _ in range(hand[k])]
+    plays = [str(p) for p in plays[:10]]
+    plays += [format_counts(_counts(rng.sample(pool, n))) for _ in range(5) if len(pool) >= n]
+    level = "23456789TJQKA"[ctx.level] if ctx.level < 13 else "NT"
+    trump = "none" if ctx.trump is None else "SHCD"[ctx.trump]
+    base = {"rules": rules_json(v.play_rules), "level": level, "trump": trump}
+    reqs = [{"kind": "decompose", "cards": format_counts(lead), **base}]
+    reqs += [{"kind": "follow", **base, "cards": {"lead": format_counts(lead),
+              "hand": format_counts(hand), "play": p}} for p in plays]
+    try:
+        got = engine.ask_many(reqs)
+    except EngineError as e:
+        raise Broken(f"{e}: {where}") from None
+    comps = sorted(str(c.cards) for c in ctx.decompose(Hand.from_counts(lead)))
+    answer = got[0].get("answer")
+    if not isinstance(answer, list) or sorted(
+            format_counts(_counts(parse_cards(c))) for c in answer) != comps:
+        raise Broken(f"engine {engine.name} decomposes the lead as {answer!r:.200}, the core "
+                     f"as {comps}: {where}")
+    for p, g in zip(plays, got[1:], strict=True):
+        want = "legal" if ctx.check_follow(Hand.from_counts(lead), Hand.from_counts(hand),
+                                           Hand(p)).ok else "illegal"
+        if g.get("answer") != want:
+            raise Broken(f"engine {engine.name} judges the follow {p} {g!r:.200}, the core "
+                         f"{want}: {where}")
 
 
 def _random_lead(ctx, copies, shape, rng):

@@ -201,7 +201,8 @@ def local_mapper(jobs: int) -> Callable:
 
 
 def arena(variant_ref, bots: list[str], *, boards: int = 100, seed=0, matches: bool = False,
-          jobs: int = 1, log=None, progress: bool = True, mapper: Callable | None = None) -> dict:
+          jobs: int = 1, log=None, progress: bool | None = None,
+          mapper: Callable | None = None) -> dict:
     """Play the arena and return its summary (``reduce_results``). ``log`` (a text file)
     receives one JSON line per deal, as ``shengji simulate --log`` writes them (``seed``,
     ``deal``, ``events``; ``shengji replay`` tells them) with the board, seating and seat

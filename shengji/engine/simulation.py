@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import time
 from dataclasses import dataclass, field
 from itertools import compress
+
+# absolute: this module may move within the package; arena imports Progress from here
+from shengji.progress import Progress
 
 from ..errors import ArgumentError, ShengjiError
 from .events import DealScored, DealStarted, MatchOver, ThrowFailed
@@ -173,41 +175,13 @@ def _load(ref):
     return _VARIANTS[ref]
 
 
-class Progress:
-    """A one-line progress bar on stderr (no dependency)."""
-
-    def __init__(self, total: int, what: str, stream=None, enabled: bool = True):
-        self.total, self.what = total, what
-        self.stream = stream or sys.stderr
-        self.enabled = enabled
-        self.done = 0
-        self.start = time.perf_counter()
-        self._last = 0.0
-
-    def update(self, n: int) -> None:
-        self.done += n
-        now = time.perf_counter()
-        if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
-            self._last = now
-            frac = min(1.0, self.done / self.total) if self.total else 1.0
-            width = 30
-            bar = "#" * int(frac * width) + "." * (width - int(frac * width))
-            rate = self.done / max(now - self.start, 1e-9)
-            self.stream.write(f"\r[{bar}] {self.done}/{self.total} {self.what} "
-                              f"{rate:,.0f}/s")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 def simulate(variant_ref, players: list[str], *, deals: int = 0, matches: int = 0,
-             seed=0, jobs: int = 1, log=None, progress: bool = True, mapper=None) -> dict:
+             seed=0, jobs: int = 1, log=None, progress: bool | None = None,
+             mapper=None) -> dict:
     """Run the simulation and return the summary (see ``summary``). ``mapper`` says where
     the units run (``shengji.distributed``: local processes by default, ``--jobs``; a
-    Ray cluster); results do not depend on it."""
+    Ray cluster); results do not depend on it. ``progress``: a bar on stderr (None: only
+    when stderr is a terminal; ``shengji.progress``)."""
     # loaded afresh for each run (a relative path, an edited file, the plugins allowed
     # now), then shared with the units of this run (forked workers inherit it)
     for what, n in (("deals", deals), ("matches", matches), ("jobs", jobs)):

@@ -43,6 +43,13 @@ class Narrator:
         self.trick: list = []
         self.dealt: dict[int, list[str]] = {}
         self.shown_hands = False
+        # finding friends: the calls, which are fulfilled, the dealer's side so far, and
+        # the joins of the trick being told (per trick, they follow the trick's line)
+        self.calls: list[str] = []
+        self.done: list[bool] = []
+        self.side: list[int] = []
+        self.players = len(names) if names else None
+        self.pending: list[str] = []
 
     # ----------------------------------------------------------------- formatting
 
@@ -91,6 +98,7 @@ class Narrator:
 
     def on_DealStarted(self, e):
         self.trick, self.dealt, self.shown_hands = [], {}, False
+        self.calls, self.done, self.side, self.pending = [], [], [], []
         dealer = "decided by the first declaration" if e["dealer"] is None \
             else self.seat(e["dealer"])
         redeal = f" (redeal {e['attempt']})" if e.get("attempt") else ""
@@ -117,6 +125,46 @@ class Narrator:
             for s in sorted(self.dealt):
                 self.say(self.paint(f"    {self.seat(s)}: ", DIM)
                          + self.cards(self.sort_hand(self.dealt[s])))
+
+    def call(self, text: str) -> str:
+        """'1 HA' → '1st ♥A'."""
+        ordinal, card = text.split()
+        n = int(ordinal)
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix} {self.card(card)}"
+
+    def on_FriendsCalled(self, e):
+        self.calls = list(e["calls"])
+        self.done = [False] * len(self.calls)
+        self.side = [e["seat"]]
+        calls = ", ".join(self.call(c) for c in self.calls)
+        self.say(f"  {self.seat(e['seat'])} calls friends: {calls} (the seat that plays a "
+                 "called copy joins the dealer's side)")
+
+    def on_FriendJoined(self, e):
+        i = e["call"]
+        call = self.call(self.calls[i]) if 0 <= i < len(self.calls) else self.card(e["card"])
+        if 0 <= i < len(self.done):
+            self.done[i] = True
+        who = self.seat(e["seat"])
+        if e["already"]:
+            line = f"  ★ {who} plays the called {call}: already on the dealer's side, the call is used up"
+        else:
+            self.side.append(e["seat"])
+            line = f"  ★ {who} plays the called {call}: joins the dealer's side"
+        line = self.paint(line, BOLD) + "\n" + self.sides_line()
+        if self.per_play:
+            self.say(line)
+        else:
+            self.pending.append(line)  # after the trick that shows the card
+
+    def sides_line(self) -> str:
+        side = ", ".join(self.seat(s) for s in self.side)
+        if all(self.done) and self.players:
+            others = ", ".join(self.seat(s) for s in range(self.players) if s not in self.side)
+            return f"    sides known: dealer's side {side}; attackers {others or 'nobody'}"
+        left = ", ".join(self.call(c) for c, d in zip(self.calls, self.done, strict=True) if not d)
+        return f"    dealer's side so far: {side}; still called: {left}"
 
     def on_KittyTaken(self, e):
         if e.get("cards"):
@@ -160,6 +208,9 @@ class Narrator:
             self.say(f"  trick {e['trick'] + 1}: {plays}")
             self.say(f"    → {self.seat(e['seat'])} wins {points} points "
                      f"(attackers {e['attacker_points']})")
+        for line in self.pending:
+            self.say(line)
+        self.pending = []
         self.trick = []
         self.pause(2)
 
@@ -280,6 +331,7 @@ def replay(path, *, deal: int | None = None, out: TextIO, color: bool = False,
         deals = chosen
     narrator = Narrator(out, color=color, delay=delay)
     for i, (title, events) in enumerate(deals):
+        narrator.players = _players(events)
         narrator.say(narrator.paint(f"[{title}]", DIM))
         for j, e in enumerate(events):
             try:
@@ -290,6 +342,15 @@ def replay(path, *, deal: int | None = None, out: TextIO, color: bool = False,
                                    f"a value no deal produces ({type(exc).__name__}: {exc})"
                                    ) from None
     return 0
+
+
+def _players(events: list) -> int | None:
+    """The seat count of a deal, from its scoring (levels by seat) or its plays."""
+    for e in events:
+        if e.get("type") == "DealScored" and isinstance(e.get("levels"), list):
+            return len(e["levels"])
+    seats = {e.get("seat") for e in events if e.get("type") == "Played"}
+    return max(seats) + 1 if seats and all(isinstance(s, int) for s in seats) else None
 
 
 def watch(variant="two-deck-80", seed=0, *, bots: list[str] | None = None,
@@ -309,6 +370,7 @@ def watch(variant="two-deck-80", seed=0, *, bots: list[str] | None = None,
     # name the bots only when they differ
     narrator = Narrator(out, color=color, per_play=True, delay=delay,
                         names=names if len(set(names)) > 1 else None)
+    narrator.players = n
     narrator.say(f"shengji watch · {table.game.variant_ref} · seed {seed} · Ctrl-C to stop")
     cursor = 0
     while True:

@@ -45,6 +45,12 @@ class Terminal:
         self.trick: list = []          # plays of the trick being narrated
         self.advisor = advisor         # bot spec whose advice leads the hints
         self.advice = None             # (action text, reason) for the current prompt
+        # finding friends as narrated so far: the calls, which are fulfilled, the dealer's
+        # side; a join is told after the trick that shows its card
+        self.calls: list[str] = []
+        self.done: list[bool] = []
+        self.side: list[int] = []
+        self.joins: list[str] = []
 
     # ----------------------------------------------------------------- formatting
 
@@ -87,12 +93,22 @@ class Terminal:
 
     # ----------------------------------------------------------------- narration
 
+    def told(self, view: dict) -> dict:
+        """``view`` with the sides as the events told so far reveal them (the view itself
+        may be later: a join told after its trick must not label that trick's seats)."""
+        if not self.calls:
+            return view
+        return {**view, "side": list(self.side), "sides_known": all(self.done)}
+
     def narrate(self, events: list[dict], view: dict) -> None:
         """One line per event worth telling (the dealing itself is not)."""
+        latest = view
         for e in events:
             t = e["type"]
+            view = self.told(latest)
             if t == "DealStarted":
                 self.trick = []
+                self.calls, self.done, self.side, self.joins = [], [], [], []
                 dealer = "decided by the first declaration" if e["dealer"] is None \
                     else self.who(e["dealer"], view)
                 self.say(self._paint(f"\n=== Deal {e['deal'] + 1} · dealer: {dealer} ===", BOLD))
@@ -108,15 +124,23 @@ class Terminal:
                 self.say(f"  trump: {trump} · level {view['level_rank']} · dealer "
                          f"{self.who(e['dealer'], view)}")
             elif t == "FriendsCalled":
+                self.calls, self.done = list(e["calls"]), [False] * len(e["calls"])
+                self.side = [e["seat"]]
                 calls = ", ".join(self.call(c) for c in e["calls"])
                 self.say(f"  {self.who(e['seat'], view)} {self.verb(e['seat'], 'calls')} "
                          f"friends: {calls}")
             elif t == "FriendJoined":
+                if 0 <= e["call"] < len(self.done):
+                    self.done[e["call"]] = True
+                if not e["already"] and e["seat"] not in self.side:
+                    self.side.append(e["seat"])
                 who = "you" if e["seat"] == self.seat else f"seat {e['seat']}"
-                what = ("(already a dealer: the call is used up)" if e["already"]
-                        else "joins the dealer's side")
-                self.say(self._paint(f"  ★ {who} played the called {self.card(e['card'])}: "
-                                     f"{what}", BOLD))
+                call = (self.call(self.calls[e["call"]]) if 0 <= e["call"] < len(self.calls)
+                        else self.card(e["card"]))
+                what = ("already on the dealer's side: the call is used up" if e["already"]
+                        else f"{'join' if e['seat'] == self.seat else 'joins'} the dealer's side")
+                self.joins.append(self._paint(f"  ★ {who} played the called {call}: {what}",
+                                              BOLD))
             elif t == "Buried" and e["seat"] != self.seat:
                 self.say(f"  {self.who(e['seat'], view)} buries the kitty")
             elif t == "ThrowFailed":
@@ -132,6 +156,9 @@ class Terminal:
                 points = "hidden" if e["points"] is None else e["points"]  # table option
                 self.say(f"    → {winner} {self.verb(e['seat'], 'wins')} {points} points "
                          f"(attackers {e['attacker_points']})")
+                for line in self.joins:
+                    self.say(line)
+                self.joins = []
                 self.trick = []
             elif t == "DealScored":
                 self.deal_result(e, view)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from ..cards import SUITS, level_name, parse_cards, point_value
+from ..cards import NUM_KINDS, SUITS, level_name, parse_cards, point_value
 from ..engine.actions import (
     ACTION_TYPES,
     Action,
@@ -232,6 +232,14 @@ def hand_groups(view: SeatView, variant) -> list[dict]:
     return out
 
 
+def trump_cards(view: SeatView, variant) -> str:
+    """Every card that counts as a trump under the view's level and trump (while dealing:
+    those that always do), strongest first: the page tells a card's suit from it."""
+    ctx = variant.context(view.level, view.trump if view.trump_set else None)
+    kinds = [k for k in range(NUM_KINDS) if ctx.effective_suit(k) == 4]
+    return cards_text(sorted(kinds, key=lambda k: (ctx.strength(k), k), reverse=True))
+
+
 def encode_view(view: SeatView, variant) -> dict:
     """A SeatView → the ``view`` object of a ``state`` message (docs/protocol.md)."""
     d = view.to_dict()
@@ -244,6 +252,7 @@ def encode_view(view: SeatView, variant) -> dict:
     d["dealer_team"] = view.teams[view.dealer] if view.dealer is not None else None
     d["level_ranks"] = [rank_name(lv, top) for lv in view.levels]
     d["hand_groups"] = hand_groups(view, variant)
+    d["trumps"] = trump_cards(view, variant)
     # display helpers: the points the whole deck holds, and those played face up so far
     d["points_total"] = points_total(variant)
     d["points_out"] = sum(n * _POINTS[k] for k, n in enumerate(view.played) if n)

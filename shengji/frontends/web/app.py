@@ -100,7 +100,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     async def public_replay(request):
         address = request.client.host if request.client else "?"
         try:
-            room = lobby.get(request.path_params["code"])
+            room = lobby.get(request.path_params["code"], address)
             text = room.public_replay(lambda: lobby.addresses.bucket("replay", address).take())
         except ShengjiError as e:
             return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 404))

@@ -9,8 +9,26 @@ docs/serving.md), or raise the per-address numbers.
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from dataclasses import dataclass
+
+
+def address_key(address: str) -> str:
+    """What the per-address limits count: the IPv4 address, or the /64 network of an
+    IPv6 one (one subscriber usually holds a whole /64, so counting single IPv6 addresses
+    would give one attacker 2**64 of them). Anything else (a Unix socket, "?") as is."""
+    if ":" not in address:  # IPv4 as the socket gives it (or not an address at all)
+        return address
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return address
 
 
 @dataclass(frozen=True)
@@ -34,7 +52,10 @@ class Limits:
     rooms_per_address: int = 10
     room_rate: float = 1 / 3
     room_burst: int = 20
-    #: joins that fail (no such room, wrong token) per address: a burst, then this rate
+    #: seconds a room nobody has joined is kept once the room cap is reached
+    unjoined_seconds: float = 120.0
+    #: lookups by room code that find nothing (a join, a spectator, GET .../replay) and
+    #: joins with a wrong token, per address: a burst, then this rate
     failed_join_rate: float = 0.2
     failed_join_burst: int = 20
     #: public replays built per address (a replay already built is free)
@@ -42,6 +63,17 @@ class Limits:
     replay_burst: int = 20
     #: addresses whose buckets are remembered (the oldest are forgotten first)
     addresses_tracked: int = 100_000
+    #: raw TCP connections (below HTTP and websockets; conns.py): seconds to send a
+    #: request's headers (from the connection or the last response), then its body;
+    #: bytes of headers; seconds an idle keep-alive connection is kept (uvicorn's own)
+    header_timeout: float = 10.0
+    body_timeout: float = 10.0
+    max_header_bytes: int = 65536
+    keep_alive: float = 5.0
+    #: raw TCP connections at once, per address and in all (sized to the open-files
+    #: limit by fit_to_descriptors)
+    sockets_per_address: int = 256
+    max_sockets: int = 10_000
 
 
 class Bucket:
@@ -81,7 +113,7 @@ class PerAddress:
         self._buckets: dict[tuple[str, str], Bucket] = {}
 
     def bucket(self, kind: str, address: str) -> Bucket:
-        key = (kind, address)
+        key = (kind, address_key(address))
         b = self._buckets.get(key)
         if b is None:
             if len(self._buckets) >= self.limits.addresses_tracked:
@@ -95,6 +127,7 @@ class PerAddress:
         return b
 
     def connect(self, address: str) -> bool:
+        address = address_key(address)
         n = self.conns.get(address, 0)
         if n >= self.limits.conns_per_address:
             return False
@@ -102,6 +135,7 @@ class PerAddress:
         return True
 
     def disconnect(self, address: str) -> None:
+        address = address_key(address)
         n = self.conns.get(address, 0) - 1
         if n > 0:
             self.conns[address] = n
@@ -114,31 +148,35 @@ SPARE_DESCRIPTORS = 64
 
 
 def fit_to_descriptors(limits: Limits) -> tuple[Limits, str | None]:
-    """``limits`` with ``max_connections`` within what this process may open.
+    """``limits`` with the socket caps well inside what this process may open.
 
-    Each websocket holds a file descriptor; past the process's limit (often 1024) new
-    connections fail with "too many open files" for everyone. The soft limit is raised
-    toward the hard one when that is allowed; if the connections still do not fit, the
-    cap is lowered and the returned note says so (None when nothing changed)."""
+    Every TCP connection holds a file descriptor; past the process's limit (often 1024)
+    ``accept`` fails with "too many open files" and everyone's request is reset. The soft
+    limit is raised to the hard one (or to what the caps need, if the hard one is
+    unlimited), then ``max_sockets`` is kept to half of it, less SPARE_DESCRIPTORS (the
+    other half is slack: a socket being accepted and closed, the database, the logs),
+    and the websocket and per-address caps within that. The returned note says what was
+    lowered (None when nothing was)."""
     try:
         import resource
     except ImportError:  # not on this platform: nothing to check
         return limits, None
-    want = limits.max_connections + SPARE_DESCRIPTORS
+    want = 2 * limits.max_sockets + SPARE_DESCRIPTORS
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        target = want if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
     if soft == resource.RLIM_INFINITY or soft >= want:
         return limits, None
-    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        soft = target
-    except (ValueError, OSError):
-        pass
-    if soft >= want:
-        return limits, None
-    fitted = max(1, soft - SPARE_DESCRIPTORS)
+    sockets = max(2, (soft - SPARE_DESCRIPTORS) // 2)
     from dataclasses import replace
 
-    return replace(limits, max_connections=fitted), (
-        f"connections capped at {fitted} (the open-files limit is {soft}; "
-        f"raise it with ulimit -n for more)")
+    fitted = replace(limits, max_sockets=sockets,
+                     max_connections=min(limits.max_connections, sockets),
+                     sockets_per_address=min(limits.sockets_per_address, sockets))
+    return fitted, (f"connections capped at {sockets} (half the open-files limit of {soft}; "
+                    f"raise it with ulimit -n for more)")

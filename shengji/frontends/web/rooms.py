@@ -34,7 +34,8 @@ import unicodedata
 from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
-from .limits import Bucket, Limits, PerAddress
+from . import admission
+from .limits import Bucket, Limits, PerAddress, address_key
 
 log = logging.getLogger("shengji.web")
 
@@ -180,9 +181,26 @@ class Room:
         return msg
 
     @property
+    def unjoined(self) -> bool:
+        """Nobody ever took a seat (and so it never started)."""
+        return not self.started and all(s.kind == "open" for s in self.seats)
+
+    @property
     def idle(self) -> bool:
-        return not self.conns and not self.watchers and (
-            self.table.over or time.monotonic() - self.touched > IDLE_SECONDS)
+        """Nobody is here, and the game is over, or untouched for IDLE_SECONDS, or never
+        joined and untouched for ``unjoined_seconds`` (minutes: a flood of rooms made and
+        left does not hold the room cap for long)."""
+        if self.conns or self.watchers:
+            return False
+        age = time.monotonic() - self.touched
+        return self.table.over or age > IDLE_SECONDS or (
+            self.unjoined and age > self.limits.unjoined_seconds)
+
+    def stop(self) -> None:
+        """The room is forgotten: its bot runner and timer end."""
+        for task in (self._runner, self._timer):
+            if task is not None:
+                task.cancel()
 
     # ----------------------------------------------------------------- seats
 
@@ -485,6 +503,7 @@ class Lobby:
     def __init__(self, *, variants: dict | None = None, bot_delay: float = DEFAULT_BOT_DELAY,
                  bot: str = "heuristic", limits: Limits | None = None, store=None):
         self.rooms: dict[str, Room] = {}
+        self._created: dict[str, set[str]] = {}  # address key -> codes of its rooms
         self.variants = variants or {}
         self._sized: dict[tuple, object] = {}  # (name, players) -> the variant at that size
         self.bot_delay = bot_delay
@@ -539,33 +558,41 @@ class Lobby:
                turn_timer: float = DEFAULT_TURN_TIMER, players: int | None = None) -> Room:
         variant = self.variant(variant_name, players)
         lim = self.limits
-        live = sum(1 for r in self.rooms.values()
-                   if r.creator == address and not r.table.over and not r.idle)
+        key = address_key(address)
+        live = admission.held(self.rooms, self._created.get(key))
         if live >= lim.rooms_per_address:
             raise ProtocolError("too_many_rooms", f"your address holds {live} unfinished rooms "
                                                   "already; finish or leave one first")
-        self._make_space()
         if not self.addresses.bucket("room", address).take():
             raise ProtocolError("rate_limited", "rooms are created too fast from your address; "
                                                 "wait a little")
+        self._make_space(address)
         code = self._new_code()
         room = Room(code, variant, seed, variant_name=variant_name,
                     max_deals=max_deals, bot=self.bot, bot_delay=self.bot_delay, limits=lim,
-                    creator=address, turn_timer=turn_timer, store=self.store)
+                    creator=key, turn_timer=turn_timer, store=self.store)
         if self.store is not None:
             self.store.add_room(code, variant_name, seed, max_deals, room.settings(),
                                 [s.record() for s in room.seats])
         self.rooms[code] = room
+        self._created.setdefault(key, set()).add(code)
         return room
 
-    def _make_space(self) -> None:
-        lim = self.limits
-        if len(self.rooms) >= lim.max_rooms:
-            for code in [c for c, r in self.rooms.items() if r.idle]:
-                del self.rooms[code]
-            if len(self.rooms) >= lim.max_rooms:
-                raise ProtocolError("server_full", f"the server holds {lim.max_rooms} rooms; "
-                                                   "try again later")
+    def _make_space(self, address: str | None) -> None:
+        admission.make_space(self.rooms, self.limits.max_rooms, address, self._drop)
+
+    def _drop(self, code: str) -> None:
+        """Forget a room (admission.make_space chose it); one nobody ever joined is
+        deleted from the store too, so that a flood of them leaves nothing behind."""
+        room = self.rooms.pop(code)
+        room.stop()
+        codes = self._created.get(room.creator)
+        if codes is not None:
+            codes.discard(code)
+            if not codes:
+                del self._created[room.creator]
+        if self.store is not None and room.unjoined:
+            self.store.drop_room(code)
 
     def _new_code(self) -> str:
         while True:
@@ -573,18 +600,23 @@ class Lobby:
             if code not in self.rooms and (self.store is None or not self.store.exists(code)):
                 return code
 
-    def get(self, code: str) -> Room:
+    def get(self, code: str, address: str) -> Room:
         """The room of a code as typed (any case, spaces and dashes ignored), read back
-        from the store if it is not in memory."""
-        key = "".join(c for c in code.upper() if c.isalnum()) if isinstance(code, str) else ""
-        room = self.rooms.get(key)
-        if room is None and self.store is not None and len(key) == CODE_LENGTH:
-            room = self._restore(key)
+        from the store if it is not in memory. Every lookup by code comes here: a miss
+        counts against ``address``'s failed lookups, and an address out of them is
+        refused before looking (admission.py)."""
+        admission.check_guesses(self.addresses, address)
+        key = admission.normal_code(code, CODE_LENGTH)
+        room = self.rooms.get(key) if key else None
+        if room is None and key and self.store is not None:
+            room = self._restore(key, address)
         if room is None:
-            raise ProtocolError("no_such_room", f"no room {code!r}")
+            admission.count_miss(self.addresses, address)
+            shown = code[:20] if isinstance(code, str) else code
+            raise ProtocolError("no_such_room", f"no room {shown!r}")
         return room
 
-    def _restore(self, code: str) -> Room | None:
+    def _restore(self, code: str, address: str | None = None) -> Room | None:
         rec = self.store.room(code)
         if rec is None:
             return None
@@ -593,7 +625,7 @@ class Lobby:
         except ProtocolError as e:
             log.warning("room %s: not restored: %s", code, e)
             return None
-        self._make_space()
+        self._make_space(address)
         try:
             room = Room.restore(rec, variant, bot=self.bot, bot_delay=self.bot_delay,
                                 limits=self.limits, store=self.store)
@@ -606,19 +638,15 @@ class Lobby:
     async def _join(self, conn: Conn, msg: dict) -> None:
         """Joins that fail for want of a secret (a room code, a token) are rate-limited per
         address, so that codes and tokens cannot be guessed by trying."""
-        bucket = self.addresses.bucket("join", conn.address)
-        if bucket.empty():
-            raise ProtocolError("rate_limited", "too many failed joins from your address; "
-                                                "wait a minute and check the room code")
+        room = self.get(msg["room"], conn.address)  # a wrong code counts there
         try:
-            room = self.get(msg["room"])
             if msg["type"] == "watch":
                 await room.watch(conn, msg)
             else:
                 await room.join(conn, msg)
         except ProtocolError as e:
-            if e.code in ("no_such_room", "bad_token"):
-                bucket.take()
+            if e.code == "bad_token":
+                admission.count_miss(self.addresses, conn.address)
             raise
 
     def _admit(self, conn: Conn) -> bool:

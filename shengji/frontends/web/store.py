@@ -148,6 +148,14 @@ class Store:
             if finished:
                 self.db.execute("UPDATE rooms SET finished=1 WHERE code=?", (code,))
 
+    def drop_room(self, code: str) -> None:
+        """Delete a room nobody joined (it has no actions)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("DELETE FROM seats WHERE room=?", (code,))
+            self.db.execute("DELETE FROM actions WHERE room=?", (code,))
+            self.db.execute("DELETE FROM rooms WHERE code=?", (code,))
+
     # ----------------------------------------------------------------- reads
 
     def room(self, code: str) -> RoomRecord | None:

@@ -1,0 +1,7 @@
+"""``python -m shengji``: the ``shengji`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

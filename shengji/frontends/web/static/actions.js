@@ -1,0 +1,113 @@
+// What you can do now: the buttons of each decision (declare, bury, call friends, play),
+// the hint and its advice, a refusal explained in words and card glyphs.
+import { $, h, fill, button } from "./dom.js";
+import { tokens, textCards, glyphText, suitOf } from "./cards.js";
+import { REFUSALS } from "./known.js";
+import { app, handTokens, redraw } from "./state.js";
+import { send } from "./connection.js";
+import { selectedCards } from "./hand.js";
+import { renderCallPicker } from "./friends.js";
+
+export function sendAction(action) {
+  hideError();
+  app.lastSent = action;
+  send({ type: "action", token: app.token, action });
+}
+
+export function renderActions(st) {
+  const box = $("actions"), legal = st.legal;
+  box.replaceChildren();
+  if (!legal || app.hold) return;
+  const n = app.selected.size;
+  if (legal.kind === "declare" || legal.kind === "takeback") {
+    for (const a of legal.actions) {
+      if (a.type === "Pass") box.appendChild(button(legal.kind === "takeback" ? "Keep it" : "Pass", () => sendAction({ type: "Pass" }), "pass"));
+      else if (a.type === "TakeBack") box.appendChild(button("Take it back", () => sendAction({ type: "TakeBack" }), "pass"));
+      else box.appendChild(button(["Declare ", textCards(a.cards)], () => sendAction(a), "declare"));
+    }
+  } else if (legal.kind === "bury") {
+    const b = button(`Bury ${n}/${legal.count}`, () => sendAction({ type: "Bury", cards: selectedCards() }), "primary");
+    b.id = "play";
+    b.disabled = n !== legal.count;
+    box.appendChild(b);
+  } else if (legal.kind === "call") {
+    // finding friends: a suit, a card, then which copy ("the 2nd ♠A played")
+    renderCallPicker(box, legal, (calls) => sendAction({ type: "CallFriends", calls }));
+  } else if (legal.kind === "choose") {
+    st.view.forced_options.forEach((o, i) => {
+      box.appendChild(button(["Force ", textCards(o)], () => sendAction({ type: "ChooseForced", option: i }), "declare"));
+    });
+  } else if (legal.kind === "lead" || legal.kind === "follow") {
+    const b = button(legal.kind === "lead" ? "Lead" : "Play", () => sendAction({ type: "Play", cards: selectedCards() }), "primary");
+    b.id = "play";
+    b.disabled = n === 0;
+    box.appendChild(b);
+    box.appendChild(button("Hint", hint));
+  } else {
+    // an action kind this page does not know yet: offer what the server lists
+    for (const a of legal.actions) {
+      box.appendChild(button([a.type, a.cards ? " " : "", a.cards ? textCards(a.cards) : ""], () => sendAction(a), "declare"));
+    }
+  }
+  if (legal.kind === "bury" || legal.kind === "lead" || legal.kind === "follow") {
+    box.appendChild(button("Clear", () => { app.selected.clear(); redraw(); }));
+  }
+}
+
+// ask the server for advice: the room's bot, seeing only this seat's state
+export function hint() {
+  if (!app.legal) return;
+  send({ type: "hint", token: app.token });
+}
+
+// select the advised cards and say why
+export function showAdvice(msg) {
+  const a = msg.action;
+  if (a.cards && app.legal) {
+    const toks = handTokens(app.state.view);
+    app.selected.clear();
+    for (const w of a.cards.split(" ")) {
+      const i = toks.findIndex((c, j) => c.tok === w && !app.selected.has(j));
+      if (i >= 0) app.selected.add(i);
+    }
+  }
+  redraw();
+  const el = $("advice");
+  fill(el, "Hint: ", a.cards ? textCards(a.cards) : a.type, msg.reason ? " — " + msg.reason : "");
+  el.hidden = false;
+}
+
+// readable refusals: what the rule asks, with card glyphs, not the engine's codes
+export function refusalText(msg) {
+  const v = app.state && app.state.view, a = app.lastSent || {};
+  const lead = v && v.trick.length ? v.trick[0][1] : null;
+  const fields = {
+    lead: lead ? textCards(lead) : null,
+    suit: lead ? suitOf(tokens(lead)[0], v) : null,
+    count: app.legal && app.legal.count ? String(app.legal.count) : null,
+  };
+  const template = REFUSALS[msg.reason];
+  if (template) {
+    // the same sentence as the terminal's (shengji.protocol.refusals), cards as glyphs
+    const parts = template.split(/\{(\w+)\}/);  // text, field, text, field, ...
+    if (parts.every((p, i) => i % 2 === 0 || fields[p])) {
+      const said = parts.map((p, i) => (i % 2 ? fields[p] : p));
+      return a.cards && msg.reason !== "not_your_turn" ? ["You tried ", textCards(a.cards), ". ", ...said] : said;
+    }
+  }
+  if (msg.code === "rate_limited") return ["Too many messages — slow down a little."];
+  if (msg.code === "bad_token") return ["This page no longer holds your seat. Reload the page."];
+  // anything else: the server's sentence without its codes, cards as glyphs
+  return [glyphText(String(msg.message || msg.code).replace(/\s*\([a-z_]+(:[^)]*)?\)\s*$/, ""))];
+}
+
+
+
+export function showError(msg) {
+  const el = $("error");
+  el.hidden = false;
+  fill(el, h("b", {}, "Not allowed: "), refusalText(msg),
+    msg.rule ? h("div", { class: "rule" }, "Rule: " + msg.rule) : null);
+}
+
+export function hideError() { $("error").hidden = true; }

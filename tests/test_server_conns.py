@@ -1,0 +1,195 @@
+"""Raw TCP connections against a real uvicorn (in a thread, loopback only): silent,
+slow-header and slow-body sockets are closed; the per-address and total socket caps
+hold, and a bystander is still served (shengji/frontends/web/conns.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+
+import pytest
+
+uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is missing")
+
+from shengji.frontends.web.app import create_app  # noqa: E402
+from shengji.frontends.web.conns import server_config  # noqa: E402
+from shengji.frontends.web.limits import Limits  # noqa: E402
+
+FAST = dict(header_timeout=0.5, body_timeout=0.5, keep_alive=0.5)
+
+
+@contextlib.contextmanager
+def live(limits: Limits, **app_kw):
+    """A server on 127.0.0.1 in a thread; yields (port, config)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(variants=["two-deck-80"], limits=limits, **app_kw)
+    config = server_config(app, host="127.0.0.1", port=port, limits=limits,
+                           log_level="critical", lifespan="on")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert srv.started, "uvicorn did not start"
+    try:
+        yield port, config
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+def dial(port: int, source: str = "127.0.0.1") -> socket.socket:
+    s = socket.socket()
+    s.bind((source, 0))
+    s.connect(("127.0.0.1", port))
+    return s
+
+
+def closed_within(s: socket.socket, seconds: float) -> float | None:
+    """Seconds until the server closed ``s`` (EOF or reset), None if still open."""
+    start = time.monotonic()
+    s.settimeout(seconds)
+    try:
+        while True:
+            data = s.recv(4096)
+            if not data:
+                return time.monotonic() - start
+    except socket.timeout:
+        return None
+    except ConnectionResetError:
+        return time.monotonic() - start
+
+
+def get(port: int, path: str = "/api/variants", source: str = "127.0.0.1") -> bytes:
+    with dial(port, source) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                  .encode())
+        s.settimeout(10)
+        out = b""
+        while chunk := s.recv(65536):
+            out += chunk
+        return out
+
+
+def test_silent_slow_header_and_slow_body_sockets_are_closed():
+    with live(Limits(**FAST)) as (port, _):
+        silent = dial(port)
+        slow_head = dial(port)
+        slow_body = dial(port)
+        slow_body.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+        start = time.monotonic()
+        closed = {}
+        # one byte of header every 0.1 s: still not complete when the time is up
+        for i in range(25):
+            if "head" not in closed:
+                try:
+                    slow_head.send(b"GET / HTTP/1.1\r\n"[i % 16:i % 16 + 1])
+                except OSError:
+                    closed["head"] = time.monotonic() - start
+            if "body" not in closed:
+                try:
+                    slow_body.send(b" ")
+                except OSError:
+                    closed["body"] = time.monotonic() - start
+            time.sleep(0.1)
+        assert closed_within(silent, 3) is not None
+        assert closed_within(slow_head, 1) is not None
+        assert closed_within(slow_body, 1) is not None
+        # a bystander is served meanwhile
+        assert b" 200 " in get(port)
+
+
+def test_an_idle_keep_alive_socket_is_closed():
+    with live(Limits(**FAST)) as (port, config):
+        assert config.timeout_keep_alive == 0.5
+        s = dial(port)
+        s.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        s.settimeout(5)
+        assert b" 200 " in s.recv(65536)
+        assert closed_within(s, 3) is not None
+
+
+def test_headers_past_the_byte_limit_are_cut_off():
+    with live(Limits(max_header_bytes=4096)) as (port, _):
+        s = dial(port)
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        with contextlib.suppress(OSError):
+            for _ in range(20):
+                s.sendall(b"X-Filler: " + b"a" * 1000 + b"\r\n")
+        assert closed_within(s, 3) is not None
+
+
+def test_socket_caps_per_address_and_in_all():
+    limits = Limits(sockets_per_address=20, max_sockets=50)
+    with live(limits) as (port, config):
+        held = [dial(port, "127.0.0.2") for _ in range(20)]
+        over = [dial(port, "127.0.0.2") for _ in range(5)]
+        for s in over:  # closed at once, nothing read
+            assert closed_within(s, 2) is not None
+        # another address is served
+        assert b" 200 " in get(port, source="127.0.0.3")
+        held += [dial(port, "127.0.0.4") for _ in range(20)]
+        held += [dial(port, "127.0.0.5") for _ in range(10)]
+        time.sleep(0.2)
+        assert len(config.caps) == 50
+        late = dial(port, "127.0.0.6")  # the total is reached
+        assert closed_within(late, 2) is not None
+        for s in held[:5]:
+            s.close()
+        time.sleep(0.3)
+        assert b" 200 " in get(port, source="127.0.0.6")
+        for s in held:
+            s.close()
+        time.sleep(0.3)
+        assert len(config.caps) == 0 and config.caps.refused >= 6
+
+
+def test_websockets_count_until_they_close():
+    from websockets.sync.client import connect
+
+    limits = Limits(sockets_per_address=3, max_sockets=10)
+    with live(limits) as (port, config):
+        stack = contextlib.ExitStack()
+        socks = [stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws")) for _ in range(3)]
+        time.sleep(0.2)
+        assert config.caps.counts == {"127.0.0.1": 3}
+        refused = dial(port)
+        assert closed_within(refused, 2) is not None
+        stack.close()
+        time.sleep(0.3)
+        assert len(config.caps) == 0
+        assert b" 200 " in get(port)
+
+
+@pytest.mark.parametrize("count", [
+    1000, pytest.param(5000, marks=pytest.mark.long)])
+def test_a_bystander_is_served_while_thousands_of_raw_sockets_are_open(count):
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 2 * count + 200:  # both ends live in this process
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4 * count), hard))
+        except (ValueError, OSError):
+            pytest.skip("the open-files limit is too low for this test")
+    per = 250
+    with live(Limits(sockets_per_address=per, max_sockets=2 * count)) as (port, config):
+        socks = [dial(port, f"127.0.1.{1 + i // per}") for i in range(count)]
+        try:
+            deadline = time.monotonic() + 10
+            while len(config.caps) < count and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert len(config.caps) == count
+            start = time.monotonic()
+            assert b" 200 " in get(port, source="127.0.0.9")
+            print(f"bystander served in {1000 * (time.monotonic() - start):.1f} ms "
+                  f"with {count} raw sockets open")
+        finally:
+            for s in socks:
+                s.close()
