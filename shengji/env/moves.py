@@ -74,18 +74,17 @@ class MoveDecision:
         self.counts = [0] * NUM_KINDS
         self._set = _NoCalls
         self.kind = kind = legal.kind
-        rng = random.Random(f"moves:{seed}")
         n = len(legal)
         if kind == "bury":
-            moves = _burials(view, legal, variant, max_moves, rng)
+            moves = _burials(view, legal, variant, max_moves, _rng(seed))
         elif kind == "call":
-            moves = _calls(seat, legal, max_moves, rng)
+            moves = _calls(seat, legal, max_moves, _rng(seed))
         elif kind == "takeback":
             moves = [Pass(seat), TakeBack(seat)]
         elif n <= max_moves:
             moves = list(legal)
         else:  # a sample, in the listing's order
-            moves = [legal[i] for i in sorted(rng.sample(range(n), max_moves))]
+            moves = [legal[i] for i in sorted(_rng(seed).sample(range(n), max_moves))]
         if not moves:
             raise ValueError(f"seat {seat} has no move to list ({kind})")
         self.moves = moves
@@ -108,6 +107,11 @@ class MoveDecision:
 
     def allows(self, a: int) -> bool:
         return 0 <= a < len(self.moves)
+
+
+def _rng(seed) -> random.Random:
+    """The sampling generator of a decision (made only when a list is sampled)."""
+    return random.Random(f"moves:{seed}")
 
 
 def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
