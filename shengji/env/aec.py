@@ -142,7 +142,8 @@ class ShengjiEnv(AECEnv):
         if g.to_act in self.external_seats:  # decided by act_engine: nothing to list
             self.decision = None
             return
-        self.decision = (MoveDecision(g, g.to_act, self.max_moves) if self.moves_mode
+        self.decision = (MoveDecision.of_game(g, g.to_act, self.max_moves)
+                         if self.moves_mode
                          else Decision(g, g.to_act))
         if self.view_in_info:
             self.infos[self.agent_selection] = {"view": g.view(g.to_act)}

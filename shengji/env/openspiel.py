@@ -218,7 +218,7 @@ class ShengjiState(pyspiel.State):
         if g.over:
             self.decision = None
         elif self._g.moves_mode:
-            self.decision = MoveDecision(g, g.to_act, self._g.max_moves)
+            self.decision = MoveDecision.of_game(g, g.to_act, self._g.max_moves)
         else:
             self.decision = Decision(g, g.to_act)
 
