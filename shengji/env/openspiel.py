@@ -43,8 +43,8 @@ from ..engine.events import DealScored
 from ..engine.game import Game
 from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Decision
 from .cobserve import make_encoder
-from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .infostate import InfoLayout, InfoRows
+from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 
 SHORT_NAME = "shengji"
 DEFAULT_VARIANT = "two-deck-80"
