@@ -3,7 +3,6 @@ OpenSpiel's sim tests in that mode, every listed move legal, the features descri
 moves, the lists are a function of the state, and burials/calls sample within the cap."""
 
 import random
-import warnings
 
 import numpy as np
 import pytest
@@ -47,7 +46,7 @@ def test_every_listed_move_is_legal_and_described(variant, max_moves):
     kinds = set()
     for seed in range(2):
         e.reset(seed=seed)
-        for agent in e.agent_iter(10_000):
+        for _agent in e.agent_iter(10_000):
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)

@@ -38,9 +38,9 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         f"shengji.env needs the 'rl' extra ({e.name} is missing): pip install 'shengji[rl]'"
     ) from None
 
+from ..cards import NUM_KINDS
 from ..engine.errors import IllegalAction
 from ..engine.events import DealScored, TrickWon
-from ..cards import NUM_KINDS
 from ..engine.game import Game
 from .building import DONE, N_ACTIONS, Decision
 from .cobserve import make_encoder

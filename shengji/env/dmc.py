@@ -29,7 +29,6 @@ from ..engine.events import DealScored
 from .aec import ShengjiEnv
 from .qnet import Adam, QNet
 
-
 #: the target's parts: levels of the deal, and card points from the move on
 LEVELS_WEIGHT = 0.5
 POINTS_SCALE = 40.0

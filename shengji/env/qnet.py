@@ -89,11 +89,14 @@ class QNet:
 
     # ------------------------------------------------------------------ files
 
-    def save(self, path) -> None:
+    def save(self, path, half: bool = False) -> None:
+        """One ``.npz``; ``half``: the weights as float16 (half the size, for shipping;
+        ``load`` gives float32 back)."""
         meta = json.dumps({**self.meta, "hidden": self.params["W2"].shape[0],
                            "hidden2": self.params["W2"].shape[1]})
+        dtype = np.float16 if half else np.float32
         np.savez_compressed(path, inv_high=self.inv_high, meta=np.array(meta),
-                            **self.params)
+                            **{k: v.astype(dtype) for k, v in self.params.items()})
 
     @classmethod
     def load(cls, path) -> QNet:
