@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...errors import ShengjiError
 from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, error_message
+from ...protocol.schema import CHECKER
 from ...variants import list_variants, load_variant
 from ...variants.house import HouseRulesError
 from .gcpause import GcPauses
@@ -139,6 +140,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             text = room.public_replay(lambda: lobby.addresses.bucket("replay", address).take())
         except ShengjiError as e:
             return _refusal(e, 404)
+        if CHECKER is not None:
+            CHECKER.observe(text)
         return Response(text, media_type="application/json")
 
     async def websocket(ws: WebSocket):
@@ -146,11 +149,16 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         await ws.accept()
         refused = lobby.connect(address)
         if refused is not None:
-            await ws.send_text(encode(error_message(refused)))
+            refusal = error_message(refused)
+            if CHECKER is not None:
+                CHECKER.observe(refusal)
+            await ws.send_text(encode(refusal))
             await ws.close(1008)
             return
 
         async def send(msg):
+            if CHECKER is not None:  # SHENGJI_PROTOCOL_CHECK: every message against the schema
+                CHECKER.observe(msg)
             await ws.send_text(msg if isinstance(msg, str) else encode(msg))
 
         async def close(code, reason):
