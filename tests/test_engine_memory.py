@@ -41,7 +41,7 @@ def test_hand_cache_stays_within_its_bound(monkeypatch):
 
 RSS_SCRIPT = """
 import sys
-from shengji.engine.simulation import simulate
+from shengji.harness.simulation import simulate
 
 def rss_mb():
     with open("/proc/self/statm") as f:

@@ -17,8 +17,8 @@ from itertools import compress
 # absolute: this module may move within the package; arena imports Progress from here
 from shengji.progress import Progress
 
+from ..engine.events import DealScored, DealStarted, MatchOver, ThrowFailed
 from ..errors import ArgumentError, ShengjiError
-from .events import DealScored, DealStarted, MatchOver, ThrowFailed
 
 UNIT_DEALS = 20
 #: a match that has not ended after this many deals is abandoned (counted, reported)
@@ -114,8 +114,8 @@ def run_unit(task: tuple):
     """One unit of work (runs in a worker process). Returns (stats, log lines, deals)."""
     variant_ref, players, seed, unit, n_deals, matches, want_log = task
     from ..bots import make_bot
-    from .game import Game
-    from .runner import play
+    from ..engine.game import Game
+    from ..engine.runner import play
 
     variant = _load(variant_ref)
     stats = Stats()

@@ -32,8 +32,8 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from ..engine.events import DealScored, DealStarted, MatchOver
 from ..errors import ShengjiError
-from .events import DealScored, DealStarted, MatchOver
 from .simulation import MATCH_DEAL_CAP, Progress, _load, wilson
 
 #: bootstrap resamples of the boards for the rating intervals
@@ -127,8 +127,8 @@ class _Timed:
 def play_spec(spec: DealSpec) -> GameResult:
     """Play one game of the arena (runs in any worker: everything comes from ``spec``)."""
     from ..bots import make_bot
-    from .game import Game
-    from .runner import play
+    from ..engine.game import Game
+    from ..engine.runner import play
 
     variant = _load(spec.variant)
     game = Game(variant, spec.seed, max_deals=MATCH_DEAL_CAP if spec.matches else 1)
