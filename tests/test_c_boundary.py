@@ -51,7 +51,7 @@ def test_the_cdef_repeats_no_value():
 POLICY_MAPS = [
     (crules.RUFF_COMPARE_CODES, rules.RUFF_COMPARE,
      {"strongest": "SJ_RUFF_STRONGEST", "all_components": "SJ_RUFF_ALL_COMPONENTS",
-      "highest_card": "SJ_RUFF_HIGHEST_CARD"}),
+      "highest_card": "SJ_RUFF_HIGHEST_CARD", "unit_length": "SJ_RUFF_UNIT_LENGTH"}),
     (crules.FAILED_THROW_CODES, rules.FAILED_THROW,
      {"smallest": "SJ_THROW_SMALLEST", "next_player_chooses": "SJ_THROW_NEXT_PLAYER_CHOOSES",
       "first_blocker": "SJ_THROW_FIRST_BLOCKER"}),
@@ -61,7 +61,8 @@ POLICY_MAPS = [
       "suit_only": "SJ_PROTECT_NO_SHAPE"}),
     (crules.BOMBS_CODES, rules.BOMBS,
      {"none": "SJ_BOMBS_NONE", "any_suit": "SJ_BOMBS_ANY_SUIT",
-      "follow_suit": "SJ_BOMBS_FOLLOW_SUIT"}),
+      "follow_suit": "SJ_BOMBS_FOLLOW_SUIT",
+      "follow_suit_or_trump": "SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP"}),
     (crules.KITTY_CODES, rules.KITTY_POLICIES,
      {"exponential": "SJ_KITTY_EXPONENTIAL", "power": "SJ_KITTY_POWER",
       "table": "SJ_KITTY_TABLE", "twice_size": "SJ_KITTY_TWICE_SIZE"}),

@@ -25,6 +25,7 @@ RUFF_COMPARE_CODES = {
     "strongest": lib.SJ_RUFF_STRONGEST,
     "all_components": lib.SJ_RUFF_ALL_COMPONENTS,
     "highest_card": lib.SJ_RUFF_HIGHEST_CARD,
+    "unit_length": lib.SJ_RUFF_UNIT_LENGTH,
 }
 FAILED_THROW_CODES = {
     "smallest": lib.SJ_THROW_SMALLEST,
@@ -42,6 +43,7 @@ BOMBS_CODES = {
     "none": lib.SJ_BOMBS_NONE,
     "any_suit": lib.SJ_BOMBS_ANY_SUIT,
     "follow_suit": lib.SJ_BOMBS_FOLLOW_SUIT,
+    "follow_suit_or_trump": lib.SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP,
 }
 KITTY_CODES = {
     "exponential": lib.SJ_KITTY_EXPONENTIAL,
