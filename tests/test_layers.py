@@ -196,3 +196,15 @@ def test_no_circle_among_the_c_files():
              for name, text in files.items()}
     assert graph["search.c"] >= {"playout.c"} and "greedy.c" in graph["playout.c"]
     assert _circles(graph) == []
+
+
+def test_moved_harnesses_keep_their_old_names():
+    """engine.arena and engine.simulation moved above the bots (shengji.harness); the old
+    names still give the same objects, with no import from the engine upward."""
+    from shengji.engine.arena import arena
+    from shengji.engine.simulation import simulate
+    from shengji.harness import arena as new_arena
+    from shengji.harness import simulation as new_simulation
+
+    assert arena is new_arena.arena and simulate is new_simulation.simulate
+    assert GRAPH["shengji.engine.arena"] == set() == GRAPH["shengji.engine.simulation"]

@@ -58,14 +58,3 @@ __all__ = [
     "Game", "Legal", "SeatView", "play",
     "DEALING", "STEALING", "BURYING", "CALLING", "PLAYING", "CHOOSING", "OVER",
 ]
-
-
-def __getattr__(name: str):
-    # engine.arena and engine.simulation moved above the bots (shengji.harness, which
-    # imports the engine): looked up by name on first use, so that the engine itself
-    # imports nothing from a higher layer
-    if name in ("arena", "simulation"):
-        import importlib
-
-        return importlib.import_module(f"shengji.harness.{name}")
-    raise AttributeError(f"module 'shengji.engine' has no attribute {name!r}")

@@ -3,5 +3,5 @@
 above both the engine and the bots (docs/architecture.md), so neither imports them.
 
 They lived in ``shengji.engine`` before: ``shengji.engine.arena`` and
-``shengji.engine.simulation`` still resolve as attributes of ``shengji.engine``.
+``shengji.engine.simulation`` remain as small modules that look names up here.
 """
