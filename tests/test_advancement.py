@@ -4,7 +4,7 @@ no-trump-rank, jack-rule); these tests hold whole matches to them."""
 
 from __future__ import annotations
 
-from test_engine_helpers import run_checked
+from engine_helpers import run_checked
 
 from shengji.bots import make_bot
 from shengji.engine import DealScored, Game, TrumpSet

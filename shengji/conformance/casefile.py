@@ -20,7 +20,7 @@ from ..safeload import MAX_CASE_BYTES, load_yaml, read_text
 
 SUFFIX = ".cases.yaml"
 
-#: every case kind and what its value must look like (see CONFORMANCE.md "Case kinds")
+#: every case kind and what its value must look like (see docs/conformance.md "Rule-case files")
 KINDS = (
     "compare",
     "tractor",

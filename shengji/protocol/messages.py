@@ -2,7 +2,7 @@
 
 Everything here turns engine objects into plain JSON data and back: the per-seat view,
 the legal actions, events, actions and errors. Cards are always strings in the notation
-of CONFORMANCE.md (``"HA HA"``). Clients never send a seat's identity in an action: the
+of docs/conformance.md (``"HA HA"``). Clients never send a seat's identity in an action: the
 seat is the one their connection joined with its token.
 
 Inbound messages are checked here, strictly, before anything touches a game: a message
