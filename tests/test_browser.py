@@ -447,3 +447,31 @@ def test_during_a_follow_the_trick_and_play_are_in_view(server, browser, size, t
         pg.screenshot(path=str(shots_dir(tmp_path) / f"fit-{size}.png"))
     finally:
         pg.context.close()
+
+
+# ---------------------------------------------------------------- chat
+
+def test_chat_markup_shows_as_text(server, page, tmp_path):
+    """Issue 21: a chat line that is markup reaches the page as text (no element made, no
+    script run); the player's own line comes back as "you"."""
+    from websockets.sync.client import connect
+
+    evil = '<img src=x onerror="window.__chat=1"><b>bold</b>'
+    code = create_room(page, server)
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    with connect(server.replace("http://", "ws://") + "/ws") as ws:
+        ws.send(json.dumps({"type": "watch", "protocol": PROTOCOL_VERSION, "room": code}))
+        assert json.loads(ws.recv())["type"] == "welcome"
+        ws.send(json.dumps({"type": "chat", "text": evil}))
+        wait_js(page, "document.getElementById('chatlist').textContent.includes('onerror=')")
+    item = page.locator("#chatlist li").last
+    assert evil in item.inner_text() and "(watching)" in item.inner_text()
+    assert page.locator("#chatlist img, #chatlist b:text('bold')").count() == 0
+    assert page.evaluate("window.__chat") is None
+    page.fill("#chatinput", "good luck & <have fun>")
+    page.press("#chatinput", "Enter")
+    wait_js(page, "document.getElementById('chatlist').children.length === 2")
+    assert page.locator("#chatlist li").last.inner_text() == "you: good luck & <have fun>"
+    assert page.input_value("#chatinput") == ""
+    page.screenshot(path=str(shots_dir(tmp_path) / "browser-chat.png"), full_page=True)
