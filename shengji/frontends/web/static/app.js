@@ -16,6 +16,7 @@
 //   options.js     the player's options (four colours, hand order, turn signal)
 //   chat.js        the room's chat
 //   known.js       generated from Python: suits, ranks, points, refusals in words
+//   rulescore.js   the rules core (core.wasm) judging a selection before it is sent
 // This module wires them together and starts the page.
 import { $ } from "./dom.js";
 import { app, setRenderer } from "./state.js";
@@ -25,10 +26,11 @@ import { setUpTable, onState, render } from "./table.js";
 import { showAdvice, showError } from "./actions.js";
 import { setUpReplay, renderReplay, openPublicReplay } from "./replay.js";
 import { onChat, setUpChat } from "./chat.js";
+import { startRulesCore, onRules } from "./rulescore.js";
 
 setRenderer(render);
 
-on("welcome", onWelcome);
+on("welcome", (msg) => { onRules(msg); onWelcome(msg); });
 on("room", showWaiting);
 on("state", onState);
 on("advice", showAdvice);
@@ -42,6 +44,7 @@ on("error", (msg) => {
   if (!$("lobby").hidden) showLobbyError(msg); else showError(msg);
 });
 
+startRulesCore();
 setUpLobby();
 setUpTable();
 setUpReplay();
