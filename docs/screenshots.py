@@ -34,10 +34,7 @@ def shoot(browser, base: str, size: str, out: Path) -> list[Path]:
         shots.append(path)
 
     try:
-        page.goto(base)
-        page.wait_for_selector("#variant option", state="attached")
-        page.fill("#seed", SEED)
-        create_room(page, base, VARIANT, SEATS)
+        create_room(page, base, VARIANT, SEATS, seed=SEED)
         page.click("#start")
         page.wait_for_selector("#game:not([hidden])")
         wait_js(page, "window.shengji.state && window.shengji.state.legal !== null")
