@@ -50,7 +50,9 @@ def shoot(browser, base: str, size: str, out: Path) -> list[Path]:
         page.evaluate("window.scrollTo(0, 0)")
         snap("mid-trick")
         assert play(page, tap=size == "phone") == "result"
-        page.evaluate("document.getElementById('result').scrollIntoView({block: 'center'})")
+        # a desktop shows it all from the top; a phone scrolls to the result
+        page.evaluate("window.scrollTo(0, 0)" if size == "desktop" else
+                      "document.getElementById('result').scrollIntoView({block: 'center'})")
         snap("deal-end")
     finally:
         page.context.close()

@@ -197,6 +197,8 @@ def play(page, *, tap: bool = False, stop=None, on_turn=None, max_turns: int = M
         if page.locator("#result:not([hidden])").count():
             return "result"
         st = state(page)
+        if st["legal"] is None:
+            continue  # the page passed by itself meanwhile (a declaration offer, bidding.js)
         if stop is not None and stop(st):
             return "stopped"
         if on_turn is not None:

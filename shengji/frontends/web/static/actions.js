@@ -21,7 +21,7 @@ export function renderActions(st) {
   box.replaceChildren();
   renderSelection(legal);
   // while the cards arrive: a Declare button, never a prompt that stops the deal
-  if (app.seat !== null && st.view && st.view.phase === "deal" && st.view.to_deal > 0 &&
+  if (app.seat !== null && !app.hold && st.view && st.view.phase === "deal" && st.view.to_deal > 0 &&
       (!legal || legal.kind === "declare")) {
     renderDealDeclare(box, st, sendAction);
     return;
