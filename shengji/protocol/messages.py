@@ -74,12 +74,16 @@ CLIENT_MESSAGES = {
     "next": {"token": ((str,), True)},
     "hint": {"token": ((str,), True)},
     "ping": {},
+    # room chat (frontends/web/chat.py): players send their token, spectators none
+    "chat": {"token": ((str,), False), "text": ((str,), True)},
 }
 ACTION_KEYS = {"Pass": (), "Declare": ("cards",), "Bury": ("cards",), "Play": ("cards",),
                "ChooseForced": ("option",), "TakeBack": (), "CallFriends": ("calls",)}
 #: the most calls an action may carry (a table of 12 calls 5)
 MAX_CALLS = 12
 MAX_SHORT_TEXT = 64
+#: a chat line's text, in characters (every other string of a message: MAX_SHORT_TEXT)
+MAX_CHAT_TEXT = 200
 
 
 def parse_message(text: str | bytes) -> dict:
@@ -129,8 +133,9 @@ def check_message(msg) -> dict:
         if isinstance(value, bool) or not isinstance(value, types):
             raise ProtocolError("bad_message", f"{kind}.{key}: expected {_type_name(types)}, "
                                                f"got {json.dumps(value)[:40]}")
-        if isinstance(value, str) and len(value) > MAX_SHORT_TEXT:
-            raise ProtocolError("bad_message", f"{kind}.{key}: longer than {MAX_SHORT_TEXT} "
+        longest = MAX_CHAT_TEXT if (kind, key) == ("chat", "text") else MAX_SHORT_TEXT
+        if isinstance(value, str) and len(value) > longest:
+            raise ProtocolError("bad_message", f"{kind}.{key}: longer than {longest} "
                                                "characters")
     for key, (_, required) in spec.items():
         if required and key not in msg:

@@ -32,6 +32,7 @@ from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
 from . import admission
+from .chat import ChatLog
 from .houserules import room_rules, rules_fields, stored_rules, stored_variant
 from .limits import Limits, PerAddress, address_key
 from .seats import MAX_NAME, Conn, Seat, clean_name, encode, token_hash  # noqa: F401 (re-exported)
@@ -75,6 +76,7 @@ class Room:
         self.saved = len(self.table.game.actions)   # actions already in the store
         self.standins: set[int] = set()   # seats a bot plays while their player is away
         self.waiting: set[int] = set()    # players yet to send "next" after a scored deal
+        self.chat = ChatLog()              # the room's chat (chat.py): not in any record
         self._scanned = len(self.table.game.events)
         self._runner: asyncio.Task | None = None
         self._timer: asyncio.Task | None = None
@@ -229,6 +231,7 @@ class Room:
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": seat, "token": token, "variant": self.variant_name,
                          "play_rules": self.play_rules})
+        await self.send_chat_history(conn)
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
@@ -247,6 +250,7 @@ class Room:
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": None, "token": None, "variant": self.variant_name,
                          "play_rules": self.play_rules, "watching": True})
+        await self.send_chat_history(conn)
         await conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
@@ -281,6 +285,9 @@ class Room:
         if kind == "replay" and conn.watching:
             await conn.send(self.replay(None, msg["deal"]))
             return
+        if kind == "chat":
+            await self.say(conn, msg)
+            return
         seat = self._check_token(conn, msg.get("token"))
         if kind == "start":
             await self.start()
@@ -309,6 +316,26 @@ class Room:
             self.table.act(seat, msg["action"])
             self.waiting.discard(seat)  # acting in the next deal: seen the last one
             await self.changed()
+
+    async def send_chat_history(self, conn: Conn) -> None:
+        history = self.chat.history()
+        if history is not None:
+            await conn.send(history)
+
+    async def say(self, conn: Conn, msg: dict) -> None:
+        """A chat line (chat.py): a player's under its seat's name, a spectator's as one;
+        to everyone in the room."""
+        if conn.watching:
+            seat, name = None, "spectator"
+        else:
+            seat = self._check_token(conn, msg.get("token"))
+            name = self.seats[seat].name
+        line = encode(self.chat.add(seat, name, msg["text"]))
+        for other in self.conns + self.watchers:
+            try:
+                await other.send(line)
+            except Exception:  # a closed socket: its own receive loop forgets it
+                pass
 
     def replay(self, seat: int | None, deal: int) -> str:
         """A finished deal never changes: its replay is built once per seat and kept. A
@@ -685,7 +712,7 @@ class Lobby:
                 await self._join(conn, msg)
             elif conn.room is None:
                 raise ProtocolError("not_joined", f"{kind}: join a room first")
-            elif conn.watching and kind != "replay":
+            elif conn.watching and kind not in ("replay", "chat"):
                 raise ProtocolError("not_joined", f"{kind}: spectators only watch (join a "
                                                   "seat to play)")
             else:

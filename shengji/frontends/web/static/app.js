@@ -12,6 +12,10 @@
 //   actions.js     the buttons of each decision, hints, refusals explained
 //   log.js         "What happened"
 //   replay.js      a deal's replay, step by step
+//   friends.js     finding friends: the calls, the sides, the call picker
+//   options.js     the player's options (four colours, hand order, turn signal)
+//   chat.js        the room's chat
+//   known.js       generated from Python: suits, ranks, points, refusals in words
 //   rulescore.js   the rules core (core.wasm) judging a selection before it is sent
 // This module wires them together and starts the page.
 import { $ } from "./dom.js";
@@ -21,6 +25,7 @@ import { setUpLobby, onWelcome, showWaiting, showLobbyError, typedCode } from ".
 import { setUpTable, onState, render } from "./table.js";
 import { showAdvice, showError } from "./actions.js";
 import { setUpReplay, renderReplay, openPublicReplay } from "./replay.js";
+import { onChat, setUpChat } from "./chat.js";
 import { startRulesCore, onRules } from "./rulescore.js";
 
 setRenderer(render);
@@ -29,6 +34,7 @@ on("welcome", (msg) => { onRules(msg); onWelcome(msg); });
 on("room", showWaiting);
 on("state", onState);
 on("advice", showAdvice);
+on("chat", onChat);
 on("replay", (msg) => { app.replay = msg; app.replayStep = 0; renderReplay(); });
 on("error", (msg) => {
   if (msg.code === "bad_token" && !app.state) {
@@ -42,6 +48,7 @@ startRulesCore();
 setUpLobby();
 setUpTable();
 setUpReplay();
+setUpChat();
 $("publicreplay").onclick = () => { const c = typedCode(); if (c) openPublicReplay(c); };
 
 const params = new URLSearchParams(location.search);
