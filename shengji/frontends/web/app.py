@@ -35,7 +35,7 @@ from ...variants.house import HouseRulesError
 from .gcpause import GcPauses
 from .guard import Guard
 from .limits import Limits
-from .rules_api import MAX_RULES_BODY, RulesApi
+from .rules_api import MAX_RULES_BODY, RulesApi, refusal
 from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, Conn, Lobby, encode
 from .store import Store
 
@@ -103,7 +103,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                                 address=address, turn_timer=turn_timer, players=players,
                                 house=house)
         except HouseRulesError as e:
-            return JSONResponse({"error": "bad_rules", "errors": e.errors}, 422)
+            return JSONResponse(refusal(e), 422)
         except ShengjiError as e:
             return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 400))
         return JSONResponse({"room": room.code, "variant": room.variant_name})

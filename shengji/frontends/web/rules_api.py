@@ -39,6 +39,13 @@ def _status(e: ShengjiError) -> int:
             "no_such_room": 404, "custom_rules_off": 403}.get(getattr(e, "code", ""), 400)
 
 
+def refusal(e: HouseRulesError) -> dict:
+    """The answer to refused rules: an error message, and every error by its key."""
+    first = e.errors[0]
+    return {"type": "error", "code": "bad_rules", "errors": e.errors,
+            "message": f"{first['key'] or 'rules'}: {first['message']}"}
+
+
 class RulesApi:
     def __init__(self, lobby, loaded: dict, bases: list[str] | None = None,
                  enabled: bool = True):
@@ -96,7 +103,7 @@ class RulesApi:
                     raise ProtocolError("bad_message", "players: a table size 2..12")
                 house = self.check(data.get("rules"), players, address)
             except HouseRulesError as e:
-                return JSONResponse({"error": "bad_rules", "errors": e.errors}, 422)
+                return JSONResponse(refusal(e), 422)
             except ShengjiError as e:
                 return JSONResponse(error_message(e), _status(e))
             base = self.bases[house.base]
@@ -104,6 +111,7 @@ class RulesApi:
             base = load_variant(base, players=house.players)
             return Response(json.dumps({
                 "base": house.base, "players": house.players, "rules": house.text,
+                "name": house.name,
                 "rules_fingerprint": house.fingerprint, "house": house.house,
                 "settings": house.variant.settings, "base_settings": base.settings,
                 "changes": house.changes, "warnings": house.warnings,
