@@ -1,6 +1,6 @@
 /* shengji rules core: the play-phase semantics of docs/semantics.md §2-§9.
  *
- * Every variant choice arrives as plain data in sj_rules (filled by shengji/core.py,
+ * Every variant choice arrives as plain data in sj_rules (filled by shengji/core/,
  * then checked and completed by sj_prepare). Card groups are 54 counts (uint8_t).
  * Every entry point takes explicit buffer lengths, validates counts, kind ids and
  * sizes, and returns SJ_OK / a reason code (>= 0) or an SJ_ERR_* code (< 0) with
@@ -253,7 +253,7 @@ int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
                     int32_t *totals, uint32_t *sides, sj_err *err);
 
 /* ---------------------------------------------------------------- Python face
- * (batch.c) The hot calls of shengji/core.py with only the arguments that vary
+ * (batch.c) The hot calls of shengji/core/ with only the arguments that vary
  * (54-count buffers, no info or error: ask the full entry point for details;
  * sj_decompose54 and sj_ncomp return the number of components on success; sj_comp_ids
  * names each component of a lead: (w - 1) * 54 + kind for a tuple, 255 else), and

@@ -81,6 +81,9 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     # the table sizes each variant offers: its by_players table, else its own size
     seat_counts = {name: sorted({int(k) for k in (v.settings.get("by_players") or {})}
                                 | {v.players}) for name, v in loaded.items()}
+    # each variant's description, for the lobby (a file's own words, in one line)
+    descriptions = {name: " ".join(str(v.settings.get("description") or "").split())
+                    for name, v in loaded.items()}
     lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store)
     house_api = RulesApi(lobby, loaded, bases=bases, enabled=custom_rules)
 
@@ -89,7 +92,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
 
     async def get_variants(request):
         return JSONResponse({"variants": allowed, "default": default_variant,
-                             "protocol": PROTOCOL_VERSION, "seats": seat_counts})
+                             "protocol": PROTOCOL_VERSION, "seats": seat_counts,
+                             "descriptions": descriptions})
 
     async def create_room(request):
         try:
