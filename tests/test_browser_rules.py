@@ -164,3 +164,21 @@ def test_every_house_file_round_trips_through_the_panel(site, browser):  # noqa:
             assert got["rules_fingerprint"] == want["rules_fingerprint"]
     finally:
         pg.context.close()
+
+
+def test_try_these_rules_draws_the_chart(site, browser):  # noqa: F811
+    url, _ = site
+    pg = new_page(browser, phone=True)
+    try:
+        open_panel(pg, url)
+        pg.fill('[data-key="penalties.failed_throw"] input', "10")
+        pg.fill("#rules-seed", "5")
+        pg.click("text=Try these rules")
+        pg.wait_for_selector("#rules-preview svg rect[data-metric='tricks_per_deal']",
+                             timeout=60_000)
+        bars = pg.locator("#rules-preview svg rect[data-metric]").count()
+        assert bars == 10  # five figures, house and base
+        assert "seed 5" in pg.inner_text("#rules-preview")
+        no_sideways(pg)
+    finally:
+        pg.context.close()

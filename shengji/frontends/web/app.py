@@ -175,6 +175,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         finally:
             if pauses is not None:
                 pauses.stop()
+            house_api.close()
             if store is not None:
                 store.close()
 

@@ -5,6 +5,8 @@ schema the page builds its rules editor from.
                              their table sizes
     POST /api/rules/check    {"rules": YAML, "players": N?} → the resolved rules, or 422
                              {"errors": [{"key": "play.kitty", "message": ...}]}
+    POST /api/rules/preview  {"rules", "players"?, "seed"?, "deals"?} → figures of a short
+                             bot match under the house rules and under the base (preview.py)
     GET  /api/rooms/CODE     a room's rules and seats (rate-limited like a join by code)
 
 A house file from a client is data only (shengji.variants.house: no plugins, no file
@@ -15,6 +17,7 @@ load each, so they are rate-limited per address.
 from __future__ import annotations
 
 import json
+import secrets
 from collections import OrderedDict
 
 from starlette.responses import JSONResponse, Response
@@ -23,9 +26,10 @@ from starlette.routing import Route
 from ...errors import ShengjiError
 from ...protocol import ProtocolError, error_message
 from ...variants.files import schema
-from ...variants.house import MAX_HOUSE_BYTES, HouseRulesError, check_house
+from ...variants.house import MAX_HOUSE_BYTES, HouseRulesError, canonical_text, check_house
 from .houserules import rules_fields
 from .limits import Bucket, address_key
+from .preview import DEFAULT_DEALS, MAX_DEALS, PreviewLimits, Previews
 
 #: a request that carries a house file (JSON-escaped text: up to twice its bytes)
 MAX_RULES_BODY = 2 * MAX_HOUSE_BYTES + 4096
@@ -36,7 +40,7 @@ TRACKED = 10_000
 
 def _status(e: ShengjiError) -> int:
     return {"rate_limited": 429, "too_large": 413, "bad_media_type": 415,
-            "no_such_room": 404, "custom_rules_off": 403}.get(getattr(e, "code", ""), 400)
+            "no_such_room": 404, "custom_rules_off": 403, "busy": 503}.get(getattr(e, "code", ""), 400)
 
 
 def refusal(e: HouseRulesError) -> dict:
@@ -48,7 +52,7 @@ def refusal(e: HouseRulesError) -> dict:
 
 class RulesApi:
     def __init__(self, lobby, loaded: dict, bases: list[str] | None = None,
-                 enabled: bool = True):
+                 enabled: bool = True, preview_limits: PreviewLimits | None = None):
         unknown = [b for b in bases or () if b not in loaded]
         if unknown:
             raise ShengjiError(f"--bases: {', '.join(unknown)} not served here (served: "
@@ -57,6 +61,10 @@ class RulesApi:
         self.bases = {name: loaded[name] for name in (bases or loaded)}
         self.enabled = enabled
         self._buckets: OrderedDict = OrderedDict()
+        self.previews = Previews(preview_limits)
+
+    def close(self) -> None:
+        self.previews.close()
 
     def _bucket(self, address: str) -> Bucket:
         address = address_key(address)
@@ -127,7 +135,44 @@ class RulesApi:
                                  "players": room.table.players, "started": room.started,
                                  "seats": room.seat_infos(), **rules_fields(room.rules)})
 
+        async def post_preview(request):
+            address = address_key(request.client.host if request.client else "?")
+            try:
+                data = await read_json(request, limit=MAX_RULES_BODY)
+                unknown = set(data) - {"rules", "players", "seed", "deals"}
+                if unknown:
+                    raise ProtocolError("bad_message", f"unknown key(s) "
+                                        f"{', '.join(sorted(unknown))} (allowed: rules, "
+                                        "players, seed, deals)")
+                seed = data.get("seed")
+                if seed is None:
+                    seed = secrets.randbelow(1_000_000)
+                if isinstance(seed, bool) or not isinstance(seed, (int, str)) \
+                        or len(str(seed)) > 64:
+                    raise ProtocolError("bad_message", "seed: an integer or a short string")
+                deals = data.get("deals", DEFAULT_DEALS)
+                if isinstance(deals, bool) or not isinstance(deals, int) \
+                        or not 1 <= deals <= MAX_DEALS:
+                    raise ProtocolError("bad_message", f"deals: 1..{MAX_DEALS}")
+                players = data.get("players")
+                if players is not None and (isinstance(players, bool)
+                                            or not isinstance(players, int)
+                                            or not 2 <= players <= 12):
+                    raise ProtocolError("bad_message", "players: a table size 2..12")
+                house = self.check(data.get("rules"), players, address)
+                from ...variants import load_variant
+                base = load_variant(self.bases[house.base], players=house.players)
+                got = await self.previews.run(address, house.text,
+                                              canonical_text(base.settings), seed, deals)
+            except HouseRulesError as e:
+                return JSONResponse(refusal(e), 422)
+            except ShengjiError as e:
+                return JSONResponse(error_message(e), _status(e))
+            return JSONResponse({"seed": seed, "deals": deals, "base_name": house.base,
+                                 "time_cap": self.previews.limits.time_cap, **got})
+
         return [Route("/api/rules/schema", get_schema),
+                Route("/api/rules/preview", post_preview, methods=["POST"]),
                 Route("/api/rules/check", post_check, methods=["POST"]),
                 Route("/api/rooms/{code}", get_room)]
 
