@@ -221,9 +221,9 @@ def test_preview_is_bounded_per_address_by_a_queue_and_a_time_cap():
     assert capped["capped"] and capped["house"]["deals"] < 40
 
     async def main():
-        p = Previews(PreviewLimits(time_cap=2.0, queue=1))
+        p = Previews(PreviewLimits(time_cap=2.0, queue=2))
         try:
-            jobs = [asyncio.ensure_future(p.run(a, h.text, base_text, 1, 2))
+            jobs = [asyncio.ensure_future(p.run(a, lambda: (h.text, base_text), 1, 2))
                     for a in ("a", "a", "b", "c")]
             return await asyncio.gather(*jobs, return_exceptions=True)
         finally:
@@ -231,5 +231,5 @@ def test_preview_is_bounded_per_address_by_a_queue_and_a_time_cap():
 
     got = asyncio.run(main())
     codes = [getattr(r, "code", "ok") if isinstance(r, ProtocolError) else "ok" for r in got]
-    # "a" twice: the second is refused; "b" waits in the queue of one; "c" finds it full
+    # "a" twice: the second is refused; "a" and "b" fill the queue of two; "c" finds it full
     assert codes == ["ok", "rate_limited", "ok", "busy"], got

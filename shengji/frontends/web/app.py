@@ -102,7 +102,9 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             text = data.pop("rules", None)
             name, seed, max_deals, turn_timer, players = _room_settings(data, loaded,
                                                                          default_variant)
-            house = None if text is None else house_api.check(text, players, address)
+            # a check loads a variant: in a thread, so that the event loop goes on
+            house = None if text is None else await asyncio.to_thread(
+                house_api.check, text, players, address)
             room = lobby.create(house.base if house else name, seed, max_deals,
                                 address=address, turn_timer=turn_timer, players=players,
                                 house=house)

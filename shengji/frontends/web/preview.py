@@ -27,7 +27,7 @@ DEFAULT_DEALS = 12
 class PreviewLimits:
     #: seconds of play per preview (both sides together), checked between deals
     time_cap: float = 4.0
-    #: previews waiting for the worker, besides the one running
+    #: previews admitted and not yet playing (being checked, or waiting for the worker)
     queue: int = 8
     #: previews one address may have running or waiting
     per_address: int = 1
@@ -78,6 +78,8 @@ class Previews:
         self.limits = limits or PreviewLimits()
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._lock = asyncio.Lock()
+        # checks one at a time too: several at once would only fight over the GIL
+        self._checker = concurrent.futures.ThreadPoolExecutor(1, "shengji-preview-check")
         self.waiting = 0
         self._by_address: dict[str, int] = {}
 
@@ -93,8 +95,10 @@ class Previews:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def run(self, address: str, house_text: str, base_text: str, seed,
-                  deals: int) -> dict:
+    async def run(self, address: str, prepare, seed, deals: int) -> dict:
+        """``prepare()`` → (house rules text, base rules text): the check of the house
+        file, run in a thread once the preview is admitted (a refused request costs
+        nothing, and the check never holds the event loop)."""
         lim = self.limits
         if self._by_address.get(address, 0) >= lim.per_address:
             raise ProtocolError("rate_limited", "a preview of yours is running already; "
@@ -105,6 +109,8 @@ class Previews:
         self.waiting += 1
         running = False
         try:
+            house_text, base_text = await asyncio.get_running_loop().run_in_executor(
+                self._checker, prepare)
             async with self._lock:  # one preview at a time
                 self.waiting -= 1
                 running = True

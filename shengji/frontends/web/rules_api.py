@@ -16,6 +16,7 @@ load each, so they are rate-limited per address.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections import OrderedDict
@@ -62,6 +63,7 @@ class RulesApi:
         self.enabled = enabled
         self._buckets: OrderedDict = OrderedDict()
         self.previews = Previews(preview_limits)
+        self._texts: dict = {}   # (base, players) -> the base's rules text
 
     def close(self) -> None:
         self.previews.close()
@@ -74,6 +76,17 @@ class RulesApi:
                 self._buckets.popitem(last=False)
             b = self._buckets[address] = Bucket(CHECK_RATE, CHECK_BURST)
         return b
+
+    def _base(self, name: str, players: int):
+        from ...variants import load_variant  # a loaded size is kept by the Variant
+
+        return load_variant(self.bases[name], players=players)
+
+    def _base_text(self, name: str, players: int) -> str:
+        key = (name, players)
+        if key not in self._texts:
+            self._texts[key] = canonical_text(self._base(name, players).settings)
+        return self._texts[key]
 
     def check(self, text, players, address: str):
         """Checked HouseRules, or HouseRulesError / ProtocolError."""
@@ -109,14 +122,14 @@ class RulesApi:
                                             or not isinstance(players, int)
                                             or not 2 <= players <= 12):
                     raise ProtocolError("bad_message", "players: a table size 2..12")
-                house = self.check(data.get("rules"), players, address)
+                # a check loads a variant (~0.1 s): in a thread, not in the event loop
+                house = await asyncio.to_thread(self.check, data.get("rules"), players,
+                                                address)
             except HouseRulesError as e:
                 return JSONResponse(refusal(e), 422)
             except ShengjiError as e:
                 return JSONResponse(error_message(e), _status(e))
-            base = self.bases[house.base]
-            from ...variants import load_variant
-            base = load_variant(base, players=house.players)
+            base = self._base(house.base, house.players)
             return Response(json.dumps({
                 "base": house.base, "players": house.players, "rules": house.text,
                 "name": house.name,
@@ -159,11 +172,14 @@ class RulesApi:
                                             or not isinstance(players, int)
                                             or not 2 <= players <= 12):
                     raise ProtocolError("bad_message", "players: a table size 2..12")
-                house = self.check(data.get("rules"), players, address)
-                from ...variants import load_variant
-                base = load_variant(self.bases[house.base], players=house.players)
-                got = await self.previews.run(address, house.text,
-                                              canonical_text(base.settings), seed, deals)
+                found = {}
+
+                def prepare():
+                    house = found["house"] = self.check(data.get("rules"), players, address)
+                    return house.text, self._base_text(house.base, house.players)
+
+                got = await self.previews.run(address, prepare, seed, deals)
+                house = found["house"]
             except HouseRulesError as e:
                 return JSONResponse(refusal(e), 422)
             except ShengjiError as e:
