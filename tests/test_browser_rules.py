@@ -182,3 +182,17 @@ def test_try_these_rules_draws_the_chart(site, browser):  # noqa: F811
         no_sideways(pg)
     finally:
         pg.context.close()
+
+
+def test_a_setting_shows_a_position_where_it_changes_the_verdict(site, browser):  # noqa: F811
+    url, _ = site
+    pg = new_page(browser, phone=True)
+    try:
+        open_panel(pg, url)
+        ex = '[data-key="play.bombs"] [data-example-for="play.bombs"]'
+        text = pg.inner_text(ex)
+        assert "any_suit" in text and "legal" in text and "illegal" in text
+        assert "four-deck" in text
+        no_sideways(pg)
+    finally:
+        pg.context.close()

@@ -17,6 +17,7 @@ load each, so they are rate-limited per address.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 from collections import OrderedDict
@@ -37,6 +38,15 @@ MAX_RULES_BODY = 2 * MAX_HOUSE_BYTES + 4096
 #: checks per address: a burst, then this many a second
 CHECK_RATE, CHECK_BURST = 2.0, 30
 TRACKED = 10_000
+
+
+@functools.cache
+def rule_examples() -> dict:
+    """Positions where a setting and its base disagree (shengji.conformance.examples)."""
+    from importlib import resources
+
+    text = resources.files("shengji").joinpath("schema/rule_examples.json").read_text("utf-8")
+    return json.loads(text)
 
 
 def _status(e: ShengjiError) -> int:
@@ -106,6 +116,7 @@ class RulesApi:
             sizes = {name: sorted({int(k) for k in (v.settings.get("by_players") or {})}
                                   | {v.players}) for name, v in self.bases.items()}
             return JSONResponse({"schema": schema(), "bases": list(self.bases),
+                                 "examples": rule_examples(),
                                  "seats": sizes, "custom_rules": self.enabled})
 
         async def post_check(request):

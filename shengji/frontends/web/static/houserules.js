@@ -26,7 +26,7 @@ const GROUPS = [
 // the table size (the lobby's seats) and code (never accepted from the web)
 const SKIP = new Set(["name", "description", "extends", "plugins", "players"]);
 
-const hr = { schema: null, bases: [], fields: new Map(), base: null, baseSettings: null,
+const hr = { schema: null, bases: [], examples: {}, fields: new Map(), base: null, baseSettings: null,
   name: null, timer: null, checked: null };
 
 const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -148,7 +148,7 @@ function buildFields(body) {
       h("label", {}, h("code", {}, key), " ", input), " ", reset,
       h("div", { class: "hr-desc" }, sch.description || s.description || ""),
       h("div", { class: "hr-meta" }, f.baseNote, io ? h("span", { class: "hr-io" }, " · shengji.io: " + io) : null),
-      f.error);
+      exampleOf(key), f.error);
     input.addEventListener(f.kind === "bool" || f.kind === "enum" ? "change" : "input", changed);
     hr.fields.set(key, f);
     const group = (GROUPS.find(([, re]) => re.test(key)) || ["Other"])[0];
@@ -156,6 +156,20 @@ function buildFields(body) {
   }
   fill(body, [...groups].filter(([, rows]) => rows.length).map(([name, rows]) =>
     h("details", { class: "hr-group" }, h("summary", {}, name, " ", h("span", { class: "hr-count" })), rows)));
+}
+
+// one position where this setting and its base judge differently (a rule case)
+function exampleOf(key) {
+  const list = hr.examples[key];
+  if (!list || !list.length) return null;
+  return h("details", { class: "hr-example", "data-example-for": key },
+    h("summary", {}, "What it changes: an example"),
+    list.map((ex) => h("div", { class: "hr-case" },
+      h("div", {}, `${ex.kind}`, ex.level !== null ? ` at level ${"23456789TJQKA"[ex.level] === "T" ? "10" : "23456789TJQKA"[ex.level]}` : "",
+        ex.trump !== null ? `, trump ${"DCHS"[ex.trump]}` : "", ": ", h("code", {}, JSON.stringify(ex.position))),
+      h("div", {}, "with ", h("code", {}, `${key}: ${shown(ex.value)}`), " → ", h("b", {}, shown(ex.house_verdict))),
+      h("div", {}, `under ${ex.base} → `, h("b", {}, shown(ex.base_verdict))),
+      h("small", {}, `${ex.file} · ${ex.case}` + (ex.source ? ` · ${ex.source}` : "")))));
 }
 
 function resetField(key) {
@@ -386,7 +400,7 @@ export async function mountHouseRules(container) {
   let info;
   try { info = await (await fetch("/api/rules/schema")).json(); } catch (e) { return; }
   if (!info.custom_rules) { container.hidden = true; return; }
-  hr.schema = info.schema; hr.bases = info.bases;
+  hr.schema = info.schema; hr.bases = info.bases; hr.examples = info.examples || {};
   const upload = h("input", { type: "file", accept: ".yaml,.yml,text/yaml", class: "hr-upload" });
   upload.onchange = async () => {
     const file = upload.files[0];
