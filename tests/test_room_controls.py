@@ -67,3 +67,54 @@ def test_a_house_rules_game_pickles_with_its_rules():
     game = Game(h.variant, 2, max_deals=1)
     copy = pickle.loads(pickle.dumps(game))
     assert copy.variant.settings["penalties"]["failed_throw"] == 10
+
+
+# ---------------------------------------------------------------- the room's controls
+
+def test_the_host_arranges_the_room_before_the_start(tmp_path):
+    import warnings
+
+    pytest.importorskip("httpx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from starlette.testclient import TestClient
+    from webtools import BASE, WS, join, room_of, send, until
+
+    from shengji.frontends.web.app import create_app
+
+    db = str(tmp_path / "rooms.db")
+    with TestClient(create_app(bot_delay=0, db=db), base_url=BASE) as client:
+        code = client.post("/api/rooms", json={"seed": 4, "max_deals": 1}).json()["room"]
+        with client.websocket_connect(WS) as host, client.websocket_connect(WS) as guest:
+            me = join(host, code, name="Ann")
+            assert until(host, "room")["host"] == 0
+            other = join(guest, code, name="Bo")
+            assert other["seat"] == 1
+            # only the host arranges
+            send(guest, type="arrange", token=other["token"], first_dealer=1)
+            assert until(guest, "error")["code"] == "not_host"
+            send(host, type="arrange", token=other["token"], first_dealer=1)
+            assert until(host, "error")["code"] == "bad_token"
+            # Bo moves to seat 2 (across the table: Ann's partner); levels and dealer
+            send(host, type="arrange", token=me["token"], swap=[1, 2])
+            assert until(guest, "seated")["seat"] == 2
+            room = until(host, "room")
+            assert room["seats"][2]["name"] == "Bo" and room["seats"][1]["kind"] == "open"
+            send(host, type="arrange", token=me["token"], levels=["5", "2", "5", "2"],
+                 first_dealer=2)
+            room = until(host, "room")
+            assert room["start_levels"] == [3, 0, 3, 0] and room["first_dealer"] == 2
+            send(host, type="arrange", token=me["token"], levels=["5", "2", "3", "2"])
+            assert until(host, "error")["code"] == "bad_message"  # partners share a level
+            game = room_of(client, code).table.game
+            assert game.dealer == 2 and game.levels == [3, 0, 3, 0]
+            send(host, type="start", token=me["token"])
+            until(host, "state")
+            send(host, type="arrange", token=me["token"], shuffle=1)
+            assert until(host, "error")["code"] == "started"
+    # a restart keeps the arrangement, and Bo's token finds his new seat
+    with TestClient(create_app(bot_delay=0, db=db), base_url=BASE) as client:
+        with client.websocket_connect(WS) as ws:
+            assert join(ws, code, token=other["token"])["seat"] == 2
+            game = room_of(client, code).table.game
+            assert game.first_dealer == 2 and game.start_levels == (3, 0, 3, 0)

@@ -23,20 +23,20 @@ restart.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import json
 import logging
 import secrets
 import time
-import unicodedata
 
 from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
 from . import admission
 from .houserules import room_rules, rules_fields, stored_rules, stored_variant
+from .seating import arrange, controls_fields, engine_controls, note_seated
 from .limits import Bucket, Limits, PerAddress, address_key
+from .seats import MAX_NAME, Seat, clean_name, token_hash  # noqa: F401 (re-exported)
 
 log = logging.getLogger("shengji.web")
 
@@ -50,37 +50,10 @@ DEFAULT_BOT_DELAY = 0.6
 #: seconds a disconnected player's turn (or the wait for "next deal") may last before a
 #: stand-in bot plays (or the next deal goes on); a room setting, 0 = wait for ever
 DEFAULT_TURN_TIMER = 60
-MAX_NAME = 24
-
-
-def token_hash(token: str) -> bytes:
-    """What a room keeps of a seat's token (any text hashes: a forged non-ASCII token is
-    simply wrong)."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
-
-
-def clean_name(name: str, default: str) -> str:
-    """A display name: no control or format characters, spaces collapsed, MAX_NAME long.
-    It is shown as text everywhere (never as markup)."""
-    text = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in name or "")
-    text = " ".join(text.split())[:MAX_NAME]
-    return text or default
 
 
 def encode(msg: dict) -> str:
     return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
-
-
-class Seat:
-    __slots__ = ("kind", "token_hash", "name")
-
-    def __init__(self, kind: str = "open", name: str = "", token_hash: bytes | None = None):
-        self.kind = kind        # open | human | bot
-        self.token_hash = token_hash
-        self.name = name
-
-    def record(self) -> tuple:
-        return (self.kind, self.name, self.token_hash)
 
 
 class Conn:
@@ -112,9 +85,13 @@ class Room:
                  max_deals=None, bot="heuristic", bot_delay: float = DEFAULT_BOT_DELAY,
                  limits: Limits | None = None, creator: str = "",
                  turn_timer: float = DEFAULT_TURN_TIMER, store=None, actions=None,
-                 seats=None, started: bool = False, rules: dict | None = None):
+                 seats=None, started: bool = False, rules: dict | None = None,
+                 controls: dict | None = None):
         self.code = code
-        self.table = Table(variant, seed, max_deals=max_deals, actions=actions)
+        #: the host's room controls (seating.py): host seat, start_levels, first_dealer
+        self.controls = dict(controls or {})
+        self.table = Table(variant, seed, max_deals=max_deals, actions=actions,
+                           **engine_controls(self.controls))
         self.variant_name = variant_name or self.table.game.variant_ref
         self.rules = rules or room_rules(variant)  # the rules in force (houserules.py)
         self.bot = bot
@@ -151,11 +128,12 @@ class Room:
         return cls(rec.code, variant, rec.seed, variant_name=rec.variant,
                    max_deals=rec.max_deals, actions=[action_from_dict(a) for a in rec.actions],
                    seats=seats, started=rec.started, rules=stored_rules(rec.settings),
+                   controls=rec.settings.get("controls"),
                    turn_timer=rec.settings.get("turn_timer", DEFAULT_TURN_TIMER), **kw)
 
     def settings(self) -> dict:
         return {"turn_timer": self.turn_timer, "players": self.table.players,
-                "rules": self.rules}
+                "rules": self.rules, "controls": self.controls}
 
     # ----------------------------------------------------------------- info
 
@@ -171,7 +149,7 @@ class Room:
         return {"type": "room", "protocol": PROTOCOL_VERSION, "room": self.code,
                 "variant": self.variant_name, "started": self.started,
                 "seats": self.seat_infos(), "watchers": len(self.watchers),
-                "turn_timer": self.turn_timer}
+                "turn_timer": self.turn_timer, **controls_fields(self)}
 
     def state_for(self, conn: Conn) -> dict:
         self._save_actions()  # stored before anyone sees them (a no-op when nothing is new)
@@ -263,6 +241,7 @@ class Room:
             s = self.seats[seat]
             s.kind, s.token_hash = "human", token_hash(token)
             s.name = clean_name(msg.get("name", ""), f"player {seat}")
+            note_seated(self, seat)  # the first to sit down is the host
             self._save_seats()
         conn.seat, conn.room = seat, self
         conn.cursor = self.table.deal_start_index()
@@ -328,6 +307,8 @@ class Room:
         seat = self._check_token(conn, msg.get("token"))
         if kind == "start":
             await self.start()
+        elif kind == "arrange":  # the host's room controls before the start
+            await arrange(self, seat, msg)
         elif kind == "replay":
             await conn.send(self.replay(seat, msg["deal"]))
         elif kind == "next":
