@@ -196,3 +196,25 @@ def test_a_setting_shows_a_position_where_it_changes_the_verdict(site, browser):
         no_sideways(pg)
     finally:
         pg.context.close()
+
+
+def test_the_host_sets_levels_and_the_first_dealer_in_the_page(site, browser):  # noqa: F811
+    url, app = site
+    pg = new_page(browser, phone=True)
+    try:
+        pg.goto(url)
+        pg.wait_for_selector("#variant option", state="attached")
+        pg.click("#create")
+        pg.wait_for_selector("#roomcontrols:not([hidden])")
+        code = pg.inner_text("#waitcode")
+        pg.select_option('[data-control="level-0"]', "5")
+        pg.select_option('[data-control="level-2"]', "5")
+        pg.select_option('[data-control="first-dealer"]', "0")
+        pg.click("text=Set levels and dealer")
+        wait_js(pg, "document.querySelector('[data-control=\"level-0\"]').value === '5' && "
+                    "document.querySelector('[data-control=\"first-dealer\"]').value === '0'")
+        game = app.state.lobby.rooms[code].table.game
+        assert game.levels == [3, 0, 3, 0] and game.dealer == 0
+        no_sideways(pg)
+    finally:
+        pg.context.close()
