@@ -21,8 +21,7 @@ from webtools import BASE, WS, join, room_of, send, until  # noqa: E402
 
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.variants import load_variant  # noqa: E402
-from shengji.variants.house import (HouseRulesError, canonical_text, check_house,  # noqa: E402
-                                    fingerprint)
+from shengji.variants.house import HouseRulesError, canonical_text, check_house, fingerprint  # noqa: E402
 
 HOUSE = "extends: two-deck-80\nplay:\n  bombs: any_suit\npenalties:\n  failed_throw: 10\n"
 

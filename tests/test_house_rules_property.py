@@ -14,8 +14,13 @@ from hypothesis import strategies as st
 
 from shengji.variants import load_variant
 from shengji.variants.files import schema
-from shengji.variants.house import (HouseRulesError, canonical_text, check_house,
-                                    fingerprint, rules_variant)
+from shengji.variants.house import (
+    HouseRulesError,
+    canonical_text,
+    check_house,
+    fingerprint,
+    rules_variant,
+)
 
 BASES = ("two-deck-80", "one-deck-40", "three-deck-titanic", "finding-friends")
 

@@ -51,7 +51,8 @@ def rule_examples() -> dict:
 
 def _status(e: ShengjiError) -> int:
     return {"rate_limited": 429, "too_large": 413, "bad_media_type": 415,
-            "no_such_room": 404, "custom_rules_off": 403, "busy": 503}.get(getattr(e, "code", ""), 400)
+            "no_such_room": 404, "custom_rules_off": 403,
+            "busy": 503}.get(getattr(e, "code", ""), 400)
 
 
 def refusal(e: HouseRulesError) -> dict:

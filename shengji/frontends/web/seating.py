@@ -1,5 +1,5 @@
-"""Room controls before the start (shengji.io's room settings): the host — the first
-person to take a seat — moves players (swaps two seats), shuffles the seats, sets each
+"""Room controls before the start (shengji.io's room settings): the host — the person who
+sat down first — moves players (swaps two seats), shuffles the seats, sets each
 seat's starting level and chooses the first dealer. Message ``arrange`` (docs/protocol.md):
 
     {"type": "arrange", "token": T, "swap": [0, 2]}           two seats change places
@@ -20,16 +20,17 @@ from ...protocol import PROTOCOL_VERSION, ProtocolError, Table
 
 
 def host_of(room) -> int | None:
-    """The host's seat: the first seat taken (kept in the room's controls)."""
-    return room.controls.get("host")
-
-
-def note_seated(room, seat: int) -> None:
-    """A seat was taken: the first one makes its player the host."""
+    """The host's seat: the first seat a person holds when the room is first shown (the
+    creator's, who joins first), kept in the room's controls from then on; it moves with
+    the host's seat."""
     if room.controls.get("host") is None:
-        room.controls["host"] = seat
+        people = [i for i, s in enumerate(room.seats) if s.kind == "human"]
+        if not people:
+            return None
+        room.controls["host"] = people[0]
         if room.store is not None:
             room.store.save_settings(room.code, room.settings())
+    return room.controls["host"]
 
 
 async def arrange(room, seat: int, msg: dict) -> None:
@@ -84,13 +85,14 @@ async def arrange(room, seat: int, msg: dict) -> None:
     await room.broadcast()
 
 
-def engine_controls(controls: dict) -> dict:
+def game_args(controls: dict | None) -> dict:
     """The Game arguments of a room's controls."""
-    return {k: controls[k] for k in ("start_levels", "first_dealer") if controls.get(k) is not None}
+    return {k: controls[k] for k in ("start_levels", "first_dealer")
+            if (controls or {}).get(k) is not None}
 
 
 def controls_fields(room) -> dict:
     """What the room and state messages say of the controls."""
     c = room.controls
-    return {"host": c.get("host"), "start_levels": c.get("start_levels"),
+    return {"host": host_of(room), "start_levels": c.get("start_levels"),
             "first_dealer": c.get("first_dealer")}

@@ -1,10 +1,14 @@
-"""A room's seats: who sits there (open, a person, a bot), the display name, and what is
-kept of a seat's secret token (its SHA-256 only)."""
+"""A room's seats and connections: what a seat keeps (its kind, a display name, the
+SHA-256 of its token), how names are cleaned, and ``Conn``, one websocket's state (its
+seat, event cursor, message budget). Used by rooms.py; independent of the web framework."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import unicodedata
+
+from .limits import Bucket, Limits
 
 MAX_NAME = 24
 
@@ -23,6 +27,10 @@ def clean_name(name: str, default: str) -> str:
     return text or default
 
 
+def encode(msg: dict) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
 class Seat:
     __slots__ = ("kind", "token_hash", "name")
 
@@ -33,3 +41,34 @@ class Seat:
 
     def record(self) -> tuple:
         return (self.kind, self.name, self.token_hash)
+
+
+class Conn:
+    """One connection: the seat it holds (None while watching), its event cursor, its
+    message budget."""
+
+    __slots__ = ("_send", "_close", "seat", "cursor", "room", "address", "bucket", "limited",
+                 "dropped", "closing", "watching")
+
+    def __init__(self, send, address: str = "?", limits: Limits | None = None, close=None):
+        limits = limits or Limits()
+        self._send = send
+        self._close = close     # async close(code, reason), or None
+        self.seat = None
+        self.cursor = 0
+        self.room = None
+        self.address = address
+        self.bucket = Bucket(limits.msg_rate, limits.msg_burst)
+        self.limited = False    # over the rate: told once, then messages are dropped
+        self.dropped = 0
+        self.closing = None     # a reason to close this connection, set by the lobby
+        self.watching = False
+
+    async def send(self, msg: dict | str) -> None:
+        await self._send(msg)
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close the socket now (with a close frame), e.g. when the database fails."""
+        self.closing = reason
+        if self._close is not None:
+            await self._close(code, reason)
