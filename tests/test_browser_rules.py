@@ -116,11 +116,11 @@ def test_an_invalid_value_shows_its_error_and_nothing_is_created(site, browser, 
     try:
         open_panel(pg, url)
         before = len(app.state.lobby.rooms)
-        pg.fill('[data-key="play.kitty_cap"] input', "5000")
-        pg.wait_for_selector('[data-error-for="play.kitty_cap"]:text("out of range")')
+        pg.fill('[data-key="penalties.failed_throw"] input', "5000")
+        pg.wait_for_selector('[data-error-for="penalties.failed_throw"]:text("out of range")')
         pg.click("#create")
         pg.wait_for_selector("#lobbyerror:not([hidden])")
-        assert "out of range" in pg.inner_text('[data-error-for="play.kitty_cap"]')
+        assert "out of range" in pg.inner_text('[data-error-for="penalties.failed_throw"]')
         assert pg.locator("#waiting:not([hidden])").count() == 0
         assert len(app.state.lobby.rooms) == before
         no_sideways(pg)

@@ -53,7 +53,8 @@ def test_check_answers_the_resolved_rules_and_the_short_file(client):
 
 @pytest.mark.parametrize("text,key,words", [
     ("extends: two-deck-80\nplay: {kitty: huge}\n", "play.kitty", "is not one of"),
-    ("extends: two-deck-80\nplay: {kitty_cap: 100000}\n", "play.kitty_cap", "out of range"),
+    ("extends: two-deck-80\npenalties: {failed_throw: 5000}\n", "penalties.failed_throw",
+     "out of range"),
     ("extends: two-deck-80\nplugins: [os]\n", "plugins", "plugins are code"),
     ("extends: ../../etc/passwd.yaml\n", "extends", "not offered here"),
     ("extends: /etc/passwd\n", "extends", "not offered here"),
