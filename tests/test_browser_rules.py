@@ -78,7 +78,10 @@ def test_change_two_settings_create_and_play_a_deal(site, browser, size):  # noq
         code = host.inner_text("#waitcode")
         room = app.state.lobby.rooms[code]
         assert room.table.game.variant.settings["penalties"]["failed_throw"] == 40
-        # a second player sees the rules before sitting down
+        # a second player sees the rules before sitting down: from a shared link...
+        guest.goto(f"{url}/?room={code}")
+        guest.wait_for_selector('#roomrules [data-key="penalties.failed_throw"]')
+        # ... or from the code typed in the lobby
         guest.goto(url)
         guest.fill("#joincode", code)
         guest.wait_for_selector('#roomrules [data-key="penalties.failed_throw"]')

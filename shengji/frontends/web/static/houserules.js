@@ -432,6 +432,9 @@ export async function mountHouseRules(container) {
   $("seats").addEventListener("change", baseChanged);
   // the lobby fills its variant list asynchronously: wait for it
   for (let i = 0; i < 50 && !$("variant").value; i++) await new Promise((r) => setTimeout(r, 50));
+  // a shared link (?room=CODE) fills the code: its rules show before sitting down
+  const code = $("joincode").value.replace(/[^0-9a-z]/gi, "").toUpperCase();
+  if (code) previewRoomRules(code);
   await baseChanged();
 }
 
