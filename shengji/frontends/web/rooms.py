@@ -35,6 +35,7 @@ from . import admission
 from .chat import ChatLog
 from .houserules import room_rules, rules_fields, stored_rules, stored_variant
 from .limits import Limits, PerAddress, address_key
+from .seating import arrange, controls_fields, game_args
 from .seats import MAX_NAME, Conn, Seat, clean_name, encode, token_hash  # noqa: F401 (re-exported)
 from .store import StoreError
 
@@ -52,14 +53,18 @@ DEFAULT_BOT_DELAY = 0.6
 DEFAULT_TURN_TIMER = 60
 #: the close reason of a socket whose room's database failed (close code 1011)
 STORE_CLOSE = "database error"
+
+
 class Room:
     def __init__(self, code: str, variant, seed, *, variant_name: str | None = None,
                  max_deals=None, bot="heuristic", bot_delay: float = DEFAULT_BOT_DELAY,
                  limits: Limits | None = None, creator: str = "",
                  turn_timer: float = DEFAULT_TURN_TIMER, store=None, actions=None,
-                 seats=None, started: bool = False, rules: dict | None = None):
+                 seats=None, started: bool = False, rules: dict | None = None, controls=None):
         self.code = code
-        self.table = Table(variant, seed, max_deals=max_deals, actions=actions)
+        self.controls = dict(controls or {})  # the host's room controls (seating.py)
+        self.table = Table(variant, seed, max_deals=max_deals, actions=actions,
+                           **game_args(controls))
         self.variant_name = variant_name or self.table.game.variant_ref
         self.rules = rules or room_rules(variant)  # the rules in force (houserules.py)
         self.bot = bot
@@ -108,11 +113,12 @@ class Room:
         return cls(rec.code, variant, rec.seed, variant_name=rec.variant,
                    max_deals=rec.max_deals, actions=[action_from_dict(a) for a in rec.actions],
                    seats=seats, started=rec.started, rules=stored_rules(rec.settings),
+                   controls=rec.settings.get("controls"),
                    turn_timer=rec.settings.get("turn_timer", DEFAULT_TURN_TIMER), **kw)
 
     def settings(self) -> dict:
         return {"turn_timer": self.turn_timer, "players": self.table.players,
-                "rules": self.rules}
+                "rules": self.rules, "controls": self.controls}
 
     # ----------------------------------------------------------------- info
 
@@ -128,7 +134,7 @@ class Room:
         return {"type": "room", "protocol": PROTOCOL_VERSION, "room": self.code,
                 "variant": self.variant_name, "started": self.started,
                 "seats": self.seat_infos(), "watchers": len(self.watchers),
-                "turn_timer": self.turn_timer}
+                "turn_timer": self.turn_timer, **controls_fields(self)}
 
     def state_for(self, conn: Conn) -> dict:
         self._save_actions()  # stored before anyone sees them (a no-op when nothing is new)
@@ -291,6 +297,8 @@ class Room:
         seat = self._check_token(conn, msg.get("token"))
         if kind == "start":
             await self.start()
+        elif kind == "arrange":  # the host's room controls before the start
+            await arrange(self, seat, msg)
         elif kind == "replay":
             await conn.send(self.replay(seat, msg["deal"]))
         elif kind == "next":
