@@ -17,7 +17,7 @@ import time
 
 import shengji.bots.heuristic as heur
 import shengji.core as core
-import shengji.engine.game as game_mod
+import shengji.engine.tricks as tricks_mod
 from shengji.bots import make_bot
 from shengji.engine import Game
 from shengji.engine.runner import play
@@ -53,7 +53,7 @@ def caches() -> dict:
             "heuristic._HANDS": both(heur, "_HANDS", "_HANDS_OLD"),
             "heuristic._CARDS": both(heur, "_CARDS", "_CARDS_OLD"),
             "heuristic._DECOMPOSED": [heur._DECOMPOSED],
-            "game._HAND_CACHE": both(game_mod, "_HAND_CACHE", "_HAND_CACHE_OLD")}
+            "tricks._HAND_CACHE": both(tricks_mod, "_HAND_CACHE", "_HAND_CACHE_OLD")}
 
 
 def main() -> None:

@@ -262,7 +262,7 @@ def test_wider_entry_points_raise_typed_errors(name, value):
         ("make_bot(variant)", None, "ArgumentError", "variant: expected a Variant "),
         ("make_bot(seed)", 1.5, "ArgumentError", "seed: expected an integer or a string, got "),
         ("Game.replay", 5, "ArgumentError", "actions: expected a list of actions, got int 5"),
-        ("Game(seed)", 1.5, "ShengjiError", "Game: seed must be an integer or a string, got "),
+        ("Game(seed)", 1.5, "ArgumentError", "Game: seed must be an integer or a string, got "),
         ("event_from_dict", None, "RecordError", "event record: expected an object with a "),
         ("serial.load", None, "RecordError", "game record: expected a file path, got NoneType"),
         ("parse_message", None, "ProtocolError", "a message is JSON text, not NoneType"),

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-import shengji.engine.game as game_mod
+import shengji.engine.tricks as tricks_mod
 from shengji.bots import make_bot
 from shengji.engine import Game
 
@@ -27,14 +27,14 @@ def _largest_while_playing(bot: str, seed: int, sizes) -> tuple:
 
 
 def test_hand_cache_stays_within_its_bound(monkeypatch):
-    monkeypatch.setattr(game_mod, "HAND_CACHE_SIZE", 50)
-    monkeypatch.setattr(game_mod, "_HAND_CACHE", {})
-    monkeypatch.setattr(game_mod, "_HAND_CACHE_OLD", {})
+    monkeypatch.setattr(tricks_mod, "HAND_CACHE_SIZE", 50)
+    monkeypatch.setattr(tricks_mod, "_HAND_CACHE", {})
+    monkeypatch.setattr(tricks_mod, "_HAND_CACHE_OLD", {})
     game, largest = _largest_while_playing(
-        "random", 11, lambda: (len(game_mod._HAND_CACHE), len(game_mod._HAND_CACHE_OLD)))
+        "random", 11, lambda: (len(tricks_mod._HAND_CACHE), len(tricks_mod._HAND_CACHE_OLD)))
     assert largest == 50  # filled, and never beyond
     # evicting changed nothing: the same seed with the full cache plays the same match
-    monkeypatch.setattr(game_mod, "HAND_CACHE_SIZE", 4096)
+    monkeypatch.setattr(tricks_mod, "HAND_CACHE_SIZE", 4096)
     again = Game.replay("two-deck-80", 11, list(game.actions), max_deals=2)
     assert again.snapshot() == game.snapshot()
 
@@ -70,7 +70,7 @@ def test_core_and_heuristic_caches_stay_within_their_bounds(monkeypatch):
     few hundred entries; they used to grow to 65,536 and 50,000, ~20 and ~60 MB) keep
     two generations of their size, and shrinking them changes no decision."""
     import shengji.bots.heuristic as heur
-    import shengji.core as core
+    import shengji.core.hands as core
 
     def match():
         return _largest_while_playing(

@@ -47,6 +47,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--proxy-headers", action="store_true",
                    help="trust X-Forwarded-For from a reverse proxy on 127.0.0.1 (the "
                         "per-address limits then count the real clients)")
+    p.add_argument("--no-custom-rules", action="store_true",
+                   help="rooms play only the offered variants: no house rules from the page")
+    p.add_argument("--bases", default=None, metavar="NAME,...",
+                   help="the offered variants a house file from the page may extend "
+                        "(default: all of them)")
     p.add_argument("--shard", default=None, metavar="I/N",
                    help="serve shard I of N: make and serve only the room codes of that shard "
                         "(the first letter of a code tells its shard; docs/scaling.md); "
@@ -120,7 +125,10 @@ def run(args) -> int:
         print(f"shengji: {note}", file=sys.stderr)
     app = create_app(default_variant=args.variant, bot=args.bot, bot_delay=args.bot_delay,
                      allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin,
-                     db=db, seats=args.seats, gc_pauses=True, limits=limits, shard=shard)
+                     db=db, seats=args.seats, gc_pauses=True, limits=limits, shard=shard,
+                     custom_rules=not args.no_custom_rules,
+                     bases=[b.strip() for b in args.bases.split(",") if b.strip()]
+                     if args.bases else None)
     if exposed(args.host):
         print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr)
     print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop); "

@@ -28,9 +28,13 @@ from itertools import islice
 
 from ..cards import NUM_KINDS
 from ..errors import ShengjiError
+from . import tricks
 from .actions import Play
 from .events import ThrowFailed
+from .game import Game
 from .legal import _SINGLE_PLAYS
+from .phase import PLAYING
+from .tricks import _played, _trick_won
 
 #: False: the runner never uses the driver (tests compare it with the per-play path)
 ENABLED = True
@@ -61,11 +65,9 @@ def _load() -> bool:
 
 def usable(game) -> bool:
     """May the driver play ``game``'s next decisions (see the module's docstring)?"""
-    from . import game as game_mod
-
-    if not ENABLED or type(game) is not game_mod.Game or game.phase != game_mod.PLAYING:
+    if not ENABLED or type(game) is not Game or game.phase != PLAYING:
         return False
-    if not 2 <= game.players <= 12 or not 1 <= game_mod.FOLLOW_LIMIT <= 120:
+    if not 2 <= game.players <= 12 or not 1 <= tricks.FOLLOW_LIMIT <= 120:
         return False
     if _lib is None and not _load():
         return False
@@ -76,8 +78,6 @@ def drive(game, pickers: list) -> bool:
     """Play ``game`` on through the C driver while the seat to act has a picker
     (``pickers[seat]``: its ``play_index``, or None). Returns False when it made no play
     (the caller takes the decision through the per-play path)."""
-    from . import game as game_mod
-
     m = game.players
     st = _ffi.new("sj_drive *")
     st.players = m
@@ -86,7 +86,7 @@ def drive(game, pickers: list) -> bool:
     st.side = sum(1 << s for s in side)
     st.throws = bool(game.rules.throws)
     st.throw_penalty = penalty = game.variant.settings["penalties"]["failed_throw"]
-    st.follow_limit = game_mod.FOLLOW_LIMIT
+    st.follow_limit = tricks.FOLLOW_LIMIT
     st.to_act = game.to_act
     st.leader = game.leader
     trick = game._trick
@@ -137,8 +137,6 @@ def _materialise(game, st, penalty: int, ended: bool) -> int:
     n_words = st.log_len
     if not n_words:
         return 0
-    from .game import _played, _trick_won
-
     words = _ffi.buffer(st.log, n_words * 4)
     it = iter(memoryview(bytes(words)).cast("I"))
     actions, events = game.actions, game.events

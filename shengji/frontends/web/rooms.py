@@ -32,6 +32,7 @@ from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
 from . import admission
+from .houserules import room_rules, rules_fields, stored_rules, stored_variant
 from .limits import Limits, PerAddress, address_key
 from .seats import MAX_NAME, Conn, Seat, clean_name, encode, token_hash  # noqa: F401 (re-exported)
 from .store import StoreError
@@ -55,10 +56,11 @@ class Room:
                  max_deals=None, bot="heuristic", bot_delay: float = DEFAULT_BOT_DELAY,
                  limits: Limits | None = None, creator: str = "",
                  turn_timer: float = DEFAULT_TURN_TIMER, store=None, actions=None,
-                 seats=None, started: bool = False):
+                 seats=None, started: bool = False, rules: dict | None = None):
         self.code = code
         self.table = Table(variant, seed, max_deals=max_deals, actions=actions)
         self.variant_name = variant_name or self.table.game.variant_ref
+        self.rules = rules or room_rules(variant)  # the rules in force (houserules.py)
         self.bot = bot
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
@@ -87,6 +89,14 @@ class Room:
             if s.kind == "bot":
                 self.table.set_bot(i, bot)
 
+    @property
+    def play_rules(self) -> dict:
+        """The variant's PlayRules as JSON (shengji.wasm.rules_json), for the page's
+        core.wasm: it judges selections before they are sent (the server stays the judge)."""
+        from ...wasm import rules_json
+
+        return rules_json(self.table.variant.play_rules)
+
     @classmethod
     def restore(cls, rec, variant, **kw) -> Room:
         """A room read back from the store: its game replayed from its actions."""
@@ -95,11 +105,12 @@ class Room:
         seats = [Seat(k, n, t) for k, n, t in rec.seats]
         return cls(rec.code, variant, rec.seed, variant_name=rec.variant,
                    max_deals=rec.max_deals, actions=[action_from_dict(a) for a in rec.actions],
-                   seats=seats, started=rec.started,
+                   seats=seats, started=rec.started, rules=stored_rules(rec.settings),
                    turn_timer=rec.settings.get("turn_timer", DEFAULT_TURN_TIMER), **kw)
 
     def settings(self) -> dict:
-        return {"turn_timer": self.turn_timer, "players": self.table.players}
+        return {"turn_timer": self.turn_timer, "players": self.table.players,
+                "rules": self.rules}
 
     # ----------------------------------------------------------------- info
 
@@ -125,6 +136,7 @@ class Room:
         msg["seats"] = self.seat_infos()
         msg["waiting"] = sorted(self.waiting)
         msg["watchers"] = len(self.watchers)
+        msg.update(rules_fields(self.rules))
         return msg
 
     @property
@@ -215,7 +227,8 @@ class Room:
             self.standins.discard(seat)
             self.table.remove_bot(seat)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": seat, "token": token, "variant": self.variant_name})
+                         "seat": seat, "token": token, "variant": self.variant_name,
+                         "play_rules": self.play_rules})
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
@@ -233,7 +246,7 @@ class Room:
         self.watchers.append(conn)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": None, "token": None, "variant": self.variant_name,
-                         "watching": True})
+                         "play_rules": self.play_rules, "watching": True})
         await conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
@@ -344,10 +357,10 @@ class Room:
                "variant": self.variant_name, "over": game.over, "winner": game.winner,
                "seats": [{"seat": i, "kind": s.kind, "name": s.name}
                          for i, s in enumerate(self.seats)],
-               "deals": deals}
+               "deals": deals, **rules_fields(self.rules)}
         if game.over:
             from ...engine.serial import game_to_dict
-            msg["record"] = game_to_dict(game)
+            msg["record"] = {**game_to_dict(game), "rules": self.rules["text"]}  # in force
         self._public = (key, encode(msg))
         return self._public[1]
 
@@ -539,8 +552,9 @@ class Lobby:
         return got
 
     def create(self, variant_name: str, seed=0, max_deals=None, address: str = "?",
-               turn_timer: float = DEFAULT_TURN_TIMER, players: int | None = None) -> Room:
-        variant = self.variant(variant_name, players)
+               turn_timer: float = DEFAULT_TURN_TIMER, players: int | None = None,
+               house=None) -> Room:  # house: checked HouseRules, played instead
+        variant = house.variant if house is not None else self.variant(variant_name, players)
         lim = self.limits
         key = address_key(address)
         live = admission.held(self.rooms, self._created.get(key))
@@ -554,7 +568,8 @@ class Lobby:
         code = self._new_code()
         room = Room(code, variant, seed, variant_name=variant_name,
                     max_deals=max_deals, bot=self.bot, bot_delay=self.bot_delay, limits=lim,
-                    creator=key, turn_timer=turn_timer, store=self.store)
+                    creator=key, turn_timer=turn_timer, store=self.store,
+                    rules=room_rules(variant, house))
         if self.store is not None:
             self.store.add_room(code, variant_name, seed, max_deals, room.settings(),
                                 [s.record() for s in room.seats])
@@ -610,8 +625,10 @@ class Lobby:
         if rec is None:
             return None
         try:
-            variant = self.variant(rec.variant, rec.settings.get("players"))
-        except ProtocolError as e:
+            # the rules stored with the room, not the variant file as it is now
+            variant = stored_variant(rec.settings) or self.variant(rec.variant,
+                                                                   rec.settings.get("players"))
+        except ShengjiError as e:
             log.warning("room %s: not restored: %s", code, e)
             return None
         self._make_space(address)

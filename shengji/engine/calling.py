@@ -1,0 +1,91 @@
+"""The sides and finding friends (找朋友, phase ``call``): who plays on the dealer's
+side. With fixed teams the dealer's team; with finding friends the dealer alone until
+the called cards are played: after the burial the dealer calls (docs/variants.md
+``friends``), and each play of a called copy may make its player a friend
+(``shengji.friends.FriendTracker`` keeps the count). What happens when a call is
+fulfilled is ``_count_friends``.
+"""
+
+from __future__ import annotations
+
+from ..friends import FriendTracker, allowed_calls, calls_problem, calls_text
+from .actions import CallFriends
+from .events import FriendJoined, FriendsCalled
+from .legal import Legal
+from .phase import CALLING, PLAYING, RULE_CALL, Phase
+
+
+class Calling(Phase):
+    """The sides of the deal. State (reset by ``_start_sides``): ``side`` (the dealer's
+    side, dealer first; public), ``sides_known``, the calls made and who fulfilled them,
+    and the friend tracker."""
+
+    def _start_sides(self) -> None:
+        self.side = ()
+        self.sides_known = self.friend_rules is None
+        self.calls = ()
+        self.joined = ()
+        self._friends = None
+
+    def _seat_sides(self) -> None:
+        """The sides as the deal begins, once the dealer is known."""
+        # the dealer first, then the teammates in play order
+        n, d = self.players, self.dealer
+        order = [(d + i) % n for i in range(n)]
+        if self.friend_rules is None:
+            self.side = tuple(s for s in order if self.teams[s] == self.dealer_team)
+        else:  # finding friends: the dealer alone until a called card is played
+            self.side = (d,)
+
+    def _start_play(self) -> None:
+        """After the exchange: the dealer calls friends (if the variant has calls), then
+        leads the first trick."""
+        if self.friend_rules is not None and self._friends is None:
+            if self.friend_rules.calls:
+                self.phase = CALLING  # the dealer calls friends once the kitty is buried
+                self.to_act = self.dealer
+                return
+            self._friends = FriendTracker((), self.dealer, self.friend_rules)
+            self.sides_known = True
+        self.phase = PLAYING
+        self.leader = self.to_act = self.dealer
+
+    def _list_call(self, seat: int) -> Legal:
+        # every single call allowed; the dealer makes ``count`` distinct ones at once
+        singles = allowed_calls(self.friend_rules, self.ctx, self.composition.counts,
+                                self.level)
+        return Legal("call", seat, tuple(CallFriends(seat, (c,)) for c in singles),
+                     count=self.friend_rules.calls)
+
+    def _check_call(self, action: CallFriends) -> None:
+        problem = calls_problem(action.calls, self.friend_rules, self.ctx,
+                                self.composition.counts, self.level)
+        if problem:
+            self._refuse(f"seat {action.seat} cannot call {', '.join(calls_text(action.calls))}"
+                         f": {problem}", "bad_call", RULE_CALL)
+
+    def _perform_call(self, action: CallFriends, plan: None, ev: list) -> None:
+        self.calls = action.calls
+        self._friends = FriendTracker(action.calls, self.dealer, self.friend_rules)
+        ev.append(FriendsCalled(action.seat, action.calls))
+        self._start_play()
+
+    def _count_friends(self, seat: int, cards: tuple, ev: list) -> None:
+        """A play of called copies: who joins (public from now on)."""
+        f = self._friends
+        joins = f.play(seat, cards)
+        if not joins:
+            return
+        for who, call, card, already in joins:
+            ev.append(FriendJoined(who, call, card, already))
+        self.side = tuple(f.side)
+        self.joined = tuple(f.joined)
+        self.sides_known = f.resolved
+        self._tally_sides()  # the points a friend won before joining now count for its side
+
+    def _tally_sides(self) -> None:
+        """The attackers' trick points and the net failed-throw penalty by the sides as
+        they stand (a friend's earlier tricks count for the dealer's side)."""
+        side, captured, penalties = self.side, self.captured, self.penalties
+        self.trick_points = sum(captured) - sum([captured[s] for s in side])
+        self.penalty = 2 * sum([penalties[s] for s in side]) - sum(penalties)

@@ -1,0 +1,118 @@
+"""The exchange (phases ``bury`` and ``steal``): the dealer takes the kitty and buries
+as many cards (docs/rules.md §8); with kitty theft (炒地皮, declare.kitty_theft) every
+other seat in turn may then overturn the declaration, take the buried cards and bury in
+its turn. Then the dealer calls friends (engine.calling) or leads (engine.tricks).
+"""
+
+from __future__ import annotations
+
+from ..cards import NUM_KINDS
+from ..model import Bid
+from .actions import Bury, Declare, Pass
+from .events import Buried, KittyTaken, TrumpSet, maker
+from .legal import Legal
+from .phase import BURYING, RULE_BURY, STEALING, Phase, _cards_desc, _pass, _passed, _tables
+
+
+class Exchange(Phase):
+    """The kitty's burial and its theft. State (reset by ``_start_exchange``): the kitty
+    as taken, the cards buried (counts), the seats still to be asked in a theft round."""
+
+    def _start_exchange(self) -> None:
+        self.kitty: tuple = ()
+        self.buried = [0] * NUM_KINDS
+        self._steal_queue: list = []  # seats still to be asked in a theft round
+
+    def _take_kitty(self, kitty: tuple, ev: list) -> None:
+        """The dealer takes the kitty dealt aside, and buries next."""
+        self.kitty = kitty
+        ev.append(_kitty_taken(self.dealer, tuple(sorted(kitty, reverse=True))))
+        hand = self.hands[self.dealer]
+        for c in kitty:
+            hand[c] += 1
+        self.hand_len[self.dealer] += len(kitty)
+        self.phase = BURYING
+        self.to_act = self.dealer
+
+    # ---------------------------------------------------------------------- burying
+
+    def _list_bury(self, seat: int) -> Legal:
+        return Legal("bury", seat, (), count=self.kitty_size)
+
+    def _check_bury(self, action: Bury) -> None:
+        self._check_in_hand(action, "bury", RULE_BURY)
+        if len(action.cards) != self.kitty_size:
+            self._refuse(f"seat {action.seat} must bury exactly {self.kitty_size} cards, "
+                         f"not {len(action.cards)}", "wrong_count", RULE_BURY)
+
+    def _perform_bury(self, action: Bury, plan: None, ev: list) -> None:
+        hand = self.hands[action.seat]
+        for c in action.cards:
+            hand[c] -= 1
+            self.buried[c] += 1
+        self.hand_len[action.seat] -= len(action.cards)
+        self._seat_hands[action.seat] = None
+        ev.append(_buried(action.seat, action.cards))
+        if self._theft_rule and self._bids:
+            # 炒地皮: every other seat, in play order after the one who buried, may
+            # overturn and take the kitty (not after a trump nobody declared: shengji.io
+            # allows no theft of an automatic bid)
+            self.phase = STEALING
+            self._steal_queue = [(action.seat + i) % self.players
+                                 for i in range(1, self.players)]
+            self._run_stealing(ev)
+            return
+        self._start_play()
+
+    # ---------------------------------------------------------------- kitty theft
+
+    def _list_stealing(self, seat: int) -> Legal:
+        """Pass, or a declaration that overturns the standing one (offered as while
+        dealing)."""
+        return Legal("declare", seat, (_pass(seat), *self._offer))
+
+    def _check_stealing(self, action) -> Bid | None:
+        return self._check_declare(action) if isinstance(action, Declare) else None
+
+    def _perform_stealing(self, action, bid: Bid | None, ev: list) -> None:
+        if isinstance(action, Pass):
+            self._decline(action.seat)
+            ev.append(_passed(action.seat))
+            self._run_stealing(ev)
+        else:  # a Declare: it overturns the standing declaration
+            self._add_bid(bid, ev)
+            self._steal(bid, ev)
+
+    def _run_stealing(self, ev: list) -> None:
+        """Ask the next seat that holds a declaration the rules accept now; when every
+        other seat has passed, the dealer leads."""
+        while self._steal_queue:
+            seat = self._steal_queue.pop(0)
+            offer = self._offers(seat)
+            if offer:
+                self._offer = offer
+                self.to_act = seat
+                return
+        self._start_play()
+
+    def _steal(self, bid: Bid, ev: list) -> None:
+        """The declaration stands: its suit is trump, and its seat takes the buried kitty
+        and buries as many cards. The dealer, and so the sides, do not change."""
+        seat, v = bid.seat, self.variant
+        self.trump = bid.trump
+        self.ctx = ctx = v._context(self.level, bid.trump)
+        self._eff, self._str, self._suit_kinds = _tables(ctx)
+        self.kitty = _cards_desc(self.buried)
+        ev.append(TrumpSet(bid.trump, seat, self.dealer, self.level, None))
+        ev.append(KittyTaken(seat, self.kitty))
+        hand = self.hands[seat]
+        for c in self.kitty:
+            hand[c] += 1
+        self.buried = [0] * NUM_KINDS
+        self.hand_len[seat] += len(self.kitty)
+        self._seat_hands[seat] = None
+        self.phase = BURYING
+        self.to_act = seat
+
+
+_kitty_taken, _buried = maker(KittyTaken), maker(Buried)

@@ -1,0 +1,136 @@
+"""What every phase of a deal shares: the phase names, the rules refusals cite, and the
+base of the phase classes.
+
+A ``Game`` (engine.game) is the one public face of a match; what happens in each phase
+of a deal lives in that phase's module, as a class ``Game`` inherits from:
+
+- ``engine.dealing``  — the deal and declarations (phase ``deal``), take-backs, trump;
+- ``engine.exchange`` — the kitty: the burial (``bury``) and kitty theft (``steal``);
+- ``engine.calling``  — finding friends: the dealer's calls (``call``), who joins;
+- ``engine.tricks``   — tricks (``play``), throws and forced plays (``choose``);
+- ``engine.scoring``  — the deal's score, levels, the next deal or the match's end.
+
+Each phase class starts the state it owns (``_start_*``) and checks and performs the
+actions of its phase; the state lives on the game (one object: ``Game.copy`` copies it
+one level deep, the C play driver reads and writes it in bulk).
+"""
+
+from __future__ import annotations
+
+from itertools import chain, repeat
+from typing import TYPE_CHECKING
+
+from ..cards import NUM_KINDS, card_str
+from ..errors import VariantError
+from .actions import Pass, cards_text, norm_cards
+from .errors import IllegalAction, IllegalPlayAction
+from .events import Passed
+
+if TYPE_CHECKING:
+    from ..variants import Variant
+
+#: phases of the state machine
+DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
+#: finding friends (找朋友): after burying, the dealer calls cards
+CALLING = "call"
+#: kitty theft (炒地皮, declare.kitty_theft): after a burial the other seats may overturn
+STEALING = "steal"
+
+RULE_DECLARE = "docs/rules.md §7 (declaring trump while dealing, seed 000 亮牌規則)"
+RULE_BURY = "docs/rules.md §8 (the dealer buries as many cards as the kitty held)"
+RULE_LEAD = "docs/rules.md §4 (leading and throws, seed 000 出牌規則)"
+RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規則)"
+RULE_TURN = "docs/rules.md §4 (play order: the trick's leader, then each next seat)"
+RULE_CHOOSE = "docs/rules.md §4 (failed throw: the next player chooses the forced play, seed 002)"
+RULE_CALL = "docs/variants.md friends (finding friends: the dealer's calls after burying)"
+RULE_TAKEBACK = "docs/variants.md declare.takeback (right after declaring, keep it or take it back)"
+
+
+class Phase:
+    """The base of the phase classes: what they all read of the game, and refusals."""
+
+    variant: Variant
+    players: int
+    phase: str
+    to_act: int | None
+    hands: list
+
+    def _refuse(self, msg: str, reason: str, rule: str, play: bool = False):
+        cls = IllegalPlayAction if play else IllegalAction
+        raise cls(msg, reason, rule)
+
+    def _check_in_hand(self, action, what: str, rule: str, play: bool = False) -> None:
+        hand = self.hands[action.seat]
+        cards = action.cards
+        for k in set(cards):
+            n = cards.count(k)
+            if n > hand[k]:
+                self._refuse(
+                    f"seat {action.seat} cannot {what} {cards_text(action.cards)}: it holds "
+                    f"{hand[k]} of {card_str(k)}, not {n}", "not_in_hand", rule, play)
+
+    def _seat_from_hook(self, seat, hook: str) -> int:
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise VariantError(f"variant {self.variant.name}: hook {hook} returned seat "
+                               f"{seat!r}; seats are 0..{self.players - 1}")
+        return seat
+
+
+def _ids(cards) -> tuple[int, ...]:
+    """Kind ids of whatever a hook returned (a core Hand, ids or tokens)."""
+    if hasattr(cards, "cards") and callable(cards.cards):
+        cards = cards.cards()
+    return norm_cards(tuple(cards) if not isinstance(cards, str) else cards)
+
+
+_KINDS_DESC = range(NUM_KINDS - 1, -1, -1)
+
+
+def _cards_desc(counts) -> tuple:
+    """The cards of 54 counts, ids descending."""
+    return tuple(chain.from_iterable(map(repeat, _KINDS_DESC, reversed(counts))))
+
+
+_TABLES: dict = {}
+
+
+def _tables(ctx) -> tuple:
+    """Per context: effective suit and strength of each kind, and the kinds of each
+    effective suit (4 = trumps), high kind ids first."""
+    t = _TABLES.get(ctx)
+    if t is None:
+        eff = [ctx.effective_suit(k) for k in range(NUM_KINDS)]
+        strength = [ctx.strength(k) for k in range(NUM_KINDS)]
+        kinds = [[k for k in range(NUM_KINDS - 1, -1, -1) if eff[k] == s] for s in range(5)]
+        t = _TABLES[ctx] = (eff, strength, kinds)
+    return t
+
+
+def _per_seat(cls):
+    """``seat -> cls(seat)``, one record per seat: actions and events are frozen, so one
+    serves every listing and every deal."""
+    made: dict = {}
+
+    def of(seat: int):
+        r = made.get(seat)
+        if r is None:
+            r = made[seat] = cls(seat)
+        return r
+
+    return of
+
+
+#: Pass(seat) and Passed(seat), shared records
+_pass, _passed = _per_seat(Pass), _per_seat(Passed)
+
+
+def _core():
+    global _core_module
+    if _core_module is None:
+        from .. import core  # imported late: the engine module loads without the C core
+
+        _core_module = core
+    return _core_module
+
+
+_core_module = None
