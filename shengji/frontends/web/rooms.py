@@ -35,6 +35,7 @@ from . import admission
 from .chat import ChatLog
 from .houserules import room_rules, rules_fields, stored_rules, stored_variant
 from .limits import Limits, PerAddress, address_key
+from .replays import RoomReplays
 from .seating import arrange, controls_fields, game_args
 from .seats import MAX_NAME, Conn, Seat, clean_name, encode, token_hash  # noqa: F401 (re-exported)
 from .store import StoreError
@@ -55,7 +56,7 @@ DEFAULT_TURN_TIMER = 60
 STORE_CLOSE = "database error"
 
 
-class Room:
+class Room(RoomReplays):
     def __init__(self, code: str, variant, seed, *, variant_name: str | None = None,
                  max_deals=None, bot="heuristic", bot_delay: float = DEFAULT_BOT_DELAY,
                  limits: Limits | None = None, creator: str = "",
@@ -344,37 +345,6 @@ class Room:
                 await other.send(line)
             except Exception:  # a closed socket: its own receive loop forgets it
                 pass
-
-    def replay(self, seat: int | None, deal: int) -> str:
-        """A finished deal never changes: its replay is built once per seat and kept. A
-        deal not scored yet is refused from the index of scored deals, without a look at
-        the events."""
-        key = (seat, deal)
-        text = self._replays.get(key)
-        if text is None:
-            text = self._replays[key] = encode(self._deal_replay(seat, deal))
-        return text
-
-    def _scored_deals(self) -> list[int]:
-        """The deals scored so far, in order (only the events since the last call are
-        looked at)."""
-        events = self.table.game.events
-        for e in events[self._indexed:]:
-            if type(e) is DealScored:
-                self._scored.append(e.deal)
-        self._indexed = len(events)
-        return self._scored
-
-    def _deal_replay(self, seat: int | None, deal: int) -> dict:
-        if deal not in self._scored_deals():
-            raise ProtocolError("not_finished", f"deal {deal} has not been scored yet: only a "
-                                                "finished deal can be replayed")
-        if seat is None:  # the public replay is kept as a dict for public_replay too
-            got = self._public_deals.get(deal)
-            if got is None:
-                got = self._public_deals[deal] = self.table.replay(None, deal)
-            return got
-        return self.table.replay(seat, deal)
 
     def public_replay(self, allow) -> str:
         """The room's public replay: every scored deal as a spectator saw it, and the whole
