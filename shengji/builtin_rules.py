@@ -53,7 +53,7 @@ DEFAULTS: dict = {
     },
     "penalties": {"failed_throw": 0},
     "table": {"hide_played_cards": False, "hide_dealer_points": False},
-    "scoring": {},
+    "scoring": {"below_zero": False},
     "next_dealer": {"hold": "partner"},
     "match_end": {"last_level": "A", "as_dealer": False},
     "advancement": {"must_defend": [], "jack_rule": False},
@@ -74,6 +74,11 @@ def standard_table(step: int) -> list[dict]:
     ]
 
 
+def below_zero(settings: dict) -> bool:
+    """Are attackers' totals below zero scored as they are (``scoring.below_zero``)?"""
+    return bool((settings.get("scoring") or {}).get("below_zero", False))
+
+
 def scoring_table(settings: dict, decks: int) -> tuple[int, list[dict]]:
     """(step, rows) of a variant: its own table, or the standard one for its step."""
     scoring = settings.get("scoring") or {}
@@ -81,10 +86,16 @@ def scoring_table(settings: dict, decks: int) -> tuple[int, list[dict]]:
     return step, list(scoring.get("table") or standard_table(step))
 
 
-def score(table: list[dict], step: int, points: int) -> ScoreOutcome:
+def score(table: list[dict], step: int, points: int, below_zero: bool = False) -> ScoreOutcome:
     """Look ``points`` up in a table of ``{below, next, rise}`` rows (ascending
     ``below``). Past the last row, its side rises one more level per further ``step``
-    points (seed 000: "以後以 40 分為一個等級")."""
+    points (seed 000: "以後以 40 分為一個等級"). With ``below_zero`` the first row reaches
+    down to its ``below`` - ``step``, and its side rises one more level per further
+    ``step`` below that (shengji.io scoring.rs: -40 → dealers +4, -80 → +5 on two decks)."""
+    first = table[0]
+    if below_zero and points < first["below"]:
+        return ScoreOutcome(next=first["next"],
+                            rise=first["rise"] + (first["below"] - 1 - points) // step)
     for row in table:
         if points < row["below"]:
             return ScoreOutcome(next=row["next"], rise=row["rise"])
@@ -247,7 +258,7 @@ def shengji_kitty_multiplier(variant, context, play, lead):
 @hookimpl(trylast=True)
 def shengji_score_deal(variant, attacker_points, short_handed):
     step, table = scoring_table(variant.settings, variant.decks)
-    out = score(table, step, attacker_points)
+    out = score(table, step, attacker_points, below_zero(variant.settings))
     rules = variant.friend_rules
     if (short_handed and out.next == "dealers" and rules is not None
             and rules.bonus_level == "smaller_side"):

@@ -27,7 +27,9 @@ class Scoring(Phase):
             multiplier = int(v._kitty_multiplier(self.ctx, self._hand_obj(winning),
                                                   self._hand_obj(lead)))
             bonus = kitty_points * multiplier
-        total = max(0, self.trick_points + bonus + self.penalty)
+        total = self.trick_points + bonus + self.penalty
+        if not (v.settings.get("scoring") or {}).get("below_zero"):
+            total = max(0, total)  # scoring.below_zero: shengji.io scores totals under 0
         rules = self.friend_rules
         outcome = v._score(total, rules is not None and bool(rules.short_handed(side)))
         self.sides_known = True  # the deal is over: every side is public
