@@ -282,12 +282,13 @@ static int ruff_beats(const sj_rules *r, const sj_lead *F, const int *v, const i
     }
 }
 
-/* bomb of kind a played after the winning bomb of kind b: higher only as a trump bomb on a
- * plain one, or a stronger bomb of the same effective suit (§7) */
+/* bomb of kind a played after the winning bomb of kind b: a trump bomb beats a plain one,
+ * else the higher rank wins, whatever the plain suits (§7; shengji.io's comment "equal
+ * size: higher rank wins"): plain suits rank their cards alike */
 static int bomb_beats(const sj_rules *r, int a, int b)
 {
     int sa = r->esuit[K(a)], sb = r->esuit[K(b)];
-    if (sa != sb)
+    if (sa != sb && (sa == SJ_TRUMP || sb == SJ_TRUMP))
         return sa == SJ_TRUMP;
     return r->strength[K(a)] > r->strength[K(b)];
 }
