@@ -10,9 +10,18 @@
 
 /* ---------------------------------------------------------------- throws §6 */
 
+/* shengji.io's order of cards of equal strength (its Card::as_char): the suits ♠ ♥ ♦ ♣
+ * (our kind ids run ♠ ♥ ♣ ♦), then the rank */
+static int sio_card_order(int k)
+{
+    static const int suit_pos[4] = {0, 1, 3, 2};
+    return k >= 52 ? k : suit_pos[k / 13] * 13 + k % 13;
+}
+
 /* failed_throw: first_blocker (shengji.io): the first holding in play order that beats
  * any component decides; it forces, of the components it beats, the one of the fewest
- * cards, then the lowest bottom strength, then the narrower, then the lower kind. */
+ * cards, then the lowest bottom strength, then the narrower, then the bottom card first
+ * in shengji.io's card order (sio_card_order: of C10 D10 at level 10, D10). */
 static int first_blocker(const sj_rules *r, const sj_lead *lead, uint8_t (*H)[64], int m,
                          sj_throw_result *out)
 {
@@ -25,7 +34,7 @@ static int first_blocker(const sj_rules *r, const sj_lead *lead, uint8_t (*H)[64
             if (sj__max_top(r, s, H[j], ci->w, ci->len) <= ci->top)
                 continue;
             long key = (((long)ci->w * ci->len * 64 + (ci->top - ci->len + 1)) * 8 + ci->w) * 64 +
-                       K(lead->kinds[(ci->first + ci->len - 1) % SJ_MAXCARDS]);
+                       sio_card_order(K(lead->kinds[(ci->first + ci->len - 1) % SJ_MAXCARDS]));
             if (best < 0 || key < best_key) {
                 best = i;
                 best_key = key;
