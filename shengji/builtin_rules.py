@@ -15,6 +15,7 @@ from .cards import (
     BIG_JOKER,
     LITTLE_JOKER,
     NO_TRUMP_LEVEL,
+    SUITS,
     parse_level,
     parse_rank,
     parse_suit,
@@ -206,12 +207,16 @@ def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
         # seed 002: the kitty's first card names the suit; a joker leaves no trump
         card = kitty[0]
         return NoBidOutcome(trump=suit_of(card), turned_card=card)
-    if rules["when_nobody"] == "turn_kitty_level" and kitty:
+    if rules["when_nobody"] in ("turn_kitty_level", "turn_kitty_level_suit_first") and kitty:
         # shengji.io FirstCardOfLevelOrHighest: turn until a level card or a joker; with
-        # none, the highest card by rank names the suit (ties: the first turned)
+        # none, the highest card names the suit: by rank (ties: the first turned), or as
+        # shengji.io sorts the kitty, by its no-trump order, suit first (♣ < ♦ < ♠ < ♥)
         card = next((c for c in kitty if c >= LITTLE_JOKER or rank_of(c) == level), None)
-        if card is None:
+        if card is None and rules["when_nobody"] == "turn_kitty_level":
             card = max(kitty, key=lambda c: (rank_of(c), -kitty.index(c)))
+        elif card is None:
+            card = max(kitty, key=lambda c: ("CDSH".index(SUITS[suit_of(c)]), rank_of(c),
+                                             -kitty.index(c)))
         return NoBidOutcome(trump=suit_of(card), turned_card=card)
     return NoBidOutcome(trump=None)
 
