@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..errors import VariantError
 from .loading import resolve
@@ -23,8 +24,8 @@ __all__ = ["Variant", "load_variant", "list_variants", "builtin_dir", "VARIANT_G
 
 
 def load_variant(
-    ref: str | os.PathLike | Mapping | Variant,
-    plugins: Iterable = (),
+    ref: str | os.PathLike[str] | Mapping[str, Any] | Variant,
+    plugins: Iterable[object] = (),
     name: str | None = None,
     players: int | None = None,
     allow_plugins: Iterable[str] = (),
