@@ -316,15 +316,19 @@ def must_defend(variant) -> frozenset:
 
 
 @hookimpl(trylast=True)
-def shengji_advance(variant, level, rise, defending):
+def shengji_advance(variant, level, rise, defending, deal_level):
     """One level at a time (shengji.io AdvancementPolicy): a must-defend level is passed
     only by the dealers' side, on the first level of its rise; any other rise stops on
-    it. Past the last level the seat has won (the levels beyond count on for ties)."""
+    it; NT is passed only when the deal itself was played at NT (shengji.io
+    play_phase.rs: "to advance past NoTrump, the landlord must also be defending
+    NoTrump"), so a teammate at NT under a dealer at K stays. Past the last level the
+    seat has won (the levels beyond count on for ties)."""
     # the rise stops on the first must-defend level it meets (the dealers pass the one
     # they start on), else goes the whole way: worked out without stepping (a hostile
     # rise of 10**30 took forever one level at a time)
     met = [s for s in must_defend(variant)
-           if level <= s < level + rise and not (defending and s == level)]
+           if level <= s < level + rise and not (
+               defending and s == level and (s != NO_TRUMP_LEVEL or deal_level == s))]
     return min(met) if met else level + rise
 
 

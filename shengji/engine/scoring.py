@@ -44,7 +44,8 @@ class Scoring(Phase):
                 self.levels[s] = self._start_level
         if outcome.rise:
             for s in rising:
-                self.levels[s] = v.advance(self.levels[s], outcome.rise, s in side)
+                self.levels[s] = v.advance(self.levels[s], outcome.rise, s in side,
+                                           self.level)
         self.deals_played += 1
         ev.append(_deal_scored(
             self.deal_number, self.dealer, self.trick_points, _cards_desc(self.buried),
