@@ -351,12 +351,17 @@ class Variant:
         last level is NT. A seat's level above it has passed the last level."""
         return max(12, parse_level(self.settings["match_end"]["last_level"]))
 
-    def advance(self, level: int, rise: int, defending: bool) -> int:
-        """A seat's level after rising ``rise`` levels (hook shengji_advance)."""
+    def advance(self, level: int, rise: int, defending: bool,
+                deal_level: int | None = None) -> int:
+        """A seat's level after rising ``rise`` levels (hook shengji_advance);
+        ``deal_level``: the deal's (the dealer's) level, default the seat's own."""
         check_int(level, "level", 0, 13)  # 2..A, or NT (13)
         check_int(rise, "rise", 0)
+        if deal_level is None:
+            deal_level = level
+        check_int(deal_level, "deal_level", 0, 13)
         new = self._call("shengji_advance", int, level=level, rise=rise,
-                         defending=bool(defending))
+                         defending=bool(defending), deal_level=deal_level)
         if not level <= new <= level + rise:
             self._bad_result("shengji_advance", new, f"a level {level}..{level + rise}")
         return new
