@@ -571,27 +571,34 @@ class Context {
 
   /** Components of a lead, best first: [{width, length, cards}] (semantics §3). */
   decompose(lead) {
-    const l = this.leadPtr(lead);
     const core = this.core;
+    let l;
+    if (lead instanceof Lead) l = this.leadPtr(lead);
+    else { // straight into the scratch lead (no cache copy: a decomposition is asked once)
+      core.put(core.bufA, counts(lead, "lead"));
+      this.leadKey = null;
+      core.leadOwner = null;
+      if (core.x.sj_decompose(this.live(), core.bufA, NK, core.lead, core.err) < 0) this.raise();
+      l = core.lead;
+    }
     const m = core.u8();
     const o = core.leadOffsets;
     const n = core.i32(l + o[2]);
     const rainbow = core.i32(l + o[1]) === 5;
-    const out = [];
+    const out = new Array(n);
     for (let i = 0; i < n; i++) {
       const at = l + o[3] + i * o[6];
       const w = m[at];
       const len = m[at + 1];
-      const c = new Uint8Array(NK);
       if (rainbow) { // rank groups: every card of that rank
         const rank = m[at + 2];
+        const c = new Uint8Array(NK);
         for (let s = 0; s < 4; s++) c[s * 13 + rank] = m[l + o[5] + s * 13 + rank];
-        out.push(new Component(w, 1, c));
+        out[i] = new Component(w, 1, null, c);
         continue;
       }
       const first = l + o[4] + m[at + 3];
-      for (let j = 0; j < len; j++) c[m[first + j]] = w;
-      out.push(new Component(w, len, c));
+      out[i] = new Component(w, len, len === 1 ? m[first] : Array.from(m.subarray(first, first + len)), null);
     }
     return out;
   }
@@ -880,10 +887,20 @@ class Refusal {
 /** One component of a decomposition: `width` cards per tuple, `length` tuples; its cards
  * as 54 `counts`, and as text (`cards`) when read. */
 class Component {
-  constructor(width, length, c) {
+  constructor(width, length, kinds, c) {
     this.width = width;
     this.length = length;
-    this.counts = c;
+    this.kinds = kinds; // the kind, or the kinds of a tractor from the top down
+    this.c = c;
+  }
+
+  /** The component's cards as 54 counts. */
+  get counts() {
+    if (this.c === null) {
+      this.c = new Uint8Array(NK);
+      for (const k of typeof this.kinds === "number" ? [this.kinds] : this.kinds) this.c[k] = this.width;
+    }
+    return this.c;
   }
 
   get cards() {
