@@ -1,6 +1,6 @@
 /* shengji rules core: the play-phase semantics of docs/semantics.md §2-§9.
  *
- * Every variant choice arrives as plain data in sj_rules (filled by shengji/core.py,
+ * Every variant choice arrives as plain data in sj_rules (filled by shengji/core/,
  * then checked and completed by sj_prepare). Card groups are 54 counts (uint8_t).
  * Every entry point takes explicit buffer lengths, validates counts, kind ids and
  * sizes, and returns SJ_OK / a reason code (>= 0) or an SJ_ERR_* code (< 0) with
@@ -57,6 +57,7 @@
 #define SJ_RUFF_STRONGEST 0
 #define SJ_RUFF_ALL_COMPONENTS 1
 #define SJ_RUFF_HIGHEST_CARD 2
+#define SJ_RUFF_UNIT_LENGTH 3
 #define SJ_THROW_SMALLEST 0
 #define SJ_THROW_NEXT_PLAYER_CHOOSES 1
 #define SJ_THROW_FIRST_BLOCKER 2
@@ -69,6 +70,7 @@
 #define SJ_BOMBS_NONE 0
 #define SJ_BOMBS_ANY_SUIT 1          /* a bomb may be played whatever was led */
 #define SJ_BOMBS_FOLLOW_SUIT 2       /* a bomb of the led suit is exempt from the shape */
+#define SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP 3  /* FOLLOW_SUIT, and a trump bomb while holding the led suit */
 #define SJ_KITTY_EXPONENTIAL 0
 #define SJ_KITTY_POWER 1
 #define SJ_KITTY_TABLE 2
@@ -253,7 +255,7 @@ int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
                     int32_t *totals, uint32_t *sides, sj_err *err);
 
 /* ---------------------------------------------------------------- Python face
- * (batch.c) The hot calls of shengji/core.py with only the arguments that vary
+ * (batch.c) The hot calls of shengji/core/ with only the arguments that vary
  * (54-count buffers, no info or error: ask the full entry point for details;
  * sj_decompose54 and sj_ncomp return the number of components on success; sj_comp_ids
  * names each component of a lead: (w - 1) * 54 + kind for a tuple, 255 else), and

@@ -70,7 +70,7 @@ def test_core_and_heuristic_caches_stay_within_their_bounds(monkeypatch):
     few hundred entries; they used to grow to 65,536 and 50,000, ~20 and ~60 MB) keep
     two generations of their size, and shrinking them changes no decision."""
     import shengji.bots.heuristic as heur
-    import shengji.core as core
+    import shengji.core.hands as core
 
     def match():
         return _largest_while_playing(

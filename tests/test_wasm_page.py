@@ -89,7 +89,10 @@ def test_an_illegal_follow_is_explained_and_not_sent(server, page):
     page.click("#play")
     page.wait_for_selector("#error:not([hidden])")
     text = page.inner_text("#error")
-    assert "You must follow" in text and "Rule:" in text and "docs/rules.md §5" in text
+    # plain words first; the rule and its source behind "why?" (issue 21)
+    assert "You must follow" in text and "why?" in text
+    page.click("#error .why summary")
+    assert "docs/rules.md §5" in page.inner_text("#error .why .rule")
     page.wait_for_timeout(300)
     assert len(_actions_sent(page)) == sent_before
     assert state(page)["index"] == st["index"]

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from .. import plugins as plugin_mod
 from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_level, suit_of
@@ -71,7 +73,7 @@ class Variant:
                 raise VariantError(f"{display_path(self.path)}: {e}") from None
         self._contexts: dict = {}
         #: what load_variant was given (reloading with another player count uses it)
-        self.source = resolved.path or s
+        self.source: str | PathLike[str] | Mapping[str, Any] = resolved.path or s
         #: the player count given to load_variant (a CLI's --seats), else None
         self.players_override: int | None = None
         self.extra_plugins = tuple(extra_plugins)

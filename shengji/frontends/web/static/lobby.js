@@ -13,6 +13,7 @@ export async function loadVariants() {
   const data = await r.json();
   const sel = $("variant");
   app.seatCounts = data.seats || {};
+  app.descriptions = data.descriptions || {};
   for (const v of data.variants) {
     const o = h("option", { value: v }, v.split("/").pop().replace(/\.ya?ml$/, ""));
     if (v === data.default) o.selected = true;
@@ -24,6 +25,7 @@ export async function loadVariants() {
 
 // a variant playable at several table sizes (finding friends: 5-12) offers a choice
 export function showSeatCounts() {
+  $("variantdesc").textContent = app.descriptions[$("variant").value] || "";
   const counts = app.seatCounts[$("variant").value] || [];
   $("seatslabel").hidden = counts.length < 2;
   fill($("seats"), counts.map((n) => h("option", { value: String(n) }, String(n))));
@@ -116,7 +118,7 @@ export function onWelcome(msg) {
   $("roomcode").textContent = msg.room;
   // a variant file offered by path shows as its file name
   $("variantname").textContent = msg.variant.split("/").pop().replace(/\.ya?ml$/, "");
-  $("seatname").textContent = app.watching ? "watching" : "seat " + msg.seat;
+  $("seatname").textContent = app.watching ? "watching" : `you · seat ${msg.seat}`;
   $("lobby").hidden = true;
   hideLobbyError();
 }

@@ -9,9 +9,10 @@ import {
 import { send } from "./connection.js";
 import { renderHand, selectedCards } from "./hand.js";
 import { decorate } from "./rulescore.js";
-import { renderActions } from "./actions.js";
+import { renderActions, hideError } from "./actions.js";
 import { logEvent } from "./log.js";
 import { renderCalls, sideOf, SIDE_WORDS, clearPick } from "./friends.js";
+import { turnSignal, setUpOptions } from "./options.js";
 
 export function onState(msg) {
   const first = !app.state;
@@ -31,25 +32,29 @@ export function onState(msg) {
   const handNow = handTokens(msg.view);
   for (const i of [...app.selected]) if (i >= handNow.length) app.selected.delete(i);
   if (first) app.selected.clear();
+  const mine = !!msg.legal && !app.hold;
+  turnSignal(mine, app.wasMine);
+  app.wasMine = mine;
   render();
 }
 
 export function onEvent(e) {
   switch (e.type) {
-    case "DealStarted": app.trick = []; app.throwNote = null; break;
+    case "DealStarted": app.trick = []; app.throwNote = null; app.won = {}; break;
     case "Played":
       if (e.lead) { app.trick = []; }
       app.trick.push([e.seat, e.cards]);
       break;
     case "ThrowFailed": app.throwNote = e; break;
     case "TrickWon":
+      if (typeof e.points === "number") app.won[e.seat] = (app.won[e.seat] || 0) + e.points;
       app.lastTrick = { plays: app.trick, winner: e.seat, points: e.points, trick: e.trick };
       app.trick = [];
       app.throwNote = null;
       break;
     case "DealScored":
       // the last trick and the result stay on the table until "Next deal"
-      app.hold = { scored: e, trick: app.lastTrick, view: heldView(e) };
+      app.hold = { scored: e, trick: app.lastTrick, view: heldView(e), won: { ...app.won } };
       break;
     default: break;
   }
@@ -60,8 +65,11 @@ export function onEvent(e) {
 export function heldView(e) {
   const v = app.prevView;
   if (!v || v.deal !== e.deal) return null;
+  // the levels as the scoring left them: the view of this message is already past it
+  const now = app.state.view;
   return { ...v, trick_points: e.attacker_points, hand_sizes: v.hand_sizes.map(() => 0),
-    to_act: null, points_out: v.points_total, trick: [], phase: "over" };
+    to_act: null, points_out: v.points_total, trick: [], phase: "over",
+    level_ranks: now.level_ranks, levels: now.levels };
 }
 
 // ------------------------------------------------------------------ the table layout
@@ -103,7 +111,9 @@ export function render() {
   renderCenter(st);
   renderTurn(st);
   renderNotice(st);
-  renderHand(st, () => { renderActions(app.state); decorate(app.state, selectedCards()); });
+  // a new selection makes the last refusal stale
+  renderHand(st, () => { hideError(); renderActions(app.state); decorate(app.state, selectedCards()); });
+  renderBarTrick(st);
   renderActions(st);
   decorate(st, app.seat === null ? "" : selectedCards());
   renderResult(st);
@@ -178,12 +188,26 @@ export function renderSpots(st) {
     else if (info && info.kind === "bot") badges.push(h("span", { class: "badge bot" }, "bot"));
     if (app.state.waiting && app.state.waiting.includes(seat)) badges.push(h("span", { class: "badge wait" }, "reading the result"));
     const lines = [h("b", { class: "name" }, seatName(seat)), badges,
-      h("span", { class: "count" }, `${v.hand_sizes[seat]} cards`)];
+      h("span", { class: "count" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`)];
+    // points this seat's tricks took this deal (hidden points are not counted)
+    const won = (app.hold && app.hold.won) || app.won || {};
+    if (won[seat]) lines.push(h("span", { class: "count won", dataset: { won: String(won[seat]) } }, `won ${won[seat]}`));
     if (!fixedTeams(v)) lines.push(h("span", { class: "count" }, `level ${v.level_ranks[seat]}`));
     fill(spot, h("div", { class: "who" }, lines),
       played[seat] ? cardsRow(played[seat]) : h("div", { class: "cards empty" }));
     if (faded && played[seat]) spot.lastChild.classList.add("faded");
   }
+}
+
+// the trick being played, in one line of glyphs for the action bar (on a phone the felt
+// scrolls away while the hand is chosen)
+function renderBarTrick(st) {
+  const el = $("bartrick"), v = st.view;
+  if (app.hold || v.phase !== "play" || !v.trick.length) { el.hidden = true; return; }
+  el.hidden = false;
+  const parts = [h("b", {}, `Trick ${v.trick_number + 1}: `)];
+  v.trick.forEach(([s, c], i) => parts.push(i ? " · " : "", `${seatName(s)} `, textCards(c)));
+  fill(el, parts);
 }
 
 export function renderCenter(st) {
@@ -343,6 +367,7 @@ export function showCardsOut() {
 }
 
 export function setUpTable() {
+  setUpOptions(() => { app.selected.clear(); if (app.state && app.state.view) render(); });
   $("start").onclick = () => send({ type: "start", token: app.token });
   $("lasttrickbtn").onclick = showLastTrick;
   $("cardsoutbtn").onclick = showCardsOut;
