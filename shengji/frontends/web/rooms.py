@@ -31,6 +31,7 @@ import time
 from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
+from ...wasm import rules_json
 from . import admission
 from .houserules import room_rules, rules_fields, stored_rules, stored_variant
 from .limits import Limits, PerAddress, address_key
@@ -88,14 +89,6 @@ class Room:
         for i, s in enumerate(self.seats):
             if s.kind == "bot":
                 self.table.set_bot(i, bot)
-
-    @property
-    def play_rules(self) -> dict:
-        """The variant's PlayRules as JSON (shengji.wasm.rules_json), for the page's
-        core.wasm: it judges selections before they are sent (the server stays the judge)."""
-        from ...wasm import rules_json
-
-        return rules_json(self.table.variant.play_rules)
 
     @classmethod
     def restore(cls, rec, variant, **kw) -> Room:
@@ -228,7 +221,7 @@ class Room:
             self.table.remove_bot(seat)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": seat, "token": token, "variant": self.variant_name,
-                         "play_rules": self.play_rules})
+                         "play_rules": rules_json(self.table.variant.play_rules)})
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
@@ -246,7 +239,8 @@ class Room:
         self.watchers.append(conn)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": None, "token": None, "variant": self.variant_name,
-                         "play_rules": self.play_rules, "watching": True})
+                         "play_rules": rules_json(self.table.variant.play_rules),
+                         "watching": True})
         await conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
