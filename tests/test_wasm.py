@@ -212,3 +212,15 @@ def test_readme_javascript_example_runs(tmp_path):
     assert lines[4] == "[ 'H7 H7' ]"
     assert lines[5] == "tractor + pair + single"
     assert "trump" in "\n".join(lines[6:])
+
+
+@needs_node
+def test_a_huge_limit_allocates_only_what_the_follows_need():
+    got = json.loads(run_js("""
+const ctx = core.context({decks: 2}, "10", "S");
+const r = ctx.legalFollows("H2 H3 H4", "H5 H6 H7 H8 H9 HJ HQ HK HA D2 D3", 1e9);
+const r2 = ctx.legalFollows("H2 H3 H4 H5 H6", "D2 D3 D4 D5 D6 D7 D8 D9 DJ DQ DK DA C2 C3 C4", 300);
+console.log(JSON.stringify([r.plays.length, r.total, r2.plays.length, r2.total, core.memoryBytes]));
+"""))
+    assert got[:4] == [84, 84, 300, 3003]
+    assert got[4] <= 8 * 2**20  # not the 2 GB a limit of 1e9 follows would ask for

@@ -712,21 +712,29 @@ class Context {
     const l = this.leadPtr(lead);
     const core = this.core;
     core.put(core.bufB, counts(hand, "hand"));
-    const cap = Math.min(limit, Math.floor(2 ** 31 / NK) - 1);
-    const out = core.alloc(Math.max(cap, 1) * NK);
-    try {
-      const w = core.words;
-      const rc = core.x.sj_legal_follows(this.live(), l, core.bufB, NK, out, cap * NK,
-        w + 8, w, w + 12, core.err);
-      if (rc < 0) this.raise();
-      core.u8();
-      const dv = core.dv;
-      const n = dv.getInt32(w + 8, true);
-      const total = Number(dv.getBigUint64(w, true));
-      const exact = dv.getInt32(w + 12, true) !== 0;
-      return { n, total, exact, out: core.u8().slice(out, out + n * NK) };
-    } finally {
-      core.free(out);
+    limit = Math.min(limit, Math.floor(2 ** 31 / NK) - 1);
+    // a small buffer first, a larger one only when more follows exist (as shengji.core):
+    // a huge limit never allocates more than the follows need
+    let cap = Math.min(limit, 64);
+    for (;;) {
+      const out = core.alloc(Math.max(cap, 1) * NK);
+      try {
+        const w = core.words;
+        const rc = core.x.sj_legal_follows(this.live(), l, core.bufB, NK, out, cap * NK,
+          w + 8, w, w + 12, core.err);
+        if (rc < 0) this.raise();
+        core.u8();
+        const dv = core.dv;
+        const n = dv.getInt32(w + 8, true);
+        const total = Number(dv.getBigUint64(w, true));
+        const exact = dv.getInt32(w + 12, true) !== 0;
+        if (n === Math.min(limit, total) || (!exact && n < cap) || cap >= limit) {
+          return { n, total, exact, out: core.u8().slice(out, out + n * NK) };
+        }
+        cap = Math.min(limit, Math.max(total, 2 * cap));
+      } finally {
+        core.free(out);
+      }
     }
   }
 
