@@ -31,6 +31,7 @@ import time
 from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
+from ...wasm import rules_json
 from . import admission
 from .chat import ChatLog
 from .houserules import room_rules, rules_fields, stored_rules, stored_variant
@@ -96,14 +97,6 @@ class Room(RoomReplays):
         for i, s in enumerate(self.seats):
             if s.kind == "bot":
                 self.table.set_bot(i, bot)
-
-    @property
-    def play_rules(self) -> dict:
-        """The variant's PlayRules as JSON (shengji.wasm.rules_json), for the page's
-        core.wasm: it judges selections before they are sent (the server stays the judge)."""
-        from ...wasm import rules_json
-
-        return rules_json(self.table.variant.play_rules)
 
     @classmethod
     def restore(cls, rec, variant, **kw) -> Room:
@@ -237,7 +230,7 @@ class Room(RoomReplays):
             self.table.remove_bot(seat)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": seat, "token": token, "variant": self.variant_name,
-                         "play_rules": self.play_rules})
+                         "play_rules": rules_json(self.table.variant.play_rules)})
         await self.send_chat_history(conn)
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
@@ -256,7 +249,8 @@ class Room(RoomReplays):
         self.watchers.append(conn)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": None, "token": None, "variant": self.variant_name,
-                         "play_rules": self.play_rules, "watching": True})
+                         "play_rules": rules_json(self.table.variant.play_rules),
+                         "watching": True})
         await self.send_chat_history(conn)
         await conn.send(self.state_for(conn) if self.started else self.room_message())
 
