@@ -7,7 +7,7 @@ cards of recent hands.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Union
 
 from ..cards import (
     BIG_JOKER,
@@ -23,6 +23,10 @@ from ..cards import (
 from ..errors import CardError, HandError
 from ..memo import remember
 from .clib import ffi
+
+#: what every card argument of the core accepts: a Hand, card text ("HA HA HK"), or an
+#: iterable of card tokens or of kind ids
+Cards = Union["Hand", str, Iterable[str], Iterable[int]]
 
 #: highest first: jokers, then S H C D from A down (the order of ``format_counts``)
 _DISPLAY_ORDER = (BIG_JOKER, LITTLE_JOKER) + tuple(
