@@ -102,11 +102,13 @@ def openspiel_game(name: str, params: dict | None = None):
             if s.is_chance_node():
                 outcomes = s.chance_outcomes()
                 r, acc = rng.random(), 0.0
+                pick = outcomes[-1][0]
                 for a, p in outcomes:
                     acc += p
                     if r < acc:
+                        pick = a
                         break
-                s.apply_action(a)
+                s.apply_action(pick)
                 continue
             observe(s)
             legal = s.legal_actions()

@@ -512,6 +512,13 @@ int sj__bomb_kind(const sj_rules *r, const uint8_t *P, int n)
     return -1;
 }
 
+/* may a bomb of kind k follow whatever the hand holds of the led suit esuit? */
+static int bomb_suit_free(const sj_rules *r, int k, int esuit)
+{
+    return r->bombs == SJ_BOMBS_ANY_SUIT || r->esuit[k] == esuit ||
+           (r->bombs == SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP && r->esuit[k] == SJ_TRUMP);
+}
+
 int sj__bomb_exempt(const sj_rules *r, const sj_lead *lead, const uint8_t *P)
 {
     if (lead->esuit == SJ_RAINBOW)
@@ -519,7 +526,7 @@ int sj__bomb_exempt(const sj_rules *r, const sj_lead *lead, const uint8_t *P)
     int k = sj__bomb_kind(r, P, lead->n);
     if (k < 0)
         return 0;
-    return r->bombs == SJ_BOMBS_ANY_SUIT || r->esuit[k] == lead->esuit;
+    return bomb_suit_free(r, k, lead->esuit);
 }
 
 /* The bombs H holds that are legal follows only as bombs (§4 is not met by them), in
@@ -531,7 +538,7 @@ static int extra_bombs(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
     if (r->bombs == SJ_BOMBS_NONE || n < 4 || lead->esuit == SJ_RAINBOW)
         return 0;
     for (int k = 0; k < SJ_NK; k++) {
-        if (H[k] < n || (r->bombs == SJ_BOMBS_FOLLOW_SUIT && r->esuit[k] != lead->esuit))
+        if (H[k] < n || !bomb_suit_free(r, k, lead->esuit))
             continue;
         uint8_t P[64];
         memset(P, 0, sizeof P);

@@ -55,7 +55,7 @@ int sj_prepare(sj_rules *r, sj_err *e)
     FIELD(r->bridge == 0 || r->bridge == 1, 8);
     FIELD(r->protection >= SJ_PROTECT_NONE && r->protection <= SJ_PROTECT_NO_SHAPE, 9);
     FIELD(r->constant_mask < (1u << 13), 10);
-    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= 2, 11);
+    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= SJ_RUFF_UNIT_LENGTH, 11);
     FIELD(r->failed_throw >= 0 && r->failed_throw <= 2, 12);
     FIELD(r->kitty >= 0 && r->kitty <= 3, 13);
     FIELD(r->kitty_cap >= 1, 14);
@@ -63,7 +63,7 @@ int sj_prepare(sj_rules *r, sj_err *e)
         FIELD(r->kitty_table[i] >= 1, 15);
     FIELD(r->n_ladders >= 0 && r->n_ladders <= SJ_MAX_LADDERS, 16);
     FIELD(r->shorter_tractors == 0 || r->shorter_tractors == 1, 18);
-    FIELD(r->bombs >= SJ_BOMBS_NONE && r->bombs <= SJ_BOMBS_FOLLOW_SUIT, 19);
+    FIELD(r->bombs >= SJ_BOMBS_NONE && r->bombs <= SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP, 19);
     FIELD(r->rainbow_min == 0 || (r->rainbow_min >= 4 && r->rainbow_min <= 16), 20);
     for (int k = 0; k < SJ_NK; k++)
         FIELD(r->copies[k] <= r->decks, 21);

@@ -57,6 +57,7 @@
 #define SJ_RUFF_STRONGEST 0
 #define SJ_RUFF_ALL_COMPONENTS 1
 #define SJ_RUFF_HIGHEST_CARD 2
+#define SJ_RUFF_UNIT_LENGTH 3
 #define SJ_THROW_SMALLEST 0
 #define SJ_THROW_NEXT_PLAYER_CHOOSES 1
 #define SJ_THROW_FIRST_BLOCKER 2
@@ -69,6 +70,7 @@
 #define SJ_BOMBS_NONE 0
 #define SJ_BOMBS_ANY_SUIT 1          /* a bomb may be played whatever was led */
 #define SJ_BOMBS_FOLLOW_SUIT 2       /* a bomb of the led suit is exempt from the shape */
+#define SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP 3  /* FOLLOW_SUIT, and a trump bomb while holding the led suit */
 #define SJ_KITTY_EXPONENTIAL 0
 #define SJ_KITTY_POWER 1
 #define SJ_KITTY_TABLE 2

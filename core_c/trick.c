@@ -252,10 +252,24 @@ static int highest_strength(const sj_rules *r, const uint8_t *p)
     return best;
 }
 
-static int ruff_beats(const sj_rules *r, int ncomp, const int *v, const int *cur,
+static int ruff_beats(const sj_rules *r, const sj_lead *F, const int *v, const int *cur,
                       const uint8_t *p, const uint8_t *pcur)
 {
+    int ncomp = F->ncomp;
     switch (r->ruff_compare) {
+    case SJ_RUFF_UNIT_LENGTH: {
+        /* shengji.io TrickUnitLength: components largest first, the first unequal one
+         * decides (a tie falls through); a throw with a multi-card component ignores its
+         * singles */
+        int skip_singles = ncomp > 1 && F->comps[0].w * F->comps[0].len > 1;
+        for (int i = 0; i < ncomp; i++) {
+            if (skip_singles && F->comps[i].w * F->comps[i].len == 1)
+                continue;
+            if (v[i] != cur[i])
+                return v[i] > cur[i];
+        }
+        return 0;
+    }
     case SJ_RUFF_ALL_COMPONENTS:
         for (int i = 0; i < ncomp; i++)
             if (v[i] <= cur[i])
@@ -337,7 +351,7 @@ int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int 
         rc = match(r, F, SJ_TRUMP, P[j], v);
         if (rc < 0)
             return rc;
-        if (rc == 1 && (!win_ruff || ruff_beats(r, F->ncomp, v, cur, P[j], P[win]))) {
+        if (rc == 1 && (!win_ruff || ruff_beats(r, F, v, cur, P[j], P[win]))) {
             win = j;
             win_ruff = 1;
             memcpy(cur, v, sizeof(int) * (size_t)F->ncomp);

@@ -29,14 +29,16 @@ Shape = tuple[int, int]
 Pattern = tuple[Shape, ...]
 Ladder = tuple[Pattern, ...]
 
-RUFF_COMPARE = ("strongest", "all_components", "highest_card")
+RUFF_COMPARE = ("strongest", "all_components", "highest_card", "unit_length")
 FAILED_THROW = ("smallest", "next_player_chooses", "first_blocker")
 #: following protections (shengji.io TrickDrawPolicy, in its order): none, longer tuples
 #: need not be broken, only a led tractor asks for tractors, both, only the suit is followed
 FOLLOW_PROTECTIONS = ("none", "longer_tuples", "tractor_on_tractor", "both", "suit_only")
 #: bombs (shengji.io BombPolicy): none; a bomb (four or more identical cards) may follow
-#: whatever was led; a bomb of the led suit is exempt from the shape rules only
-BOMBS = ("none", "any_suit", "follow_suit")
+#: whatever was led; a bomb of the led suit is exempt from the shape rules only (a bomb of
+#: another suit only when void); as follow_suit, and a trump bomb even while holding the led
+#: suit (shengji.io's code and unit test; its doc comment reads as follow_suit)
+BOMBS = ("none", "any_suit", "follow_suit", "follow_suit_or_trump")
 KITTY_POLICIES = ("exponential", "power", "table", "twice_size")
 #: keys of the ``table`` kitty policy, and the shape each names
 KITTY_TABLE_KEYS = ("single", "pair", "triple", "quad", "tractor", "titanic")

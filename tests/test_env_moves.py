@@ -3,7 +3,6 @@ OpenSpiel's sim tests in that mode, every listed move legal, the features descri
 moves, the lists are a function of the state, and burials/calls sample within the cap."""
 
 import random
-import warnings
 
 import numpy as np
 import pytest
@@ -47,7 +46,7 @@ def test_every_listed_move_is_legal_and_described(variant, max_moves):
     kinds = set()
     for seed in range(2):
         e.reset(seed=seed)
-        for agent in e.agent_iter(10_000):
+        for _agent in e.agent_iter(10_000):
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)
@@ -93,3 +92,64 @@ def test_burial_list_starts_with_the_heuristic_burial():
     moves = e.decision.moves
     assert len(moves) == 32 and all(type(m) is Bury for m in moves)
     assert len({m.cards for m in moves}) == 32
+
+
+def _reference_features(view, variant, moves, kind, max_moves):
+    """Each move's features computed one by one (the module computes them as arrays)."""
+    from shengji.cards import point_value
+    from shengji.engine.actions import Pass
+
+    out = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
+    c0, tail = len(KINDS), len(KINDS) + 54
+    for i, m in enumerate(moves):
+        out[i, KINDS.index(kind)] = 1
+        cards = getattr(m, "cards", None)
+        if cards is None:
+            cards = tuple(c for n, c in getattr(m, "calls", ()) for _ in range(n))
+        for c in cards:
+            out[i, c0 + c] += 1
+        out[i, tail:tail + 4] = [len(cards), sum(point_value(c) for c in cards),
+                                 type(m) is Pass, len(set(cards))]
+    if not view.trump_set:
+        return out
+    ctx = variant.context(view.level, view.trump)
+    strength = [ctx.strength(k) for k in range(54)]
+    trick = view.trick
+    partner, pts, joined = 0.0, 0, b""
+    for _, cards in trick:
+        joined += bytes(np.bincount(cards, minlength=54).astype(np.uint8))
+        pts += sum(point_value(c) for c in cards)
+    if trick:
+        w = trick[ctx.trick_winner([list(c) for _, c in trick]) if len(trick) > 1 else 0][0]
+        partner = float(view.same_side(w, view.seat) is True)
+    for i, m in enumerate(moves):
+        cards = getattr(m, "cards", None)
+        if not cards:
+            continue
+        wins = 0
+        if kind == "follow" and trick:
+            c = bytes(np.bincount(cards, minlength=54).astype(np.uint8))
+            wins = ctx._winner_of(joined + c, len(trick) + 1) == len(trick)
+        out[i, tail + 4:tail + 9] = [sum(ctx.effective_suit(c) == 4 for c in cards),
+                                     max(strength[c] for c in cards) / max(strength),
+                                     wins, partner, pts]
+    return out
+
+
+@pytest.mark.parametrize("variant", ["two-deck-80", "finding-friends"])
+def test_features_equal_the_move_by_move_reference(variant):
+    from shengji.env.moves import MoveDecision
+
+    e = raw_env(variant, actions="moves", max_moves=64)
+    e.reset(seed=9)
+    rng = random.Random(9)
+    checked = set()
+    while not e.game.over:
+        g = e.game
+        s = g.to_act
+        dec = MoveDecision.of_game(g, s, 64)
+        want = _reference_features(g.view(s), g.variant, dec.moves, dec.kind, 64)
+        assert np.allclose(dec.features(), want), dec.kind
+        checked.add(dec.kind)
+        e.step(rng.randrange(len(e.decision.moves)))
+    assert {"lead", "follow", "bury"} <= checked

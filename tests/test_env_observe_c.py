@@ -32,7 +32,7 @@ def _compare_deal(variant, players, history, seed, every=1):
     seen = len(e.game.events)
     rng = random.Random(seed)
     steps = 0
-    for agent in e.agent_iter(100_000):
+    for _agent in e.agent_iter(100_000):
         g = e.game
         py_tracker.update(g.events[seen:])
         seen = len(g.events)

@@ -11,7 +11,7 @@ from ..cards import (
     NUM_KINDS,
     card_str,
 )
-from ..errors import HandError, ShengjiError
+from ..errors import ArgumentError, HandError, ShengjiError
 from .clib import ffi, lib
 from .context import Context
 from .crules import _hold_only
@@ -21,6 +21,9 @@ def shuffled(seed: str, cards: bytes) -> bytearray:
     """``cards`` (kind ids) in the order ``shengji.engine.dealing.shuffle`` puts them with
     ``random.Random(seed)``, ``seed`` a str: the same permutation, computed in C
     (core_c/shuffle.c)."""
+    if not isinstance(seed, str) or not isinstance(cards, (bytes, bytearray)):
+        raise ArgumentError(f"shuffled(seed, cards): a str and bytes, not "
+                            f"{type(seed).__name__} and {type(cards).__name__}")
     raw = seed.encode()
     # what random.Random(str) seeds MT19937 with: the integer of the bytes and their
     # SHA-512 (big-endian), as 32-bit words least significant first (at least one)

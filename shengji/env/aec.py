@@ -40,9 +40,9 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         f"shengji.env needs the 'rl' extra ({e.name} is missing): pip install 'shengji[rl]'"
     ) from None
 
+from ..cards import NUM_KINDS
 from ..engine.errors import IllegalAction
 from ..engine.events import DealScored, TrickWon
-from ..cards import NUM_KINDS
 from ..engine.game import Game
 from .building import DONE, N_ACTIONS, Decision
 from .cobserve import make_encoder
@@ -152,7 +152,8 @@ class ShengjiEnv(AECEnv):
         if g.to_act in self.external_seats:  # decided by act_engine: nothing to list
             self.decision = None
             return
-        self.decision = (MoveDecision(g, g.to_act, self.max_moves) if self.moves_mode
+        self.decision = (MoveDecision.of_game(g, g.to_act, self.max_moves)
+                         if self.moves_mode
                          else Decision(g, g.to_act))
         if self.view_in_info:
             self.infos[self.agent_selection] = {"view": g.view(g.to_act)}

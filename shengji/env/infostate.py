@@ -22,8 +22,9 @@ ordinals), ``play`` (number 1 for a lead), ``throw_failed`` (the attempt; number
 penalty), ``forced`` (number = the option chosen), ``redeal`` (a redeal: the kitty
 turned face up), ``building`` (the cards this seat has chosen so far in its current
 decision, the last row; while the dealer calls friends: the calls chosen, each card
-counted by its ordinal, and number = the ordinal waiting for its card). Dealing cards to the other seats is no row: the schedule is
-fixed, so their count is known from the dealt piece and the events' numbers.
+counted by its ordinal, and number = the ordinal waiting for its card). Dealing cards
+to the other seats is no row: the schedule is fixed, so their count is known from the
+dealt piece and the events' numbers.
 
 ``R`` bounds the rows of any deal of the variant: every ask to declare of the attempt
 that was played (each a declaration or a pass, a take-back at most once each), a row per
@@ -38,9 +39,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import NUM_KINDS
-from ..engine.events import (BidTakenBack, Buried, CardDealt, Declared, DealStarted,
-                             ForcedChosen, FriendsCalled, KittyTaken, Passed, Played,
-                             Redealt, ThrowFailed)
+from ..engine.events import (
+    BidTakenBack,
+    Buried,
+    CardDealt,
+    DealStarted,
+    Declared,
+    ForcedChosen,
+    FriendsCalled,
+    KittyTaken,
+    Passed,
+    Played,
+    Redealt,
+    ThrowFailed,
+)
 
 ROW_TYPES = ("declare", "pass", "takeback", "kitty", "bury", "call", "play",
              "throw_failed", "forced", "redeal", "building")

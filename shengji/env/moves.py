@@ -44,13 +44,14 @@ from math import comb
 import numpy as np
 
 from ..cards import NUM_KINDS, point_value
-from ..engine.actions import Bury, CallFriends, ChooseForced, Pass, TakeBack
+from ..engine.actions import Bury, CallFriends, Pass, TakeBack
 from .building import KINDS
 
 MAX_MOVES = 256
 MOVE_FEATURES = len(KINDS) + NUM_KINDS + 9
 _KIND = {k: i for i, k in enumerate(KINDS)}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
+_POINTS_V = np.array(_POINTS, dtype=np.float32)
 _HEURISTIC: dict = {}
 
 
@@ -60,44 +61,46 @@ class _NoCalls:
 
 
 class MoveDecision:
-    """The listed moves of the seat to act (``moves``: engine actions)."""
+    """The listed moves of a seat to act (``moves``: engine actions), from what the
+    seat sees — its ``SeatView`` and ``Legal`` actions — so a bot lists the same moves
+    as the environments do. ``seed`` seeds the sample when there are too many."""
 
-    __slots__ = ("kind", "seat", "moves", "cards", "counts", "_set", "_features", "_game")
+    __slots__ = ("kind", "seat", "moves", "cards", "counts", "_set", "_features")
 
-    def __init__(self, game, seat: int, max_moves: int = MAX_MOVES):
+    def __init__(self, view, legal, variant, seed, max_moves: int = MAX_MOVES):
+        seat = view.seat
         self.seat = seat
         self.cards: list = []
         self.counts = [0] * NUM_KINDS
         self._set = _NoCalls
-        self._features = None
-        self._game = game
-        legal = game.legal_actions(seat)
         self.kind = kind = legal.kind
-        rng = random.Random(f"moves:{game.seed}:{game._stamp}:{seat}")
         n = len(legal)
         if kind == "bury":
-            moves = _burials(game, seat, legal, max_moves, rng)
+            moves = _burials(view, legal, variant, max_moves, _rng(seed))
         elif kind == "call":
-            moves = _calls(seat, legal, max_moves, rng)
+            moves = _calls(seat, legal, max_moves, _rng(seed))
         elif kind == "takeback":
             moves = [Pass(seat), TakeBack(seat)]
-        elif kind == "choose":
-            moves = [ChooseForced(seat, i) for i in range(len(game._choice[1]))]
         elif n <= max_moves:
             moves = list(legal)
         else:  # a sample, in the listing's order
-            moves = [legal[i] for i in sorted(rng.sample(range(n), max_moves))]
+            moves = [legal[i] for i in sorted(_rng(seed).sample(range(n), max_moves))]
         if not moves:
             raise ValueError(f"seat {seat} has no move to list ({kind})")
         self.moves = moves
+        # made now: the view and the variant are not kept (states are cloned and pickled)
+        f = self._features = move_features(moves, kind, max_moves)
+        _trick_features(view, variant, moves, kind, f)
 
-    def features(self, max_moves: int) -> np.ndarray:
-        f = self._features
-        if f is None:
-            f = self._features = move_features(self.moves, self.kind, max_moves)
-            _trick_features(self._game, self.seat, self.moves, self.kind, f)
-            self._game = None  # not kept: the features are all it was needed for
-        return f
+    @classmethod
+    def of_game(cls, game, seat: int, max_moves: int = MAX_MOVES) -> MoveDecision:
+        """The environments' listing: the sample seeded by the game's seed and state."""
+        return cls(game.view(seat), game.legal_actions(seat), game.variant,
+                   f"{game.seed}:{game._stamp}:{seat}", max_moves)
+
+    def features(self, max_moves: int | None = None) -> np.ndarray:
+        """``max_moves × MOVE_FEATURES``: each listed move's features, then zero rows."""
+        return self._features
 
     def mask(self) -> list:
         return list(range(len(self.moves)))
@@ -106,75 +109,107 @@ class MoveDecision:
         return 0 <= a < len(self.moves)
 
 
+def _rng(seed) -> random.Random:
+    """The sampling generator of a decision (made only when a list is sampled)."""
+    return random.Random(f"moves:{seed}")
+
+
 def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
+    """The rules-free features of ``moves`` (kind, cards, n_cards, points, is_pass,
+    n_kinds), one row each, as array operations over the moves' card counts."""
     out = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
-    k = _KIND[kind]
+    n = len(moves)
+    out[:n, _KIND[kind]] = 1
     c0 = len(KINDS)
     tail = c0 + NUM_KINDS
+    counts = out[:n, c0:tail]
+    rows, cols = [], []
     for i, m in enumerate(moves):
-        row = out[i]
-        row[k] = 1
-        cards = getattr(m, "cards", None)
-        if cards is None:
-            calls = getattr(m, "calls", None)
-            if calls:
-                cards = tuple(c for n, c in calls for _ in range(n))
-            else:
-                cards = ()
-        for c in cards:
-            row[c0 + c] += 1
-        row[tail] = len(cards)
-        row[tail + 1] = sum(_POINTS[c] for c in cards)
-        row[tail + 2] = type(m) is Pass
-        row[tail + 3] = len(set(cards))
+        cards = _cards_of(m)
+        rows.extend([i] * len(cards))
+        cols.extend(cards)
+        if type(m) is Pass:
+            out[i, tail + 2] = 1
+    if cols:
+        np.add.at(counts, (np.array(rows), np.array(cols)), 1)
+    out[:n, tail] = counts.sum(1)
+    out[:n, tail + 1] = counts @ _POINTS_V
+    out[:n, tail + 3] = (counts > 0).sum(1)
     return out
 
 
-def _trick_features(game, seat, moves, kind, out) -> None:
-    """The rules-aware features (trumps, top, wins, partner, trick_pts)."""
-    base = len(KINDS) + NUM_KINDS + 4
-    eff, strength = getattr(game, "_eff", None), getattr(game, "_str", None)
-    if eff is None or strength is None or game.phase == "deal":
+def _cards_of(m) -> tuple:
+    cards = getattr(m, "cards", None)
+    if cards is None:
+        calls = getattr(m, "calls", None)
+        cards = tuple(c for n, c in calls for _ in range(n)) if calls else ()
+    return cards
+
+
+_TABLES: dict = {}
+
+
+def _tables(ctx) -> tuple:
+    t = _TABLES.get(id(ctx))
+    if t is None or t[0] is not ctx:
+        strength = np.array([ctx.strength(k) for k in range(NUM_KINDS)], np.float32)
+        trumps = np.array([ctx.effective_suit(k) == 4 for k in range(NUM_KINDS)], np.float32)
+        t = _TABLES[id(ctx)] = (ctx, trumps, strength / max(float(strength.max()), 1.0))
+    return t
+
+
+def _trick_features(view, variant, moves, kind, out) -> None:
+    """The rules-aware features (trumps, top, wins, partner, trick_pts) of the moves
+    with cards."""
+    if not view.trump_set:
         return
-    top_all = max(strength) or 1
-    trick = game._trick
+    ctx, trumps, strength = _tables(variant.context(view.level, view.trump))
+    base = len(KINDS) + NUM_KINDS + 4
+    n = len(moves)
+    counts = out[:n, len(KINDS):len(KINDS) + NUM_KINDS]
+    has = out[:n, base - 4] > 0  # n_cards
+    if kind == "call":
+        has[:] = False  # a call's "cards" are ordinals of cards not played now
+    if not has.any():
+        return
+    trick = view.trick
     partner = 0.0
     trick_pts = 0
+    joined = b""
     if trick:
+        joined = b"".join(_counts(cards) for _, cards in trick)
         m = len(trick)
-        w = trick[game.ctx._winner_of(game._trick_counts, m)][0] if m > 1 else trick[0][0]
-        side = game.side
-        mine = game.teams[w] == game.teams[seat] if game.friend_rules is None \
-            else (w in side) == (seat in side) and seat in side and w in side
-        partner = float(mine)
+        w = trick[ctx._winner_of(joined, m) if m > 1 else 0][0]
+        partner = float(view.same_side(w, view.seat) is True)
         trick_pts = sum(_POINTS[c] for _, cards in trick for c in cards)
-    for i, mv in enumerate(moves):
-        cards = getattr(mv, "cards", None)
-        if not cards:
-            continue
-        row = out[i]
-        row[base] = sum(eff[c] == 4 for c in cards)
-        row[base + 1] = max(strength[c] for c in cards) / top_all
-        row[base + 3] = partner
-        row[base + 4] = trick_pts
-        if kind == "follow" and trick:
-            counts = [0] * NUM_KINDS
-            for c in cards:
-                counts[c] += 1
-            plays = game._trick_counts + bytes(counts)
-            row[base + 2] = game.ctx._winner_of(plays, len(trick) + 1) == len(trick)
+    out[:n, base] = np.where(has, counts @ trumps, 0)
+    out[:n, base + 1] = np.where(has, ((counts > 0) * strength).max(1), 0)
+    out[:n, base + 3] = np.where(has, partner, 0)
+    out[:n, base + 4] = np.where(has, trick_pts, 0)
+    if kind == "follow" and trick:
+        m = len(trick)
+        col = out[:, base + 2]
+        for i, mv in enumerate(moves):
+            col[i] = ctx._winner_of(joined + _counts(mv.cards), m + 1) == m
 
 
-def _burials(game, seat, legal, max_moves, rng) -> list:
+def _counts(cards) -> bytes:
+    c = bytearray(NUM_KINDS)
+    for k in cards:
+        c[k] += 1
+    return bytes(c)
+
+
+def _burials(view, legal, variant, max_moves, rng) -> list:
     """The heuristic bot's burial, then random burials (distinct), up to max_moves."""
     from ..bots import make_bot
 
-    v = game.variant
-    bot = _HEURISTIC.get(id(v))
-    if bot is None or bot.variant is not v:
-        bot = _HEURISTIC[id(v)] = make_bot("heuristic", v, "moves")
-    first = bot.act(game.view(seat), legal)
-    hand = [k for k in range(NUM_KINDS) for _ in range(game.hands[seat][k])]
+    seat = view.seat
+    bot = _HEURISTIC.get(id(variant))
+    if bot is None or bot.variant is not variant:
+        bot = _HEURISTIC[id(variant)] = make_bot("heuristic", variant, "moves")
+    first = bot.act(view, legal)
+    hand = [k for k in range(NUM_KINDS) for _ in range(view.hand[k])]
     count = legal.count
     seen = {tuple(sorted(first.cards, reverse=True))}
     moves = [first]

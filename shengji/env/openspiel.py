@@ -10,13 +10,16 @@ probability of its remaining copies), then the engine deals that deck with decla
 the kitty and the tricks, and the deal is scored. Players act with the card-by-card
 actions of ``shengji.env.building`` (0..53 add a card, 54 submits, 55 takes a
 declaration back, 56..59 a friend call's ordinal), so a game's ``num_distinct_actions``
-is 60 whatever the variant.
+is 60 whatever the variant. With the parameter ``actions="moves"`` they pick one of the
+legal whole moves instead (``shengji.env.moves``: ``max_moves`` distinct actions, the
+moves' features after the observation vector in the tensors).
 
 Returns are the levels of the deal: +rise for each seat of the side that rose, −rise for
 the others (general sum in OpenSpiel's terms: zero-sum only when the sides are the same
 size). Information states: each seat's own private events (its cards as dealt, the kitty
 it took, what it buried) and every public event, in order, plus the cards it has chosen
-so far in its current decision; observations: the vector of ``shengji.env.observation``
+so far in its current decision, as text and as a fixed-size tensor
+(``shengji.env.infostate``); observations: the vector of ``shengji.env.observation``
 and a short text of the view. ``resample_from_infostate`` deals the cards the player
 cannot see at random among their holders, keeping what is public (cards declared and
 not yet played stay with their seat; a seat that failed to follow a suit gets none of
@@ -43,8 +46,8 @@ from ..engine.events import DealScored
 from ..engine.game import Game
 from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Decision
 from .cobserve import make_encoder
-from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .infostate import InfoLayout, InfoRows
+from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 
 SHORT_NAME = "shengji"
 DEFAULT_VARIANT = "two-deck-80"
@@ -218,7 +221,7 @@ class ShengjiState(pyspiel.State):
         if g.over:
             self.decision = None
         elif self._g.moves_mode:
-            self.decision = MoveDecision(g, g.to_act, self._g.max_moves)
+            self.decision = MoveDecision.of_game(g, g.to_act, self._g.max_moves)
         else:
             self.decision = Decision(g, g.to_act)
 

@@ -51,6 +51,14 @@ def trick_winner(ctx, plays):
             return new_val[0] > cur_val[0]
         if policy == "all_components":
             return all(a > b for a, b in zip(new_val, cur_val, strict=False))
+        if policy == "unit_length":  # shengji.io TrickUnitLength: ties fall through
+            skip = len(shapes) > 1 and shapes[0][0] * shapes[0][1] > 1
+            for (w, ln), a, b in zip(shapes, new_val, cur_val, strict=False):
+                if skip and w * ln == 1:
+                    continue
+                if a != b:
+                    return a > b
+            return False
         return new_high > cur_high  # highest_card
 
     from .follow import bomb_kind

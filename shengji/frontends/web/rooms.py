@@ -23,20 +23,19 @@ restart.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
-import unicodedata
 
 from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
 from . import admission
 from .houserules import room_rules, rules_fields, stored_rules, stored_variant
-from .limits import Bucket, Limits, PerAddress, address_key
+from .limits import Limits, PerAddress, address_key
+from .seats import MAX_NAME, Conn, Seat, clean_name, encode, token_hash  # noqa: F401 (re-exported)
+from .store import StoreError
 
 log = logging.getLogger("shengji.web")
 
@@ -50,63 +49,8 @@ DEFAULT_BOT_DELAY = 0.6
 #: seconds a disconnected player's turn (or the wait for "next deal") may last before a
 #: stand-in bot plays (or the next deal goes on); a room setting, 0 = wait for ever
 DEFAULT_TURN_TIMER = 60
-MAX_NAME = 24
-
-
-def token_hash(token: str) -> bytes:
-    """What a room keeps of a seat's token (any text hashes: a forged non-ASCII token is
-    simply wrong)."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
-
-
-def clean_name(name: str, default: str) -> str:
-    """A display name: no control or format characters, spaces collapsed, MAX_NAME long.
-    It is shown as text everywhere (never as markup)."""
-    text = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in name or "")
-    text = " ".join(text.split())[:MAX_NAME]
-    return text or default
-
-
-def encode(msg: dict) -> str:
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
-
-
-class Seat:
-    __slots__ = ("kind", "token_hash", "name")
-
-    def __init__(self, kind: str = "open", name: str = "", token_hash: bytes | None = None):
-        self.kind = kind        # open | human | bot
-        self.token_hash = token_hash
-        self.name = name
-
-    def record(self) -> tuple:
-        return (self.kind, self.name, self.token_hash)
-
-
-class Conn:
-    """One connection: the seat it holds (None while watching), its event cursor, its
-    message budget."""
-
-    __slots__ = ("_send", "seat", "cursor", "room", "address", "bucket", "limited",
-                 "dropped", "closing", "watching")
-
-    def __init__(self, send, address: str = "?", limits: Limits | None = None):
-        limits = limits or Limits()
-        self._send = send
-        self.seat = None
-        self.cursor = 0
-        self.room = None
-        self.address = address
-        self.bucket = Bucket(limits.msg_rate, limits.msg_burst)
-        self.limited = False    # over the rate: told once, then messages are dropped
-        self.dropped = 0
-        self.closing = None     # a reason to close this connection, set by the lobby
-        self.watching = False
-
-    async def send(self, msg: dict | str) -> None:
-        await self._send(msg)
-
-
+#: the close reason of a socket whose room's database failed (close code 1011)
+STORE_CLOSE = "database error"
 class Room:
     def __init__(self, code: str, variant, seed, *, variant_name: str | None = None,
                  max_deals=None, bot="heuristic", bot_delay: float = DEFAULT_BOT_DELAY,
@@ -136,11 +80,22 @@ class Room:
         self._timer: asyncio.Task | None = None
         self._timer_key = None
         self._replays: dict[tuple, str] = {}   # (seat, deal) -> encoded replay message
+        self._public_deals: dict[int, dict] = {}  # deal -> its public replay message
+        self._scored: list[int] = []      # deals scored, from events[:self._indexed]
+        self._indexed = 0
         self._public: tuple | None = None      # (events then, encoded public replay)
         self._advice: tuple | None = None      # ((seat, actions then), encoded advice)
         for i, s in enumerate(self.seats):
             if s.kind == "bot":
                 self.table.set_bot(i, bot)
+
+    @property
+    def play_rules(self) -> dict:
+        """The variant's PlayRules as JSON (shengji.wasm.rules_json), for the page's
+        core.wasm: it judges selections before they are sent (the server stays the judge)."""
+        from ...wasm import rules_json
+
+        return rules_json(self.table.variant.play_rules)
 
     @classmethod
     def restore(cls, rec, variant, **kw) -> Room:
@@ -272,7 +227,8 @@ class Room:
             self.standins.discard(seat)
             self.table.remove_bot(seat)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": seat, "token": token, "variant": self.variant_name})
+                         "seat": seat, "token": token, "variant": self.variant_name,
+                         "play_rules": self.play_rules})
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
@@ -290,7 +246,7 @@ class Room:
         self.watchers.append(conn)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": None, "token": None, "variant": self.variant_name,
-                         "watching": True})
+                         "play_rules": self.play_rules, "watching": True})
         await conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
@@ -355,12 +311,35 @@ class Room:
             await self.changed()
 
     def replay(self, seat: int | None, deal: int) -> str:
-        """A finished deal never changes: its replay is built once per seat and kept."""
+        """A finished deal never changes: its replay is built once per seat and kept. A
+        deal not scored yet is refused from the index of scored deals, without a look at
+        the events."""
         key = (seat, deal)
         text = self._replays.get(key)
         if text is None:
-            text = self._replays[key] = encode(self.table.replay(seat, deal))
+            text = self._replays[key] = encode(self._deal_replay(seat, deal))
         return text
+
+    def _scored_deals(self) -> list[int]:
+        """The deals scored so far, in order (only the events since the last call are
+        looked at)."""
+        events = self.table.game.events
+        for e in events[self._indexed:]:
+            if type(e) is DealScored:
+                self._scored.append(e.deal)
+        self._indexed = len(events)
+        return self._scored
+
+    def _deal_replay(self, seat: int | None, deal: int) -> dict:
+        if deal not in self._scored_deals():
+            raise ProtocolError("not_finished", f"deal {deal} has not been scored yet: only a "
+                                                "finished deal can be replayed")
+        if seat is None:  # the public replay is kept as a dict for public_replay too
+            got = self._public_deals.get(deal)
+            if got is None:
+                got = self._public_deals[deal] = self.table.replay(None, deal)
+            return got
+        return self.table.replay(seat, deal)
 
     def public_replay(self, allow) -> str:
         """The room's public replay: every scored deal as a spectator saw it, and the whole
@@ -373,8 +352,7 @@ class Room:
         if not allow():
             raise ProtocolError("rate_limited", "too many replays asked for; wait a little")
         game = self.table.game
-        deals = [self.table.replay(None, e.deal) for e in game.events
-                 if type(e) is DealScored]
+        deals = [self._deal_replay(None, d) for d in self._scored_deals()]
         msg = {"type": "public_replay", "protocol": PROTOCOL_VERSION, "room": self.code,
                "variant": self.variant_name, "over": game.over, "winner": game.winner,
                "seats": [{"seat": i, "kind": s.kind, "name": s.name}
@@ -396,7 +374,17 @@ class Room:
     async def broadcast(self) -> None:
         # the store first: nobody is told of an action that a killed server would lose
         # (and the bots' declarations while dealing go to the store in one commit)
-        self._save_actions()
+        try:
+            self._save_actions()
+        except StoreError as e:  # nothing unsaved is told: everyone gets the error, closed
+            log.error("room %s: %s", self.code, e)
+            for conn in self.conns + self.watchers:
+                try:
+                    await conn.send(error_message(e))
+                    await conn.close(1011, STORE_CLOSE)
+                except Exception:  # already gone
+                    pass
+            return
         for conn in self.conns + self.watchers:
             msg = self.state_for(conn) if self.started else self.room_message()
             try:
@@ -487,7 +475,10 @@ class Room:
                     continue  # a player came back to the seat meanwhile
             except ShengjiError as e:  # a bot bug must not kill the server: tell the table
                 log.error("room %s: bot failed: %s", self.code, e)
-                self._save_actions()
+                try:
+                    self._save_actions()
+                except StoreError:
+                    pass  # told below, with the bot's error
                 for conn in list(self.conns):
                     await conn.send(error_message(e))
                 return
@@ -505,7 +496,9 @@ class Lobby:
     """All rooms of one server, the per-address limits, and the store (or None)."""
 
     def __init__(self, *, variants: dict | None = None, bot_delay: float = DEFAULT_BOT_DELAY,
-                 bot: str = "heuristic", limits: Limits | None = None, store=None):
+                 bot: str = "heuristic", limits: Limits | None = None, store=None,
+                 shard: tuple[int, int] | None = None):
+        self.shard = shard   # (index, count): this process serves the codes of one shard
         self.rooms: dict[str, Room] = {}
         self._created: dict[str, set[str]] = {}  # address key -> codes of its rooms
         self.variants = variants or {}
@@ -603,6 +596,9 @@ class Lobby:
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if self.shard is not None and admission.shard_of(code, self.shard[1]) \
+                    != self.shard[0]:
+                continue
             if code not in self.rooms and (self.store is None or not self.store.exists(code)):
                 return code
 
@@ -613,6 +609,8 @@ class Lobby:
         refused before looking (admission.py)."""
         admission.check_guesses(self.addresses, address)
         key = admission.normal_code(code, CODE_LENGTH)
+        if key and self.shard is not None:
+            admission.check_shard(key, *self.shard)
         room = self.rooms.get(key) if key else None
         if room is None and key and self.store is not None:
             room = self._restore(key, address)
@@ -693,6 +691,9 @@ class Lobby:
             else:
                 await conn.room.handle(conn, msg)
         except ShengjiError as e:
+            if isinstance(e, StoreError):
+                log.error("%s", e)
+                conn.closing = STORE_CLOSE  # the socket closes with 1011 after the error
             await conn.send(error_message(e))
 
     def leave(self, conn: Conn) -> None:

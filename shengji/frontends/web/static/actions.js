@@ -7,6 +7,7 @@ import { app, handTokens, redraw } from "./state.js";
 import { send } from "./connection.js";
 import { selectedCards } from "./hand.js";
 import { renderCallPicker } from "./friends.js";
+import { veto } from "./rulescore.js";
 
 export function sendAction(action) {
   hideError();
@@ -40,7 +41,11 @@ export function renderActions(st) {
       box.appendChild(button(["Force ", textCards(o)], () => sendAction({ type: "ChooseForced", option: i }), "declare"));
     });
   } else if (legal.kind === "lead" || legal.kind === "follow") {
-    const b = button(legal.kind === "lead" ? "Lead" : "Play", () => sendAction({ type: "Play", cards: selectedCards() }), "primary");
+    const b = button(legal.kind === "lead" ? "Lead" : "Play", () => {
+      // the rules core in the page refuses an illegal follow before it is sent
+      const refused = veto(st, selectedCards());
+      if (refused) showError(refused); else sendAction({ type: "Play", cards: selectedCards() });
+    }, "primary");
     b.id = "play";
     b.disabled = n === 0;
     box.appendChild(b);

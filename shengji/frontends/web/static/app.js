@@ -12,6 +12,7 @@
 //   actions.js     the buttons of each decision, hints, refusals explained
 //   log.js         "What happened"
 //   replay.js      a deal's replay, step by step
+//   rulescore.js   the rules core (core.wasm) judging a selection before it is sent
 // This module wires them together and starts the page.
 import { $ } from "./dom.js";
 import { app, setRenderer } from "./state.js";
@@ -20,10 +21,11 @@ import { setUpLobby, onWelcome, showWaiting, showLobbyError, typedCode } from ".
 import { setUpTable, onState, render } from "./table.js";
 import { showAdvice, showError } from "./actions.js";
 import { setUpReplay, renderReplay, openPublicReplay } from "./replay.js";
+import { startRulesCore, onRules } from "./rulescore.js";
 
 setRenderer(render);
 
-on("welcome", onWelcome);
+on("welcome", (msg) => { onRules(msg); onWelcome(msg); });
 on("room", showWaiting);
 on("state", onState);
 on("advice", showAdvice);
@@ -36,6 +38,7 @@ on("error", (msg) => {
   if (!$("lobby").hidden) showLobbyError(msg); else showError(msg);
 });
 
+startRulesCore();
 setUpLobby();
 setUpTable();
 setUpReplay();

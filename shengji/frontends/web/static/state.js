@@ -27,7 +27,10 @@ export function shownView(st) { return (app.hold && app.hold.view) || st.view; }
 
 export function handTokens(view) {
   const out = [];
-  for (const g of orderGroups(view.hand_groups)) for (const t of tokens(g.cards)) out.push({ tok: t, trump: g.suit === "trump" });
+  // in trump order: by the page's rules core when it runs (rulescore.js), else the server's;
+  // then in the order the player chose (options.js)
+  const groups = app.sortHand ? app.sortHand(view) : view.hand_groups;
+  for (const g of orderGroups(groups)) for (const t of tokens(g.cards)) out.push({ tok: t, trump: g.suit === "trump" });
   return out;
 }
 

@@ -7,7 +7,8 @@ import {
   app, shownView, handTokens, seatName, whose, says, viewBase, fixedTeams, sameSide,
 } from "./state.js";
 import { send } from "./connection.js";
-import { renderHand } from "./hand.js";
+import { renderHand, selectedCards } from "./hand.js";
+import { decorate } from "./rulescore.js";
 import { renderActions, hideError } from "./actions.js";
 import { logEvent } from "./log.js";
 import { renderCalls, sideOf, SIDE_WORDS, clearPick } from "./friends.js";
@@ -111,9 +112,10 @@ export function render() {
   renderTurn(st);
   renderNotice(st);
   // a new selection makes the last refusal stale
-  renderHand(st, () => { hideError(); renderActions(app.state); });
+  renderHand(st, () => { hideError(); renderActions(app.state); decorate(app.state, selectedCards()); });
   renderBarTrick(st);
   renderActions(st);
+  decorate(st, app.seat === null ? "" : selectedCards());
   renderResult(st);
   renderTools(st);
 }

@@ -1,0 +1,131 @@
+"""Q(s, a) for whole moves, in NumPy alone: the network of the DMC trainer
+(``shengji.env.dmc``) and of the ``learned`` bot.
+
+    q = w3 · relu(W2 · relu(Ws · s + Wa · a + b1) + b2) + b3
+
+``s`` is the observation vector over its upper bounds (``Layout.high``), ``a`` a listed
+move's features (``shengji.env.moves``) over fixed scales: the state's part is computed
+once per decision and shared by every move listed. ``save``/``load`` use one ``.npz``
+(arrays, and the metadata as JSON text: no pickles).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..cards import NUM_KINDS
+from .building import KINDS
+from .moves import MOVE_FEATURES
+
+#: the move features' scales (shengji.env.moves: kind, cards, n_cards, points, is_pass,
+#: n_kinds, trumps, top, wins, partner, trick_pts)
+MOVE_SCALE = np.array([1.0] * len(KINDS) + [4.0] * NUM_KINDS +
+                      [30.0, 100.0, 1.0, 20.0, 20.0, 1.0, 1.0, 1.0, 100.0], dtype=np.float32)
+assert len(MOVE_SCALE) == MOVE_FEATURES
+
+
+class QNet:
+    def __init__(self, obs_high, hidden: int = 128, hidden2: int = 64, seed: int = 0,
+                 meta: dict | None = None):
+        rng = np.random.default_rng(seed)
+        d = len(obs_high)
+        self.inv_high = (1.0 / np.maximum(np.asarray(obs_high, np.float32), 1.0)).astype(
+            np.float32)
+        self.inv_move = (1.0 / MOVE_SCALE).astype(np.float32)
+
+        def init(n_in, n_out):
+            return (rng.standard_normal((n_in, n_out)) * np.sqrt(2.0 / n_in)).astype(np.float32)
+
+        self.params = {
+            "Ws": init(d, hidden) * 0.5, "Wa": init(MOVE_FEATURES, hidden) * 0.5,
+            "b1": np.zeros(hidden, np.float32),
+            "W2": init(hidden, hidden2), "b2": np.zeros(hidden2, np.float32),
+            "w3": init(hidden2, 1) * 0.1, "b3": np.zeros(1, np.float32),
+        }
+        self.meta = dict(meta or {})
+
+    # ------------------------------------------------------------------ inference
+
+    def q_values(self, obs, moves) -> np.ndarray:
+        """Q of each row of ``moves`` (n × MOVE_FEATURES) in state ``obs``."""
+        p = self.params
+        hs = (obs * self.inv_high) @ p["Ws"]
+        h1 = np.maximum((moves * self.inv_move) @ p["Wa"] + hs + p["b1"], 0)
+        h2 = np.maximum(h1 @ p["W2"] + p["b2"], 0)
+        return (h2 @ p["w3"])[:, 0] + p["b3"][0]
+
+    def best(self, obs: dict) -> int:
+        """The listed move of highest Q (an observation dict of whole-move mode)."""
+        n = int(obs["action_mask"].sum())
+        return int(np.argmax(self.q_values(obs["observation"], obs["moves"][:n])))
+
+    # ------------------------------------------------------------------ training
+
+    def loss_and_grads(self, S, A, y):
+        """Mean squared error of Q(S[i], A[i]) against y, and its gradients."""
+        p = self.params
+        s = S * self.inv_high
+        a = A * self.inv_move
+        z1 = s @ p["Ws"] + a @ p["Wa"] + p["b1"]
+        h1 = np.maximum(z1, 0)
+        z2 = h1 @ p["W2"] + p["b2"]
+        h2 = np.maximum(z2, 0)
+        q = (h2 @ p["w3"])[:, 0] + p["b3"][0]
+        err = q - y
+        n = len(y)
+        loss = float(np.mean(err ** 2))
+        dq = (2.0 / n) * err[:, None]
+        g = {"w3": h2.T @ dq, "b3": dq.sum(0)}
+        dz2 = (dq @ p["w3"].T) * (z2 > 0)
+        g["W2"] = h1.T @ dz2
+        g["b2"] = dz2.sum(0)
+        dz1 = (dz2 @ p["W2"].T) * (z1 > 0)
+        g["Ws"] = s.T @ dz1
+        g["Wa"] = a.T @ dz1
+        g["b1"] = dz1.sum(0)
+        return loss, g
+
+    # ------------------------------------------------------------------ files
+
+    def save(self, path, half: bool = False) -> None:
+        """One ``.npz``; ``half``: the weights as float16 (half the size, for shipping;
+        ``load`` gives float32 back)."""
+        meta = json.dumps({**self.meta, "hidden": self.params["W2"].shape[0],
+                           "hidden2": self.params["W2"].shape[1]})
+        dtype = np.float16 if half else np.float32
+        np.savez_compressed(path, inv_high=self.inv_high, meta=np.array(meta),
+                            **{k: v.astype(dtype) for k, v in self.params.items()})
+
+    @classmethod
+    def load(cls, path) -> QNet:
+        with np.load(path, allow_pickle=False) as f:
+            meta = json.loads(str(f["meta"]))
+            net = cls.__new__(cls)
+            net.inv_high = f["inv_high"].astype(np.float32)
+            net.inv_move = (1.0 / MOVE_SCALE).astype(np.float32)
+            net.params = {k: f[k].astype(np.float32)
+                          for k in ("Ws", "Wa", "b1", "W2", "b2", "w3", "b3")}
+        net.meta = meta
+        return net
+
+
+class Adam:
+    def __init__(self, params: dict, lr: float = 1e-3, b1: float = 0.9, b2: float = 0.999):
+        self.lr, self.b1, self.b2 = lr, b1, b2
+        self.m = {k: np.zeros_like(v) for k, v in params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in params.items()}
+        self.t = 0
+
+    def step(self, params: dict, grads: dict, clip: float = 5.0) -> None:
+        self.t += 1
+        norm = np.sqrt(sum(float((g ** 2).sum()) for g in grads.values()))
+        scale = min(1.0, clip / (norm + 1e-8))
+        for k, g in grads.items():
+            g = g * scale
+            self.m[k] = self.b1 * self.m[k] + (1 - self.b1) * g
+            self.v[k] = self.b2 * self.v[k] + (1 - self.b2) * g * g
+            mh = self.m[k] / (1 - self.b1 ** self.t)
+            vh = self.v[k] / (1 - self.b2 ** self.t)
+            params[k] -= (self.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
