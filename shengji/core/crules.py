@@ -65,6 +65,7 @@ _RULE_FIELDS = {
 
 def _hold_only(rules: PlayRules, k: int) -> str:
     """'2 deck(s) hold only 2', or what the packs hold of kind k when that differs."""
+    assert rules.copies is not None  # PlayRules fills it in
     c = rules.copies[k] if 0 <= k < NUM_KINDS else rules.decks
     if c == rules.decks:
         return f"{rules.decks} deck(s) hold only {rules.decks}"
@@ -116,6 +117,7 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.shorter_tractors = int(rules.shorter_tractors)
     r.bombs = BOMBS_CODES[rules.bombs]
     r.rainbow_min = rules.rainbow_min
+    assert rules.copies is not None  # PlayRules fills it in
     r.copies = list(rules.copies)
     r.constant_mask = sum(1 << c for c in rules.constant_ranks)
     r.ruff_compare = RUFF_COMPARE_CODES[rules.ruff_compare]

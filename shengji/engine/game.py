@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple, TypeAlias
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from ..deck import deal_error
 from ..errors import ArgumentError, VariantError, check_int
@@ -66,6 +66,12 @@ from .tricks import FOLLOW_LIMIT, HAND_CACHE_SIZE, Playing, PlayPlan, _played, _
 
 if TYPE_CHECKING:
     from ..model import Bid
+    from ..variants import Variant
+    from .events import Event
+    from .view import SeatView
+
+#: ``deal_order(deal_number, attempt, deck) -> the order of deck's kind ids to deal``
+DealOrder: TypeAlias = "Callable[[int, int, tuple[int, ...]], Sequence[int]]"
 
 # names that moved to the phase modules, kept importable from here
 __all__ = ["Game", "DEALING", "STEALING", "BURYING", "CALLING", "PLAYING", "CHOOSING", "OVER",
@@ -111,8 +117,10 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
     it must be picklable for the game to pickle.
     """
 
-    def __init__(self, variant, seed: int | str = 0, *, max_deals: int | None = None,
-                 deal_order=None, start_levels=None, first_dealer: int | None = None):
+    def __init__(self, variant: Variant | str | os.PathLike[str], seed: int | str = 0, *,
+                 max_deals: int | None = None, deal_order: DealOrder | None = None,
+                 start_levels: Sequence[int] | None = None,
+                 first_dealer: int | None = None) -> None:
         from ..variants import Variant, load_variant  # late: variants import the core
 
         _check_game_args(seed, max_deals)
@@ -244,7 +252,7 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         ``action`` is not allowed now. Never changes the state."""
         self._check(action)
 
-    def apply(self, action: Action) -> list:
+    def apply(self, action: Action) -> list[Event]:
         """Verify, then perform ``action``; return the events it caused (also appended to
         ``events``). The game then runs on to the next decision. An action read from
         the ``Legal`` this state listed is known legal and is not checked again."""
@@ -311,15 +319,15 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         return getattr(self, serves.check)(action)
 
     @property
-    def bids(self) -> tuple:
+    def bids(self) -> tuple[Bid, ...]:
         return tuple(self._bids)
 
     # views, serialisation and replay live in their own modules
-    def view(self, seat: int):
+    def view(self, seat: int) -> SeatView:
         from .view import view_of
         return view_of(self, self._seat_arg(seat))
 
-    def events_for(self, seat: int | None, since: int = 0) -> list:
+    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
         """The history (from index ``since``) as ``seat`` may see it now: others' private
         cards hidden, and what the variant's ``table`` options hide (engine.view);
         ``seat`` None: as a spectator sees it (nobody's private cards)."""
@@ -333,19 +341,21 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             check_int(seat, what, 0, self.players - 1)
         return seat
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         return record.snapshot(self)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return record.game_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict, variant=None) -> Game:
+    def from_dict(cls, data: dict[str, Any], variant: Variant | None = None) -> Game:
         return record.rebuild(cls, data, variant)
 
     @classmethod
-    def replay(cls, variant, seed, actions, *, max_deals: int | None = None,
-               deal_order=None, start_levels=None, first_dealer=None) -> Game:
+    def replay(cls, variant: Variant | str | os.PathLike[str], seed: int | str,
+               actions: Iterable[Action], *, max_deals: int | None = None,
+               deal_order: DealOrder | None = None, start_levels: Sequence[int] | None = None,
+               first_dealer: int | None = None) -> Game:
         """Rebuild a game from (variant, seed, actions); raises IllegalAction if an action
         does not fit."""
         if isinstance(actions, (str, bytes, dict)) or not isinstance(actions, Iterable):
@@ -375,7 +385,7 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             d[name] = value
         return new
 
-    def __deepcopy__(self, memo) -> Game:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()
 
     def __reduce__(self):

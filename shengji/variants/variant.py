@@ -234,7 +234,8 @@ class Variant:
     def declare(self, steps: Sequence, level: int | str) -> tuple[list[bool], Bid | None]:
         """Judge declarations shown in order: ``steps`` are ``(seat, cards)`` pairs or
         ``{seat, cards}`` mappings. Returns (accepted per step, the standing bid)."""
-        accepted, bids = [], []
+        accepted: list[bool] = []
+        bids: list[Bid] = []
         for i, step in enumerate(_items(steps, "steps")):
             if isinstance(step, Mapping) and "seat" in step and "cards" in step:
                 seat, cards = step["seat"], step["cards"]
@@ -422,8 +423,9 @@ def _direct_hooks(pm) -> dict:
         impl = impls[0]
         if impl.hookwrapper or impl.wrapper or not set(impl.argnames) <= set(spec.argnames):
             continue
-        argnames = tuple(impl.argnames)
-        if argnames[:1] == ("variant",) and set(argnames[1:]) == set(spec.argnames) - {"variant"}:
+        names = tuple(impl.argnames)
+        argnames: tuple[str, ...] | None = names
+        if names[:1] == ("variant",) and set(names[1:]) == set(spec.argnames) - {"variant"}:
             argnames = None  # called with the spec's keywords as they are
         out[name] = (impls, impl, argnames)
     return out
