@@ -210,6 +210,8 @@ def main(argv=None) -> None:
         t.net = QNet.load(args.resume)
         t.opt = Adam(t.net.params)
         t.deals = t.net.meta["curve"][-1]["deals"] if t.net.meta.get("curve") else 0
+    if not t.deals:  # the untrained network: where the curve starts
+        print("eval", json.dumps(t.evaluate(args.eval_boards)), flush=True)
     t0 = time.process_time()
     while True:
         loss = t.step()
