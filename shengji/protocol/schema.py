@@ -27,7 +27,14 @@ import threading
 from pathlib import Path
 
 from ..engine import events as _events
-from .messages import ACTION_KEYS, CLIENT_MESSAGES, MAX_CALLS, MAX_SHORT_TEXT, PROTOCOL_VERSION
+from .messages import (
+    ACTION_KEYS,
+    CLIENT_MESSAGES,
+    MAX_CALLS,
+    MAX_CHAT_TEXT,
+    MAX_SHORT_TEXT,
+    PROTOCOL_VERSION,
+)
 
 SCHEMA_FILE = Path(__file__).with_name("protocol.schema.json")
 
@@ -138,7 +145,8 @@ def event_schema(name: str, cls: type) -> dict:
 
 # ------------------------------------------------------------------ client messages
 
-_JSON_TYPES = {int: "integer", str: "string", dict: "object", type(None): "null"}
+_JSON_TYPES = {int: "integer", str: "string", dict: "object", list: "array",
+               type(None): "null"}
 
 
 def client_schemas() -> dict:
@@ -149,7 +157,8 @@ def client_schemas() -> dict:
             names = [_JSON_TYPES[t] for t in types]
             prop = {"type": names[0] if len(names) == 1 else names}
             if "string" in names:
-                prop["maxLength"] = MAX_SHORT_TEXT
+                prop["maxLength"] = (MAX_CHAT_TEXT if (kind, key) == ("chat", "text")
+                                     else MAX_SHORT_TEXT)
             if key == "action":
                 prop = {"$ref": "#/definitions/action"}
             props[key] = prop
@@ -224,6 +233,12 @@ def server_schemas() -> dict:
         return obj(props, None if required is None else ["type", "protocol", *required],
                    doc=doc)
 
+    # a room with house rules (web/houserules.py) and the host's controls (web/seating.py)
+    rules = {"rules": STR, "rules_fingerprint": STR, "rules_base": {"type": ["string", "null"]},
+             "rules_house": {"type": ["string", "null"]},
+             "rules_changes": {"type": "array"}}
+    controls = {"host": nullable(SEAT), "start_levels": {"type": ["array", "null"]},
+                "first_dealer": nullable(SEAT)}
     replay = {"deal": NAT, "events": {"type": "array", "items": EVENT_REF},
               "played": {"type": "array", "items": CARDS}}
     return {
@@ -235,13 +250,15 @@ def server_schemas() -> dict:
         "server.room": msg("room", {
             "room": STR, "variant": STR, "started": BOOL,
             "seats": {"type": "array", "items": SEAT_INFO}, "watchers": NAT,
-            "turn_timer": NAT}, doc="a room before its start"),
+            "turn_timer": NAT, **rules, **controls},
+            ["room", "variant", "started", "seats", "watchers", "turn_timer"],
+            doc="a room before its start"),
         "server.state": msg("state", {
             "seat": nullable(SEAT), "variant": STR, "over": BOOL,
             "winner": {"type": ["integer", "null"]}, "event_index": NAT, "view": VIEW,
             "legal": nullable(LEGAL), "events": {"type": "array", "items": EVENT_REF},
             "room": STR, "seats": {"type": "array", "items": SEAT_INFO},
-            "waiting": SEATS, "watchers": NAT},
+            "waiting": SEATS, "watchers": NAT, **rules, **controls},
             ["seat", "variant", "over", "winner", "event_index", "view", "legal"],
             doc="after every change: the view, the legal actions (null when not this "
                 "seat's turn) and the events since the last state on this connection"),
@@ -252,12 +269,18 @@ def server_schemas() -> dict:
         "server.error": msg("error", {"code": STR, "message": STR, "reason": STR, "rule": STR},
                             doc="a refused message: nothing changed"),
         "server.pong": msg("pong", {}, doc="the answer to ping"),
+        "server.chat": msg("chat", {"lines": {"type": "array", "items": obj({
+            "n": NAT, "seat": nullable(SEAT), "name": STR,
+            "text": {"type": "string", "maxLength": MAX_CHAT_TEXT}})}},
+            doc="chat lines of the room (after a welcome: the kept ones; then each new one)"),
+        "server.seated": msg("seated", {"room": STR, "seat": SEAT},
+                             doc="the host moved this connection's player to another seat"),
         "server.public_replay": msg("public_replay", {
             "room": STR, "variant": STR, "over": BOOL, "winner": {"type": ["integer", "null"]},
             "seats": {"type": "array", "items": obj({"seat": SEAT, "kind": STR,
                                                      "name": STR})},
             "deals": {"type": "array", "items": obj(replay)},
-            "record": {"type": "object"}},
+            "record": {"type": "object"}, **rules},
             ["room", "variant", "over", "winner", "seats", "deals"],
             doc="GET /api/rooms/CODE/replay: every scored deal as a spectator saw it, "
                 "and the game record once the match is over"),
