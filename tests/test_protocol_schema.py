@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from shengji.protocol import Table
-from shengji.variants import load_variant
 from shengji.protocol.messages import ACTION_KEYS, CLIENT_MESSAGES, ProtocolError, check_message
 from shengji.protocol.schema import (
     CHECKER,
@@ -30,6 +29,7 @@ from shengji.protocol.schema import (
     validate_client,
     validate_server,
 )
+from shengji.variants import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -153,9 +153,9 @@ def test_the_doc_names_every_message_event_and_error_code():
 
 starlette = pytest.importorskip("starlette", reason="the web extra is missing")
 from starlette.testclient import TestClient  # noqa: E402
+from webtools import BASE, WS, join, new_room, send, some_action  # noqa: E402
 
 from shengji.frontends.web.app import create_app  # noqa: E402
-from webtools import BASE, WS, join, new_room, send, some_action  # noqa: E402
 
 
 def test_a_second_connection_on_a_seat_causes_no_duplicate_action():
