@@ -211,3 +211,15 @@ def test_the_reference_client_plays_a_deal(live_server, args):
     assert out.returncode == 0, out.stderr
     assert re.match(r"room [A-Z0-9]{8}: attackers -?\d+ points, next side (dealers|attackers) "
                     r"\(\+\d+\); replay: 1 deal\(s\), \d+ actions", out.stdout), out.stdout
+
+
+@pytest.mark.parametrize("variant, players, sizes", [("two-deck-80", 6, "4 seats"),
+                                                     ("two-deck-80", 13, "4 seats"),
+                                                     ("finding-friends", 1, "5, 6, 7")])
+def test_an_unknown_table_size_names_the_sizes_and_no_path(variant, players, sizes):
+    with TestClient(create_app(bot_delay=0), base_url=BASE) as client:
+        r = client.post("/api/rooms", json={"variant": variant, "players": players})
+    assert r.status_code == 400
+    err = r.json()
+    assert err["code"] == "bad_variant" and sizes in err["message"], err
+    assert ".yaml" not in err["message"] and "/" not in err["message"]

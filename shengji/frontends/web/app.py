@@ -298,9 +298,14 @@ def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
         raise ProtocolError("bad_message", f"turn_timer: seconds 0..{MAX_TURN_TIMER} (0: wait "
                                            "for ever)")
     players = data.get("players")
-    if players is not None and (isinstance(players, bool) or not isinstance(players, int)
-                                or not 2 <= players <= 12):
-        raise ProtocolError("bad_message", "players: a table size 2..12")
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise ProtocolError("bad_message", "players: a number of seats")
+    if players is not None and not 2 <= players <= 12:
+        # named like every other size the variant does not offer (never a file path)
+        v = loaded[name]
+        sizes = sorted({int(k) for k in (v.settings.get("by_players") or {})} | {v.players})
+        raise ProtocolError("bad_variant", f"{name} is played at "
+                                           f"{', '.join(map(str, sizes))} seats, not {players}")
     return name, seed, max_deals, turn_timer, players
 
 
