@@ -16,6 +16,10 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
+# every message the web server sends in these tests is checked against the protocol's
+# JSON Schema (shengji/protocol/schema.py); the summary says how many, a mismatch fails
+os.environ.setdefault("SHENGJI_PROTOCOL_CHECK", "1")
+
 #: True when the long runs are asked for (``--long`` or SHENGJI_LONG=1)
 LONG = os.environ.get("SHENGJI_LONG") == "1"
 
@@ -43,7 +47,25 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+def pytest_sessionfinish(session, exitstatus):
+    """A server message that does not match the protocol schema fails the run."""
+    from shengji.protocol.schema import CHECKER
+    if CHECKER is not None and CHECKER.failures and session.exitstatus == 0:
+        session.exitstatus = 1
+
+
 def pytest_terminal_summary(terminalreporter):
+    from shengji.protocol.schema import CHECKER
+    if CHECKER is not None and CHECKER.checked:
+        terminalreporter.write_line(
+            f"protocol schema: {CHECKER.checked} server messages checked, "
+            f"{len(CHECKER.failures)} not matching", red=bool(CHECKER.failures))
+        for problem in CHECKER.failures[:10]:
+            terminalreporter.write_line(f"  {problem}", red=True)
+    _browser_skip_line(terminalreporter)
+
+
+def _browser_skip_line(terminalreporter):
     """The browser test's skip said in one line, not only in the skip count: it needs
     Debian's chromium (README, "Development"; .ci/run installs it)."""
     for report in terminalreporter.stats.get("skipped", []):

@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...errors import ShengjiError
 from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, error_message
+from ...protocol.schema import CHECKER
 from ...variants import list_variants, load_variant
 from ...variants.house import HouseRulesError
 from .gcpause import GcPauses
@@ -141,6 +142,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             text = room.public_replay(lambda: lobby.addresses.bucket("replay", address).take())
         except ShengjiError as e:
             return _refusal(e, 404)
+        if CHECKER is not None:
+            CHECKER.observe(text)
         return Response(text, media_type="application/json")
 
     async def websocket(ws: WebSocket):
@@ -148,11 +151,16 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         await ws.accept()
         refused = lobby.connect(address)
         if refused is not None:
-            await ws.send_text(encode(error_message(refused)))
+            refusal = error_message(refused)
+            if CHECKER is not None:
+                CHECKER.observe(refusal)
+            await ws.send_text(encode(refusal))
             await ws.close(1008)
             return
 
         async def send(msg):
+            if CHECKER is not None:  # SHENGJI_PROTOCOL_CHECK: every message against the schema
+                CHECKER.observe(msg)
             await ws.send_text(msg if isinstance(msg, str) else encode(msg))
 
         async def close(code, reason):
@@ -290,9 +298,14 @@ def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
         raise ProtocolError("bad_message", f"turn_timer: seconds 0..{MAX_TURN_TIMER} (0: wait "
                                            "for ever)")
     players = data.get("players")
-    if players is not None and (isinstance(players, bool) or not isinstance(players, int)
-                                or not 2 <= players <= 12):
-        raise ProtocolError("bad_message", "players: a table size 2..12")
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise ProtocolError("bad_message", "players: a number of seats")
+    if players is not None and not 2 <= players <= 12:
+        # named like every other size the variant does not offer (never a file path)
+        v = loaded[name]
+        sizes = sorted({int(k) for k in (v.settings.get("by_players") or {})} | {v.players})
+        raise ProtocolError("bad_variant", f"{name} is played at "
+                                           f"{', '.join(map(str, sizes))} seats, not {players}")
     return name, seed, max_deals, turn_timer, players
 
 
