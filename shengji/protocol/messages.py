@@ -2,7 +2,7 @@
 
 Everything here turns engine objects into plain JSON data and back: the per-seat view,
 the legal actions, events, actions and errors. Cards are always strings in the notation
-of CONFORMANCE.md (``"HA HA"``). Clients never send a seat's identity in an action: the
+of docs/conformance.md (``"HA HA"``). Clients never send a seat's identity in an action: the
 seat is the one their connection joined with its token.
 
 Inbound messages are checked here, strictly, before anything touches a game: a message
@@ -73,6 +73,9 @@ CLIENT_MESSAGES = {
     "watch": {"protocol": ((int,), True), "room": ((str,), True)},
     "next": {"token": ((str,), True)},
     "hint": {"token": ((str,), True)},
+    # the host's room controls before the start (web/seating.py)
+    "arrange": {"token": ((str,), True), "swap": ((list,), False), "shuffle": ((int,), False),
+                "levels": ((list,), False), "first_dealer": ((int, type(None)), False)},
     "ping": {},
     # room chat (frontends/web/chat.py): players send their token, spectators none
     "chat": {"token": ((str,), False), "text": ((str,), True)},
@@ -110,7 +113,8 @@ def parse_message(text: str | bytes) -> dict:
 
 def _type_name(types) -> str:
     return " or ".join("null" if t is type(None) else {int: "integer", str: "string",
-                                                       dict: "object"}[t] for t in types)
+                                                       dict: "object", list: "list"}[t]
+                       for t in types)
 
 
 def check_message(msg) -> dict:

@@ -571,27 +571,34 @@ class Context {
 
   /** Components of a lead, best first: [{width, length, cards}] (semantics §3). */
   decompose(lead) {
-    const l = this.leadPtr(lead);
     const core = this.core;
+    let l;
+    if (lead instanceof Lead) l = this.leadPtr(lead);
+    else { // straight into the scratch lead (no cache copy: a decomposition is asked once)
+      core.put(core.bufA, counts(lead, "lead"));
+      this.leadKey = null;
+      core.leadOwner = null;
+      if (core.x.sj_decompose(this.live(), core.bufA, NK, core.lead, core.err) < 0) this.raise();
+      l = core.lead;
+    }
     const m = core.u8();
     const o = core.leadOffsets;
     const n = core.i32(l + o[2]);
     const rainbow = core.i32(l + o[1]) === 5;
-    const out = [];
+    const out = new Array(n);
     for (let i = 0; i < n; i++) {
       const at = l + o[3] + i * o[6];
       const w = m[at];
       const len = m[at + 1];
-      const c = new Uint8Array(NK);
       if (rainbow) { // rank groups: every card of that rank
         const rank = m[at + 2];
+        const c = new Uint8Array(NK);
         for (let s = 0; s < 4; s++) c[s * 13 + rank] = m[l + o[5] + s * 13 + rank];
-        out.push(new Component(w, 1, c));
+        out[i] = new Component(w, 1, null, c);
         continue;
       }
       const first = l + o[4] + m[at + 3];
-      for (let j = 0; j < len; j++) c[m[first + j]] = w;
-      out.push(new Component(w, len, c));
+      out[i] = new Component(w, len, len === 1 ? m[first] : Array.from(m.subarray(first, first + len)), null);
     }
     return out;
   }
@@ -705,21 +712,29 @@ class Context {
     const l = this.leadPtr(lead);
     const core = this.core;
     core.put(core.bufB, counts(hand, "hand"));
-    const cap = Math.min(limit, Math.floor(2 ** 31 / NK) - 1);
-    const out = core.alloc(Math.max(cap, 1) * NK);
-    try {
-      const w = core.words;
-      const rc = core.x.sj_legal_follows(this.live(), l, core.bufB, NK, out, cap * NK,
-        w + 8, w, w + 12, core.err);
-      if (rc < 0) this.raise();
-      core.u8();
-      const dv = core.dv;
-      const n = dv.getInt32(w + 8, true);
-      const total = Number(dv.getBigUint64(w, true));
-      const exact = dv.getInt32(w + 12, true) !== 0;
-      return { n, total, exact, out: core.u8().slice(out, out + n * NK) };
-    } finally {
-      core.free(out);
+    limit = Math.min(limit, Math.floor(2 ** 31 / NK) - 1);
+    // a small buffer first, a larger one only when more follows exist (as shengji.core):
+    // a huge limit never allocates more than the follows need
+    let cap = Math.min(limit, 64);
+    for (;;) {
+      const out = core.alloc(Math.max(cap, 1) * NK);
+      try {
+        const w = core.words;
+        const rc = core.x.sj_legal_follows(this.live(), l, core.bufB, NK, out, cap * NK,
+          w + 8, w, w + 12, core.err);
+        if (rc < 0) this.raise();
+        core.u8();
+        const dv = core.dv;
+        const n = dv.getInt32(w + 8, true);
+        const total = Number(dv.getBigUint64(w, true));
+        const exact = dv.getInt32(w + 12, true) !== 0;
+        if (n === Math.min(limit, total) || (!exact && n < cap) || cap >= limit) {
+          return { n, total, exact, out: core.u8().slice(out, out + n * NK) };
+        }
+        cap = Math.min(limit, Math.max(total, 2 * cap));
+      } finally {
+        core.free(out);
+      }
     }
   }
 
@@ -880,10 +895,20 @@ class Refusal {
 /** One component of a decomposition: `width` cards per tuple, `length` tuples; its cards
  * as 54 `counts`, and as text (`cards`) when read. */
 class Component {
-  constructor(width, length, c) {
+  constructor(width, length, kinds, c) {
     this.width = width;
     this.length = length;
-    this.counts = c;
+    this.kinds = kinds; // the kind, or the kinds of a tractor from the top down
+    this.c = c;
+  }
+
+  /** The component's cards as 54 counts. */
+  get counts() {
+    if (this.c === null) {
+      this.c = new Uint8Array(NK);
+      for (const k of typeof this.kinds === "number" ? [this.kinds] : this.kinds) this.c[k] = this.width;
+    }
+    return this.c;
   }
 
   get cards() {

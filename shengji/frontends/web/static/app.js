@@ -6,7 +6,8 @@
 //   state.js       the page's state (window.shengji) and what follows from it alone
 //   connection.js  the websocket: connect, reconnect, send, dispatch by message type
 //   lobby.js       variants, creating/joining/watching rooms, the waiting room
-//   houserules.js  the lobby's house-rules panel
+//   houserules.js  the lobby's house-rules panel, a room's rules summary
+//   roomcontrols.js the host's seats, starting levels and first dealer before the start
 //   table.js       the state as it arrives, the felt and seats, info bar, result, tools
 //   hand.js        your hand and its selection
 //   actions.js     the buttons of each decision, hints, refusals explained
@@ -26,12 +27,14 @@ import { setUpTable, onState, render } from "./table.js";
 import { showAdvice, showError } from "./actions.js";
 import { setUpReplay, renderReplay, openPublicReplay } from "./replay.js";
 import { onChat, setUpChat } from "./chat.js";
+import { showControls, onSeated } from "./roomcontrols.js";
 import { startRulesCore, onRules } from "./rulescore.js";
 
 setRenderer(render);
 
 on("welcome", (msg) => { onRules(msg); onWelcome(msg); });
-on("room", showWaiting);
+on("room", (msg) => { showWaiting(msg); showControls(msg); });
+on("seated", onSeated);
 on("state", onState);
 on("advice", showAdvice);
 on("chat", onChat);
