@@ -209,7 +209,8 @@ def test_seats_plays_the_variant_at_another_table(tmp_path, capsys):
      "players: 13 is not a table size (2..12 seats)"),
     (["--variant", "finding-friends", "--seats", "4"],
      "players: 4: this variant seats 5, 6, 7, 8, 9, 10, 11, 12"),
-    (["--seats", "6"], "teams: 4 entries for 6 players"),
+    # a fixed-size variant names its size, not its file's teams (issue 21)
+    (["--seats", "6"], "two-deck-80 is played at 4 seats, not 6"),
 ])
 def test_seats_the_variant_cannot_seat_is_one_line(capsys, args, message):
     """The same validation as ``simulate --seats``: one line naming the count."""

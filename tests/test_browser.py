@@ -306,6 +306,7 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, se
     page.wait_for_selector("#game:not([hidden])")
     page.evaluate("window.shengji.autoPassMs = 60000")  # this test declares itself
     called = None
+    buried_hint = []
     for _ in range(MAX_TURNS):
         wait_js(page, "window.shengji.state && window.shengji.state.legal !== null || "
                       "!document.getElementById('result').hidden")
@@ -350,6 +351,12 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, se
         elif kind == "choose":
             page.locator("#actions button.declare").first.click()
         else:
+            if kind == "bury":  # a hint for the burial too: the advised cards are selected
+                page.click("#hint")
+                page.wait_for_selector("#advice:not([hidden])")
+                assert page.locator("#hand .card.selected").count() == legal["count"]
+                assert not page.locator("#play").is_disabled()
+                buried_hint.append(page.inner_text("#advice"))
             cards = (st["view"]["hand"].split()[-legal["count"]:] if kind == "bury"
                      else legal["actions"][0]["cards"].split())
             pick_cards(page, cards)
@@ -359,6 +366,7 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, se
     else:
         pytest.fail(f"no deal result after {MAX_TURNS} decisions")
     assert called, "seat 0 did not deal: pick another seed"
+    assert buried_hint and "bury" in buried_hint[0], buried_hint
     assert "Deal 1 result" in page.inner_text("#result")
     joined = page.evaluate("window.shengji.prevView ? window.shengji.prevView.joined.length : 0")
     assert page.locator("#felt .badge.side").count() > 0 or joined == 0
