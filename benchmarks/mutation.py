@@ -71,7 +71,8 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
     "follow-suit-count": ("follow.c", "if (h >= n ? pe != n : pe != h) {",
                           "if (h > n ? pe != n : pe != h) {",
                           "all of the led suit held, exactly the lead's size"),
-    "follow-strict": ("follow.c", "if (jb->strict ? v != sh.w : v < sh.w)\n                continue;",
+    "follow-strict": ("follow.c",
+                      "if (jb->strict ? v != sh.w : v < sh.w)\n                continue;",
                       "if (jb->strict ? v < sh.w : v < sh.w)\n                continue;",
                       "protected longer tuples are broken"),
     "follow-no-shape": ("follow.c", "if (r->protection == SJ_PROTECT_NO_SHAPE)",
@@ -98,14 +99,16 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
     "trick-throw-follow": ("trick.c", "if (F->ncomp == 1 && !win_ruff && v[0] > cur[0]) {",
                            "if (!win_ruff && v[0] > cur[0]) {",
                            "a follow of a throw can win it"),
-    "trick-bomb-suit": ("trick.c", "        return sa == SJ_TRUMP;", "        return sb == SJ_TRUMP;",
+    "trick-bomb-suit": ("trick.c", "        return sa == SJ_TRUMP;",
+                        "        return sb == SJ_TRUMP;",
                         "a plain bomb beats a trump bomb"),
     "trick-single-ruff": ("trick.c", "(!win_ruff || st > best)) {", "(!win_ruff || st >= best)) {",
                           "an equal single ruff overruffs"),
     "kitty-power": ("trick.c", "for (int i = 0; i < len && v < INT_MAX; i++)\n            v *= w;",
                     "for (int i = 0; i < len && v < INT_MAX; i++)\n            v *= w + 1;",
                     "Power kitty multiplier"),
-    "kitty-exp": ("trick.c", "((1LL << cards) < r->kitty_cap ?", "((1LL << cards) <= r->kitty_cap - 1 ?",
+    "kitty-exp": ("trick.c", "((1LL << cards) < r->kitty_cap ?",
+                  "((1LL << cards) <= r->kitty_cap - 1 ?",
                   "exponential at the cap (equivalent when the cap is reached exactly: 1<<c < cap "
                   "and 1<<c <= cap-1 agree on integers)"),
     "kitty-largest": ("trick.c", "        if (v > best)\n            best = v;",
@@ -191,7 +194,8 @@ def main(argv: list[str]) -> int:
                     broken.append(mid)
                     print(f"{mid:22} does not build", flush=True)
                     continue
-                by = next((name for name, paths in stages if not run_stage(dst, paths, args.timeout)), None)
+                by = next((name for name, paths in stages
+                           if not run_stage(dst, paths, args.timeout)), None)
             finally:
                 path.write_text(text, encoding="utf-8")
             dt = time.monotonic() - t0

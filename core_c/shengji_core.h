@@ -85,6 +85,30 @@
 #define SJ_ARG_RULES 5
 #define SJ_ARG_POSITION 6
 
+/* sj_err.a of an SJ_ERR_RULES error from sj_prepare: the sj_rules field rejected, named
+ * as PlayRules names it (the ladders' count and their contents: both "following") */
+#define SJ_RF_DECKS 1
+#define SJ_RF_LEVEL 2
+#define SJ_RF_TRUMP 3
+#define SJ_RF_MAX_TUPLE 4
+#define SJ_RF_TRACTORS 5
+#define SJ_RF_TRACTOR_MIN_WIDTH 6
+#define SJ_RF_TRACTOR_MIN_LENGTH 7
+#define SJ_RF_TRACTOR_BRIDGES_LEVEL_GAP 8
+#define SJ_RF_FOLLOW_PROTECTION 9
+#define SJ_RF_CONSTANT_RANKS 10
+#define SJ_RF_RUFF_COMPARE 11
+#define SJ_RF_FAILED_THROW 12
+#define SJ_RF_KITTY 13
+#define SJ_RF_KITTY_CAP 14
+#define SJ_RF_KITTY_TABLE 15
+#define SJ_RF_N_LADDERS 16
+#define SJ_RF_LADDERS 17
+#define SJ_RF_SHORTER_TRACTORS 18
+#define SJ_RF_BOMBS 19
+#define SJ_RF_RAINBOW_MIN 20
+#define SJ_RF_COPIES 21
+
 typedef struct {
     int32_t code;   /* SJ_ERR_* */
     int32_t which;  /* SJ_ARG_* */

@@ -34,10 +34,7 @@ def shoot(browser, base: str, size: str, out: Path) -> list[Path]:
         shots.append(path)
 
     try:
-        page.goto(base)
-        page.wait_for_selector("#variant option", state="attached")
-        page.fill("#seed", SEED)
-        create_room(page, base, VARIANT, SEATS)
+        create_room(page, base, VARIANT, SEATS, seed=SEED)
         page.click("#start")
         page.wait_for_selector("#game:not([hidden])")
         wait_js(page, "window.shengji.state && window.shengji.state.legal !== null")
@@ -53,7 +50,9 @@ def shoot(browser, base: str, size: str, out: Path) -> list[Path]:
         page.evaluate("window.scrollTo(0, 0)")
         snap("mid-trick")
         assert play(page, tap=size == "phone") == "result"
-        page.evaluate("document.getElementById('result').scrollIntoView({block: 'center'})")
+        # a desktop shows it all from the top; a phone scrolls to the result
+        page.evaluate("window.scrollTo(0, 0)" if size == "desktop" else
+                      "document.getElementById('result').scrollIntoView({block: 'center'})")
         snap("deal-end")
     finally:
         page.context.close()

@@ -213,17 +213,20 @@ def shengji_first_dealer(variant: Variant, bids: Sequence[Bid], players: int,
 
 
 @hookspec(firstresult=True)
-def shengji_advance(variant: Variant, level: int, rise: int, defending: bool) -> int | None:
+def shengji_advance(variant: Variant, level: int, rise: int, defending: bool,
+                    deal_level: int) -> int | None:
     """A seat's level after its side rises ``rise`` levels.
 
     :param variant: the Variant.
     :param level: the seat's level (0..12 = '2'..'A', 13 = NT when the last level is NT).
     :param rise: the levels the scoring table gives its side (≥ 1).
     :param defending: True when the seat is on the dealers' side (which held the deal).
+    :param deal_level: the deal's level (the dealer's own); a teammate's may differ when
+        levels are kept per seat (finding friends). Implementations may leave it out.
     :return: the new level; above the last level means the match is won.
         First non-None result wins (built-in: one level at a time, a must-defend level is
         passed only by the dealers on the first step — ``advancement.must_defend``,
-        ``match_end.as_dealer``).
+        ``match_end.as_dealer`` — and NT only when the deal was played at NT).
     """
 
 

@@ -18,9 +18,9 @@ the empty pattern ``()`` means "any cards of the suit".
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from .cards import NUM_KINDS
 from .errors import RulesError, ShengjiError

@@ -171,9 +171,12 @@ def check_layout(page, seats: int | None = None, phone: bool = False) -> dict:
     return got
 
 
-def create_room(page, server, variant: str | None = None, seats: int | None = None) -> str:
+def create_room(page, server, variant: str | None = None, seats: int | None = None,
+                seed: str | None = None) -> str:
     page.goto(server)
     page.wait_for_selector("#variant option", state="attached")
+    if seed is not None:
+        page.fill("#seed", seed)
     if variant is not None:
         page.select_option("#variant", variant)
     if seats is not None:
@@ -185,20 +188,26 @@ def create_room(page, server, variant: str | None = None, seats: int | None = No
 
 def play(page, *, tap: bool = False, stop=None, on_turn=None, max_turns: int = MAX_TURNS):
     """Make this seat's decisions until the deal's result shows (or ``stop(state)``);
-    the first legal card of each list, the last cards of the hand to bury."""
+    the first legal card of each list, the last cards of the hand to bury. While the cards
+    arrive the page passes on a declaration offer by itself (bidding.js): quickly here."""
+    page.evaluate("window.shengji.autoPassMs = 20")
     for _ in range(max_turns):
         wait_js(page, "window.shengji.state && window.shengji.state.legal !== null || "
                       "!document.getElementById('result').hidden")
         if page.locator("#result:not([hidden])").count():
             return "result"
         st = state(page)
+        if st["legal"] is None:
+            continue  # the page passed by itself meanwhile (a declaration offer, bidding.js)
         if stop is not None and stop(st):
             return "stopped"
         if on_turn is not None:
             on_turn(st)
         legal = st["legal"]
         kind = legal["kind"]
-        if kind in ("declare", "takeback"):
+        if kind == "declare" and st["view"]["to_deal"] > 0:
+            pass  # the page passes by itself while the cards arrive
+        elif kind in ("declare", "takeback"):
             press(page, "#actions button.pass", tap)
         elif kind == "call":  # finding friends: the first `count` calls listed
             for a in legal["actions"][:legal["count"]]:

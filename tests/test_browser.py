@@ -304,6 +304,7 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, se
     assert page.locator("#waitseats li").count() == seats
     page.click("#start")
     page.wait_for_selector("#game:not([hidden])")
+    page.evaluate("window.shengji.autoPassMs = 60000")  # this test declares itself
     called = None
     for _ in range(MAX_TURNS):
         wait_js(page, "window.shengji.state && window.shengji.state.legal !== null || "
@@ -313,7 +314,11 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, se
         st = state(page)
         legal = st["legal"]
         kind = legal["kind"]
-        if kind in ("declare", "takeback"):  # declare at once: the first declarer deals
+        if kind == "declare" and st["view"]["to_deal"] > 0:
+            # declare at once, while the cards arrive: the first declarer deals
+            page.click("#declarebtn")
+            page.locator("#declareoffers button").first.click()
+        elif kind in ("declare", "takeback"):  # declare at once: the first declarer deals
             buttons = page.locator("#actions button.declare")
             (buttons.first if buttons.count() else page.locator("#actions button.pass")).click()
         elif kind == "call":
@@ -445,5 +450,134 @@ def test_during_a_follow_the_trick_and_play_are_in_view(server, browser, size, t
                 where = in_view(pg, sel)
                 assert where["inside"], (sel, where)
         pg.screenshot(path=str(shots_dir(tmp_path) / f"fit-{size}.png"))
+    finally:
+        pg.context.close()
+
+
+# ---------------------------------------------------------------- chat
+
+def test_chat_markup_shows_as_text(server, page, tmp_path):
+    """Issue 21: a chat line that is markup reaches the page as text (no element made, no
+    script run); the player's own line comes back as "you"."""
+    from websockets.sync.client import connect
+
+    evil = '<img src=x onerror="window.__chat=1"><b>bold</b>'
+    code = create_room(page, server)
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    with connect(server.replace("http://", "ws://") + "/ws") as ws:
+        ws.send(json.dumps({"type": "watch", "protocol": PROTOCOL_VERSION, "room": code}))
+        assert json.loads(ws.recv())["type"] == "welcome"
+        ws.send(json.dumps({"type": "chat", "text": evil}))
+        wait_js(page, "document.getElementById('chatlist').textContent.includes('onerror=')")
+    item = page.locator("#chatlist li").last
+    assert evil in item.inner_text() and "(watching)" in item.inner_text()
+    assert page.locator("#chatlist img, #chatlist b:text('bold')").count() == 0
+    assert page.evaluate("window.__chat") is None
+    page.fill("#chatinput", "good luck & <have fun>")
+    page.press("#chatinput", "Enter")
+    wait_js(page, "document.getElementById('chatlist').children.length === 2")
+    assert page.locator("#chatlist li").last.inner_text() == "you: good luck & <have fun>"
+    assert page.input_value("#chatinput") == ""
+    page.screenshot(path=str(shots_dir(tmp_path) / "browser-chat.png"), full_page=True)
+
+
+# ---------------------------------------------------------------- bidding as cards arrive
+
+def test_declaring_while_the_cards_arrive(server, page, tmp_path):
+    """Issue 21: an offer to declare during the deal is a Declare button listing what may
+    be declared now, not a prompt: left alone, the page passes by itself and the deal
+    goes on; opened, it declares. The engine's actions and events are the usual ones."""
+    create_room(page, server)
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    page.evaluate("window.shengji.autoPassMs = 60000")
+
+    def offer() -> dict:
+        wait_js(page, "window.shengji.state && window.shengji.state.legal && "
+                      "window.shengji.state.legal.kind === 'declare'")
+        return state(page)
+
+    st = offer()
+    assert st["view"]["to_deal"] > 0, "the first offer came after the last card"
+    offered = [a["cards"] for a in st["legal"]["actions"] if a["type"] == "Declare"]
+    # no prompt: no Pass button, the turn banner does not ask; a Declare button counts
+    assert page.locator("#actions button.pass").count() == 0
+    assert "Your turn" not in page.inner_text("#turn")
+    assert not page.locator("#declarebtn").is_disabled()
+    assert f"({len(offered)})" in page.inner_text("#declarebtn")
+    page.click("#declarebtn")
+    listed = page.evaluate("[...document.querySelectorAll('#declareoffers button')]"
+                           ".map((b) => b.dataset.cards)")
+    assert listed == offered
+    page.screenshot(path=str(shots_dir(tmp_path) / "browser-declare-offer.png"))
+    # closed again: left alone, the page passes by itself and the dealing goes on
+    page.evaluate("window.shengji.autoPassMs = 20")
+    page.click("#declarebtn")
+    wait_js(page, f"window.shengji.state.event_index > {st['index']}")
+    assert page.evaluate("window.shengji.lastSent") == {"type": "Pass"}
+    # the next offer while cards still arrive: declare through the button
+    page.evaluate("window.shengji.autoPassMs = 60000")
+    st = offer()
+    if st["view"]["to_deal"] > 0:
+        page.click("#declarebtn")
+        cards = page.locator("#declareoffers button").first.get_attribute("data-cards")
+        page.locator("#declareoffers button").first.click()
+        wait_js(page, "window.shengji.state.view.bids.some((b) => b.seat === 0)")
+        sent = page.evaluate("window.shengji.lastSent")
+        assert sent["type"] == "Declare" and sent["cards"] == cards
+    assert play(page) == "result"
+
+
+# ---------------------------------------------------------------- friends on screen
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_six_seats_calls_stay_on_screen_and_joins_are_marked(server, browser, size, tmp_path):
+    """Issue 21: at a six-seat finding-friends table the calls stay on screen in words
+    ("1st ♥A"), each fulfilled one is marked with who joined, and the seats show
+    "dealer's side", "attackers" or "unknown" as the calls make them known."""
+    phone = size == "phone"
+    pg = new_page(browser, phone=phone)
+    pg.set_viewport_size(PHONE if phone else {"width": 1280, "height": 800})
+    try:
+        create_room(pg, server, "finding-friends", 6, seed="11")
+        pg.click("#start")
+        pg.wait_for_selector("#game:not([hidden])")
+
+        def joined(st):
+            return st["view"]["phase"] == "play" and len(st["view"]["joined"]) > 0
+
+        seen_unknown = []
+
+        def on_turn(st):
+            v = st["view"]
+            if v["phase"] == "play" and v["calls"] and not v["joined"] and not seen_unknown:
+                assert pg.locator("#calls .call").count() == len(v["calls"])
+                assert pg.locator("#calls .call.done").count() == 0
+                seen_unknown.append(pg.locator("#felt .badge.side.unknown").count())
+
+        assert play(pg, tap=phone, stop=joined, on_turn=on_turn) == "stopped", \
+            "no friend joined in this seeded deal: pick another seed"
+        v = state(pg)["view"]
+        assert seen_unknown and seen_unknown[0] >= 1  # before: sides unknown on the felt
+        pg.evaluate("window.scrollTo(0, 0)")
+        where = in_view(pg, "#calls")
+        assert where["shown"] and where["inside"], where
+        text = pg.inner_text("#calls")
+        assert any(w in text for w in ("1st", "2nd", "3rd")) and any(s in text for s in "♠♥♣♦")
+        assert pg.locator("#calls .call.done").count() == len(v["joined"])
+        for seat, _ in v["joined"]:
+            name = pg.evaluate(f"window.shengji.state.seats[{seat}].name")
+            who = "you" if seat == 0 else name
+            assert who in pg.inner_text("#calls .call.done"), (who, text)
+            if seat != v["dealer"]:
+                spot = f"#felt .spot[data-seat='{seat}'][data-side='dealer']"
+                assert pg.locator(spot).count() == 1
+        sides = pg.evaluate("[...document.querySelectorAll('#felt .spot')]"
+                            ".map((s) => s.dataset.side)")
+        assert set(sides) <= {"dealer", "attackers", "unknown"}
+        if v["sides_known"]:
+            assert "unknown" not in sides and "attackers" in sides
+        pg.screenshot(path=str(shots_dir(tmp_path) / f"friends-6-{size}.png"))
     finally:
         pg.context.close()

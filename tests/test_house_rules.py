@@ -21,8 +21,7 @@ from webtools import BASE, WS, join, room_of, send, until  # noqa: E402
 
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.variants import load_variant  # noqa: E402
-from shengji.variants.house import (HouseRulesError, canonical_text, check_house,  # noqa: E402
-                                    fingerprint)
+from shengji.variants.house import HouseRulesError, canonical_text, check_house, fingerprint  # noqa: E402
 
 HOUSE = "extends: two-deck-80\nplay:\n  bombs: any_suit\npenalties:\n  failed_throw: 10\n"
 
@@ -54,7 +53,8 @@ def test_check_answers_the_resolved_rules_and_the_short_file(client):
 
 @pytest.mark.parametrize("text,key,words", [
     ("extends: two-deck-80\nplay: {kitty: huge}\n", "play.kitty", "is not one of"),
-    ("extends: two-deck-80\nplay: {kitty_cap: 100000}\n", "play.kitty_cap", "out of range"),
+    ("extends: two-deck-80\npenalties: {failed_throw: 5000}\n", "penalties.failed_throw",
+     "out of range"),
     ("extends: two-deck-80\nplugins: [os]\n", "plugins", "plugins are code"),
     ("extends: ../../etc/passwd.yaml\n", "extends", "not offered here"),
     ("extends: /etc/passwd\n", "extends", "not offered here"),
@@ -185,3 +185,51 @@ def test_records_carry_house_rules_and_shengji_replay_replays_them(tmp_path):
     data["rules"] = data["rules"].replace("plugins: []", "plugins: [os]")
     with pytest.raises(Exception, match="not trusted"):
         loads(json.dumps(data))
+
+
+# ---------------------------------------------------------------- "Try these rules"
+
+def test_preview_same_seed_same_figures(client):
+    body = {"rules": HOUSE, "seed": 11, "deals": 3}
+    first = client.post("/api/rules/preview", json=body)
+    assert first.status_code == 200, first.text
+    got = first.json()
+    assert got["seed"] == 11 and got["base_name"] == "two-deck-80"
+    for side in ("house", "base"):
+        assert set(got[side]) == {"deals", "dealer_hold_rate", "attacker_points",
+                                  "levels_per_deal", "failed_throws_per_deal",
+                                  "tricks_per_deal"}
+        assert got[side]["deals"] == 3 and got[side]["tricks_per_deal"] > 0
+    again = client.post("/api/rules/preview", json=body).json()
+    assert again["house"] == got["house"] and again["base"] == got["base"]
+    bad = client.post("/api/rules/preview", json={"rules": HOUSE, "deals": 1000})
+    assert bad.status_code == 400
+    assert client.post("/api/rules/preview", json={"rules": "plugins: [os]\n"}).status_code == 422
+
+
+def test_preview_is_bounded_per_address_by_a_queue_and_a_time_cap():
+    import asyncio
+
+    from shengji.frontends.web.preview import PreviewLimits, Previews, run_preview
+    from shengji.protocol import ProtocolError
+
+    bases = {"two-deck-80": load_variant("two-deck-80")}
+    h = check_house(HOUSE, bases)
+    base_text = canonical_text(bases["two-deck-80"].settings)
+    # the cap stops a long match at a deal boundary, and says so
+    capped = run_preview(h.text, base_text, 1, 40, 0.05)
+    assert capped["capped"] and capped["house"]["deals"] < 40
+
+    async def main():
+        p = Previews(PreviewLimits(time_cap=2.0, queue=2))
+        try:
+            jobs = [asyncio.ensure_future(p.run(a, lambda: (h.text, base_text), 1, 2))
+                    for a in ("a", "a", "b", "c")]
+            return await asyncio.gather(*jobs, return_exceptions=True)
+        finally:
+            p.close()
+
+    got = asyncio.run(main())
+    codes = [getattr(r, "code", "ok") if isinstance(r, ProtocolError) else "ok" for r in got]
+    # "a" twice: the second is refused; "a" and "b" fill the queue of two; "c" finds it full
+    assert codes == ["ok", "rate_limited", "ok", "busy"], got

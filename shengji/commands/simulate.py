@@ -34,7 +34,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from ..distributed import mapper_for
-    from ..engine.simulation import _load, format_summary, simulate
+    from ..harness.simulation import _load, format_summary, simulate
 
     # with --seats the variant travels to the workers as (name, seats)
     ref = args.variant if args.seats is None else (args.variant, args.seats)

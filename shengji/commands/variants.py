@@ -19,10 +19,9 @@ import yaml
 from ..cards import RANKS
 from ..conformance.suite import SuiteConfig, run_check
 from ..errors import ShengjiError
-from ..plugins import plugin_origin
 from ..rules import KITTY_TABLE_KEYS, pattern_str, shape_str
 from ..variants import load_variant
-from ..variants.files import display_path
+from ..variants.files import display_path, plugin_origin
 from ..variants.house import deck_warnings
 from ..variants.loading import where_set
 from ..variants.registry import all_sources

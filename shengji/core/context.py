@@ -9,6 +9,9 @@ call only when something is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NoReturn
+
 from ..cards import (
     NUM_KINDS,
     SUITS,
@@ -25,6 +28,7 @@ from .clib import ffi, lib
 from .crules import _RULE_FIELDS, _build_rules, _hold_only, _parse_level, _parse_trump
 from .hands import (
     _IS_ZERO,
+    Cards,
     Hand,
     _groups,
     _hand,
@@ -75,9 +79,19 @@ class Context:
 
     __slots__ = ("rules", "level", "trump", "_key", "_hash", "_r", "_esuit", "_strength",
                  "_frozen")
-    _cache: dict = {}
+    rules: PlayRules
+    level: int  # rank index 0..12
+    trump: int | None  # suit 0..3, None for no trump
+    _key: tuple[PlayRules, int, int | None]
+    _hash: int
+    _r: Any  # the prepared C struct (cffi)
+    _esuit: tuple[int, ...]
+    _strength: tuple[int, ...]
+    _frozen: bool
+    _cache: dict[tuple[PlayRules, int, int | None], Context] = {}
 
-    def __new__(cls, rules: PlayRules, level: int | str, trump: int | str | None = None):
+    def __new__(cls, rules: PlayRules, level: int | str,
+                trump: int | str | None = None) -> Context:
         if not isinstance(rules, PlayRules):
             raise RulesError(f"rules: expected a PlayRules, got {type(rules).__name__}")
         lv, tr = _parse_level(level), _parse_trump(trump)
@@ -105,13 +119,13 @@ class Context:
         cls._cache[key] = ctx
         return ctx
 
-    def __init__(self, *args, **kwargs):  # everything happens in __new__ (cached)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # everything happens in __new__ (cached)
         pass
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
         raise AttributeError("Context is frozen")
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Context) and self._key == other._key
 
     def __hash__(self) -> int:
@@ -121,12 +135,12 @@ class Context:
         trump = "none" if self.trump is None else SUITS[self.trump]
         return f"Context(level={card_str(self.level)[1:]}, trump={trump}, rules={self.rules!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Context], tuple[PlayRules, int, int | None]]:
         return (Context, (self.rules, self.level, self.trump))
 
     # ---------------------------------------------------------------- errors
 
-    def _raise(self, err, hands=None) -> None:
+    def _raise(self, err: Any, hands: Any = None) -> None:
         """Turn a filled sj_err into the typed error (hands: the Python groups named)."""
         code = err.code
         what = _ARG_NAMES.get(err.which, "cards")
@@ -160,13 +174,13 @@ class Context:
             raise RulesError(f"{_RULE_FIELDS.get(err.a, 'rules')}: rejected by the rules core")
         raise ShengjiError(f"{what}: rules core error {code}")
 
-    def _call_failed(self, fn, *args) -> None:
+    def _call_failed(self, fn: Callable[..., Any], *args: Any) -> None:
         """Re-run a failed call with an error struct to learn what was wrong."""
         err = ffi.new("sj_err *")
         fn(*args, err)
         self._raise(err)
 
-    def _lead(self, lead: Hand):
+    def _lead(self, lead: Hand) -> Any:
         """The prepared decomposition of a lead, cached on the lead Hand."""
         if lead._lctx is self:
             return lead._lead
@@ -179,35 +193,35 @@ class Context:
 
     # ---------------------------------------------------------------- single cards
 
-    def _card(self, card) -> int:
+    def _card(self, card: int | str) -> int:
         if isinstance(card, int) and not isinstance(card, bool):
             if not 0 <= card < NUM_KINDS:
                 raise CardError(f"not a card id: {card!r} (expected 0..53)")
             return card
-        ids = parse_cards([card]) if isinstance(card, str) else parse_cards(card)
+        ids = parse_cards([card]) if isinstance(card, str) else parse_cards(card)  # type: ignore[arg-type]  # noqa: E501
         if len(ids) != 1:
             raise CardError(f"expected one card, got {card!r}")
         return ids[0]
 
-    def effective_suit(self, card) -> int:
+    def effective_suit(self, card: int | str) -> int:
         """0..3 for a plain suit, 4 for trumps."""
         return self._esuit[self._card(card)]
 
-    def is_trump(self, card) -> bool:
+    def is_trump(self, card: int | str) -> bool:
         return self._esuit[self._card(card)] == 4
 
-    def strength(self, card) -> int:
+    def strength(self, card: int | str) -> int:
         """Comparable only within one effective suit (semantics §2)."""
         return self._strength[self._card(card)]
 
-    def compare(self, a, b) -> str:
+    def compare(self, a: int | str, b: int | str) -> str:
         """``a`` led first, then ``b``: "higher" (a stays ahead), "lower", "equal" (a,
         first played, stays ahead) or "unrelated" (two different plain suits)."""
         return _COMPARE[lib.sj_compare(self._r, self._card(a), self._card(b))]
 
     # ---------------------------------------------------------------- structures
 
-    def decompose(self, cards) -> Decomposition:
+    def decompose(self, cards: Cards) -> Decomposition:
         """Components of a lead, best first (semantics §3): a ``Decomposition``, the list
         of ``Component``s made when first read (its ``len`` needs none of them)."""
         lead = cards if type(cards) is Hand else _to_hand(cards, "lead")
@@ -225,7 +239,7 @@ class Context:
         d._items = None
         return d
 
-    def is_rainbow(self, cards) -> bool:
+    def is_rainbow(self, cards: Cards) -> bool:
         """Is this lead a rainbow (semantics §3: one rank from all four suits, when the
         rules have rainbows)?"""
         h = as_hand(cards)
@@ -234,20 +248,20 @@ class Context:
         if len({self._esuit[k] for k in range(NUM_KINDS) if h._b[k]}) < 2:
             return False
         try:
-            return self._lead(h).esuit == lib.SJ_RAINBOW
+            return bool(self._lead(h).esuit == lib.SJ_RAINBOW)
         except HandError:
             return False
 
-    def is_tractor(self, cards) -> bool:
+    def is_tractor(self, cards: Cards) -> bool:
         h = as_hand(cards)
-        rc = lib.sj_is_tractor(self._r, h._b, NUM_KINDS, _NULL)
+        rc: int = lib.sj_is_tractor(self._r, h._b, NUM_KINDS, _NULL)
         if rc < 0:
             self._call_failed(lib.sj_is_tractor, self._r, h._b, NUM_KINDS)
         return rc == 1
 
     # ---------------------------------------------------------------- following
 
-    def check_follow(self, lead, hand, play) -> FollowResult:
+    def check_follow(self, lead: Cards, hand: Cards, play: Cards) -> FollowResult:
         """Is ``play`` (taken from ``hand``) a legal follow to ``lead``? (semantics §4)
 
         A play that is not in the hand is an input error (HandError), not a reason."""
@@ -271,7 +285,7 @@ class Context:
         self._follow_detail(pl, hand, play)  # raises the input error
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def check_follows(self, lead, hand, plays) -> list[bool]:
+    def check_follows(self, lead: Cards, hand: Cards, plays: Sequence[Cards]) -> list[bool]:
         """``[check_follow(lead, hand, p).ok for p in plays]`` in one C call: is each of
         ``plays`` a legal follow? (Ask ``check_follow`` for the reason of one that is not.)
         A play that is not in the hand is an input error, as in ``check_follow``."""
@@ -293,7 +307,7 @@ class Context:
             self._named(f"plays[{i}]", self.check_follow, lead, hand, plays[i])
         return list(map(_IS_ZERO, codes))
 
-    def _named(self, what: str, fn, *args):
+    def _named(self, what: str, fn: Callable[..., Any], *args: Any) -> Any:
         """Call ``fn``; an error it raises is re-raised with ``what`` named first."""
         try:
             return fn(*args)
@@ -302,7 +316,7 @@ class Context:
             msg = what + msg[4:] if msg.startswith("play:") else f"{what}: {msg}"
             raise type(exc)(msg) from None
 
-    def _follow_detail(self, pl, hand: Hand, play: Hand) -> str:
+    def _follow_detail(self, pl: Any, hand: Hand, play: Hand) -> str:
         """The sentence of a failed follow; raises the input error of an invalid one."""
         info = ffi.new("sj_follow_info *")
         err = ffi.new("sj_err *")
@@ -344,7 +358,7 @@ class Context:
                 )
         return detail
 
-    def legal_follows(self, lead, hand, limit: int = 10_000) -> LegalFollows:
+    def legal_follows(self, lead: Cards, hand: Cards, limit: int = 10_000) -> LegalFollows:
         """Every legal follow (as distinct multisets), at most ``limit`` of them, and the
         true total (semantics §5). Within a budget of work (well under a second): past
         it, the follows met so far, never none, with ``exact`` False."""
@@ -374,7 +388,7 @@ class Context:
 
     # ---------------------------------------------------------------- throws, tricks
 
-    def check_throw(self, lead, others) -> ThrowResult:
+    def check_throw(self, lead: Cards, others: Iterable[Cards]) -> ThrowResult:
         """Is a throw valid against the other players' holdings (semantics §6)?"""
         lead = as_hand(lead, "lead")
         others = _hand_list(others, "others")
@@ -391,18 +405,18 @@ class Context:
         blocker = res.blocker if res.blocker >= 0 else None
         return ThrowResult(False, options[0], options, blocker)
 
-    def trick_winner(self, plays) -> int:
+    def trick_winner(self, plays: Sequence[Cards]) -> int:
         """Index of the winning play; plays in play order, the lead first (semantics §7)."""
         t = type(plays)
         if t is list or t is tuple:  # _joined(plays), inlined: the hot path
             try:
-                b = b"".join([p._b for p in plays])
+                b = b"".join([p._b for p in plays])  # type: ignore[union-attr]
             except (AttributeError, TypeError):
                 b = None
             m = len(plays)
             # 54 counts per play: the C call reads exactly that many
             if b is not None and len(b) == NUM_KINDS * m:
-                rc = _c_winner_code(self._r, b, m)
+                rc: int = _c_winner_code(self._r, b, m)
                 if rc >= 0:
                     return rc
         plays = _hand_list(plays, "plays")
@@ -418,12 +432,12 @@ class Context:
         """``trick_winner`` of ``m`` plays given as their counts one after another (the
         engine keeps a trick's that way)."""
         if len(plays) == m * NUM_KINDS:
-            rc = _c_winner_code(self._r, plays, m)
+            rc: int = _c_winner_code(self._r, plays, m)
             if rc >= 0:
                 return rc
         return self.trick_winner(HandList(plays))
 
-    def trick_winners(self, tricks) -> list[int]:
+    def trick_winners(self, tricks: Iterable[Sequence[Cards]]) -> list[int]:
         """``[trick_winner(t) for t in tricks]`` in one C call (every trick under these
         rules; a trick is a list of plays, the lead first)."""
         t = type(tricks)
@@ -431,7 +445,7 @@ class Context:
         if t is list or t is tuple:
             sizes = [len(x) for x in tricks]
             try:
-                b = b"".join([_join(x) for x in tricks])
+                b = b"".join([_join(x) for x in tricks])  # type: ignore[arg-type]
             except (AttributeError, TypeError):
                 b = None
             if b is not None and len(b) != NUM_KINDS * sum(sizes):
@@ -440,12 +454,12 @@ class Context:
             tricks = [_hand_list(x, f"tricks[{i}]")
                       for i, x in enumerate(_groups(tricks, "tricks"))]
             sizes = [len(x) for x in tricks]
-            b = b"".join([_join(x) for x in tricks])
+            b = b"".join([_join(x) for x in tricks])  # type: ignore[arg-type]
         n = len(sizes)
         out = ffi.new("uint8_t[]", n or 1)
         at = ffi.new("int32_t *")
         if lib.sj_trick_winners(self._r, b, sizes, n, out, at) < 0:
-            self._named(f"tricks[{at[0]}]", self.trick_winner, tricks[at[0]])
+            self._named(f"tricks[{at[0]}]", self.trick_winner, tricks[at[0]])  # type: ignore[index]
         return list(ffi.buffer(out, n)[:])
 
     def _listed_leads(self, counts: bytes, throws: bool) -> HandList:
@@ -463,12 +477,12 @@ class Context:
                 return HandList(ffi.buffer(out, n * NUM_KINDS)[:])
             cap = n
 
-    def kitty_multiplier(self, play, lead=None) -> int:
+    def kitty_multiplier(self, play: Cards, lead: Cards | None = None) -> int:
         """Kitty multiplier of the last trick's winning play (semantics §8)."""
         play = as_hand(play, "play")
         pl = _NULL if lead is None else self._lead(as_hand(lead, "lead"))
         args = (self._r, play._b, NUM_KINDS, pl)
-        rc = lib.sj_kitty_multiplier(*args, _NULL)
+        rc: int = lib.sj_kitty_multiplier(*args, _NULL)
         if rc < 0:
             self._call_failed(lib.sj_kitty_multiplier, *args)
         return rc

@@ -13,28 +13,59 @@ from ..cards import (
 )
 from ..errors import RulesError
 from ..rules import (
-    BOMBS,
-    FAILED_THROW,
-    FOLLOW_PROTECTIONS,
-    KITTY_POLICIES,
-    RUFF_COMPARE,
     PlayRules,
     pattern_str,
     shape_str,
 )
 from .clib import ffi, lib
 
+#: the PlayRules policies as the core's codes, by name (the header's SJ_* #defines;
+#: tests/test_c_boundary.py holds every map to rules.py's choices and to the header)
+RUFF_COMPARE_CODES = {
+    "strongest": lib.SJ_RUFF_STRONGEST,
+    "all_components": lib.SJ_RUFF_ALL_COMPONENTS,
+    "highest_card": lib.SJ_RUFF_HIGHEST_CARD,
+    "unit_length": lib.SJ_RUFF_UNIT_LENGTH,
+}
+FAILED_THROW_CODES = {
+    "smallest": lib.SJ_THROW_SMALLEST,
+    "next_player_chooses": lib.SJ_THROW_NEXT_PLAYER_CHOOSES,
+    "first_blocker": lib.SJ_THROW_FIRST_BLOCKER,
+}
+FOLLOW_PROTECTION_CODES = {
+    "none": lib.SJ_PROTECT_NONE,
+    "longer_tuples": lib.SJ_PROTECT_LONGER_TUPLES,
+    "tractor_on_tractor": lib.SJ_PROTECT_TRACTORS,
+    "both": lib.SJ_PROTECT_BOTH,
+    "suit_only": lib.SJ_PROTECT_NO_SHAPE,
+}
+BOMBS_CODES = {
+    "none": lib.SJ_BOMBS_NONE,
+    "any_suit": lib.SJ_BOMBS_ANY_SUIT,
+    "follow_suit": lib.SJ_BOMBS_FOLLOW_SUIT,
+    "follow_suit_or_trump": lib.SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP,
+}
+KITTY_CODES = {
+    "exponential": lib.SJ_KITTY_EXPONENTIAL,
+    "power": lib.SJ_KITTY_POWER,
+    "table": lib.SJ_KITTY_TABLE,
+    "twice_size": lib.SJ_KITTY_TWICE_SIZE,
+}
+#: sj_err.a of a rules error -> the PlayRules field it names (the header's SJ_RF_*)
 _RULE_FIELDS = {
-    1: "decks", 2: "level", 3: "trump", 4: "max_tuple", 5: "tractors",
-    6: "tractor_min_width", 7: "tractor_min_length", 8: "tractor_bridges_level_gap",
-    9: "follow_protection", 10: "constant_ranks", 11: "ruff_compare", 12: "failed_throw",
-    13: "kitty", 14: "kitty_cap", 15: "kitty_table", 16: "following", 17: "following",
-    18: "shorter_tractors", 19: "bombs", 20: "rainbow_min", 21: "copies",
-}  # fmt: skip
+    **{getattr(lib, "SJ_RF_" + name.upper()): name for name in (
+        "decks", "level", "trump", "max_tuple", "tractors", "tractor_min_width",
+        "tractor_min_length", "tractor_bridges_level_gap", "follow_protection",
+        "constant_ranks", "ruff_compare", "failed_throw", "kitty", "kitty_cap",
+        "kitty_table", "shorter_tractors", "bombs", "rainbow_min", "copies")},
+    lib.SJ_RF_N_LADDERS: "following",  # the ladders' count, and their contents
+    lib.SJ_RF_LADDERS: "following",
+}
 
 
 def _hold_only(rules: PlayRules, k: int) -> str:
     """'2 deck(s) hold only 2', or what the packs hold of kind k when that differs."""
+    assert rules.copies is not None  # PlayRules fills it in
     c = rules.copies[k] if 0 <= k < NUM_KINDS else rules.decks
     if c == rules.decks:
         return f"{rules.decks} deck(s) hold only {rules.decks}"
@@ -82,15 +113,16 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.tractor_min_width = rules.tractor_min_width
     r.tractor_min_length = rules.tractor_min_length
     r.bridge = int(bool(rules.tractor_bridges_level_gap))
-    r.protection = FOLLOW_PROTECTIONS.index(rules.follow_protection)
+    r.protection = FOLLOW_PROTECTION_CODES[rules.follow_protection]
     r.shorter_tractors = int(rules.shorter_tractors)
-    r.bombs = BOMBS.index(rules.bombs)
+    r.bombs = BOMBS_CODES[rules.bombs]
     r.rainbow_min = rules.rainbow_min
+    assert rules.copies is not None  # PlayRules fills it in
     r.copies = list(rules.copies)
     r.constant_mask = sum(1 << c for c in rules.constant_ranks)
-    r.ruff_compare = RUFF_COMPARE.index(rules.ruff_compare)
-    r.failed_throw = FAILED_THROW.index(rules.failed_throw)
-    r.kitty = KITTY_POLICIES.index(rules.kitty)
+    r.ruff_compare = RUFF_COMPARE_CODES[rules.ruff_compare]
+    r.failed_throw = FAILED_THROW_CODES[rules.failed_throw]
+    r.kitty = KITTY_CODES[rules.kitty]
     r.kitty_cap = min(rules.kitty_cap, 2**31 - 1)
     r.kitty_table = [min(int(v), 2**31 - 1) for v in rules.kitty_table]
     if len(rules.following) > lib.SJ_MAX_LADDERS:

@@ -6,7 +6,8 @@ cards of recent hands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Union
 
 from ..cards import (
     BIG_JOKER,
@@ -23,6 +24,10 @@ from ..errors import CardError, HandError
 from ..memo import remember
 from .clib import ffi
 
+#: what every card argument of the core accepts: a Hand, card text ("HA HA HK"), or an
+#: iterable of card tokens or of kind ids
+Cards = Union["Hand", str, Iterable[str], Iterable[int]]
+
 #: highest first: jokers, then S H C D from A down (the order of ``format_counts``)
 _DISPLAY_ORDER = (BIG_JOKER, LITTLE_JOKER) + tuple(
     kind(s, r) for s in range(4) for r in reversed(range(13))
@@ -31,7 +36,7 @@ _DISPLAY_ORDER = (BIG_JOKER, LITTLE_JOKER) + tuple(
 
 
 
-def _check_decks(decks) -> None:
+def _check_decks(decks: object) -> None:
     if decks is not None and (type(decks) is not int or not 1 <= decks <= MAX_DECKS):
         try:
             check_decks(decks)
@@ -39,7 +44,7 @@ def _check_decks(decks) -> None:
             raise HandError(str(exc)) from None
 
 
-def _check_counts(counts: tuple[int, ...], decks: int | None, what: str) -> None:
+def _check_counts(counts: Sequence[int], decks: int | None, what: str) -> None:
     limit = MAX_DECKS if decks is None else decks
     for k, n in enumerate(counts):
         if n > limit:
@@ -63,8 +68,13 @@ class Hand:
     # _lead/_lctx: the prepared sj_lead of this hand as a lead, and the Context it was
     # made under; _len: the card count, -1 until asked
     __slots__ = ("_b", "_lead", "_lctx", "_len")
+    _b: bytes
+    _lead: Any
+    _lctx: Any
+    _len: int
 
-    def __init__(self, cards: str | Iterable = (), decks: int | None = None):
+    def __init__(self, cards: str | Iterable[str] | Iterable[int] = (),
+                 decks: int | None = None) -> None:
         if decks is not None:
             _check_decks(decks)
         if type(cards) is str:
@@ -86,7 +96,7 @@ class Hand:
         if decks is not None:
             _check_decks(decks)
         t = type(counts)
-        if (t is tuple or t is list) and len(counts) == NUM_KINDS and _INTS == set(
+        if (t is tuple or t is list) and len(counts) == NUM_KINDS and _INTS == set(  # type: ignore[arg-type]  # noqa: E501
             map(type, counts)
         ) and min(counts) >= 0 and max(counts) <= (MAX_DECKS if decks is None else decks):
             b = bytes(counts)  # the common case: 54 ints in range, checked at C speed
@@ -102,13 +112,13 @@ class Hand:
     # every hot path reads a Hand's slots
 
     @property
-    def _buf(self):
+    def _buf(self) -> Any:
         """A C view of the counts, for callers of ``lib`` functions (the core's entry
         points take the bytes directly)."""
         return ffi.from_buffer("uint8_t[]", self._b)
 
     @classmethod
-    def _trusted(cls, counts) -> Hand:
+    def _trusted(cls, counts: Iterable[int]) -> Hand:
         """From counts the core produced (already valid)."""
         return _hand(bytes(counts))
 
@@ -144,32 +154,32 @@ class Hand:
             n = self._len = sum(self._b)
         return n
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return iter(self.cards())
 
-    def __add__(self, other) -> Hand:
+    def __add__(self, other: Hand | str | Iterable[str] | Iterable[int]) -> Hand:
         other = as_hand(other)
         counts = tuple(a + b for a, b in zip(self._b, other._b, strict=True))
         _check_counts(counts, None, "cards")
         return Hand.from_counts(counts)
 
-    def __sub__(self, other) -> Hand:
+    def __sub__(self, other: Hand | str | Iterable[str] | Iterable[int]) -> Hand:
         other = as_hand(other)
         for k, (a, b) in enumerate(zip(self._b, other._b, strict=True)):
             if b > a:
                 raise HandError(f"cards: {card_str(k)} is not in the hand ({a} held, {b} taken)")
         return Hand.from_counts(tuple(a - b for a, b in zip(self._b, other._b, strict=True)))
 
-    def __le__(self, other) -> bool:
+    def __le__(self, other: Hand | str | Iterable[str] | Iterable[int]) -> bool:
         other = as_hand(other)
         return all(a <= b for a, b in zip(self._b, other._b, strict=True))
 
-    def __contains__(self, other) -> bool:
+    def __contains__(self, other: object) -> bool:
         if isinstance(other, (int, str)) and not isinstance(other, bool):
-            other = Hand([other])
+            other = Hand([other] if isinstance(other, int) else [other])
         return as_hand(other) <= self
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Hand):
             return self._b == other._b
         return NotImplemented
@@ -183,7 +193,7 @@ class Hand:
     def __repr__(self) -> str:
         return f"Hand({str(self)!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[tuple[int, ...]]]:
         return (Hand.from_counts, (self.counts,))
 
 
@@ -195,10 +205,11 @@ _DESC_IDS = range(NUM_KINDS - 1, -1, -1)
 #: ~20 MB. Two generations of this size (``shengji.memo``): at most ~2 MB, and the
 #: plays that recur across deals are still found (fewer rebuilt than with 2,048).
 IDS_DESC_SIZE = 4096
-_IDS_DESC: dict = {}
-_IDS_OLD: dict = {}
-_IDS_DISPLAY: dict = {}  # counts -> Hand.cards(), as a tuple; as bounded as _IDS_DESC
-_IDS_DISPLAY_OLD: dict = {}
+_IDS_DESC: dict[bytes, tuple[int, ...]] = {}
+_IDS_OLD: dict[bytes, tuple[int, ...]] = {}
+#: counts -> Hand.cards(), as a tuple; as bounded as _IDS_DESC
+_IDS_DISPLAY: dict[bytes, tuple[int, ...]] = {}
+_IDS_DISPLAY_OLD: dict[bytes, tuple[int, ...]] = {}
 
 
 def _hand(b: bytes) -> Hand:
@@ -211,11 +222,11 @@ def _hand(b: bytes) -> Hand:
 
 
 #: counts of parsed group texts (bounded: cleared when full)
-_TEXT_COUNTS: dict = {}
+_TEXT_COUNTS: dict[str, bytes] = {}
 _TEXT_CACHE = 4096
 
 
-def _counts_bytes(ids) -> bytes:
+def _counts_bytes(ids: Sequence[int]) -> bytes:
     c = [0] * NUM_KINDS
     for k in ids:
         c[k] += 1
@@ -232,7 +243,7 @@ def _text_counts(text: str) -> bytes:
     return b
 
 
-def _checked_counts(counts, decks: int | None) -> bytes:
+def _checked_counts(counts: Any, decks: int | None) -> bytes:
     """The slow path of ``Hand.from_counts``: every check, with the message naming what
     is wrong."""
     if isinstance(counts, (str, bytes, dict)) or not isinstance(counts, Iterable):
@@ -249,12 +260,12 @@ def _checked_counts(counts, decks: int | None) -> bytes:
 
 
 
-def as_hand(x, what: str = "cards") -> Hand:
+def as_hand(x: Any, what: str = "cards") -> Hand:
     """A ``Hand`` as it is, anything ``Hand()`` accepts converted (errors name ``what``)."""
     return x if type(x) is Hand else _to_hand(x, what)
 
 
-def _to_hand(x, what: str) -> Hand:
+def _to_hand(x: Any, what: str) -> Hand:
     try:
         return Hand(x)
     except (CardError, HandError) as exc:
@@ -265,7 +276,7 @@ def _to_hand(x, what: str) -> Hand:
         raise type(exc)(msg) from None
 
 
-def _groups(groups, what: str) -> Iterable:
+def _groups(groups: Any, what: str) -> Iterable[Any]:
     """A list of card groups (``others``, ``plays``), checked to be one."""
     if isinstance(groups, (str, bytes, bytearray, dict)) or not isinstance(groups, Iterable):
         raise HandError(
@@ -274,7 +285,7 @@ def _groups(groups, what: str) -> Iterable:
     return groups
 
 
-def _join(hands) -> bytes:
+def _join(hands: Iterable[Hand]) -> bytes:
     """The counts of ``hands`` (Hands) one after another, as one buffer."""
     return b"".join([h._b for h in hands])
 
@@ -282,7 +293,7 @@ def _join(hands) -> bytes:
 _IS_ZERO = (0).__eq__
 
 
-def _hand_list(groups, what: str) -> list:
+def _hand_list(groups: Any, what: str) -> list[Hand]:
     """A list of Hands from a list of card groups (errors name ``what[i]``)."""
     return [g if type(g) is Hand else _to_hand(g, f"{what}[{i}]")
             for i, g in enumerate(_groups(groups, what))]

@@ -112,7 +112,8 @@ def _position_playouts(ctx: Context, f: dict, n: int, seed: int) -> tuple:
     return tuple(array("i", ffi.buffer(b, 4 * n)[:]) for b in bufs)
 
 
-_POLICIES = {"random": 0, "greedy": 1}
+#: playout policies by name, as the core codes them
+_POLICIES = {"random": lib.SJ_POLICY_RANDOM, "greedy": lib.SJ_POLICY_GREEDY}
 
 
 def _position_eval(ctx: Context, f: dict, worlds: list, plays: list, n: int, seed: int,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..cards import (
     MAX_DECKS,
@@ -17,6 +17,9 @@ from ..cards import (
 )
 from .clib import ffi, lib
 from .hands import _IDS_DESC, Hand, _hand
+
+if TYPE_CHECKING:
+    from .context import Context
 
 _COMPS_AT = ffi.offsetof("sj_lead", "comps")
 _KINDS_AT = ffi.offsetof("sj_lead", "kinds")
@@ -51,6 +54,10 @@ class FollowResult:
 
     __slots__ = ("ok", "reason", "_detail", "_why")
     _fields = ("ok", "reason", "detail")
+    ok: bool
+    reason: str
+    _detail: str | None  # None until a failure's sentence is asked for
+    _why: Any  # (context, prepared lead, hand, play) until that sentence is made
 
     def __init__(self, ok: bool, reason: str, detail: str = ""):
         self.ok = ok
@@ -116,6 +123,10 @@ class Decomposition(Sequence):
     (the engine and bots mostly ask only whether a lead is one structure)."""
 
     __slots__ = ("_ctx", "_hand", "_n", "_items")
+    _ctx: Context
+    _hand: Hand
+    _n: int
+    _items: list[Any] | None
 
     def _list(self) -> list:
         items = self._items
@@ -176,15 +187,15 @@ def _components(pl, ids: bytes) -> list:
             result.append(Component(comps[4 * i], 1, _hand(bytes(c))))
         return result
     result = []
-    for i, c in enumerate(ids):
-        if c != 255:
-            result.append(_FLAT_COMPONENTS[c])
+    for i, cid in enumerate(ids):
+        if cid != 255:
+            result.append(_FLAT_COMPONENTS[cid])
             continue
         w, ln, first = comps[4 * i], comps[4 * i + 1], comps[4 * i + 3]
-        counts = bytearray(NUM_KINDS)
+        tractor = bytearray(NUM_KINDS)
         for k in kinds[first : first + ln]:
-            counts[k] = w
-        result.append(Component(w, ln, _hand(bytes(counts))))
+            tractor[k] = w
+        result.append(Component(w, ln, _hand(bytes(tractor))))
     return result
 
 

@@ -64,6 +64,10 @@ def game_to_dict(game) -> dict:
         "actions": [a.to_dict() for a in game.actions],
         "state": snapshot(game),
     }
+    if game.start_levels is not None:  # a host's room controls
+        out["start_levels"] = list(game.start_levels)
+    if game.first_dealer is not None:
+        out["first_dealer"] = game.first_dealer
     if not isinstance(game.variant.source, (str, os.PathLike)):
         # rules that are no file (a table's house rules): the record carries them
         from ..variants.house import canonical_text
@@ -134,7 +138,12 @@ def rebuild(game_class, data: dict, variant=None, source: str = "game record"):
         else:
             # the table size is part of the record: a variant played with --seats
             variant = load_variant(data["variant"], players=players)
-    game = game_class(variant, data["seed"], max_deals=data.get("max_deals"))
+    try:
+        game = game_class(variant, data["seed"], max_deals=data.get("max_deals"),
+                          start_levels=data.get("start_levels"),
+                          first_dealer=data.get("first_dealer"))
+    except ShengjiError as e:
+        raise RecordError(f"{source}: {e}") from None
     for i, action in enumerate(actions):
         try:
             game.apply(action)

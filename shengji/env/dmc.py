@@ -12,7 +12,7 @@ points its side gained from that move to the end of the deal over 40 (the enviro
 ``reward="points"``: a denser signal than levels alone, and without the tricks before
 the move). Samples are fitted by mean squared error with Adam, a few thousand at a time.
 Every ``--eval-every`` deals the greedy policy plays ``--eval-boards`` duplicate boards
-against ``random`` in the arena (``shengji.engine.arena``); those results are the
+against ``random`` in the arena (``shengji.harness.arena``); those results are the
 learning curve (``--plot FILE.png`` draws it, matplotlib). The checkpoint (``--out``) is
 one ``.npz`` with the curve in its metadata; ``shengji.bots.learned`` plays it.
 """
@@ -210,6 +210,8 @@ def main(argv=None) -> None:
         t.net = QNet.load(args.resume)
         t.opt = Adam(t.net.params)
         t.deals = t.net.meta["curve"][-1]["deals"] if t.net.meta.get("curve") else 0
+    if not t.deals:  # the untrained network: where the curve starts
+        print("eval", json.dumps(t.evaluate(args.eval_boards)), flush=True)
     t0 = time.process_time()
     while True:
         loss = t.step()

@@ -76,7 +76,8 @@ def load_variant(
     return v
 
 
-def _check_table_size(ref, name, players: int) -> None:
+def _check_table_size(ref: str | os.PathLike[str] | Mapping[str, Any], name: str | None,
+                      players: int) -> None:
     """A fixed-size variant asked for at another table size (``--seats 6`` of a
     four-seat game) is refused naming the size it is played at (ArgumentError), not by
     the file's own complaint ("teams: 4 entries for 6 players")."""

@@ -251,3 +251,12 @@ def validate(vf: VariantFile) -> None:
         exc = VariantError("\n".join(lines))
         exc.problems = lines
         raise exc
+
+
+def plugin_origin(obj) -> str:
+    """Where a loaded plugin's code lives, for ``variants check``: its file (as
+    ``display_path`` shows it) or its name."""
+    file = getattr(obj, "__file__", None)
+    if file:
+        return display_path(file)
+    return getattr(obj, "__name__", type(obj).__name__)

@@ -32,7 +32,9 @@ from .files import _describe, _record_lines, _validator, format_path
 MAX_HOUSE_BYTES = 32 * 1024
 SHOWN = "rules.yaml"
 #: keys of the resolved settings that are not rules a house file may set
-NOT_RULES = ("name", "description", "plugins", "extends", "by_players")
+NOT_RULES = ("name", "description", "plugins", "extends")
+#: values compared and written whole (a deck is one composition, a table one table)
+WHOLE = ("deck", "by_players", "following")
 
 
 class HouseRulesError(VariantError):
@@ -51,6 +53,7 @@ class HouseRules:
     text: str                # the resolved rules as YAML (what a room stores)
     fingerprint: str
     house: str               # extends: BASE plus what differs
+    name: str | None = None  # the name the file gave
     warnings: list = field(default_factory=list)   # [{"key", "message"}]
     changes: list = field(default_factory=list)    # [{"key", "base", "value"}]
 
@@ -124,6 +127,11 @@ def check_house(text: str, bases: Mapping, players: int | None = None,
                        "the web may hold data only: remove plugins: (a server operator can "
                        "serve a variant with plugins, see docs/variants.md \"Trust\")"})
     base = data.get("extends", default_base)
+    if isinstance(base, str) and base.endswith((".yaml", ".yml")):
+        # a shipped house file names its base by path (../three-deck-titanic.yaml): the
+        # offered variant of that name stands for it; the path is never opened
+        stem = base.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        base = stem if stem in bases else base
     if base is None:
         errors.append({"key": "extends", "message": "missing: a house file extends one of "
                        f"the variants offered here ({', '.join(bases)})"})
@@ -156,6 +164,7 @@ def check_house(text: str, bases: Mapping, players: int | None = None,
                                                       "written out (a bug: please report)"}])
     base_variant = load_variant(bases[base], players=variant.players)
     return HouseRules(base=base, players=variant.players, variant=again, text=text_out,
+                      name=data.get("name"),
                       fingerprint=fingerprint(text_out),
                       house=house_text(base, base_variant.settings, settings,
                                        name=data.get("name")),
@@ -187,7 +196,7 @@ def differences(base: Mapping, settings: Mapping, prefix: str = "") -> dict:
             continue
         a, b = base.get(key), settings.get(key)
         dotted = f"{prefix}.{key}" if prefix else str(key)
-        if isinstance(a, Mapping) and isinstance(b, Mapping) and key not in ("deck",):
+        if isinstance(a, Mapping) and isinstance(b, Mapping) and key not in WHOLE:
             out.update(differences(a, b, dotted))
         elif a != b:
             out[dotted] = (a, b)

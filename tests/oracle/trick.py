@@ -3,6 +3,8 @@ the best value kept."""
 
 from __future__ import annotations
 
+from shengji.cards import rank_of
+
 from .order import TRUMP
 from .structures import key, structure_counts, structures, sub, total
 
@@ -63,9 +65,11 @@ def trick_winner(ctx, plays):
 
     from .follow import bomb_kind
 
-    def bomb_beats(a, b):  # §7: a trump bomb over a plain one, else same suit and higher
-        if ctx.suit[a] != ctx.suit[b]:
+    def bomb_beats(a, b):  # §7: a trump bomb over a plain one, else the higher rank
+        if ctx.suit[a] != ctx.suit[b] and TRUMP in (ctx.suit[a], ctx.suit[b]):
             return ctx.suit[a] == TRUMP
+        if ctx.suit[a] != ctx.suit[b]:  # two plain suits: by the printed rank, 2 < ... < A
+            return rank_of(a) > rank_of(b)
         return ctx.strengths[a] > ctx.strengths[b]
 
     win, win_ruff = 0, False

@@ -38,7 +38,7 @@ from .gcpause import GcPauses
 from .guard import Guard
 from .limits import Limits
 from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, STORE_CLOSE, Conn, Lobby, encode
-from .rules_api import MAX_RULES_BODY, RulesApi
+from .rules_api import MAX_RULES_BODY, RulesApi, refusal
 from .store import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -119,12 +119,14 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             text = data.pop("rules", None)
             name, seed, max_deals, turn_timer, players = _room_settings(data, loaded,
                                                                          default_variant)
-            house = None if text is None else house_api.check(text, players, address)
+            # a check loads a variant: in a thread, so that the event loop goes on
+            house = None if text is None else await asyncio.to_thread(
+                house_api.check, text, players, address)
             room = lobby.create(house.base if house else name, seed, max_deals,
                                 address=address, turn_timer=turn_timer, players=players,
                                 house=house)
         except HouseRulesError as e:
-            return JSONResponse({"error": "bad_rules", "errors": e.errors}, 422)
+            return JSONResponse(refusal(e), 422)
         except ClientDisconnect:  # the body stopped coming (or the read timeout cut it)
             log.info("POST /api/rooms from %s: the client went away mid-body", address)
             return Response(status_code=400)
@@ -199,6 +201,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         finally:
             if pauses is not None:
                 pauses.stop()
+            house_api.close()
             for room in list(lobby.rooms.values()):  # no bot writes to a closed store
                 room.stop()
             if store is not None:

@@ -33,8 +33,11 @@ from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
 from ...wasm import rules_json
 from . import admission
+from .chat import ChatLog
 from .houserules import room_rules, rules_fields, stored_rules, stored_variant
 from .limits import Limits, PerAddress, address_key
+from .replays import RoomReplays
+from .seating import arrange, controls_fields, game_args
 from .seats import MAX_NAME, Conn, Seat, clean_name, encode, token_hash  # noqa: F401 (re-exported)
 from .store import StoreError
 
@@ -52,14 +55,18 @@ DEFAULT_BOT_DELAY = 0.6
 DEFAULT_TURN_TIMER = 60
 #: the close reason of a socket whose room's database failed (close code 1011)
 STORE_CLOSE = "database error"
-class Room:
+
+
+class Room(RoomReplays):
     def __init__(self, code: str, variant, seed, *, variant_name: str | None = None,
                  max_deals=None, bot="heuristic", bot_delay: float = DEFAULT_BOT_DELAY,
                  limits: Limits | None = None, creator: str = "",
                  turn_timer: float = DEFAULT_TURN_TIMER, store=None, actions=None,
-                 seats=None, started: bool = False, rules: dict | None = None):
+                 seats=None, started: bool = False, rules: dict | None = None, controls=None):
         self.code = code
-        self.table = Table(variant, seed, max_deals=max_deals, actions=actions)
+        self.controls = dict(controls or {})  # the host's room controls (seating.py)
+        self.table = Table(variant, seed, max_deals=max_deals, actions=actions,
+                           **game_args(controls))
         self.variant_name = variant_name or self.table.game.variant_ref
         self.rules = rules or room_rules(variant)  # the rules in force (houserules.py)
         self.bot = bot
@@ -76,6 +83,7 @@ class Room:
         self.saved = len(self.table.game.actions)   # actions already in the store
         self.standins: set[int] = set()   # seats a bot plays while their player is away
         self.waiting: set[int] = set()    # players yet to send "next" after a scored deal
+        self.chat = ChatLog()              # the room's chat (chat.py): not in any record
         self._scanned = len(self.table.game.events)
         self._runner: asyncio.Task | None = None
         self._timer: asyncio.Task | None = None
@@ -99,11 +107,12 @@ class Room:
         return cls(rec.code, variant, rec.seed, variant_name=rec.variant,
                    max_deals=rec.max_deals, actions=[action_from_dict(a) for a in rec.actions],
                    seats=seats, started=rec.started, rules=stored_rules(rec.settings),
+                   controls=rec.settings.get("controls"),
                    turn_timer=rec.settings.get("turn_timer", DEFAULT_TURN_TIMER), **kw)
 
     def settings(self) -> dict:
         return {"turn_timer": self.turn_timer, "players": self.table.players,
-                "rules": self.rules}
+                "rules": self.rules, "controls": self.controls}
 
     # ----------------------------------------------------------------- info
 
@@ -119,7 +128,7 @@ class Room:
         return {"type": "room", "protocol": PROTOCOL_VERSION, "room": self.code,
                 "variant": self.variant_name, "started": self.started,
                 "seats": self.seat_infos(), "watchers": len(self.watchers),
-                "turn_timer": self.turn_timer}
+                "turn_timer": self.turn_timer, **controls_fields(self)}
 
     def state_for(self, conn: Conn) -> dict:
         self._save_actions()  # stored before anyone sees them (a no-op when nothing is new)
@@ -222,6 +231,7 @@ class Room:
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": seat, "token": token, "variant": self.variant_name,
                          "play_rules": rules_json(self.table.variant.play_rules)})
+        await self.send_chat_history(conn)
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
@@ -241,6 +251,7 @@ class Room:
                          "seat": None, "token": None, "variant": self.variant_name,
                          "play_rules": rules_json(self.table.variant.play_rules),
                          "watching": True})
+        await self.send_chat_history(conn)
         await conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
@@ -275,9 +286,14 @@ class Room:
         if kind == "replay" and conn.watching:
             await conn.send(self.replay(None, msg["deal"]))
             return
+        if kind == "chat":
+            await self.say(conn, msg)
+            return
         seat = self._check_token(conn, msg.get("token"))
         if kind == "start":
             await self.start()
+        elif kind == "arrange":  # the host's room controls before the start
+            await arrange(self, seat, msg)
         elif kind == "replay":
             await conn.send(self.replay(seat, msg["deal"]))
         elif kind == "next":
@@ -304,36 +320,25 @@ class Room:
             self.waiting.discard(seat)  # acting in the next deal: seen the last one
             await self.changed()
 
-    def replay(self, seat: int | None, deal: int) -> str:
-        """A finished deal never changes: its replay is built once per seat and kept. A
-        deal not scored yet is refused from the index of scored deals, without a look at
-        the events."""
-        key = (seat, deal)
-        text = self._replays.get(key)
-        if text is None:
-            text = self._replays[key] = encode(self._deal_replay(seat, deal))
-        return text
+    async def send_chat_history(self, conn: Conn) -> None:
+        history = self.chat.history()
+        if history is not None:
+            await conn.send(history)
 
-    def _scored_deals(self) -> list[int]:
-        """The deals scored so far, in order (only the events since the last call are
-        looked at)."""
-        events = self.table.game.events
-        for e in events[self._indexed:]:
-            if type(e) is DealScored:
-                self._scored.append(e.deal)
-        self._indexed = len(events)
-        return self._scored
-
-    def _deal_replay(self, seat: int | None, deal: int) -> dict:
-        if deal not in self._scored_deals():
-            raise ProtocolError("not_finished", f"deal {deal} has not been scored yet: only a "
-                                                "finished deal can be replayed")
-        if seat is None:  # the public replay is kept as a dict for public_replay too
-            got = self._public_deals.get(deal)
-            if got is None:
-                got = self._public_deals[deal] = self.table.replay(None, deal)
-            return got
-        return self.table.replay(seat, deal)
+    async def say(self, conn: Conn, msg: dict) -> None:
+        """A chat line (chat.py): a player's under its seat's name, a spectator's as one;
+        to everyone in the room."""
+        if conn.watching:
+            seat, name = None, "spectator"
+        else:
+            seat = self._check_token(conn, msg.get("token"))
+            name = self.seats[seat].name
+        line = encode(self.chat.add(seat, name, msg["text"]))
+        for other in self.conns + self.watchers:
+            try:
+                await other.send(line)
+            except Exception:  # a closed socket: its own receive loop forgets it
+                pass
 
     def public_replay(self, allow) -> str:
         """The room's public replay: every scored deal as a spectator saw it, and the whole
@@ -679,7 +684,7 @@ class Lobby:
                 await self._join(conn, msg)
             elif conn.room is None:
                 raise ProtocolError("not_joined", f"{kind}: join a room first")
-            elif conn.watching and kind != "replay":
+            elif conn.watching and kind not in ("replay", "chat"):
                 raise ProtocolError("not_joined", f"{kind}: spectators only watch (join a "
                                                   "seat to play)")
             else:

@@ -174,6 +174,12 @@ class Store:
             if started is not None:
                 self.db.execute("UPDATE rooms SET started=? WHERE code=?", (int(started), code))
 
+    def save_settings(self, code: str, settings: dict) -> None:
+        """A room's settings as they are now (the host's room controls change them)."""
+        with self.db:
+            self.db.execute("UPDATE rooms SET settings=? WHERE code=?",
+                            (json.dumps(settings), code))
+
     def _put_seats(self, code: str, seats: list) -> None:
         self.db.executemany("INSERT OR REPLACE INTO seats (room, seat, kind, name, token_hash) "
                             "VALUES (?, ?, ?, ?, ?)",

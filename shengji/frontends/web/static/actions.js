@@ -7,6 +7,7 @@ import { app, handTokens, redraw } from "./state.js";
 import { send } from "./connection.js";
 import { selectedCards } from "./hand.js";
 import { renderCallPicker } from "./friends.js";
+import { renderDealDeclare } from "./bidding.js";
 import { veto } from "./rulescore.js";
 
 export function sendAction(action) {
@@ -19,6 +20,12 @@ export function renderActions(st) {
   const box = $("actions"), legal = st.legal;
   box.replaceChildren();
   renderSelection(legal);
+  // while the cards arrive: a Declare button, never a prompt that stops the deal
+  if (app.seat !== null && !app.hold && st.view && st.view.phase === "deal" && st.view.to_deal > 0 &&
+      (!legal || legal.kind === "declare")) {
+    renderDealDeclare(box, st, sendAction);
+    return;
+  }
   if (!legal || app.hold) return;
   const n = app.selected.size;
   if (legal.kind === "declare" || legal.kind === "takeback") {

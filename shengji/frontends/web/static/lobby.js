@@ -6,7 +6,7 @@ import { app } from "./state.js";
 import { connectThen, joinRoom, watchRoom } from "./connection.js";
 // The house-rules panel (its own module, filled in by the house-rules work): it draws
 // its fields into the lobby and adds what they say to the room's creation request.
-import { mountHouseRules, houseRules } from "./houserules.js";
+import { mountHouseRules, houseRules, showRuleErrors, previewRoomRules, showRoomRules } from "./houserules.js";
 
 export async function loadVariants() {
   const r = await fetch("/api/variants");
@@ -48,7 +48,7 @@ export async function createRoom() {
     showLobbyError({ code: "offline", message: "the server did not answer" });
     return;
   }
-  if (!r.ok) { showLobbyError(data); return; }
+  if (!r.ok) { showLobbyError(data); if (data.errors) showRuleErrors(data.errors); return; }
   connectThen(() => joinRoom(data.room, $("name").value.trim() || "you"));
 }
 
@@ -119,6 +119,7 @@ export function onWelcome(msg) {
   // a variant file offered by path shows as its file name
   $("variantname").textContent = msg.variant.split("/").pop().replace(/\.ya?ml$/, "");
   $("seatname").textContent = app.watching ? "watching" : `you · seat ${msg.seat}`;
+  showRoomRules(msg.room);  // the table's rules, openable during play
   $("lobby").hidden = true;
   hideLobbyError();
 }
@@ -128,5 +129,8 @@ export function setUpLobby() {
   $("join").onclick = joinTyped;
   $("watch").onclick = watchTyped;
   mountHouseRules($("houserules"));
+  // before sitting down: the rules of the room whose code is typed
+  $("joincode").addEventListener("input", () => previewRoomRules(typedCode()));
+  if ($("joincode").value) previewRoomRules(typedCode());
   loadVariants();
 }

@@ -13,6 +13,7 @@ import { renderActions, hideError } from "./actions.js";
 import { logEvent } from "./log.js";
 import { renderCalls, sideOf, SIDE_WORDS, clearPick } from "./friends.js";
 import { turnSignal, setUpOptions } from "./options.js";
+import { dealingOffer } from "./bidding.js";
 
 export function onState(msg) {
   const first = !app.state;
@@ -32,7 +33,8 @@ export function onState(msg) {
   const handNow = handTokens(msg.view);
   for (const i of [...app.selected]) if (i >= handNow.length) app.selected.delete(i);
   if (first) app.selected.clear();
-  const mine = !!msg.legal && !app.hold;
+  // an offer to declare while the cards arrive is not a turn to wait for (bidding.js)
+  const mine = !!msg.legal && !app.hold && !dealingOffer(msg);
   turnSignal(mine, app.wasMine);
   app.wasMine = mine;
   render();
@@ -244,7 +246,12 @@ export function gameOverText(st) {
 export function renderTurn(st) {
   const t = $("turn"), legal = st.legal;
   const mine = !!legal && !app.hold;
-  document.body.classList.toggle("myturn", mine);
+  document.body.classList.toggle("myturn", mine && !dealingOffer(st));
+  if (mine && dealingOffer(st)) {
+    t.className = "turn";
+    t.textContent = "Dealing — you may declare now (Declare…), or let the cards keep coming";
+    return;
+  }
   if (app.hold) {
     t.className = "turn";
     t.textContent = st.over ? "The game is over." : "Deal over — read the result, then press Next deal.";
@@ -252,7 +259,8 @@ export function renderTurn(st) {
   }
   if (!mine) {
     t.className = "turn";
-    t.textContent = st.over ? "The game is over." : st.view.to_act === null ? "" :
+    t.textContent = st.over ? "The game is over." : st.view.phase === "deal" && st.view.to_deal > 0 ?
+      "Dealing — Declare lights up when you can declare" : st.view.to_act === null ? "" :
       app.seat === null ? `${seatName(st.view.to_act)} to play…` : `Waiting for ${seatName(st.view.to_act)}…`;
     return;
   }
