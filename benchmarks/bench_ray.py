@@ -31,7 +31,7 @@ import time
 import ray
 
 from shengji.distributed import ray_mapper
-from shengji.engine.simulation import simulate
+from shengji.harness.simulation import simulate
 
 TIMING = ("seconds", "deals_per_second", "jobs", "backend")
 

@@ -20,7 +20,7 @@ import json
 import math
 import time
 
-from shengji.engine.simulation import simulate, wilson
+from shengji.harness.simulation import simulate, wilson
 
 
 def main() -> None:

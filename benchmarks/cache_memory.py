@@ -15,7 +15,7 @@ import argparse
 import sys
 import time
 
-import shengji.bots.heuristic as heur
+import shengji.bots.cardsense as heur
 import shengji.core as core
 import shengji.engine.tricks as tricks_mod
 from shengji.bots import make_bot
@@ -50,9 +50,9 @@ def caches() -> dict:
 
     return {"core._IDS_DESC": both(core, "_IDS_DESC", "_IDS_OLD"),
             "core._IDS_DISPLAY": both(core, "_IDS_DISPLAY", "_IDS_DISPLAY_OLD"),
-            "heuristic._HANDS": both(heur, "_HANDS", "_HANDS_OLD"),
-            "heuristic._CARDS": both(heur, "_CARDS", "_CARDS_OLD"),
-            "heuristic._DECOMPOSED": [heur._DECOMPOSED],
+            "cardsense._HANDS": both(heur, "_HANDS", "_HANDS_OLD"),
+            "cardsense._CARDS": both(heur, "_CARDS", "_CARDS_OLD"),
+            "cardsense._DECOMPOSED": [heur._DECOMPOSED],
             "tricks._HAND_CACHE": both(tricks_mod, "_HAND_CACHE", "_HAND_CACHE_OLD")}
 
 

@@ -30,7 +30,7 @@ import os
 import sys
 import time
 
-from shengji.engine.arena import (
+from shengji.harness.arena import (
     GameResult,
     board_specs,
     format_summary,

@@ -71,7 +71,8 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
     "follow-suit-count": ("follow.c", "if (h >= n ? pe != n : pe != h) {",
                           "if (h > n ? pe != n : pe != h) {",
                           "all of the led suit held, exactly the lead's size"),
-    "follow-strict": ("follow.c", "if (jb->strict ? v != sh.w : v < sh.w)\n                continue;",
+    "follow-strict": ("follow.c",
+                      "if (jb->strict ? v != sh.w : v < sh.w)\n                continue;",
                       "if (jb->strict ? v < sh.w : v < sh.w)\n                continue;",
                       "protected longer tuples are broken"),
     "follow-no-shape": ("follow.c", "if (r->protection == SJ_PROTECT_NO_SHAPE)",
@@ -98,14 +99,16 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
     "trick-throw-follow": ("trick.c", "if (F->ncomp == 1 && !win_ruff && v[0] > cur[0]) {",
                            "if (!win_ruff && v[0] > cur[0]) {",
                            "a follow of a throw can win it"),
-    "trick-bomb-suit": ("trick.c", "        return sa == SJ_TRUMP;", "        return sb == SJ_TRUMP;",
+    "trick-bomb-suit": ("trick.c", "        return sa == SJ_TRUMP;",
+                        "        return sb == SJ_TRUMP;",
                         "a plain bomb beats a trump bomb"),
     "trick-single-ruff": ("trick.c", "(!win_ruff || st > best)) {", "(!win_ruff || st >= best)) {",
                           "an equal single ruff overruffs"),
     "kitty-power": ("trick.c", "for (int i = 0; i < len && v < INT_MAX; i++)\n            v *= w;",
                     "for (int i = 0; i < len && v < INT_MAX; i++)\n            v *= w + 1;",
                     "Power kitty multiplier"),
-    "kitty-exp": ("trick.c", "((1LL << cards) < r->kitty_cap ?", "((1LL << cards) <= r->kitty_cap - 1 ?",
+    "kitty-exp": ("trick.c", "((1LL << cards) < r->kitty_cap ?",
+                  "((1LL << cards) <= r->kitty_cap - 1 ?",
                   "exponential at the cap (equivalent when the cap is reached exactly: 1<<c < cap "
                   "and 1<<c <= cap-1 agree on integers)"),
     "kitty-largest": ("trick.c", "        if (v > best)\n            best = v;",
@@ -142,13 +145,17 @@ def build(dst: Path) -> bool:
     return rc.returncode == 0
 
 
-def run_stage(dst: Path, paths: list[str]) -> bool:
-    """True when the tests pass (the mutant lives through this stage)."""
+def run_stage(dst: Path, paths: list[str], timeout: float) -> bool:
+    """True when the tests pass (the mutant lives through this stage); a stage that runs
+    past ``timeout`` seconds has noticed the mutant (a hang or a search gone wild)."""
     env = dict(os.environ, PYTHONPATH=str(dst), SHENGJI_FUZZ_SECONDS="0")
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
            "-p", "no:randomly", *paths]
-    return subprocess.run(cmd, cwd=dst, env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL).returncode == 0
+    try:
+        return subprocess.run(cmd, cwd=dst, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=timeout).returncode == 0
+    except subprocess.TimeoutExpired:
+        return False
 
 
 def main(argv: list[str]) -> int:
@@ -156,6 +163,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("ids", nargs="*", help="mutant ids (default: all)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument("--full", action="store_true", help="survivors face the whole suite too")
+    ap.add_argument("--timeout", type=float, default=900,
+                    help="seconds a stage may run before it counts as failing (900)")
     args = ap.parse_args(argv)
     if args.list:
         for mid, (f, _, _, what) in MUTANTS.items():
@@ -173,7 +182,7 @@ def main(argv: list[str]) -> int:
         for mid in ids:
             fname, old, new, what = MUTANTS[mid]
             path = dst / "core_c" / fname
-            text = (ROOT / "core_c" / fname).read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")  # the snapshot, not the live checkout
             if text.count(old) != 1:
                 print(f"{mid}: the text to mutate occurs {text.count(old)} times in {fname}; "
                       "update MUTANTS", file=sys.stderr)
@@ -185,7 +194,8 @@ def main(argv: list[str]) -> int:
                     broken.append(mid)
                     print(f"{mid:22} does not build", flush=True)
                     continue
-                by = next((name for name, paths in stages if not run_stage(dst, paths)), None)
+                by = next((name for name, paths in stages
+                           if not run_stage(dst, paths, args.timeout)), None)
             finally:
                 path.write_text(text, encoding="utf-8")
             dt = time.monotonic() - t0

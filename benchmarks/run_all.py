@@ -13,7 +13,7 @@ sources (``core_c/``, for the C-only column) from the checkout.
    legal follows, trick winner, and the batch forms; two and three decks), with the
    ratios Python / C and oracle / Python (``bench_core.py``).
 2. The Python engine: whole deals per CPU-second with random bots (``bench_engine.py``),
-   and ``shengji simulate``'s own loop (``engine.simulation.simulate``, one job) on the
+   and ``shengji simulate``'s own loop (``harness.simulation.simulate``, one job) on the
    same variant.
 3. Play-phase playouts: the C playout (``shengji.playout.playouts``, one C call per
    batch) against its Python reference (the same random policy through the engine), per
@@ -46,7 +46,7 @@ import bench_engine  # noqa: E402
 
 from shengji.bots import make_bot  # noqa: E402
 from shengji.engine import Game  # noqa: E402
-from shengji.engine.simulation import simulate  # noqa: E402
+from shengji.harness.simulation import simulate  # noqa: E402
 from shengji.playout import Position, playouts, reference_playout  # noqa: E402
 from shengji.variants import load_variant  # noqa: E402
 

@@ -1,4 +1,4 @@
-/* Entry points for the Python face (shengji/core.py), where crossing into C costs about
+/* Entry points for the Python face (shengji/core/), where crossing into C costs about
  * 15 ns per argument: the hot calls with only the arguments that vary (54-count buffers,
  * no info or error struct: on a failure Python asks the full entry point again for
  * details), and batches that ask many questions about one position in one call. Each

@@ -31,7 +31,7 @@ ffibuilder.set_source(
     '#include "shengji_core.h"\n#include "observe.h"',
     # relative to the project root, where setuptools runs the build
     sources=["core_c/order.c", "core_c/shapes.c", "core_c/follow.c", "core_c/trick.c",
-             "core_c/playout.c", "core_c/search.c", "core_c/batch.c",
+             "core_c/playout.c", "core_c/greedy.c", "core_c/search.c", "core_c/batch.c",
              "core_c/rainbow.c", "core_c/drive.c", "core_c/shuffle.c",
              "core_c/observe.c"],
     include_dirs=["core_c"],

@@ -30,7 +30,7 @@ WASM = OUT_DIR / "core.wasm"
 STAMP = OUT_DIR / "core.wasm.sources"
 
 # the cffi build's sources (build_core.py), then the JS accessors
-SOURCES = ["order.c", "shapes.c", "follow.c", "trick.c", "playout.c", "search.c", "batch.c",
+SOURCES = ["order.c", "shapes.c", "follow.c", "trick.c", "playout.c", "greedy.c", "search.c", "batch.c",
            "rainbow.c", "drive.c", "shuffle.c", "observe.c", "wasm_api.c"]
 HEADERS = ["shengji_core.h", "sj_internal.h", "observe.h"]
 
@@ -42,11 +42,13 @@ EXPORTS = [
     "sj_check_follows",
     # wasm_api.c
     "sjw_alloc", "sjw_free", "sjw_sizeof", "sjw_rules_set", "sjw_ladder",
-    "sjw_pattern_shape", "sjw_rules_get", "sjw_lead_get", "sjw_info_get", "sjw_throw_get",
+    "sjw_pattern_shape", "sjw_rules_get", "sjw_lead_get", "sjw_lead_offset", "sjw_info_get",
+    "sjw_throw_get",
 ]
 
-CFLAGS = ["--target=wasm32-wasi", "-O2", "-Wall", "-Wextra", "-mexec-model=reactor",
-          "-fno-exceptions"]
+# bulk memory: memset/memcpy as one instruction each (every engine since 2021 has it)
+CFLAGS = ["--target=wasm32-wasi", "-O3", "-mbulk-memory", "-Wall", "-Wextra",
+          "-mexec-model=reactor", "-fno-exceptions"]
 # 1 MiB of stack: the core's recursion is bounded by the card count (216)
 LDFLAGS = ["-Wl,--gc-sections", "-Wl,--strip-all", "-Wl,-z,stack-size=1048576",
            "-Wl,--initial-memory=4194304"]

@@ -168,9 +168,11 @@ static int64_t list(const sj_rules *r, sj_drive *d)
     } else {
         uint8_t base[SJ_NK], pool[SJ_NK];
         int nl = d->lead.n, held = held_of(r, d, H, base, pool), bomb = 0;
-        if (r->bombs == SJ_BOMBS_ANY_SUIT && nl >= 4)
+        if ((r->bombs == SJ_BOMBS_ANY_SUIT || r->bombs == SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP) &&
+            nl >= 4)
             for (int k = 0; k < SJ_NK; k++)
-                bomb |= H[k] >= nl;
+                bomb |= H[k] >= nl &&
+                        (r->bombs == SJ_BOMBS_ANY_SUIT || r->esuit[k] == SJ_TRUMP);
         if (held <= nl && !bomb && !rainbow_led(r, d)) {
             if (held == nl) {
                 n = 1;

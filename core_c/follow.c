@@ -62,9 +62,9 @@ typedef struct {
     const sj_lead *lead;
     int s;        /* led effective suit */
     int n;        /* lead size */
-    uint8_t R[64]; /* hand's cards of the suit, minus cards used so far */
-    uint8_t Q[64]; /* play's cards, minus cards used so far (follow check) */
-    uint8_t U[64]; /* cards used so far (collection of legal follows) */
+    uint8_t suit_left[64]; /* the hand's cards of the led suit, less those used so far */
+    uint8_t play_left[64]; /* the play's cards, less those used so far (follow check) */
+    uint8_t used[64];      /* cards used so far (collection of legal follows) */
     int usedn;
     long nodes, budget;
     long leaves;
@@ -95,12 +95,12 @@ static void take(search_t *fs, const job_t *jb, int k, int w)
         jb->c[k] = (uint8_t)(jb->c[k] - w);
         break;
     case M_FOLLOW:
-        fs->Q[k] = (uint8_t)(fs->Q[k] - w);
-        fs->R[k] = (uint8_t)(fs->R[k] - w);
+        fs->play_left[k] = (uint8_t)(fs->play_left[k] - w);
+        fs->suit_left[k] = (uint8_t)(fs->suit_left[k] - w);
         break;
     default:
-        fs->R[k] = (uint8_t)(fs->R[k] - w);
-        fs->U[k] = (uint8_t)(fs->U[k] + w);
+        fs->suit_left[k] = (uint8_t)(fs->suit_left[k] - w);
+        fs->used[k] = (uint8_t)(fs->used[k] + w);
         fs->usedn += w;
     }
 }
@@ -112,19 +112,19 @@ static void give(search_t *fs, const job_t *jb, int k, int w)
         jb->c[k] = (uint8_t)(jb->c[k] + w);
         break;
     case M_FOLLOW:
-        fs->Q[k] = (uint8_t)(fs->Q[k] + w);
-        fs->R[k] = (uint8_t)(fs->R[k] + w);
+        fs->play_left[k] = (uint8_t)(fs->play_left[k] + w);
+        fs->suit_left[k] = (uint8_t)(fs->suit_left[k] + w);
         break;
     default:
-        fs->R[k] = (uint8_t)(fs->R[k] + w);
-        fs->U[k] = (uint8_t)(fs->U[k] - w);
+        fs->suit_left[k] = (uint8_t)(fs->suit_left[k] + w);
+        fs->used[k] = (uint8_t)(fs->used[k] - w);
         fs->usedn -= w;
     }
 }
 
 static const uint8_t *source(search_t *fs, const job_t *jb)
 {
-    return jb->mode == M_EXISTS ? jb->c : jb->mode == M_FOLLOW ? fs->Q : fs->R;
+    return jb->mode == M_EXISTS ? jb->c : jb->mode == M_FOLLOW ? fs->play_left : fs->suit_left;
 }
 
 static int leaf(search_t *fs, const job_t *jb)
@@ -139,13 +139,13 @@ static int leaf(search_t *fs, const job_t *jb)
             return 1;
         if (fs->nodes < MEMO_AFTER)
             return follow_from(fs, jb->comp + 1);
-        if (memo_visit(&fs->memo, jb->comp + 1, fs->Q, &oom))
+        if (memo_visit(&fs->memo, jb->comp + 1, fs->play_left, &oom))
             return 0; /* explored before and failed (success ends the search) */
         if (oom)
             return SJ_ERR_MEMORY;
         return follow_from(fs, jb->comp + 1);
     default:
-        if (fs->nodes >= MEMO_AFTER && memo_visit(&fs->memo, jb->comp + 1, fs->U, &oom))
+        if (fs->nodes >= MEMO_AFTER && memo_visit(&fs->memo, jb->comp + 1, fs->used, &oom))
             return 0; /* collection from this state already done */
         if (oom)
             return SJ_ERR_MEMORY;
@@ -276,12 +276,12 @@ static void grouped_pattern(const sj_shape *t, int nt, const int *need, sj_patte
     out->n_shapes = (uint8_t)n;
 }
 
-/* §4 default ladder, inside the group of the plain tuples `plain` (the first group R
+/* §4 default ladder, inside the group of the plain tuples `plain` (the first group suit_left
  * can supply): its groupings into tractors come before the plain pattern, ordered by
  * their list of tractors, largest (cards, width) first, lexicographically, a longer
- * list first. A list can be extended iff R supplies it with the rest as plain tuples
+ * list first. A list can be extended iff suit_left supplies it with the rest as plain tuples
  * (splitting tractors into tuples keeps a pattern suppliable), so the first grouping
- * R supplies is found greedily. Returns 1 with *out filled, 0 (no tractor), < 0 error. */
+ * suit_left supplies is found greedily. Returns 1 with *out filled, 0 (no tractor), < 0 error. */
 static int group_tractors(search_t *fs, const sj_pattern *plain, int strict, sj_pattern *out)
 {
     const sj_rules *r = fs->r;
@@ -308,7 +308,7 @@ static int group_tractors(search_t *fs, const sj_pattern *plain, int strict, sj_
                 chosen[nt].len = (uint8_t)k;
                 need[v] -= k;
                 grouped_pattern(chosen, nt + 1, need, &trial);
-                int rc = can_supply(fs, fs->R, &trial, strict);
+                int rc = can_supply(fs, fs->suit_left, &trial, strict);
                 need[v] += k;
                 if (rc < 0)
                     return rc;
@@ -332,7 +332,7 @@ static int group_tractors(search_t *fs, const sj_pattern *plain, int strict, sj_
     return 1;
 }
 
-/* The pattern component i asks of the follower, given what R still holds (§4 step 3).
+/* The pattern component i asks of the follower, given what suit_left still holds (§4 step 3).
  * Returns 1 with *out filled, 0 when the component asks nothing, < 0 on error. */
 static int required(search_t *fs, int w, int len, sj_pattern *out)
 {
@@ -348,7 +348,7 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
             const sj_pattern *pt = &ld->patterns[p];
             if (pt->n_shapes == 0)
                 return 0;
-            int rc = can_supply(fs, fs->R, pt, strict);
+            int rc = can_supply(fs, fs->suit_left, pt, strict);
             if (rc < 0)
                 return rc;
             if (rc) {
@@ -366,7 +366,7 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
         out->n_shapes = 1;
         out->shapes[0].w = (uint8_t)w;
         out->shapes[0].len = (uint8_t)len;
-        int rc = can_supply(fs, fs->R, out, strict);
+        int rc = can_supply(fs, fs->suit_left, out, strict);
         if (rc)
             return rc;
         out->n_shapes = 0;
@@ -377,7 +377,7 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
         int got = 0;
         for (int v = top < budget ? top : budget; v >= 2; v--) {
             need[v]++;
-            if (plain_feasible(r, fs->s, fs->R, need, strict)) {
+            if (plain_feasible(r, fs->s, fs->suit_left, need, strict)) {
                 got = v;
                 break;
             }
@@ -449,9 +449,9 @@ static int collect_from(search_t *fs, int i)
         int oom = 0;
         if (fs->nfinals < 32) {
             for (int f = 0; f < fs->nfinals; f++)
-                if (!memcmp(fs->finals[f], fs->U, 64))
+                if (!memcmp(fs->finals[f], fs->used, 64))
                     return 0;
-        } else if (memo_visit(&fs->fset, 0, fs->U, &oom)) {
+        } else if (memo_visit(&fs->fset, 0, fs->used, &oom)) {
             return 0;
         }
         if (oom)
@@ -459,7 +459,7 @@ static int collect_from(search_t *fs, int i)
         if (fs->nfinals == 31) { /* from now on the set is hashed: enter all so far */
             for (int f = 0; f < fs->nfinals; f++)
                 memo_visit(&fs->fset, 0, fs->finals[f], &oom);
-            memo_visit(&fs->fset, 0, fs->U, &oom);
+            memo_visit(&fs->fset, 0, fs->used, &oom);
             if (oom)
                 return SJ_ERR_MEMORY;
         }
@@ -473,7 +473,7 @@ static int collect_from(search_t *fs, int i)
             fs->finals = p;
             fs->capfinals = cap;
         }
-        memcpy(fs->finals[fs->nfinals++], fs->U, 64);
+        memcpy(fs->finals[fs->nfinals++], fs->used, 64);
         return 0;
     }
     job_t jb = {M_COLLECT, 0, i, &pat, NULL};
@@ -512,6 +512,13 @@ int sj__bomb_kind(const sj_rules *r, const uint8_t *P, int n)
     return -1;
 }
 
+/* may a bomb of kind k follow whatever the hand holds of the led suit esuit? */
+static int bomb_suit_free(const sj_rules *r, int k, int esuit)
+{
+    return r->bombs == SJ_BOMBS_ANY_SUIT || r->esuit[k] == esuit ||
+           (r->bombs == SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP && r->esuit[k] == SJ_TRUMP);
+}
+
 int sj__bomb_exempt(const sj_rules *r, const sj_lead *lead, const uint8_t *P)
 {
     if (lead->esuit == SJ_RAINBOW)
@@ -519,7 +526,7 @@ int sj__bomb_exempt(const sj_rules *r, const sj_lead *lead, const uint8_t *P)
     int k = sj__bomb_kind(r, P, lead->n);
     if (k < 0)
         return 0;
-    return r->bombs == SJ_BOMBS_ANY_SUIT || r->esuit[k] == lead->esuit;
+    return bomb_suit_free(r, k, lead->esuit);
 }
 
 /* The bombs H holds that are legal follows only as bombs (§4 is not met by them), in
@@ -531,7 +538,7 @@ static int extra_bombs(const sj_rules *r, const sj_lead *lead, const uint8_t *H,
     if (r->bombs == SJ_BOMBS_NONE || n < 4 || lead->esuit == SJ_RAINBOW)
         return 0;
     for (int k = 0; k < SJ_NK; k++) {
-        if (H[k] < n || (r->bombs == SJ_BOMBS_FOLLOW_SUIT && r->esuit[k] != lead->esuit))
+        if (H[k] < n || !bomb_suit_free(r, k, lead->esuit))
             continue;
         uint8_t P[64];
         memset(P, 0, sizeof P);
@@ -572,8 +579,8 @@ static int follow_normally(const sj_rules *r, const sj_lead *lead, const uint8_t
     search_init(&fs, r, lead);
     for (int k = 0; k < SJ_NK; k++)
         if (r->esuit[k] == s) {
-            fs.R[k] = H[k];
-            fs.Q[k] = P[k];
+            fs.suit_left[k] = H[k];
+            fs.play_left[k] = P[k];
         }
     int rc = follow_from(&fs, 0);
     search_free(&fs);
@@ -804,7 +811,7 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
             if (r->esuit[k] == s)
                 en->avail[k] = H[k];
         en->need = n;
-        memcpy(fs->R, en->avail, 64);
+        memcpy(fs->suit_left, en->avail, 64);
         rc = collect_from(fs, 0);
         if (rc == SJ_ERR_LIMIT && partial_ok && fs->nfinals > 0)
             en->inexact = 1; /* too many ways to follow: the ones found so far */

@@ -45,37 +45,37 @@ int sj_prepare(sj_rules *r, sj_err *e)
     r->magic = 0;
 #define FIELD(cond, id) \
     if (!(cond)) return sj__fail(e, SJ_ERR_RULES, SJ_ARG_RULES, -1, -1, -1, (id), 0)
-    FIELD(r->decks >= 1 && r->decks <= 4, 1);
-    FIELD(r->level >= 0 && r->level <= 13, 2);  /* 13: the no-trump level, no level cards */
-    FIELD(r->trump >= -1 && r->trump <= 3, 3);
-    FIELD(r->max_tuple >= 1 && r->max_tuple <= r->decks, 4);
-    FIELD(r->tractors == 0 || r->tractors == 1, 5);
-    FIELD(r->tractor_min_width >= 2 && r->tractor_min_width <= 4, 6);
-    FIELD(r->tractor_min_length >= 2 && r->tractor_min_length <= 24, 7);
-    FIELD(r->bridge == 0 || r->bridge == 1, 8);
-    FIELD(r->protection >= SJ_PROTECT_NONE && r->protection <= SJ_PROTECT_NO_SHAPE, 9);
-    FIELD(r->constant_mask < (1u << 13), 10);
-    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= 2, 11);
-    FIELD(r->failed_throw >= 0 && r->failed_throw <= 2, 12);
-    FIELD(r->kitty >= 0 && r->kitty <= 3, 13);
-    FIELD(r->kitty_cap >= 1, 14);
+    FIELD(r->decks >= 1 && r->decks <= 4, SJ_RF_DECKS);
+    FIELD(r->level >= 0 && r->level <= 13, SJ_RF_LEVEL);  /* 13: the no-trump level, no level cards */
+    FIELD(r->trump >= -1 && r->trump <= 3, SJ_RF_TRUMP);
+    FIELD(r->max_tuple >= 1 && r->max_tuple <= r->decks, SJ_RF_MAX_TUPLE);
+    FIELD(r->tractors == 0 || r->tractors == 1, SJ_RF_TRACTORS);
+    FIELD(r->tractor_min_width >= 2 && r->tractor_min_width <= 4, SJ_RF_TRACTOR_MIN_WIDTH);
+    FIELD(r->tractor_min_length >= 2 && r->tractor_min_length <= 24, SJ_RF_TRACTOR_MIN_LENGTH);
+    FIELD(r->bridge == 0 || r->bridge == 1, SJ_RF_TRACTOR_BRIDGES_LEVEL_GAP);
+    FIELD(r->protection >= SJ_PROTECT_NONE && r->protection <= SJ_PROTECT_NO_SHAPE, SJ_RF_FOLLOW_PROTECTION);
+    FIELD(r->constant_mask < (1u << 13), SJ_RF_CONSTANT_RANKS);
+    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= SJ_RUFF_UNIT_LENGTH, SJ_RF_RUFF_COMPARE);
+    FIELD(r->failed_throw >= 0 && r->failed_throw <= 2, SJ_RF_FAILED_THROW);
+    FIELD(r->kitty >= 0 && r->kitty <= 3, SJ_RF_KITTY);
+    FIELD(r->kitty_cap >= 1, SJ_RF_KITTY_CAP);
     for (int i = 0; i < 6; i++)
-        FIELD(r->kitty_table[i] >= 1, 15);
-    FIELD(r->n_ladders >= 0 && r->n_ladders <= SJ_MAX_LADDERS, 16);
-    FIELD(r->shorter_tractors == 0 || r->shorter_tractors == 1, 18);
-    FIELD(r->bombs >= SJ_BOMBS_NONE && r->bombs <= SJ_BOMBS_FOLLOW_SUIT, 19);
-    FIELD(r->rainbow_min == 0 || (r->rainbow_min >= 4 && r->rainbow_min <= 16), 20);
+        FIELD(r->kitty_table[i] >= 1, SJ_RF_KITTY_TABLE);
+    FIELD(r->n_ladders >= 0 && r->n_ladders <= SJ_MAX_LADDERS, SJ_RF_N_LADDERS);
+    FIELD(r->shorter_tractors == 0 || r->shorter_tractors == 1, SJ_RF_SHORTER_TRACTORS);
+    FIELD(r->bombs >= SJ_BOMBS_NONE && r->bombs <= SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP, SJ_RF_BOMBS);
+    FIELD(r->rainbow_min == 0 || (r->rainbow_min >= 4 && r->rainbow_min <= 16), SJ_RF_RAINBOW_MIN);
     for (int k = 0; k < SJ_NK; k++)
-        FIELD(r->copies[k] <= r->decks, 21);
+        FIELD(r->copies[k] <= r->decks, SJ_RF_COPIES);
     for (int i = 0; i < r->n_ladders; i++) {
         const sj_ladder *ld = &r->ladders[i];
-        FIELD(check_shape_field(ld->lead), 17);
-        FIELD(ld->n_patterns >= 1 && ld->n_patterns <= SJ_LADDER_PATS, 17);
+        FIELD(check_shape_field(ld->lead), SJ_RF_LADDERS);
+        FIELD(ld->n_patterns >= 1 && ld->n_patterns <= SJ_LADDER_PATS, SJ_RF_LADDERS);
         for (int p = 0; p < ld->n_patterns; p++) {
             const sj_pattern *pt = &ld->patterns[p];
-            FIELD(pt->n_shapes <= SJ_PAT_SHAPES, 17);
+            FIELD(pt->n_shapes <= SJ_PAT_SHAPES, SJ_RF_LADDERS);
             for (int j = 0; j < pt->n_shapes; j++)
-                FIELD(check_shape_field(pt->shapes[j]), 17);
+                FIELD(check_shape_field(pt->shapes[j]), SJ_RF_LADDERS);
         }
     }
 #undef FIELD

@@ -285,7 +285,7 @@ static void count_friends(const sj_position *p, calls_t *cs, int32_t *side, int 
 /* The playout itself. ``first`` (NULL: none) is the first decision's play, already
  * checked by the caller (search.c): held by the seat to act and legal there. ``policy``
  * SJ_POLICY_RANDOM is the documented random policy; SJ_POLICY_GREEDY draws leads among
- * single structures only and picks follows by sj__greedy_follow (search.c). */
+ * single structures only and picks follows by sj__greedy_follow (greedy.c). */
 int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const uint8_t *first,
                 int policy, sj_playout_result *res)
 {

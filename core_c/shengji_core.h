@@ -1,6 +1,6 @@
 /* shengji rules core: the play-phase semantics of docs/semantics.md §2-§9.
  *
- * Every variant choice arrives as plain data in sj_rules (filled by shengji/core.py,
+ * Every variant choice arrives as plain data in sj_rules (filled by shengji/core/,
  * then checked and completed by sj_prepare). Card groups are 54 counts (uint8_t).
  * Every entry point takes explicit buffer lengths, validates counts, kind ids and
  * sizes, and returns SJ_OK / a reason code (>= 0) or an SJ_ERR_* code (< 0) with
@@ -57,6 +57,7 @@
 #define SJ_RUFF_STRONGEST 0
 #define SJ_RUFF_ALL_COMPONENTS 1
 #define SJ_RUFF_HIGHEST_CARD 2
+#define SJ_RUFF_UNIT_LENGTH 3
 #define SJ_THROW_SMALLEST 0
 #define SJ_THROW_NEXT_PLAYER_CHOOSES 1
 #define SJ_THROW_FIRST_BLOCKER 2
@@ -69,6 +70,7 @@
 #define SJ_BOMBS_NONE 0
 #define SJ_BOMBS_ANY_SUIT 1          /* a bomb may be played whatever was led */
 #define SJ_BOMBS_FOLLOW_SUIT 2       /* a bomb of the led suit is exempt from the shape */
+#define SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP 3  /* FOLLOW_SUIT, and a trump bomb while holding the led suit */
 #define SJ_KITTY_EXPONENTIAL 0
 #define SJ_KITTY_POWER 1
 #define SJ_KITTY_TABLE 2
@@ -82,6 +84,30 @@
 #define SJ_ARG_PLAYS 4
 #define SJ_ARG_RULES 5
 #define SJ_ARG_POSITION 6
+
+/* sj_err.a of an SJ_ERR_RULES error from sj_prepare: the sj_rules field rejected, named
+ * as PlayRules names it (the ladders' count and their contents: both "following") */
+#define SJ_RF_DECKS 1
+#define SJ_RF_LEVEL 2
+#define SJ_RF_TRUMP 3
+#define SJ_RF_MAX_TUPLE 4
+#define SJ_RF_TRACTORS 5
+#define SJ_RF_TRACTOR_MIN_WIDTH 6
+#define SJ_RF_TRACTOR_MIN_LENGTH 7
+#define SJ_RF_TRACTOR_BRIDGES_LEVEL_GAP 8
+#define SJ_RF_FOLLOW_PROTECTION 9
+#define SJ_RF_CONSTANT_RANKS 10
+#define SJ_RF_RUFF_COMPARE 11
+#define SJ_RF_FAILED_THROW 12
+#define SJ_RF_KITTY 13
+#define SJ_RF_KITTY_CAP 14
+#define SJ_RF_KITTY_TABLE 15
+#define SJ_RF_N_LADDERS 16
+#define SJ_RF_LADDERS 17
+#define SJ_RF_SHORTER_TRACTORS 18
+#define SJ_RF_BOMBS 19
+#define SJ_RF_RAINBOW_MIN 20
+#define SJ_RF_COPIES 21
 
 typedef struct {
     int32_t code;   /* SJ_ERR_* */
@@ -253,7 +279,7 @@ int sj_playout_eval(const sj_rules *r, const sj_position *worlds, int n_worlds,
                     int32_t *totals, uint32_t *sides, sj_err *err);
 
 /* ---------------------------------------------------------------- Python face
- * (batch.c) The hot calls of shengji/core.py with only the arguments that vary
+ * (batch.c) The hot calls of shengji/core/ with only the arguments that vary
  * (54-count buffers, no info or error: ask the full entry point for details;
  * sj_decompose54 and sj_ncomp return the number of components on success; sj_comp_ids
  * names each component of a lead: (w - 1) * 54 + kind for a tuple, 255 else), and

@@ -1,74 +1,92 @@
-/* cffi declarations of shengji_core.h (the compiler checks them against the header:
- * out-of-line API mode). Array sizes are written out: SJ_NK 54, SJ_PAT_SHAPES 64,
- * SJ_LADDER_PATS 24, SJ_MAX_LADDERS 16, SJ_MAXCARDS 216, SJ_MAX_OPTIONS 32,
- * SJ_MAX_PLAYERS 12, SJ_MAX_CALLS 16. */
+/* cffi declarations of shengji_core.h (out-of-line API mode: the compiler checks them
+ * against the header). Values are written once, in shengji_core.h: every constant here
+ * is "#define SJ_X ..." and every array length "[...]", which cffi takes from the
+ * compiler (tests/test_c_boundary.py holds lib.SJ_* to the header's #defines). */
 
-#define SJ_NK 54
-#define SJ_TRUMP 4
-#define SJ_RAINBOW 5
-#define SJ_MAXCARDS 216
-#define SJ_PAT_SHAPES 64
-#define SJ_LADDER_PATS 24
-#define SJ_MAX_LADDERS 16
-#define SJ_MAX_OPTIONS 32
-
-#define SJ_OK 0
-#define SJ_ERR_LENGTH -1
-#define SJ_ERR_COPIES -2
-#define SJ_ERR_KIND -3
-#define SJ_ERR_EMPTY -4
-#define SJ_ERR_MIXED -5
-#define SJ_ERR_SIZE -6
-#define SJ_ERR_NOT_IN_HAND -7
-#define SJ_ERR_RULES -8
-#define SJ_ERR_LIMIT -9
-#define SJ_ERR_CAPACITY -10
-#define SJ_ERR_CONTEXT -11
-#define SJ_ERR_ARG -12
-#define SJ_ERR_MEMORY -13
-
-#define SJ_FOLLOW_OK 0
-#define SJ_NOT_IN_HAND 1
-#define SJ_WRONG_COUNT 2
-#define SJ_MUST_FOLLOW_SUIT 3
-#define SJ_MUST_FOLLOW_SHAPE 4
-
-#define SJ_HIGHER 1
-#define SJ_LOWER 2
-#define SJ_EQUAL 3
-#define SJ_UNRELATED 4
-
-#define SJ_RUFF_STRONGEST 0
-#define SJ_RUFF_ALL_COMPONENTS 1
-#define SJ_RUFF_HIGHEST_CARD 2
-#define SJ_THROW_SMALLEST 0
-#define SJ_THROW_NEXT_PLAYER_CHOOSES 1
-#define SJ_THROW_FIRST_BLOCKER 2
-#define SJ_PROTECT_NONE 0
-#define SJ_PROTECT_LONGER_TUPLES 1
-#define SJ_PROTECT_TRACTORS 2
-#define SJ_PROTECT_BOTH 3
-#define SJ_PROTECT_NO_SHAPE 4
-#define SJ_BOMBS_NONE 0
-#define SJ_BOMBS_ANY_SUIT 1
-#define SJ_BOMBS_FOLLOW_SUIT 2
-#define SJ_KITTY_EXPONENTIAL 0
-#define SJ_KITTY_POWER 1
-#define SJ_KITTY_TABLE 2
-#define SJ_KITTY_TWICE_SIZE 3
-
-#define SJ_ARG_LEAD 0
-#define SJ_ARG_HAND 1
-#define SJ_ARG_PLAY 2
-#define SJ_ARG_OTHERS 3
-#define SJ_ARG_PLAYS 4
-#define SJ_ARG_RULES 5
-#define SJ_ARG_POSITION 6
-#define SJ_POLICY_RANDOM 0
-#define SJ_POLICY_GREEDY 1
-#define SJ_MAX_PLAYERS 12
-#define SJ_MAX_CALLS 16
-
+#define SJ_NK ...
+#define SJ_MAXSTR ...
+#define SJ_TRUMP ...
+#define SJ_RAINBOW ...
+#define SJ_MAXCARDS ...
+#define SJ_PAT_SHAPES ...
+#define SJ_LADDER_PATS ...
+#define SJ_MAX_LADDERS ...
+#define SJ_MAX_OPTIONS ...
+#define SJ_OK ...
+#define SJ_ERR_LENGTH ...
+#define SJ_ERR_COPIES ...
+#define SJ_ERR_KIND ...
+#define SJ_ERR_EMPTY ...
+#define SJ_ERR_MIXED ...
+#define SJ_ERR_SIZE ...
+#define SJ_ERR_NOT_IN_HAND ...
+#define SJ_ERR_RULES ...
+#define SJ_ERR_LIMIT ...
+#define SJ_ERR_CAPACITY ...
+#define SJ_ERR_CONTEXT ...
+#define SJ_ERR_ARG ...
+#define SJ_ERR_MEMORY ...
+#define SJ_FOLLOW_OK ...
+#define SJ_NOT_IN_HAND ...
+#define SJ_WRONG_COUNT ...
+#define SJ_MUST_FOLLOW_SUIT ...
+#define SJ_MUST_FOLLOW_SHAPE ...
+#define SJ_HIGHER ...
+#define SJ_LOWER ...
+#define SJ_EQUAL ...
+#define SJ_UNRELATED ...
+#define SJ_RUFF_STRONGEST ...
+#define SJ_RUFF_ALL_COMPONENTS ...
+#define SJ_RUFF_HIGHEST_CARD ...
+#define SJ_RUFF_UNIT_LENGTH ...
+#define SJ_THROW_SMALLEST ...
+#define SJ_THROW_NEXT_PLAYER_CHOOSES ...
+#define SJ_THROW_FIRST_BLOCKER ...
+#define SJ_PROTECT_NONE ...
+#define SJ_PROTECT_LONGER_TUPLES ...
+#define SJ_PROTECT_TRACTORS ...
+#define SJ_PROTECT_BOTH ...
+#define SJ_PROTECT_NO_SHAPE ...
+#define SJ_BOMBS_NONE ...
+#define SJ_BOMBS_ANY_SUIT ...
+#define SJ_BOMBS_FOLLOW_SUIT ...
+#define SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP ...
+#define SJ_KITTY_EXPONENTIAL ...
+#define SJ_KITTY_POWER ...
+#define SJ_KITTY_TABLE ...
+#define SJ_KITTY_TWICE_SIZE ...
+#define SJ_ARG_LEAD ...
+#define SJ_ARG_HAND ...
+#define SJ_ARG_PLAY ...
+#define SJ_ARG_OTHERS ...
+#define SJ_ARG_PLAYS ...
+#define SJ_ARG_RULES ...
+#define SJ_ARG_POSITION ...
+#define SJ_RF_DECKS ...
+#define SJ_RF_LEVEL ...
+#define SJ_RF_TRUMP ...
+#define SJ_RF_MAX_TUPLE ...
+#define SJ_RF_TRACTORS ...
+#define SJ_RF_TRACTOR_MIN_WIDTH ...
+#define SJ_RF_TRACTOR_MIN_LENGTH ...
+#define SJ_RF_TRACTOR_BRIDGES_LEVEL_GAP ...
+#define SJ_RF_FOLLOW_PROTECTION ...
+#define SJ_RF_CONSTANT_RANKS ...
+#define SJ_RF_RUFF_COMPARE ...
+#define SJ_RF_FAILED_THROW ...
+#define SJ_RF_KITTY ...
+#define SJ_RF_KITTY_CAP ...
+#define SJ_RF_KITTY_TABLE ...
+#define SJ_RF_N_LADDERS ...
+#define SJ_RF_LADDERS ...
+#define SJ_RF_SHORTER_TRACTORS ...
+#define SJ_RF_BOMBS ...
+#define SJ_RF_RAINBOW_MIN ...
+#define SJ_RF_COPIES ...
+#define SJ_POLICY_RANDOM ...
+#define SJ_POLICY_GREEDY ...
+#define SJ_MAX_PLAYERS ...
+#define SJ_MAX_CALLS ...
 typedef struct {
     int32_t code;
     int32_t which;
@@ -84,13 +102,13 @@ typedef struct {
 
 typedef struct {
     uint8_t n_shapes;
-    sj_shape shapes[64];
+    sj_shape shapes[...];
 } sj_pattern;
 
 typedef struct {
     sj_shape lead;
     uint8_t n_patterns;
-    sj_pattern patterns[24];
+    sj_pattern patterns[...];
 } sj_ladder;
 
 typedef struct {
@@ -108,20 +126,20 @@ typedef struct {
     int32_t failed_throw;
     int32_t kitty;
     int32_t kitty_cap;
-    int32_t kitty_table[6];
+    int32_t kitty_table[...];
     int32_t shorter_tractors;
     int32_t bombs;
     int32_t rainbow_min;
-    uint8_t copies[54];
+    uint8_t copies[...];
     int32_t n_ladders;
-    sj_ladder ladders[16];
+    sj_ladder ladders[...];
     uint32_t magic;
     uint64_t stamp;
-    uint8_t esuit[64];
-    uint8_t strength[64];
-    uint8_t lev_n[5][64];
-    uint8_t lev_kinds[5][64][4];
-    uint8_t str_hi[5];
+    uint8_t esuit[...];
+    uint8_t strength[...];
+    uint8_t lev_n[...][...];
+    uint8_t lev_kinds[...][...][...];
+    uint8_t str_hi[...];
 } sj_rules;
 
 typedef struct {
@@ -133,9 +151,9 @@ typedef struct {
     int32_t n;
     int32_t esuit;
     int32_t ncomp;
-    sj_comp comps[216];
-    uint8_t kinds[216];
-    uint8_t counts[54];
+    sj_comp comps[...];
+    uint8_t kinds[...];
+    uint8_t counts[...];
 } sj_lead;
 
 typedef struct {
@@ -150,32 +168,32 @@ typedef struct {
     int32_t valid;
     int32_t blocker;
     int32_t n_options;
-    uint8_t options[32][54];
+    uint8_t options[...][...];
 } sj_throw_result;
 
 typedef struct {
     int32_t players;
-    int32_t teams[12];
+    int32_t teams[...];
     int32_t dealer_team;
     int32_t leader;
     int32_t n_trick;
-    uint8_t hands[12][54];
-    uint8_t trick[12][54];
+    uint8_t hands[...][...];
+    uint8_t trick[...][...];
     int32_t trick_points;
     int32_t penalty;
     int32_t kitty_points;
     int32_t throws;
     int32_t throw_penalty;
-    int32_t captured[12];
-    int32_t penalties[12];
+    int32_t captured[...];
+    int32_t penalties[...];
     int32_t friends;
     int32_t dealer;
-    int32_t on_side[12];
+    int32_t on_side[...];
     int32_t n_calls;
-    int32_t call_ordinal[16];
-    int32_t call_card[16];
-    int32_t call_seen[16];
-    int32_t call_done[16];
+    int32_t call_ordinal[...];
+    int32_t call_card[...];
+    int32_t call_seen[...];
+    int32_t call_done[...];
     int32_t join_twice;
     int32_t dealer_copies_count;
 } sj_position;
@@ -190,7 +208,7 @@ typedef struct {
     int32_t tricks;
     int32_t failed_throws;
     uint32_t side;
-    uint8_t winners[216];
+    uint8_t winners[...];
 } sj_playout_result;
 
 int sj_prepare(sj_rules *r, sj_err *err);
@@ -246,16 +264,15 @@ int sj_lead_list(const sj_rules *r, const uint8_t *hand, int throws, uint8_t *ou
  * the listed decision (or is no option, or plays a watched card) but only Python can
  * apply it (nothing of it applied); else an SJ_ERR_* code.
  * Every play applied is recorded in log, 32-bit words described in drive.c. */
-#define SJ_DRIVE_FOLLOWS 120  /* follows listed at most (the engine's FOLLOW_LIMIT) */
-#define SJ_DRIVE_LOG 4096       /* words */
-#define SJ_DRIVE_LEADS 128    /* leads kept from a listing (more: listed again) */
-#define SJ_DRIVE_STOP 0
-#define SJ_DRIVE_END -100
-#define SJ_DRIVE_PENDING -101
-#define SJ_DRIVE_LOG_PLAY 0x81000000  /* log records (drive.c) */
-#define SJ_DRIVE_LOG_THROW 0x82000000
-#define SJ_DRIVE_LOG_TRICK 0x83000000
-
+#define SJ_DRIVE_FOLLOWS ...  /* follows listed at most (the engine's FOLLOW_LIMIT) */
+#define SJ_DRIVE_LOG ...  /* words */
+#define SJ_DRIVE_LEADS ...  /* leads kept from a listing (more: listed again) */
+#define SJ_DRIVE_STOP ...
+#define SJ_DRIVE_END ...
+#define SJ_DRIVE_PENDING ...
+#define SJ_DRIVE_LOG_PLAY ...  /* log records (drive.c) */
+#define SJ_DRIVE_LOG_THROW ...
+#define SJ_DRIVE_LOG_TRICK ...
 typedef struct {
     /* the state (filled by the caller, kept up to date by the driver) */
     int32_t players;                      /* 2..12 */
@@ -270,23 +287,23 @@ typedef struct {
     int32_t trick_number;
     int32_t trick_points;                 /* the attackers' trick points */
     int32_t penalty;
-    int32_t captured[12];
-    int32_t penalties[12];
-    int32_t hand_len[12];
-    uint8_t hands[12][54];
-    uint8_t trick[12][54]; /* the current trick's plays, the lead first */
-    uint8_t played[54];
-    uint8_t watch[54];                   /* 1: a play of this card goes to Python (a
+    int32_t captured[...];
+    int32_t penalties[...];
+    int32_t hand_len[...];
+    uint8_t hands[...][...];
+    uint8_t trick[...][...]; /* the current trick's plays, the lead first */
+    uint8_t played[...];
+    uint8_t watch[...];                   /* 1: a play of this card goes to Python (a
                                            * friend call still open) */
     /* the driver's own */
     int64_t n_open;                       /* options of the decision listed (0: none) */
     int32_t open_kind;
     int32_t log_len;
-    uint8_t opts[54];                  /* a single lead's follows: kinds in order */
+    uint8_t opts[...];                  /* a single lead's follows: kinds in order */
     sj_lead lead;                         /* the current trick's lead, decomposed */
-    uint8_t follows[6480];
-    uint8_t leads[6912];
-    uint32_t log[4096];
+    uint8_t follows[...];
+    uint8_t leads[...];
+    uint32_t log[...];
 } sj_drive;
 
 int64_t sj_drive_start(const sj_rules *r, sj_drive *d);

@@ -59,7 +59,7 @@ int sj__bomb_exempt(const sj_rules *r, const sj_lead *lead, const uint8_t *P);
 /* kitty multiplier of a last trick led by F (§8, the lead's components) */
 int sj__kitty(const sj_rules *r, const sj_lead *F);
 
-/* ---- playout.c and search.c */
+/* ---- playout.c (used by search.c and drive.c) */
 
 /* one playout of a checked position; first (NULL: none) a checked first play */
 int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const uint8_t *first,
@@ -68,6 +68,8 @@ int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const ui
 int sj__check_position(const sj_rules *r, const sj_position *p, sj_err *e);
 /* r was prepared by sj_prepare */
 int sj__prepared(const sj_rules *r);
+/* ---- greedy.c (used by playout.c) */
+
 /* the greedy policy's follow of the seat at trick position cur (P[0..cur-1] played) */
 int sj__greedy_follow(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int cur,
                       const int32_t *teams, int leader, int m, const uint8_t *H, int hn,

@@ -10,9 +10,18 @@
 
 /* ---------------------------------------------------------------- throws §6 */
 
+/* shengji.io's order of cards of equal strength (its Card::as_char): the suits ♠ ♥ ♦ ♣
+ * (our kind ids run ♠ ♥ ♣ ♦), then the rank */
+static int sio_card_order(int k)
+{
+    static const int suit_pos[4] = {0, 1, 3, 2};
+    return k >= 52 ? k : suit_pos[k / 13] * 13 + k % 13;
+}
+
 /* failed_throw: first_blocker (shengji.io): the first holding in play order that beats
  * any component decides; it forces, of the components it beats, the one of the fewest
- * cards, then the lowest bottom strength, then the narrower, then the lower kind. */
+ * cards, then the lowest bottom strength, then the narrower, then the bottom card first
+ * in shengji.io's card order (sio_card_order: of C10 D10 at level 10, D10). */
 static int first_blocker(const sj_rules *r, const sj_lead *lead, uint8_t (*H)[64], int m,
                          sj_throw_result *out)
 {
@@ -25,7 +34,7 @@ static int first_blocker(const sj_rules *r, const sj_lead *lead, uint8_t (*H)[64
             if (sj__max_top(r, s, H[j], ci->w, ci->len) <= ci->top)
                 continue;
             long key = (((long)ci->w * ci->len * 64 + (ci->top - ci->len + 1)) * 8 + ci->w) * 64 +
-                       K(lead->kinds[(ci->first + ci->len - 1) % SJ_MAXCARDS]);
+                       sio_card_order(K(lead->kinds[(ci->first + ci->len - 1) % SJ_MAXCARDS]));
             if (best < 0 || key < best_key) {
                 best = i;
                 best_key = key;
@@ -252,10 +261,24 @@ static int highest_strength(const sj_rules *r, const uint8_t *p)
     return best;
 }
 
-static int ruff_beats(const sj_rules *r, int ncomp, const int *v, const int *cur,
+static int ruff_beats(const sj_rules *r, const sj_lead *F, const int *v, const int *cur,
                       const uint8_t *p, const uint8_t *pcur)
 {
+    int ncomp = F->ncomp;
     switch (r->ruff_compare) {
+    case SJ_RUFF_UNIT_LENGTH: {
+        /* shengji.io TrickUnitLength: components largest first, the first unequal one
+         * decides (a tie falls through); a throw with a multi-card component ignores its
+         * singles */
+        int skip_singles = ncomp > 1 && F->comps[0].w * F->comps[0].len > 1;
+        for (int i = 0; i < ncomp; i++) {
+            if (skip_singles && F->comps[i].w * F->comps[i].len == 1)
+                continue;
+            if (v[i] != cur[i])
+                return v[i] > cur[i];
+        }
+        return 0;
+    }
     case SJ_RUFF_ALL_COMPONENTS:
         for (int i = 0; i < ncomp; i++)
             if (v[i] <= cur[i])
@@ -268,12 +291,13 @@ static int ruff_beats(const sj_rules *r, int ncomp, const int *v, const int *cur
     }
 }
 
-/* bomb of kind a played after the winning bomb of kind b: higher only as a trump bomb on a
- * plain one, or a stronger bomb of the same effective suit (§7) */
+/* bomb of kind a played after the winning bomb of kind b: a trump bomb beats a plain one,
+ * else the higher rank wins, whatever the plain suits (§7; shengji.io's comment "equal
+ * size: higher rank wins"): plain suits rank their cards alike */
 static int bomb_beats(const sj_rules *r, int a, int b)
 {
     int sa = r->esuit[K(a)], sb = r->esuit[K(b)];
-    if (sa != sb)
+    if (sa != sb && (sa == SJ_TRUMP || sb == SJ_TRUMP))
         return sa == SJ_TRUMP;
     return r->strength[K(a)] > r->strength[K(b)];
 }
@@ -337,7 +361,7 @@ int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int 
         rc = match(r, F, SJ_TRUMP, P[j], v);
         if (rc < 0)
             return rc;
-        if (rc == 1 && (!win_ruff || ruff_beats(r, F->ncomp, v, cur, P[j], P[win]))) {
+        if (rc == 1 && (!win_ruff || ruff_beats(r, F, v, cur, P[j], P[win]))) {
             win = j;
             win_ruff = 1;
             memcpy(cur, v, sizeof(int) * (size_t)F->ncomp);

@@ -6,6 +6,7 @@
  * for a read) instead of touching memory outside the struct. shengji/wasm/core.mjs is
  * the only caller; it owns every pointer returned here and frees it with sjw_free.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,22 @@ int32_t sjw_sizeof(int32_t what)
     case 2: return (int32_t)sizeof(sj_follow_info);
     case 3: return (int32_t)sizeof(sj_throw_result);
     case 4: return (int32_t)sizeof(sj_err);
+    default: return -1;
+    }
+}
+
+/* offsets inside sj_lead, for reading a decomposition in one pass: 0 n, 1 esuit,
+ * 2 ncomp (int32 each), 3 comps (4 bytes each: w, len, top, first), 4 kinds, 5 counts */
+int32_t sjw_lead_offset(int32_t what)
+{
+    switch (what) {
+    case 0: return (int32_t)offsetof(sj_lead, n);
+    case 1: return (int32_t)offsetof(sj_lead, esuit);
+    case 2: return (int32_t)offsetof(sj_lead, ncomp);
+    case 3: return (int32_t)offsetof(sj_lead, comps);
+    case 4: return (int32_t)offsetof(sj_lead, kinds);
+    case 5: return (int32_t)offsetof(sj_lead, counts);
+    case 6: return (int32_t)sizeof(sj_comp);
     default: return -1;
     }
 }

@@ -15,6 +15,7 @@ from .cards import (
     BIG_JOKER,
     LITTLE_JOKER,
     NO_TRUMP_LEVEL,
+    SUITS,
     parse_level,
     parse_rank,
     parse_suit,
@@ -53,7 +54,7 @@ DEFAULTS: dict = {
     },
     "penalties": {"failed_throw": 0},
     "table": {"hide_played_cards": False, "hide_dealer_points": False},
-    "scoring": {},
+    "scoring": {"below_zero": False},
     "next_dealer": {"hold": "partner"},
     "match_end": {"last_level": "A", "as_dealer": False},
     "advancement": {"must_defend": [], "jack_rule": False},
@@ -74,6 +75,11 @@ def standard_table(step: int) -> list[dict]:
     ]
 
 
+def below_zero(settings: dict) -> bool:
+    """Are attackers' totals below zero scored as they are (``scoring.below_zero``)?"""
+    return bool((settings.get("scoring") or {}).get("below_zero", False))
+
+
 def scoring_table(settings: dict, decks: int) -> tuple[int, list[dict]]:
     """(step, rows) of a variant: its own table, or the standard one for its step."""
     scoring = settings.get("scoring") or {}
@@ -81,10 +87,16 @@ def scoring_table(settings: dict, decks: int) -> tuple[int, list[dict]]:
     return step, list(scoring.get("table") or standard_table(step))
 
 
-def score(table: list[dict], step: int, points: int) -> ScoreOutcome:
+def score(table: list[dict], step: int, points: int, below_zero: bool = False) -> ScoreOutcome:
     """Look ``points`` up in a table of ``{below, next, rise}`` rows (ascending
     ``below``). Past the last row, its side rises one more level per further ``step``
-    points (seed 000: "以後以 40 分為一個等級")."""
+    points (seed 000: "以後以 40 分為一個等級"). With ``below_zero`` the first row reaches
+    down to its ``below`` - ``step``, and its side rises one more level per further
+    ``step`` below that (shengji.io scoring.rs: -40 → dealers +4, -80 → +5 on two decks)."""
+    first = table[0]
+    if below_zero and points < first["below"]:
+        return ScoreOutcome(next=first["next"],
+                            rise=first["rise"] + (first["below"] - 1 - points) // step)
     for row in table:
         if points < row["below"]:
             return ScoreOutcome(next=row["next"], rise=row["rise"])
@@ -195,12 +207,16 @@ def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
         # seed 002: the kitty's first card names the suit; a joker leaves no trump
         card = kitty[0]
         return NoBidOutcome(trump=suit_of(card), turned_card=card)
-    if rules["when_nobody"] == "turn_kitty_level" and kitty:
+    if rules["when_nobody"] in ("turn_kitty_level", "turn_kitty_level_suit_first") and kitty:
         # shengji.io FirstCardOfLevelOrHighest: turn until a level card or a joker; with
-        # none, the highest card by rank names the suit (ties: the first turned)
+        # none, the highest card names the suit: by rank (ties: the first turned), or as
+        # shengji.io sorts the kitty, by its no-trump order, suit first (♣ < ♦ < ♠ < ♥)
         card = next((c for c in kitty if c >= LITTLE_JOKER or rank_of(c) == level), None)
-        if card is None:
+        if card is None and rules["when_nobody"] == "turn_kitty_level":
             card = max(kitty, key=lambda c: (rank_of(c), -kitty.index(c)))
+        elif card is None:
+            card = max(kitty, key=lambda c: ("CDSH".index(SUITS[suit_of(c)]), rank_of(c),
+                                             -kitty.index(c)))
         return NoBidOutcome(trump=suit_of(card), turned_card=card)
     return NoBidOutcome(trump=None)
 
@@ -247,7 +263,7 @@ def shengji_kitty_multiplier(variant, context, play, lead):
 @hookimpl(trylast=True)
 def shengji_score_deal(variant, attacker_points, short_handed):
     step, table = scoring_table(variant.settings, variant.decks)
-    out = score(table, step, attacker_points)
+    out = score(table, step, attacker_points, below_zero(variant.settings))
     rules = variant.friend_rules
     if (short_handed and out.next == "dealers" and rules is not None
             and rules.bonus_level == "smaller_side"):
@@ -300,15 +316,19 @@ def must_defend(variant) -> frozenset:
 
 
 @hookimpl(trylast=True)
-def shengji_advance(variant, level, rise, defending):
+def shengji_advance(variant, level, rise, defending, deal_level):
     """One level at a time (shengji.io AdvancementPolicy): a must-defend level is passed
     only by the dealers' side, on the first level of its rise; any other rise stops on
-    it. Past the last level the seat has won (the levels beyond count on for ties)."""
+    it; NT is passed only when the deal itself was played at NT (shengji.io
+    play_phase.rs: "to advance past NoTrump, the landlord must also be defending
+    NoTrump"), so a teammate at NT under a dealer at K stays. Past the last level the
+    seat has won (the levels beyond count on for ties)."""
     # the rise stops on the first must-defend level it meets (the dealers pass the one
     # they start on), else goes the whole way: worked out without stepping (a hostile
     # rise of 10**30 took forever one level at a time)
     met = [s for s in must_defend(variant)
-           if level <= s < level + rise and not (defending and s == level)]
+           if level <= s < level + rise and not (
+               defending and s == level and (s != NO_TRUMP_LEVEL or deal_level == s))]
     return min(met) if met else level + rise
 
 

@@ -40,7 +40,7 @@ class ArgumentError(ShengjiError, ValueError):
     message names the argument."""
 
 
-def check_int(value, what: str, low: int | None = None, high: int | None = None) -> int:
+def check_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
     """``value`` if it is an integer (a bool is not) within ``low..high`` (either bound may
     be None); otherwise an ArgumentError naming ``what``. For public entry points."""
     if isinstance(value, bool) or not isinstance(value, int):

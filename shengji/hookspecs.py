@@ -8,11 +8,30 @@ as a ``trylast`` plugin (``shengji.builtin_rules``) so any variant plugin overri
 
 Hot paths stay in C: these hooks run once per variant, per deal or per decision, and the
 data they return (PlayRules, ladders) is handed to the core. No hook runs per card.
+
+The specifications are typed, for plugin authors and their type checkers: annotate an
+implementation with its specification's types, for example::
+
+    @hookimpl
+    def shengji_score_deal(variant: Variant, attacker_points: int,
+                           short_handed: bool) -> ScoreOutcome | None: ...
+
+An implementation takes any subset of the parameters (pluggy refuses one that names a
+parameter its specification lacks); returning ``None`` defers to the next one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
 import pluggy
+
+if TYPE_CHECKING:
+    from .core import Context, Hand, ThrowResult
+    from .model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
+    from .rules import Ladder, PlayRules, Shape
+    from .variants import Variant
 
 PROJECT = "shengji"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -41,7 +60,7 @@ __all__ = [
 
 
 @hookspec(firstresult=True)
-def shengji_play_rules(variant):
+def shengji_play_rules(variant: Variant) -> PlayRules | None:
     """Build the play-phase rules of the variant.
 
     :param variant: the Variant being assembled.
@@ -52,7 +71,7 @@ def shengji_play_rules(variant):
 
 
 @hookspec(firstresult=True)
-def shengji_following_priorities(variant):
+def shengji_following_priorities(variant: Variant) -> Mapping[Shape | str, Ladder] | None:
     """Following priorities (跟牌优先级) as data.
 
     :param variant: the Variant.
@@ -66,7 +85,8 @@ def shengji_following_priorities(variant):
 
 
 @hookspec(firstresult=True)
-def shengji_declaration_strength(variant, cards, level):
+def shengji_declaration_strength(variant: Variant, cards: tuple[int, ...],
+                                 level: int) -> tuple[int, ...] | None:
     """Strength of a declaration, or whether these cards can declare at all.
 
     :param variant: the Variant.
@@ -79,7 +99,8 @@ def shengji_declaration_strength(variant, cards, level):
 
 
 @hookspec(firstresult=True)
-def shengji_may_overturn(variant, current, new, bids):
+def shengji_may_overturn(variant: Variant, current: Bid | None, new: Bid,
+                         bids: Sequence[Bid]) -> bool | None:
     """May ``new`` replace the standing declaration ``current``?
 
     :param variant: the Variant.
@@ -94,7 +115,8 @@ def shengji_may_overturn(variant, current, new, bids):
 
 
 @hookspec(firstresult=True)
-def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
+def shengji_no_declaration(variant: Variant, deal_number: int, kitty: Sequence[int],
+                           level: int, redeals: int) -> NoBidOutcome | None:
     """What happens when the deal ends with no declaration.
 
     :param variant: the Variant.
@@ -112,7 +134,8 @@ def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
 
 
 @hookspec(firstresult=True)
-def shengji_failed_throw(variant, result, leader, players):
+def shengji_failed_throw(variant: Variant, result: ThrowResult, leader: int,
+                         players: int) -> FailedThrow | None:
     """Resolve a failed throw (甩牌失败).
 
     :param variant: the Variant.
@@ -126,7 +149,8 @@ def shengji_failed_throw(variant, result, leader, players):
 
 
 @hookspec(firstresult=True)
-def shengji_kitty_multiplier(variant, context, play, lead):
+def shengji_kitty_multiplier(variant: Variant, context: Context, play: Hand,
+                             lead: Hand) -> int | None:
     """Kitty multiplier (抠底倍数) when the attackers win the last trick.
 
     :param variant: the Variant.
@@ -140,7 +164,8 @@ def shengji_kitty_multiplier(variant, context, play, lead):
 
 
 @hookspec(firstresult=True)
-def shengji_score_deal(variant, attacker_points, short_handed):
+def shengji_score_deal(variant: Variant, attacker_points: int,
+                       short_handed: bool) -> ScoreOutcome | None:
     """The scoring table: attackers' points → who deals next and how many levels rise.
 
     :param variant: the Variant (``variant.decks`` gives the deck count).
@@ -155,7 +180,8 @@ def shengji_score_deal(variant, attacker_points, short_handed):
 
 
 @hookspec(firstresult=True)
-def shengji_next_dealer(variant, dealer, outcome, players, side):
+def shengji_next_dealer(variant: Variant, dealer: int, outcome: ScoreOutcome, players: int,
+                        side: Sequence[int]) -> int | None:
     """Dealer of the next deal.
 
     :param variant: the Variant.
@@ -171,7 +197,8 @@ def shengji_next_dealer(variant, dealer, outcome, players, side):
 
 
 @hookspec(firstresult=True)
-def shengji_first_dealer(variant, bids, players, seed):
+def shengji_first_dealer(variant: Variant, bids: Sequence[Bid], players: int,
+                         seed: str) -> int | None:
     """Dealer of the first deal, decided by the declarations (抢庄).
 
     :param variant: the Variant.
@@ -186,22 +213,26 @@ def shengji_first_dealer(variant, bids, players, seed):
 
 
 @hookspec(firstresult=True)
-def shengji_advance(variant, level, rise, defending):
+def shengji_advance(variant: Variant, level: int, rise: int, defending: bool,
+                    deal_level: int) -> int | None:
     """A seat's level after its side rises ``rise`` levels.
 
     :param variant: the Variant.
     :param level: the seat's level (0..12 = '2'..'A', 13 = NT when the last level is NT).
     :param rise: the levels the scoring table gives its side (≥ 1).
     :param defending: True when the seat is on the dealers' side (which held the deal).
+    :param deal_level: the deal's level (the dealer's own); a teammate's may differ when
+        levels are kept per seat (finding friends). Implementations may leave it out.
     :return: the new level; above the last level means the match is won.
         First non-None result wins (built-in: one level at a time, a must-defend level is
         passed only by the dealers on the first step — ``advancement.must_defend``,
-        ``match_end.as_dealer``).
+        ``match_end.as_dealer`` — and NT only when the deal was played at NT).
     """
 
 
 @hookspec(firstresult=True)
-def shengji_dealers_back_to_start(variant, deal_level, last_play, attackers_won):
+def shengji_dealers_back_to_start(variant: Variant, deal_level: int, last_play: Sequence[int],
+                                  attackers_won: bool) -> bool | None:
     """Does the dealers' side fall back to the start level (before this deal's rise)?
 
     :param variant: the Variant.
@@ -213,7 +244,7 @@ def shengji_dealers_back_to_start(variant, deal_level, last_play, attackers_won)
 
 
 @hookspec(firstresult=True)
-def shengji_start_level(variant):
+def shengji_start_level(variant: Variant) -> int | None:
     """Level rank every side starts at (0 = '2'; constant-two variants start at '3').
 
     :param variant: the Variant.
@@ -222,7 +253,8 @@ def shengji_start_level(variant):
 
 
 @hookspec(firstresult=True)
-def shengji_match_winner(variant, levels, outcome, dealer_team, side):
+def shengji_match_winner(variant: Variant, levels: Mapping[int, int], outcome: ScoreOutcome,
+                         dealer_team: int, side: Sequence[int]) -> int | None:
     """Has the match ended, and who won?
 
     :param variant: the Variant.

@@ -76,16 +76,6 @@ def allowed_plugins() -> set[str]:
     return _allowed | set(env)
 
 
-def plugin_origin(obj) -> str:
-    """Where a loaded plugin's code lives, for ``variants check``: its file or its name."""
-    file = getattr(obj, "__file__", None)
-    if file:
-        from .variants.files import display_path
-
-        return display_path(file)
-    return getattr(obj, "__name__", type(obj).__name__)
-
-
 def hook_names() -> list[str]:
     """Every hook of ``shengji.hookspecs`` (its ``__all__`` minus the markers)."""
     return [n for n in hookspecs.__all__ if n.startswith(HOOK_PREFIX)]

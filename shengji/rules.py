@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from .cards import NUM_KINDS
 from .errors import RulesError, ShengjiError
@@ -28,14 +29,16 @@ Shape = tuple[int, int]
 Pattern = tuple[Shape, ...]
 Ladder = tuple[Pattern, ...]
 
-RUFF_COMPARE = ("strongest", "all_components", "highest_card")
+RUFF_COMPARE = ("strongest", "all_components", "highest_card", "unit_length")
 FAILED_THROW = ("smallest", "next_player_chooses", "first_blocker")
 #: following protections (shengji.io TrickDrawPolicy, in its order): none, longer tuples
 #: need not be broken, only a led tractor asks for tractors, both, only the suit is followed
 FOLLOW_PROTECTIONS = ("none", "longer_tuples", "tractor_on_tractor", "both", "suit_only")
 #: bombs (shengji.io BombPolicy): none; a bomb (four or more identical cards) may follow
-#: whatever was led; a bomb of the led suit is exempt from the shape rules only
-BOMBS = ("none", "any_suit", "follow_suit")
+#: whatever was led; a bomb of the led suit is exempt from the shape rules only (a bomb of
+#: another suit only when void); as follow_suit, and a trump bomb even while holding the led
+#: suit (shengji.io's code and unit test; its doc comment reads as follow_suit)
+BOMBS = ("none", "any_suit", "follow_suit", "follow_suit_or_trump")
 KITTY_POLICIES = ("exponential", "power", "table", "twice_size")
 #: keys of the ``table`` kitty policy, and the shape each names
 KITTY_TABLE_KEYS = ("single", "pair", "triple", "quad", "tractor", "titanic")
@@ -76,7 +79,7 @@ def parse_shape(text: str | Shape) -> Shape:
     return (w, ln)
 
 
-def _shape_arg(shape) -> Shape:
+def _shape_arg(shape: Any) -> Shape:
     """A (width, length) argument as a Shape: the common case is one type test; anything
     else goes through parse_shape (names, lists, and RulesError for the rest)."""
     if type(shape) is tuple and len(shape) == 2 and type(shape[0]) is int \
@@ -85,7 +88,7 @@ def _shape_arg(shape) -> Shape:
     return parse_shape(shape)  # also singles, and RulesError for the rest
 
 
-def _pattern_arg(pattern) -> Pattern:
+def _pattern_arg(pattern: Any) -> Pattern:
     if isinstance(pattern, (str, bytes, Mapping)) or not isinstance(pattern, Iterable):
         raise RulesError(f"pattern {pattern!r}: expected a tuple of (width, length) shapes")
     return tuple(_shape_arg(s) for s in pattern)
@@ -97,7 +100,7 @@ def shape_str(shape: Shape) -> str:
     return _NAME_OF_SHAPE.get(shape, f"{shape[0]}x{shape[1]}")
 
 
-def parse_pattern(text: str | Iterable) -> Pattern:
+def parse_pattern(text: str | Iterable[Any]) -> Pattern:
     """``"triple + pair + single"`` or a list of shape names → Pattern (singles dropped,
     largest structure first). ``"singles"``, ``"any"`` or ``""`` is the empty pattern."""
     if isinstance(text, str):
@@ -126,11 +129,11 @@ def pattern_cards(pattern: Pattern) -> int:
     return sum(w * ln for w, ln in pattern)
 
 
-def _sorted_pattern(shapes) -> Pattern:
+def _sorted_pattern(shapes: Iterable[Shape]) -> Pattern:
     return tuple(sorted(shapes, key=lambda s: (s[0] * s[1], s[0]), reverse=True))
 
 
-def _tractor_lists(widths: tuple[int, ...], tractors: tuple[int, int]) -> list:
+def _tractor_lists(widths: tuple[int, ...], tractors: tuple[int, int]) -> list[Pattern]:
     """Every non-empty list of tractors the tuples ``widths`` can be grouped into
     (tractors of width >= tractors[0], length >= tractors[1]), each as its shapes."""
     min_w, min_len = tractors
@@ -223,16 +226,16 @@ def _default_ladder(lead: Shape, max_tuple: int,
     return tuple(ladder)
 
 
-def _check_choice(name: str, value, allowed: tuple[str, ...]) -> None:
+def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if not isinstance(value, str) or value not in allowed:
         raise RulesError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_int(name: str, value, lo: int, hi: int | None = None) -> None:
+def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
     if not _is_int(value):
         raise RulesError(f"{name}: {value!r} is not an integer")
     if value < lo or (hi is not None and value > hi):
@@ -240,7 +243,7 @@ def _check_int(name: str, value, lo: int, hi: int | None = None) -> None:
         raise RulesError(f"{name}: {value} is out of range ({allowed})")
 
 
-def _check_bool(name: str, value) -> None:
+def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
         raise RulesError(f"{name}: {value!r} is not true or false")
 
@@ -294,14 +297,14 @@ class PlayRules:
     #: copies of each of the 54 kinds in the deck (shengji.deck.Composition.counts: short
     #: packs, jokers per pack); None → ``decks`` of every kind. ``decks`` is the most of any kind.
     copies: tuple[int, ...] | None = None
-    extra: tuple = field(default=(), compare=False, repr=False)
+    extra: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, 4)
         if self.max_tuple is None:
             object.__setattr__(self, "max_tuple", 1 if self.decks == 1 else min(self.decks, 4))
         _check_int("max_tuple", self.max_tuple, 1)
-        if self.max_tuple > self.decks:
+        if self._max_tuple > self.decks:
             raise RulesError(
                 f"max_tuple: {self.max_tuple} is impossible with {self.decks} deck(s) "
                 f"(allowed 1..{self.decks})"
@@ -376,7 +379,7 @@ class PlayRules:
                 )
         object.__setattr__(self, "copies", copies)
 
-    def _normalise_following(self, following) -> tuple:
+    def _normalise_following(self, following: Any) -> tuple[tuple[Shape, Ladder], ...]:
         """Ladders as ((shape, (pattern, ...)), ...), every shape validated, and held to
         what the C struct can store and to what a follower can ever supply."""
         if isinstance(following, Mapping):  # {led shape: ladder}, as in a variant file
@@ -437,10 +440,15 @@ class PlayRules:
                     f"these rules ({self._why_not(s)})"
                 )
 
+    @property
+    def _max_tuple(self) -> int:
+        """``max_tuple`` once ``__post_init__`` has filled it in (never None)."""
+        return self.max_tuple if self.max_tuple is not None else 1
+
     def shape_exists(self, shape: Shape) -> bool:
         """Can a structure of this shape exist under these rules (semantics §3)?"""
         w, ln = _shape_arg(shape)
-        if w > self.max_tuple:
+        if w > self._max_tuple:
             return False
         if ln == 1:
             return True
@@ -449,7 +457,7 @@ class PlayRules:
 
     def _why_not(self, shape: Shape) -> str:
         w, ln = shape
-        if w > self.max_tuple:
+        if w > self._max_tuple:
             return f"max_tuple is {self.max_tuple}"
         if not self.tractors:
             return "tractors: false"
@@ -471,11 +479,11 @@ class PlayRules:
         else:
             grouped = self.follow_protection in ("none", "longer_tuples")
         tractors = (self.tractor_min_width, self.tractor_min_length)
-        return default_ladder(lead, self.max_tuple,
+        return default_ladder(lead, self._max_tuple,
                               tractors if grouped and self.tractors else None)
 
     @classmethod
-    def from_mapping(cls, data: Mapping) -> PlayRules:
+    def from_mapping(cls, data: Mapping[str, Any]) -> PlayRules:
         """Build from plain data (as in a variant file's ``play:`` section): shapes and
         patterns may be written as names (``following: {titanic: ["titanic", ...]}``)."""
         if not isinstance(data, Mapping):

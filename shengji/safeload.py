@@ -27,8 +27,10 @@ from .errors import ShengjiError
 
 #: deepest nesting of mappings/lists accepted (variant files nest 4–5 levels)
 MAX_DEPTH = 64
-#: largest variant file, rule-case file and saved game read (bytes)
-MAX_VARIANT_BYTES = 1 << 20
+#: largest variant file, rule-case file and saved game read (bytes); variant files are
+#: a few KB, and parsing YAML in Python costs about 1 s per 100 KB of dense flow style,
+#: so this bounds what checking any variant file can cost
+MAX_VARIANT_BYTES = 64 << 10
 MAX_CASE_BYTES = 8 << 20
 MAX_RECORD_BYTES = 64 << 20
 
@@ -99,12 +101,18 @@ def load_yaml(text: str, shown: str, error=ShengjiError, *, max_depth: int = MAX
     for an empty document). Every problem is one ``error`` 'file:line: ...'."""
     if limit is not None and len(text) > limit:
         raise error(f"{shown}: larger than {_size(limit)}, refused")
-    loader = _BoundedLoader(text, max_depth)
+    loader = None
     try:
+        # the reader refuses NUL, BEL, U+FFFE ... while it is built: inside the try
+        loader = _BoundedLoader(text, max_depth)
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except _Refused as e:
         raise error(f"{shown}:{e.line}: {e}") from None
+    except yaml.reader.ReaderError as e:
+        line = text.count("\n", 0, max(0, e.position)) + 1
+        raise error(f"{shown}:{line}: not valid YAML: character #x{e.character:04x} is not "
+                    f"allowed ({e.reason})") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         where = f"{shown}:{mark.line + 1}" if mark else shown
@@ -113,7 +121,8 @@ def load_yaml(text: str, shown: str, error=ShengjiError, *, max_depth: int = MAX
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise error(f"{shown}: nested too deeply") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return data, node
 
 

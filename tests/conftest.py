@@ -41,3 +41,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "long" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The browser test's skip said in one line, not only in the skip count: it needs
+    Debian's chromium (README, "Development"; .ci/run installs it)."""
+    for report in terminalreporter.stats.get("skipped", []):
+        # the module's own skip (its collection), not the skips of its long tests
+        if report.nodeid.endswith("test_browser.py"):
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+            terminalreporter.write_line(
+                f"browser test skipped: {reason.removeprefix('Skipped: ')}; "
+                "Playwright's own browser download is not used (README)",
+                yellow=True)
+            return

@@ -13,7 +13,14 @@ from oracle import OracleContext
 from oracle.structures import structure_counts, structures
 
 from shengji.cards import NUM_KINDS, RANKS
-from shengji.rules import BOMBS, FAILED_THROW, FOLLOW_PROTECTIONS, PlayRules, parse_pattern
+from shengji.rules import (
+    BOMBS,
+    FAILED_THROW,
+    FOLLOW_PROTECTIONS,
+    RUFF_COMPARE,
+    PlayRules,
+    parse_pattern,
+)
 
 # explicit ladders from the seeds (docs/rules.md §5), and a few odd ones
 TITANIC_LADDERS = {
@@ -79,7 +86,7 @@ def play_rules(draw, decks=None):
         kw["rainbow_min"] = draw(st.integers(4, min(16, 4 + 2 * (decks - 1))))
     if draw(st.integers(0, 3)) == 0:
         kw["copies"] = draw(compositions(decks))
-    kw["ruff_compare"] = draw(st.sampled_from(["strongest", "all_components", "highest_card"]))
+    kw["ruff_compare"] = draw(st.sampled_from(RUFF_COMPARE))
     kw["failed_throw"] = draw(st.sampled_from(FAILED_THROW))
     kw["kitty"] = draw(st.sampled_from(["exponential", "power", "table", "twice_size"]))
     if draw(st.booleans()):

@@ -4,7 +4,7 @@ no-trump-rank, jack-rule); these tests hold whole matches to them."""
 
 from __future__ import annotations
 
-from test_engine_helpers import run_checked
+from engine_helpers import run_checked
 
 from shengji.bots import make_bot
 from shengji.engine import DealScored, Game, TrumpSet
@@ -92,3 +92,31 @@ def test_a_huge_rise_is_worked_out_not_stepped():
 
     v = load_variant("two-deck-80")
     assert v.advance(3, 10**30, True) == 3 + 10**30
+
+
+def test_totals_below_zero_are_scored_under_the_knob():
+    """scoring.below_zero (shengji.io scoring.rs): a deal whose failed-throw penalties
+    take the attackers below zero is scored at its true total, one more level per step
+    below; without the knob the same deal is scored at 0."""
+    base = {"extends": "two-deck-80", "play": {"throws": True},
+            "penalties": {"failed_throw": 1000}}
+    seen = 0
+    for seed in range(40):
+        totals = {}
+        for knob in (False, True):
+            v = load_variant({**base, "scoring": {"below_zero": knob}})
+            game = Game(v, seed, max_deals=1)
+            run_checked(game, [make_bot("random", v, f"bz{seed}/{s}") for s in range(4)])
+            (ev,) = [e for e in game.events if isinstance(e, DealScored)]
+            totals[knob] = ev
+        raw = totals[True].trick_points + totals[True].kitty_bonus + totals[True].penalty
+        assert totals[True].attacker_points == raw
+        assert totals[False].attacker_points == max(0, raw)
+        if raw < 0:
+            seen += 1
+            assert totals[False].rise == 3 and totals[False].next_side == "dealers"
+            assert totals[True].next_side == "dealers"
+            assert totals[True].rise == 3 + (0 - raw) // 40
+        if seen >= 2:
+            break
+    assert seen, "no deal went below zero: raise the penalty or the seeds"

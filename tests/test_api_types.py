@@ -394,8 +394,8 @@ def test_well_typed_calls_unchanged():
     ({"deals": 1, "jobs": -1}, "jobs: expected a number 0, 1, ..., got int -1"),
 ])  # fmt: skip
 def test_simulate_arguments_one_line_errors(kwargs, message):
-    from shengji.engine.simulation import simulate
     from shengji.errors import ArgumentError
+    from shengji.harness.simulation import simulate
 
     players = kwargs.pop("players", ["random"] * 4)
     with pytest.raises(ArgumentError) as info:

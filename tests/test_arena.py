@@ -9,7 +9,7 @@ import pytest
 
 from shengji.cli import main
 from shengji.engine import Game
-from shengji.engine.arena import (
+from shengji.harness.arena import (
     GameResult,
     arena,
     board_specs,

@@ -6,7 +6,7 @@ tests hold the engine's flow to them."""
 from __future__ import annotations
 
 import pytest
-from test_engine_helpers import check_conservation, run_checked
+from engine_helpers import check_conservation, run_checked
 
 from shengji.bots import make_bot
 from shengji.engine import (

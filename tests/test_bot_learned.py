@@ -4,15 +4,15 @@ the simulator; only shipped checkpoint names and its own table size are accepted
 import pytest
 
 from shengji.bots import make_bot
-from shengji.engine.arena import arena
 from shengji.errors import ShengjiError
+from shengji.harness.arena import arena
 from shengji.variants import load_variant
 
 pytest.importorskip("numpy")
 
 
 def test_learned_bot_plays_in_arena_and_simulate():
-    from shengji.engine.simulation import simulate
+    from shengji.harness.simulation import simulate
 
     s = arena("two-deck-80", ["learned", "random"], boards=2, progress=False)
     assert s["pairs"][0]["deals"] == 4

@@ -16,16 +16,27 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
-import time
-from pathlib import Path
 
 import pytest
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from browsertools import (
+    ARGS,
+    CHROMIUM,
+    MAX_TURNS,
+    PHONE,
+    check_layout,
+    create_room,
+    illegal_single,
+    layout,
+    new_page,
+    pick_call,
+    pick_cards,
+    play,
+    press,
+    serve,
+    shots_dir,
+    state,
+    wait_js,
+)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium package)",
@@ -35,30 +46,6 @@ uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is miss
 
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.protocol import PROTOCOL_VERSION  # noqa: E402
-
-#: upper bound on the decisions of one deal at one seat (25 plays, declarations, burial)
-MAX_TURNS = 200
-WAIT_MS = 15_000
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1100, "height": 1000}
-
-
-def serve(app):
-    """Run ``app`` on uvicorn in a thread; yields its base URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(500):
-        if srv.started:
-            break
-        threading.Event().wait(0.01)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -78,17 +65,6 @@ def browser():
         b.close()
 
 
-def new_page(browser, phone: bool = False):
-    if phone:
-        ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2)
-    else:
-        ctx = browser.new_context(viewport=DESKTOP)
-    pg = ctx.new_page()
-    pg.set_default_timeout(WAIT_MS)
-    return pg
-
-
 @pytest.fixture()
 def page(browser):
     pg = new_page(browser)
@@ -101,171 +77,6 @@ def phone(browser):
     pg = new_page(browser, phone=True)
     yield pg
     pg.context.close()
-
-
-def shots_dir(tmp_path) -> Path:
-    d = Path(os.environ.get("SHENGJI_ARTIFACTS") or tmp_path)
-    d.mkdir(parents=True, exist_ok=True)
-    return d
-
-
-def wait_js(page, expression: str, timeout_ms: int = WAIT_MS) -> None:
-    """Poll a JS expression until it is truthy. (Playwright's wait_for_function compiles
-    its predicate inside the page, which the page's CSP forbids: no unsafe-eval.)"""
-    end = time.monotonic() + timeout_ms / 1000
-    while not page.evaluate(expression):
-        if time.monotonic() > end:
-            pytest.fail(f"timed out waiting for {expression}")
-        page.wait_for_timeout(20)
-
-
-def state(page) -> dict:
-    return page.evaluate("() => ({index: window.shengji.state.event_index, "
-                         "legal: window.shengji.state.legal, view: window.shengji.state.view})")
-
-
-def press(page, selector: str, tap: bool) -> None:
-    if tap:
-        page.tap(selector)
-    else:
-        page.click(selector)
-
-
-def pick_cards(page, tokens: list[str], tap: bool = False) -> None:
-    press(page, "#actions button:text('Clear')", tap)
-    for tok in tokens:
-        loc = page.locator(f"#hand .card[data-card='{tok}']:not(.selected)").first
-        loc.tap() if tap else loc.click()
-
-
-def pick_call(page, call: str, tap: bool = False) -> None:
-    """The call picker: the card's suit, the card, then which copy ("1 HA": the 1st)."""
-    card = call.split()[1]
-    group = "J" if card in ("BJ", "LJ") else card[0]
-    for sel in (f"#callsuits button[data-suit='{group}']", f"#callcards button[data-card='{card}']",
-                f"#callordinals button[data-call='{call}']"):
-        press(page, sel, tap)
-
-
-def illegal_single(st) -> str | None:
-    """A card of the hand that is not a legal single follow (a card off the led suit)."""
-    legal = st["legal"]
-    if legal["kind"] != "follow" or legal["count"] != 1:
-        return None
-    ok = {a["cards"] for a in legal["actions"]}
-    hand = st["view"]["hand"].split()
-    return next((c for c in hand if c not in ok), None)
-
-
-def layout(page) -> dict:
-    """Sideways scrolling, and every pair of cards or labels on the table (and of cards in
-    the hand) that overlap, also with any one card of the hand raised as selected."""
-    return page.evaluate("""() => {
-      const boxes = (sel) => [...document.querySelectorAll(sel)]
-        .filter((e) => e.offsetParent !== null)
-        .map((e) => [e, e.getBoundingClientRect()]);
-      const clash = (list) => {
-        const out = [];
-        for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) {
-          const [ea, a] = list[i], [eb, b] = list[j];
-          if (ea.contains(eb) || eb.contains(ea)) continue;
-          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
-              a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
-            out.push([ea.textContent, eb.textContent]);
-        }
-        return out;
-      };
-      // each card of the hand raised as if selected (at once, without the animation):
-      // it must not cover another card (the rows are further apart than the rise)
-      const over = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
-                             a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
-      const lifted = [];
-      const hand = boxes('#hand .card');
-      for (const [e] of hand) {
-        if (e.classList.contains('selected')) continue;
-        const transition = e.style.transition;
-        e.style.transition = 'none';
-        e.classList.add('selected');
-        const r = e.getBoundingClientRect();
-        for (const [o, b] of hand)
-          if (o !== e && over(r, b)) lifted.push([e.textContent, o.textContent]);
-        e.classList.remove('selected');
-        e.getBoundingClientRect();  // settle before the animation comes back
-        e.style.transition = transition;
-      }
-      const felt = document.getElementById('felt').getBoundingClientRect();
-      const table = boxes('#felt .card, #felt .who');
-      return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
-              table: clash(table), hand: clash(boxes('#hand .card')), lifted,
-              outside: table.filter(([e, r]) => r.left < felt.left - 0.5 ||
-                                    r.right > felt.right + 0.5).length,
-              played: document.querySelectorAll('#felt .card').length,
-              seats: document.querySelectorAll('#felt .spot').length};
-    }""")
-
-
-def check_layout(page, seats: int | None = None, phone: bool = False) -> dict:
-    """No sideways scrolling; nothing overlaps on the table; on a phone, every card of
-    the hand is a whole tap target (on a desktop the hand is a fan on purpose)."""
-    got = layout(page)
-    assert got["scroll"] <= got["inner"], f"sideways scrolling: {got}"
-    assert not got["table"], f"cards or labels overlap on the table: {got['table'][:3]}"
-    if phone:
-        assert not got["hand"], f"cards overlap in the hand: {got['hand'][:3]}"
-        # a selected card rises: it must stay clear of the row above it
-        assert not got["lifted"], f"a raised card covers another: {got['lifted'][:3]}"
-    assert got["outside"] == 0
-    if seats is not None:
-        assert got["seats"] == seats
-    return got
-
-
-def create_room(page, server, variant: str | None = None, seats: int | None = None) -> str:
-    page.goto(server)
-    page.wait_for_selector("#variant option", state="attached")
-    if variant is not None:
-        page.select_option("#variant", variant)
-    if seats is not None:
-        page.select_option("#seats", str(seats))
-    page.click("#create")
-    page.wait_for_selector("#waiting:not([hidden])")
-    return page.inner_text("#waitcode")
-
-
-def play(page, *, tap: bool = False, stop=None, on_turn=None, max_turns: int = MAX_TURNS):
-    """Make this seat's decisions until the deal's result shows (or ``stop(state)``);
-    the first legal card of each list, the last cards of the hand to bury."""
-    for _ in range(max_turns):
-        wait_js(page, "window.shengji.state && window.shengji.state.legal !== null || "
-                      "!document.getElementById('result').hidden")
-        if page.locator("#result:not([hidden])").count():
-            return "result"
-        st = state(page)
-        if stop is not None and stop(st):
-            return "stopped"
-        if on_turn is not None:
-            on_turn(st)
-        legal = st["legal"]
-        kind = legal["kind"]
-        if kind in ("declare", "takeback"):
-            press(page, "#actions button.pass", tap)
-        elif kind == "call":  # finding friends: the first `count` calls listed
-            for a in legal["actions"][:legal["count"]]:
-                pick_call(page, a["calls"][0], tap)
-            press(page, "#play", tap)
-        elif kind == "choose":
-            loc = page.locator("#actions button.declare").first
-            loc.tap() if tap else loc.click()
-        else:
-            if kind == "bury":
-                cards = st["view"]["hand"].split()[-legal["count"]:]
-            else:
-                cards = legal["actions"][0]["cards"].split()
-            pick_cards(page, cards, tap)
-            press(page, "#play", tap)
-        wait_js(page, f"window.shengji.state.event_index > {st['index']} || "
-                      "!document.getElementById('result').hidden")
-    pytest.fail(f"no deal result after {max_turns} decisions")
 
 
 # ---------------------------------------------------------------- desktop: a whole deal
@@ -291,8 +102,11 @@ def test_play_a_whole_deal_by_clicking(server, page, tmp_path):
         page.click("#play")
         page.wait_for_selector("#error:not([hidden])")
         text = page.inner_text("#error")
-        assert "Rule:" in text and "docs/rules.md §5" in text
+        # plain words; the rule and its source wait behind "why?"
+        assert "why?" in text and "docs/rules.md" not in text and "seat 0" not in text
         assert "You must follow" in text and "must_follow" not in text
+        page.click("#error .why summary")
+        assert "Rule: docs/rules.md §5" in page.inner_text("#error")
         assert any(s in text for s in "♠♥♣♦"), text
         assert state(page)["index"] == st["index"]
         page.screenshot(path=str(shots / "browser-refused.png"))
@@ -490,6 +304,7 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, se
     assert page.locator("#waitseats li").count() == seats
     page.click("#start")
     page.wait_for_selector("#game:not([hidden])")
+    page.evaluate("window.shengji.autoPassMs = 60000")  # this test declares itself
     called = None
     for _ in range(MAX_TURNS):
         wait_js(page, "window.shengji.state && window.shengji.state.legal !== null || "
@@ -499,7 +314,11 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, se
         st = state(page)
         legal = st["legal"]
         kind = legal["kind"]
-        if kind in ("declare", "takeback"):  # declare at once: the first declarer deals
+        if kind == "declare" and st["view"]["to_deal"] > 0:
+            # declare at once, while the cards arrive: the first declarer deals
+            page.click("#declarebtn")
+            page.locator("#declareoffers button").first.click()
+        elif kind in ("declare", "takeback"):  # declare at once: the first declarer deals
             buttons = page.locator("#actions button.declare")
             (buttons.first if buttons.count() else page.locator("#actions button.pass")).click()
         elif kind == "call":
@@ -554,3 +373,211 @@ def test_a_full_server_is_explained(page):
         page.click("#create")
         page.wait_for_selector("#lobbyerror:not([hidden])")
         assert "server is full" in page.inner_text("#lobbyerror")
+
+
+# ---------------------------------------------------------------- what you need, in view
+
+def in_view(page, selector: str) -> dict:
+    """Where ``selector``'s element is against the viewport (all of it must be inside)."""
+    return page.evaluate("""(sel) => {
+      const e = document.querySelector(sel);
+      if (!e || e.offsetParent === null) return {shown: false};
+      const r = e.getBoundingClientRect();
+      return {shown: true, top: r.top, bottom: r.bottom, inside: r.top >= -0.5 &&
+              r.bottom <= window.innerHeight + 0.5 && r.left >= -0.5 &&
+              r.right <= window.innerWidth + 0.5};
+    }""", selector)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_during_a_follow_the_trick_and_play_are_in_view(server, browser, size, tmp_path):
+    """Issue 21: at 390×844 the trick, the selection and Play/Hint/Clear stay in view
+    together while the player scrolls to the last card of the hand (a sticky action bar);
+    at 1280×800 nothing needed to act is below the fold, also with a refusal and a hint
+    shown. A refusal clears when the selection changes, and after Clear and Hint."""
+    phone = size == "phone"
+    pg = new_page(browser, phone=phone)
+    pg.set_viewport_size(PHONE if phone else {"width": 1280, "height": 800})
+    try:
+        create_room(pg, server)  # two-deck-80: 25 cards in hand, the largest hand
+        pg.click("#start")
+        pg.wait_for_selector("#game:not([hidden])")
+
+        def follow(st):
+            return st["legal"]["kind"] == "follow" and illegal_single(st) is not None and \
+                len(st["view"]["trick"]) >= 1
+
+        assert play(pg, tap=phone, stop=follow) == "stopped"
+        st = state(pg)
+        # a refusal: shown in the bar, gone once the selection changes
+        pick_cards(pg, [illegal_single(st)], tap=phone)
+        press(pg, "#play", phone)
+        pg.wait_for_selector("#error:not([hidden])")
+        press(pg, "#hand .card:not(.selected)", phone)
+        assert pg.locator("#error").is_hidden()
+        press(pg, "#actions button:text('Clear')", phone)
+        pick_cards(pg, [illegal_single(st)], tap=phone)
+        press(pg, "#play", phone)
+        pg.wait_for_selector("#error:not([hidden])")
+        press(pg, "#actions button:text('Clear')", phone)
+        assert pg.locator("#error").is_hidden()
+        pick_cards(pg, [illegal_single(st)], tap=phone)
+        press(pg, "#play", phone)
+        pg.wait_for_selector("#error:not([hidden])")
+        press(pg, "#actions button:text('Hint')", phone)
+        pg.wait_for_selector("#advice:not([hidden])")
+        assert pg.locator("#error").is_hidden()
+        # the worst case for room: a refusal and a hint both shown
+        pick_cards(pg, [illegal_single(st)], tap=phone)
+        press(pg, "#play", phone)
+        pg.wait_for_selector("#error:not([hidden])")
+        pg.evaluate("document.getElementById('advice').hidden = false")
+        # choosing: the last card of the hand scrolled into view
+        pg.locator("#hand .card").last.scroll_into_view_if_needed()
+        for sel in ("#play", "#hint", "#clear",
+                    "#selection", "#hand .group:last-child .card:last-child"):
+            where = in_view(pg, sel)
+            assert where["shown"] and where["inside"], (sel, where)
+        trick = "#bartrick" if phone else "#center"
+        where = in_view(pg, trick)
+        assert where["shown"] and where["inside"], (trick, where)
+        if phone:  # the trick in the bar shows every card played to it
+            assert pg.locator("#bartrick .tok").count() >= len(st["view"]["trick"])
+        else:  # at 1280×800: no scrolling at all to see the table, the hand and the buttons
+            pg.evaluate("window.scrollTo(0, 0)")
+            for sel in ("#play", "#hand .group:last-child .card:last-child",
+                        "#felt .spot[data-seat] .cards"):
+                where = in_view(pg, sel)
+                assert where["inside"], (sel, where)
+        pg.screenshot(path=str(shots_dir(tmp_path) / f"fit-{size}.png"))
+    finally:
+        pg.context.close()
+
+
+# ---------------------------------------------------------------- chat
+
+def test_chat_markup_shows_as_text(server, page, tmp_path):
+    """Issue 21: a chat line that is markup reaches the page as text (no element made, no
+    script run); the player's own line comes back as "you"."""
+    from websockets.sync.client import connect
+
+    evil = '<img src=x onerror="window.__chat=1"><b>bold</b>'
+    code = create_room(page, server)
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    with connect(server.replace("http://", "ws://") + "/ws") as ws:
+        ws.send(json.dumps({"type": "watch", "protocol": PROTOCOL_VERSION, "room": code}))
+        assert json.loads(ws.recv())["type"] == "welcome"
+        ws.send(json.dumps({"type": "chat", "text": evil}))
+        wait_js(page, "document.getElementById('chatlist').textContent.includes('onerror=')")
+    item = page.locator("#chatlist li").last
+    assert evil in item.inner_text() and "(watching)" in item.inner_text()
+    assert page.locator("#chatlist img, #chatlist b:text('bold')").count() == 0
+    assert page.evaluate("window.__chat") is None
+    page.fill("#chatinput", "good luck & <have fun>")
+    page.press("#chatinput", "Enter")
+    wait_js(page, "document.getElementById('chatlist').children.length === 2")
+    assert page.locator("#chatlist li").last.inner_text() == "you: good luck & <have fun>"
+    assert page.input_value("#chatinput") == ""
+    page.screenshot(path=str(shots_dir(tmp_path) / "browser-chat.png"), full_page=True)
+
+
+# ---------------------------------------------------------------- bidding as cards arrive
+
+def test_declaring_while_the_cards_arrive(server, page, tmp_path):
+    """Issue 21: an offer to declare during the deal is a Declare button listing what may
+    be declared now, not a prompt: left alone, the page passes by itself and the deal
+    goes on; opened, it declares. The engine's actions and events are the usual ones."""
+    create_room(page, server)
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    page.evaluate("window.shengji.autoPassMs = 60000")
+
+    def offer() -> dict:
+        wait_js(page, "window.shengji.state && window.shengji.state.legal && "
+                      "window.shengji.state.legal.kind === 'declare'")
+        return state(page)
+
+    st = offer()
+    assert st["view"]["to_deal"] > 0, "the first offer came after the last card"
+    offered = [a["cards"] for a in st["legal"]["actions"] if a["type"] == "Declare"]
+    # no prompt: no Pass button, the turn banner does not ask; a Declare button counts
+    assert page.locator("#actions button.pass").count() == 0
+    assert "Your turn" not in page.inner_text("#turn")
+    assert not page.locator("#declarebtn").is_disabled()
+    assert f"({len(offered)})" in page.inner_text("#declarebtn")
+    page.click("#declarebtn")
+    listed = page.evaluate("[...document.querySelectorAll('#declareoffers button')]"
+                           ".map((b) => b.dataset.cards)")
+    assert listed == offered
+    page.screenshot(path=str(shots_dir(tmp_path) / "browser-declare-offer.png"))
+    # closed again: left alone, the page passes by itself and the dealing goes on
+    page.evaluate("window.shengji.autoPassMs = 20")
+    page.click("#declarebtn")
+    wait_js(page, f"window.shengji.state.event_index > {st['index']}")
+    assert page.evaluate("window.shengji.lastSent") == {"type": "Pass"}
+    # the next offer while cards still arrive: declare through the button
+    page.evaluate("window.shengji.autoPassMs = 60000")
+    st = offer()
+    if st["view"]["to_deal"] > 0:
+        page.click("#declarebtn")
+        cards = page.locator("#declareoffers button").first.get_attribute("data-cards")
+        page.locator("#declareoffers button").first.click()
+        wait_js(page, "window.shengji.state.view.bids.some((b) => b.seat === 0)")
+        sent = page.evaluate("window.shengji.lastSent")
+        assert sent["type"] == "Declare" and sent["cards"] == cards
+    assert play(page) == "result"
+
+
+# ---------------------------------------------------------------- friends on screen
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_six_seats_calls_stay_on_screen_and_joins_are_marked(server, browser, size, tmp_path):
+    """Issue 21: at a six-seat finding-friends table the calls stay on screen in words
+    ("1st ♥A"), each fulfilled one is marked with who joined, and the seats show
+    "dealer's side", "attackers" or "unknown" as the calls make them known."""
+    phone = size == "phone"
+    pg = new_page(browser, phone=phone)
+    pg.set_viewport_size(PHONE if phone else {"width": 1280, "height": 800})
+    try:
+        create_room(pg, server, "finding-friends", 6, seed="11")
+        pg.click("#start")
+        pg.wait_for_selector("#game:not([hidden])")
+
+        def joined(st):
+            return st["view"]["phase"] == "play" and len(st["view"]["joined"]) > 0
+
+        seen_unknown = []
+
+        def on_turn(st):
+            v = st["view"]
+            if v["phase"] == "play" and v["calls"] and not v["joined"] and not seen_unknown:
+                assert pg.locator("#calls .call").count() == len(v["calls"])
+                assert pg.locator("#calls .call.done").count() == 0
+                seen_unknown.append(pg.locator("#felt .badge.side.unknown").count())
+
+        assert play(pg, tap=phone, stop=joined, on_turn=on_turn) == "stopped", \
+            "no friend joined in this seeded deal: pick another seed"
+        v = state(pg)["view"]
+        assert seen_unknown and seen_unknown[0] >= 1  # before: sides unknown on the felt
+        pg.evaluate("window.scrollTo(0, 0)")
+        where = in_view(pg, "#calls")
+        assert where["shown"] and where["inside"], where
+        text = pg.inner_text("#calls")
+        assert any(w in text for w in ("1st", "2nd", "3rd")) and any(s in text for s in "♠♥♣♦")
+        assert pg.locator("#calls .call.done").count() == len(v["joined"])
+        for seat, _ in v["joined"]:
+            name = pg.evaluate(f"window.shengji.state.seats[{seat}].name")
+            who = "you" if seat == 0 else name
+            assert who in pg.inner_text("#calls .call.done"), (who, text)
+            if seat != v["dealer"]:
+                spot = f"#felt .spot[data-seat='{seat}'][data-side='dealer']"
+                assert pg.locator(spot).count() == 1
+        sides = pg.evaluate("[...document.querySelectorAll('#felt .spot')]"
+                            ".map((s) => s.dataset.side)")
+        assert set(sides) <= {"dealer", "attackers", "unknown"}
+        if v["sides_known"]:
+            assert "unknown" not in sides and "attackers" in sides
+        pg.screenshot(path=str(shots_dir(tmp_path) / f"friends-6-{size}.png"))
+    finally:
+        pg.context.close()

@@ -137,6 +137,30 @@ def test_decompose_equal_shapes_best_first(decks, level, trump, lead, first):
         octx.decompose(counts)
 
 
+@pytest.mark.parametrize("policy", ["smallest", "next_player_chooses", "first_blocker"])
+@pytest.mark.parametrize("lead, others", [
+    ("C10 D10", ["S10", "H2", "H3"]),
+    ("C10 D10 H10", ["S10", "H2", "H3"]),
+    ("C10 C10 D10 D10", ["S10 S10", "H2", "H3"]),
+])
+def test_throw_equal_strength_order(policy, lead, others):
+    """§6: a failed throw of equal-strength parts (off-suit level cards) forces them in a
+    defined order: first_blocker in shengji.io's card order (♠ ♥ ♦ ♣: D10 before C10),
+    the other policies by kind (♠ ♥ ♣ ♦). Random draws rarely throw such cards."""
+    from shengji.rules import PlayRules
+
+    rules = PlayRules(decks=2, failed_throw=policy)
+    cctx, octx = Context(rules, "10", "S"), OracleContext(rules, "10", "S")
+    got = cctx.check_throw(lead, others)
+    valid, forced, options, blocker = octx.check_throw(
+        Hand(lead).counts, [Hand(o).counts for o in others])
+    assert got.valid is valid is False and got.blocker == blocker
+    assert got.forced.counts == tuple(forced)
+    assert [o.counts for o in got.forced_options] == [tuple(o) for o in options]
+    if lead == "C10 D10":
+        assert got.forced == Hand("D10" if policy == "first_blocker" else "C10")
+
+
 @pytest.mark.parametrize("decks", DECKS)
 @given(data=st.data())
 @FAST

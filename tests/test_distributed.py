@@ -9,8 +9,8 @@ import pytest
 
 from shengji.cli import main
 from shengji.distributed import RayMapper, local_mapper, ray_mapper
-from shengji.engine.arena import arena
-from shengji.engine.simulation import simulate
+from shengji.harness.arena import arena
+from shengji.harness.simulation import simulate
 
 TIMING = ("seconds", "deals_per_second", "jobs", "backend")
 

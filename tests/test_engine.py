@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_engine_helpers import check_conservation
+from engine_helpers import check_conservation
 
 from shengji.bots import make_bot
-from shengji.cards import NUM_KINDS, parse_cards, parse_suit
+from shengji.cards import BIG_JOKER, LITTLE_JOKER, NUM_KINDS, kind, parse_cards, parse_suit
 from shengji.core import Hand
 from shengji.engine import (
     Bury,
@@ -84,6 +84,16 @@ def set_hands(game, hands: dict) -> None:
         game._seat_hands[seat] = None
 
 
+def level_cards(game) -> list:
+    """The deal's level cards, one per suit (♠ ♥ ♣ ♦), in the order of the offers."""
+    return [kind(s, game.level) for s in range(4)]
+
+
+def declaring_kinds(game) -> list:
+    """The kinds that may declare at the deal's level: its level cards and the jokers."""
+    return level_cards(game) + [LITTLE_JOKER, BIG_JOKER]
+
+
 def to_play_phase(name, seed, act_factory=always_pass):
     game = Game(name, seed)
     advance(game, act_factory(game), lambda g: g.phase == "play")
@@ -147,11 +157,11 @@ def test_refused_declarations_name_the_rule_and_change_nothing(v80):
     game = Game(v80, 2)
     seat = game.to_act
     before = game.snapshot()
-    level_card = [k for k in game._bid_kinds if game.hands[seat][k] == 0 and k < 52][0]
+    level_card = [k for k in level_cards(game) if game.hands[seat][k] == 0][0]
     with pytest.raises(IllegalAction) as e:
         game.apply(Declare(seat, (level_card,)))
     assert e.value.reason == "not_in_hand" and "docs/rules.md §7" in e.value.rule
-    held = [k for k in range(NUM_KINDS) if game.hands[seat][k] and k not in game._bid_kinds]
+    held = [k for k in range(NUM_KINDS) if game.hands[seat][k] and k not in declaring_kinds(game)]
     with pytest.raises(IllegalAction) as e:
         game.apply(Declare(seat, (held[0],)))
     assert e.value.reason == "cannot_declare"
@@ -177,11 +187,11 @@ def test_overturn_needs_a_stronger_bid(v80):
         first = game.bids[0]
         advance(game, always_pass(game), lambda g, first=first: g.phase != "deal" or (
             g.to_act != first.seat and any(
-                g.hands[g.to_act][k] for k in g._bid_kinds[:4] if k != first.cards[0])))
+                g.hands[g.to_act][k] for k in level_cards(g) if k != first.cards[0])))
         if game.phase != "deal":
             continue
         seat = game.to_act
-        other = next(k for k in game._bid_kinds[:4] if k != first.cards[0] and game.hands[seat][k])
+        other = next(k for k in level_cards(game) if k != first.cards[0] and game.hands[seat][k])
         before = game.snapshot()
         with pytest.raises(IllegalAction) as e:
             game.apply(Declare(seat, (other,)))
@@ -205,7 +215,7 @@ def test_after_the_last_card_a_new_declaration_reopens_the_round():
     的級牌花色即為主花色): a seat that passed after the last card is asked again when a
     later seat declares, and the round ends only when all others have passed."""
     game = Game(V80, 0)
-    while game._final is None:
+    while game.view(game.to_act).to_deal:  # until the last card is dealt
         game.apply(Pass(game.to_act))
     first = game.to_act
     assert len(game.legal_actions(first)) > 1  # it could declare, and passes
@@ -306,17 +316,19 @@ def test_follow_suit_is_enforced(v80):
         def scenario(g):
             if g.phase != "play" or not g.trick:
                 return False
-            suit = g._eff[g.trick[0][1][0]]
+            eff = g.ctx.effective_suit
+            suit = eff(g.trick[0][1][0])
             h = g.hands[g.to_act]
-            return len(g.trick[0][1]) == 1 and any(h[k] and g._eff[k] == suit for k in range(54)) \
-                and any(h[k] and g._eff[k] != suit for k in range(54))
+            return len(g.trick[0][1]) == 1 and any(h[k] and eff(k) == suit for k in range(54)) \
+                and any(h[k] and eff(k) != suit for k in range(54))
 
         advance(game, act, scenario)
         if game.over:
             continue
         seat = game.to_act
-        suit = game._eff[game.trick[0][1][0]]
-        off = next(k for k in range(NUM_KINDS) if game.hands[seat][k] and game._eff[k] != suit)
+        eff = game.ctx.effective_suit
+        suit = eff(game.trick[0][1][0])
+        off = next(k for k in range(NUM_KINDS) if game.hands[seat][k] and eff(k) != suit)
         before = game.snapshot()
         with pytest.raises(IllegalPlayAction) as e:
             game.apply(Play(seat, (off,)))
@@ -332,8 +344,9 @@ def test_leads_of_several_suits_are_refused(v80):
     game = to_play_phase(V80, 1)
     seat = game.to_act
     h = game.hands[seat]
-    a = next(k for k in range(NUM_KINDS) if h[k] and game._eff[k] != 4)
-    b = next(k for k in range(NUM_KINDS) if h[k] and game._eff[k] != game._eff[a])
+    eff = game.ctx.effective_suit
+    a = next(k for k in range(NUM_KINDS) if h[k] and eff(k) != 4)
+    b = next(k for k in range(NUM_KINDS) if h[k] and eff(k) != eff(a))
     with pytest.raises(IllegalPlayAction) as e:
         game.verify(Play(seat, (a, b)))
     assert e.value.reason == "several_suits"
@@ -347,7 +360,7 @@ def test_four_decks_have_no_throws():
     suit_cards = {}
     for k in range(NUM_KINDS):
         if h[k]:
-            suit_cards.setdefault(game._eff[k], []).append(k)
+            suit_cards.setdefault(game.ctx.effective_suit(k), []).append(k)
     kinds = next(ks for ks in suit_cards.values() if len(ks) >= 2)
     with pytest.raises(IllegalPlayAction) as e:
         game.verify(Play(seat, (kinds[0], kinds[1])))
@@ -420,9 +433,10 @@ def test_listed_leads_are_single_structures_or_whole_suits(v80):
             for a in legal:
                 comps = game.ctx.decompose(a.cards)
                 if len(comps) > 1:
-                    suit = game._eff[a.cards[0]]
+                    eff = game.ctx.effective_suit
+                    suit = eff(a.cards[0])
                     assert sorted(a.cards) == sorted(
-                        k for k in range(NUM_KINDS) if game._eff[k] == suit for _ in range(h[k]))
+                        k for k in range(NUM_KINDS) if eff(k) == suit for _ in range(h[k]))
                 assert game.can(a)
         game.apply(act(game.view(seat), legal))
 

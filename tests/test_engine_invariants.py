@@ -1,5 +1,5 @@
 """Random (and mixed random/heuristic) deals of every variant, built-in and house, with
-the issue's invariants checked after every action (see test_engine_helpers).
+the issue's invariants checked after every action (see engine_helpers).
 
 Every built-in variant plays 200 random deals in the default run and 2,000 more in the
 long run (``pytest --long``; SHENGJI_ENGINE_DEALS sets that number); the mixed-bot and
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from test_engine_helpers import run_checked
+from engine_helpers import run_checked
 
 from shengji.bots import make_bot
 from shengji.engine import Game

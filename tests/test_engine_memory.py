@@ -41,7 +41,7 @@ def test_hand_cache_stays_within_its_bound(monkeypatch):
 
 RSS_SCRIPT = """
 import sys
-from shengji.engine.simulation import simulate
+from shengji.harness.simulation import simulate
 
 def rss_mb():
     with open("/proc/self/statm") as f:
@@ -69,8 +69,8 @@ def test_core_and_heuristic_caches_stay_within_their_bounds(monkeypatch):
     """The module caches of ``Hand.ids_desc`` and of the heuristic bot (a deal needs a
     few hundred entries; they used to grow to 65,536 and 50,000, ~20 and ~60 MB) keep
     two generations of their size, and shrinking them changes no decision."""
-    import shengji.bots.heuristic as heur
-    import shengji.core as core
+    import shengji.bots.cardsense as heur
+    import shengji.core.hands as core
 
     def match():
         return _largest_while_playing(

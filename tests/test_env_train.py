@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from shengji.bots import make_bot
-from shengji.engine.arena import arena
 from shengji.engine.game import Game
 from shengji.engine.runner import play
 from shengji.env import raw_env
@@ -20,6 +19,7 @@ from shengji.env.policy import policy_bot
 from shengji.env.qnet import QNet
 from shengji.env.viewobs import SeatMemory, ViewEncoder
 from shengji.errors import ShengjiError
+from shengji.harness.arena import arena
 from shengji.variants import load_variant
 
 

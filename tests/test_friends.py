@@ -12,7 +12,7 @@ import json
 import os
 
 import pytest
-from test_engine_helpers import run_checked
+from engine_helpers import run_checked
 
 from shengji.bots import make_bot
 from shengji.cards import parse_card

@@ -51,12 +51,12 @@ VARIANT = "extends: two-deck-80"
          "v.yaml:3: YAML aliases (*p) are not allowed: write the value out"),
         (flow_nested(VARIANT, 5_000), f"v.yaml:2: nested more than {MAX_DEPTH} levels deep"),
         (flow_nested(VARIANT, 20_000), f"v.yaml:2: nested more than {MAX_DEPTH} levels deep"),
-        (block_nested(VARIANT, 400), f"v.yaml:{MAX_DEPTH + 2}: nested more than {MAX_DEPTH} "
+        (block_nested(VARIANT, 300), f"v.yaml:{MAX_DEPTH + 2}: nested more than {MAX_DEPTH} "
                                      "levels deep"),
         (VARIANT + "\n#" + "x" * MAX_VARIANT_BYTES + "\n",
-         "v.yaml: variant file larger than 1 MiB, refused"),
+         "v.yaml: variant file larger than 64 KiB, refused"),
     ],
-    ids=["alias-bomb", "one-alias", "flow-5000", "flow-20000", "block-400", "too-large"],
+    ids=["alias-bomb", "one-alias", "flow-5000", "flow-20000", "block-300", "too-large"],
 )
 def test_variants_check_hostile_yaml(tmp_path, monkeypatch, capsys, text, expected):
     monkeypatch.chdir(tmp_path)

@@ -80,3 +80,22 @@ def test_wasm_globs_catch_a_core_wasm(tmp_path):
                 for p in (tmp_path.joinpath(*package.split("."))).glob(pattern)}
         assert f in hits, where
         f.unlink()
+
+
+def test_py_typed_ships_and_the_hook_specifications_are_typed():
+    import inspect
+
+    from shengji import hookspecs
+
+    assert (PKG / "py.typed").is_file()
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "tool"]["setuptools"]["package-data"]
+    assert "py.typed" in globs["shengji"]
+    for name in hookspecs.__all__:
+        if not name.startswith("shengji_"):
+            continue
+        sig = inspect.signature(getattr(hookspecs, name))
+        assert sig.return_annotation is not inspect.Signature.empty, name
+        assert sig.return_annotation.endswith("| None"), name  # None defers
+        for p in sig.parameters.values():
+            assert p.annotation is not inspect.Signature.empty, f"{name}({p.name})"

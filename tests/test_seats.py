@@ -8,7 +8,7 @@ shengji.io mechanics/src/deck.rs (short packs: a lowest rank kept, either joker 
 from __future__ import annotations
 
 import pytest
-from test_engine_helpers import run_checked
+from engine_helpers import run_checked
 
 from shengji.bots import make_bot
 from shengji.cards import BIG_JOKER, LITTLE_JOKER, parse_card

@@ -21,6 +21,7 @@ from webtools import BASE, WS, join, new_room, room_of, send, some_action, until
 
 from shengji.cards import format_counts  # noqa: E402
 from shengji.frontends.web.app import create_app  # noqa: E402
+from shengji.frontends.web.rules_api import MAX_RULES_BODY  # noqa: E402
 from shengji.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION  # noqa: E402
 
 
@@ -45,7 +46,8 @@ def test_create_room_validates_its_input(client):
     assert r.status_code == 400 and r.json()["code"] == "bad_json"
     r = client.post("/api/rooms", content=b"[1]", headers=json_type)
     assert r.status_code == 400
-    r = client.post("/api/rooms", content=b" " * 5000, headers=json_type)
+    # a room's body may carry a house file (rules_api.MAX_RULES_BODY), no more
+    r = client.post("/api/rooms", content=b" " * (MAX_RULES_BODY + 1), headers=json_type)
     assert r.status_code == 413 and r.json()["code"] == "too_large"
 
 

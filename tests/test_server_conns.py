@@ -59,7 +59,7 @@ def closed_within(s: socket.socket, seconds: float) -> float | None:
             data = s.recv(4096)
             if not data:
                 return time.monotonic() - start
-    except socket.timeout:
+    except TimeoutError:
         return None
     except ConnectionResetError:
         return time.monotonic() - start
@@ -156,7 +156,8 @@ def test_websockets_count_until_they_close():
     limits = Limits(sockets_per_address=3, max_sockets=10)
     with live(limits) as (port, config):
         stack = contextlib.ExitStack()
-        socks = [stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws")) for _ in range(3)]
+        for _ in range(3):
+            stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws"))
         time.sleep(0.2)
         assert config.caps.counts == {"127.0.0.1": 3}
         refused = dial(port)

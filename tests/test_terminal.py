@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
+
 from shengji.cards import card_str
 from shengji.cli import main
 from shengji.frontends.terminal import Terminal, play
@@ -91,17 +93,24 @@ class Scripted:
         return shown_hints(self.out)[0] + "\n"
 
 
-def test_illegal_play_is_refused_with_the_rule_and_nothing_is_lost():
+@pytest.mark.parametrize("explain", [False, True])
+def test_illegal_play_is_refused_in_words_and_nothing_is_lost(explain):
+    """A refusal in plain words; the engine's sentence and the rule behind it only with
+    --explain (issue 21)."""
     table = Table("two-deck-80", 4, bots={1: "heuristic", 2: "heuristic", 3: "heuristic"},
                   max_deals=1)
     out = io.StringIO()
     script = Scripted(table, out)
-    Terminal(table, 0, script, out).run()
+    Terminal(table, 0, script, out, explain=explain).run()
     text = out.getvalue()
     assert script.tried is not None
     refusal = text.split("refused: ", 1)[1]
-    assert "must_follow_suit" in refusal.splitlines()[0]
-    assert "rule: docs/rules.md §5" in refusal
+    first = refusal.splitlines()[0]
+    assert first.startswith("You tried ") and "You must follow " in first, first
+    assert "must_follow_suit" not in first and "seat 0" not in first and "docs/" not in first
+    assert ("rule: docs/rules.md §5" in refusal) is explain
+    assert ("must_follow_suit" in refusal) is explain  # the engine's own sentence
+    assert ("--explain shows the rule" in refusal) is not explain
     assert "nothing was played" in refusal
     # the prompt comes back with the same hand
     after = refusal.split("your turn to follow", 1)[0]
@@ -165,7 +174,7 @@ def test_finding_friends_at_six_seats():
     text = out.getvalue()
     assert script.tried
     assert "seats: s0 " in text and "you* " in text and "(* dealer, + dealer's side" in text
-    assert "refused: seat 4 cannot call 1 BJ, 3 HA: call 1 BJ: BJ is a trump" in text
+    assert "refused: You cannot call those: call 1 BJ: BJ is a trump" in text
     assert "you call friends: 1st " in text
     assert "--- Deal 2 result ---" in text
     assert "side unknown" in text  # before the friends show themselves

@@ -187,3 +187,40 @@ def test_engine_program_speaks_the_protocol():
     assert lines[1] == {"id": "2", "unsupported": "kind score"}
     assert lines[2]["type"] == "HandError" and "two suits" in lines[2]["error"]
     assert lines[3] == {"id": None, "error": "request is not JSON"}
+
+
+@needs_node
+def test_readme_javascript_example_runs(tmp_path):
+    """The README's "The core in JavaScript" example, run as written (from the checkout
+    root, where its import path points), with the answers its comments give."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## The core in JavaScript", 1)[1]
+    code = section.split("```js\n", 1)[1].split("```", 1)[0]
+    script = ROOT / f".readme-example-{tmp_path.name}.mjs"
+    script.write_text(code, encoding="utf-8")
+    try:
+        out = subprocess.run([NODE, str(script)], capture_output=True, text=True, timeout=60,
+                             cwd=ROOT)
+    finally:
+        script.unlink()
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "true"
+    assert lines[1] == "[ 'HA HA', 'HK' ]"
+    assert lines[2].startswith("must_follow_shape - must follow shape: ")
+    assert lines[3] == "2"
+    assert lines[4] == "[ 'H7 H7' ]"
+    assert lines[5] == "tractor + pair + single"
+    assert "trump" in "\n".join(lines[6:])
+
+
+@needs_node
+def test_a_huge_limit_allocates_only_what_the_follows_need():
+    got = json.loads(run_js("""
+const ctx = core.context({decks: 2}, "10", "S");
+const r = ctx.legalFollows("H2 H3 H4", "H5 H6 H7 H8 H9 HJ HQ HK HA D2 D3", 1e9);
+const r2 = ctx.legalFollows("H2 H3 H4 H5 H6", "D2 D3 D4 D5 D6 D7 D8 D9 DJ DQ DK DA C2 C3 C4", 300);
+console.log(JSON.stringify([r.plays.length, r.total, r2.plays.length, r2.total, core.memoryBytes]));
+"""))
+    assert got[:4] == [84, 84, 300, 3003]
+    assert got[4] <= 8 * 2**20  # not the 2 GB a limit of 1e9 follows would ask for

@@ -81,8 +81,11 @@ def test_a_broken_program_fails_each_case_with_a_reason(tmp_path, capsys, body, 
     cases = tmp_path / "w.cases.yaml"
     cases.write_text(THREE_CASES)
     t0 = time.monotonic()
+    # the time limit is 1 s only for the program that hangs: a program that answers at
+    # once may still take seconds to start on a loaded machine (tests never fail on timing)
+    limit = "1" if "time limit" in why else "60"
     code, out = conformance(capsys, cases, "--engine", _program(tmp_path, body),
-                            "--engine-timeout", "1")
+                            "--engine-timeout", limit)
     assert code == 1
     lines = out.splitlines()
     failures = [x for x in lines if "::" in x]
@@ -90,7 +93,8 @@ def test_a_broken_program_fails_each_case_with_a_reason(tmp_path, capsys, body, 
     n_cases = int(lines[-1].split(" passed")[0]) + int(lines[-1].split(", ")[1].split()[0])
     assert len(failures) == n_cases == 3  # every case was asked and failed on its own
     if "time limit" in why:
-        assert time.monotonic() - t0 < 3 * 1.5 + 10
+        # a hang is cut (30 s of sleep a case would be 90 s), however slow the machine
+        assert time.monotonic() - t0 < 80
 
 
 def test_a_missing_program_is_one_clear_failure_per_case(tmp_path, capsys):

@@ -12,8 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ArgumentError, ShengjiError
+
+if TYPE_CHECKING:
+    from ..engine import Action, Legal, SeatView
+    from ..variants import Variant
 
 
 @dataclass(frozen=True)
@@ -21,7 +26,7 @@ class Option:
     """One bot option: ``parse(text) -> value`` (raises ValueError with a message),
     its default (already parsed) and a line of help."""
 
-    parse: Callable
+    parse: Callable[[str], Any]
     default: object
     help: str = ""
 
@@ -38,7 +43,7 @@ class Bot:
     #: hands it the built ``SeatView`` instead of a lazy proxy (same fields, less cost)
     reads_view = False
 
-    def __init__(self, variant, seed: int | str = 0, **options):
+    def __init__(self, variant: Variant, seed: int | str = 0, **options: Any) -> None:
         self.variant = variant
         self.seed = seed
         self.rng = random.Random(f"bot:{seed}")
@@ -53,16 +58,16 @@ class Bot:
     #: runner then asks it directly and skips building the listing's actions and the
     #: view. Honoured only when the class that defines ``act`` defines it too (a
     #: subclass that overrides ``act`` alone is asked through ``act``).
-    play_index = None
+    play_index: Callable[[int], int] | None = None
     #: ``declare_index(to_deal, n) -> i`` (a method), likewise for a bot whose every
     #: answer to a declaration listing (kind ``declare``: ``Pass``, then the n - 1
     #: declarations offered) is its i-th action, chosen from ``view.to_deal`` and n alone.
-    declare_index = None
+    declare_index: Callable[[int, int], int] | None = None
 
-    def act(self, view, legal):
+    def act(self, view: SeatView, legal: Legal) -> Action:
         raise NotImplementedError
 
-    def advise(self, view, legal) -> tuple:
+    def advise(self, view: SeatView, legal: Legal) -> tuple[Action, str]:
         """``(action, reason)``: the action this bot would take and a short reason in
         words ("" when it has none). Used for hints; never changes what ``act`` does
         later (a bot that remembers its own decisions, e.g. its burial, remembers
@@ -82,12 +87,12 @@ def _bot_list() -> str:
     return ", ".join(BOTS)
 
 
-def _unknown_option(name: str, key: str, options: dict) -> str:
+def _unknown_option(name: str, key: str, options: dict[str, Option]) -> str:
     known = ", ".join(options) if options else "none"
     return f"unknown option {key!r} for bot {name!r}; options: {known}"
 
 
-def parse_spec(spec: str) -> tuple[type[Bot], dict]:
+def parse_spec(spec: str) -> tuple[type[Bot], dict[str, Any]]:
     """``"mc:budget=200ms"`` → (the bot class, parsed options). Raises ShengjiError with
     one line naming what is wrong."""
     if not isinstance(spec, str):
@@ -96,7 +101,7 @@ def parse_spec(spec: str) -> tuple[type[Bot], dict]:
     cls = BOTS.get(name.strip())
     if cls is None:
         raise ShengjiError(f"unknown bot {name.strip()!r}; bots: {_bot_list()}")
-    values = {}
+    values: dict[str, Any] = {}
     for part in parts:
         key, eq, text = part.partition("=")
         key = key.strip()
@@ -112,7 +117,7 @@ def parse_spec(spec: str) -> tuple[type[Bot], dict]:
     return cls, values
 
 
-def make_bot(spec: str, variant, seed: int | str = 0) -> Bot:
+def make_bot(spec: str, variant: Variant, seed: int | str = 0) -> Bot:
     """A bot from its spec (``"heuristic"``, ``"mc:budget=500"``)."""
     from ..variants.variant import Variant
 
@@ -126,10 +131,10 @@ def make_bot(spec: str, variant, seed: int | str = 0) -> Bot:
     return cls(variant, seed, **options)
 
 
-def describe(spec: str) -> dict:
+def describe(spec: str) -> dict[str, Any]:
     """The spec's name and every option value, defaults included (for results)."""
     cls, options = parse_spec(spec)
-    out = {"name": cls.name}
+    out: dict[str, Any] = {"name": cls.name}
     for key, opt in cls.options.items():
         value = options.get(key, opt.default)
         out[key] = value.text if hasattr(value, "text") else value

@@ -41,7 +41,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from ..distributed import mapper_for
-    from ..engine.arena import arena, format_summary
+    from ..harness.arena import arena, format_summary
 
     bots = list(args.bots)
     if args.bot_list:

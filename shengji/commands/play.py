@@ -19,6 +19,9 @@ def add_parser(subparsers) -> None:
                         "mc:budget=500)")
     p.add_argument("--advisor", default="heuristic",
                    help="bot whose choice and reason lead the hints (e.g. mc)")
+    p.add_argument("--explain", action="store_true",
+                   help="with each refusal, the engine's own sentence and the rule behind it "
+                        "(docs/rules.md and the source it comes from)")
     p.add_argument("--deals", type=int, default=None, help="stop after this many deals "
                                                             "(default: the whole match)")
     add_color_arguments(p)
@@ -38,4 +41,4 @@ def run(args) -> int:
 
         variant = load_variant(args.variant, players=args.seats)
     return play(variant, args.seat, seed, bot=args.bot, deals=args.deals, color=args.color,
-                advisor=args.advisor)
+                advisor=args.advisor, explain=args.explain)

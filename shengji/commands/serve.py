@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import sys
 
+from ..errors import ShengjiError
 from . import add_seats_argument
 
 EXPOSED_WARNING = (
@@ -46,7 +47,25 @@ def add_parser(subparsers) -> None:
     p.add_argument("--proxy-headers", action="store_true",
                    help="trust X-Forwarded-For from a reverse proxy on 127.0.0.1 (the "
                         "per-address limits then count the real clients)")
+    p.add_argument("--no-custom-rules", action="store_true",
+                   help="rooms play only the offered variants: no house rules from the page")
+    p.add_argument("--bases", default=None, metavar="NAME,...",
+                   help="the offered variants a house file from the page may extend "
+                        "(default: all of them)")
+    p.add_argument("--shard", default=None, metavar="I/N",
+                   help="serve shard I of N: make and serve only the room codes of that shard "
+                        "(the first letter of a code tells its shard; docs/scaling.md); "
+                        "every shard may share one --db")
     p.set_defaults(func=run)
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    index, sep, count = text.partition("/")
+    if not (sep and index.isdigit() and count.isdigit() and 0 <= int(index) < int(count) <= 32):
+        raise ShengjiError(f"--shard {text!r}: I/N with 0 <= I < N <= 32, e.g. 0/2")
+    return int(index), int(count)
 
 
 def exposed(host: str) -> bool:
@@ -68,7 +87,6 @@ def default_db() -> str:
 
 
 def run(args) -> int:
-    from ..errors import ShengjiError
 
     try:
         import uvicorn
@@ -79,6 +97,7 @@ def run(args) -> int:
                            "pip install 'shengji[web]'") from None
     if not 0 <= args.port <= 65535:
         raise ShengjiError(f"--port {args.port}: not a port number")
+    shard = parse_shard(args.shard)
     if args.bot_delay < 0:
         raise ShengjiError("--bot-delay: cannot be negative")
     if not args.bot_delay <= 3600:  # also NaN; inf would end in OverflowError from time.sleep
@@ -106,7 +125,10 @@ def run(args) -> int:
         print(f"shengji: {note}", file=sys.stderr)
     app = create_app(default_variant=args.variant, bot=args.bot, bot_delay=args.bot_delay,
                      allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin,
-                     db=db, seats=args.seats, gc_pauses=True, limits=limits)
+                     db=db, seats=args.seats, gc_pauses=True, limits=limits, shard=shard,
+                     custom_rules=not args.no_custom_rules,
+                     bases=[b.strip() for b in args.bases.split(",") if b.strip()]
+                     if args.bases else None)
     if exposed(args.host):
         print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr)
     print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop); "

@@ -23,8 +23,8 @@ def add_parser(subparsers) -> None:
     size.add_argument("--matches", type=int, help="number of whole matches to play instead")
     p.add_argument("--seed", default="0", help="seed (int or text); same seed, same games")
     p.add_argument("--players", default=None,
-                   help="bot per seat, comma separated, e.g. random,heuristic,random,heuristic "
-                        "(default: random at every seat)")
+                   help="bot per seat, comma separated, e.g. random,heuristic,random,heuristic, "
+                        "or one bot for every seat (default: random at every seat)")
     add_arguments(p, "the attackers' points and the level changes per side")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--log", metavar="FILE", help="write every deal's events as JSON lines")
@@ -34,13 +34,15 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from ..distributed import mapper_for
-    from ..engine.simulation import _load, format_summary, simulate
+    from ..harness.simulation import _load, format_summary, simulate
 
     # with --seats the variant travels to the workers as (name, seats)
     ref = args.variant if args.seats is None else (args.variant, args.seats)
     variant = _load(ref)
     players = (args.players.split(",") if args.players else ["random"] * variant.players)
     players = [p.strip() for p in players]
+    if len(players) == 1:  # one bot for every seat, as `watch --players` takes it
+        players = players * variant.players
     if args.jobs is not None and args.jobs < 1:
         raise ShengjiError(f"--jobs {args.jobs}: needs at least 1 process")
     if args.deals is not None and args.deals < 1 or args.matches is not None and args.matches < 1:

@@ -19,10 +19,11 @@ import yaml
 from ..cards import RANKS
 from ..conformance.suite import SuiteConfig, run_check
 from ..errors import ShengjiError
-from ..plugins import plugin_origin
 from ..rules import KITTY_TABLE_KEYS, pattern_str, shape_str
 from ..variants import load_variant
-from ..variants.files import display_path
+from ..variants.files import display_path, plugin_origin
+from ..variants.house import deck_warnings
+from ..variants.loading import where_set
 from ..variants.registry import all_sources
 from . import add_seats_argument
 
@@ -234,5 +235,8 @@ def _check(paths: list[str], play: bool = True) -> int:
             ran = _plugin_code(v)
             ran = f"; ran plugin code: {ran}" if ran else ""
             print(f"{display_path(f)}: ok ({v.name}){ran}")
+            for w in deck_warnings(v):  # loads, but cannot take effect with this deck
+                print(f"{where_set(v._vfiles, tuple(w['key'].split('.')))}: warning: "
+                      f"{w['message']}", file=sys.stderr)
     print(f"{len(files) - failed} ok, {failed} with errors")
     return 1 if failed else 0

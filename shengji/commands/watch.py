@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import add_color_arguments, parse_seed
+from . import add_color_arguments, add_seats_argument, parse_seed
 
 
 def add_parser(subparsers) -> None:
@@ -11,6 +11,7 @@ def add_parser(subparsers) -> None:
         description="Bots take every seat; each play is printed as it lands, every hand "
                     "shown. Ctrl-C stops.")
     p.add_argument("--variant", default="two-deck-80", help="variant name or YAML path")
+    add_seats_argument(p)
     p.add_argument("--seed", default="0", help="seed (int or text); same seed, same game")
     p.add_argument("--players", default="heuristic",
                    help="bot per seat, comma separated, or one bot for every seat "
@@ -37,7 +38,7 @@ def run(args) -> int:
     if not args.delay <= 3600:  # also NaN; inf would end in OverflowError from time.sleep
         raise ShengjiError(f"--delay {args.delay}: at most 3600 seconds")
     bots = [b.strip() for b in args.players.split(",")]
-    variant = load_variant(args.variant)
+    variant = load_variant(args.variant, players=args.seats)
     for name in set(bots):
         make_bot(name, variant)  # an unknown bot is named before anything is printed
     seed = parse_seed(args.seed)

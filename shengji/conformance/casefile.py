@@ -20,7 +20,7 @@ from ..safeload import MAX_CASE_BYTES, load_yaml, read_text
 
 SUFFIX = ".cases.yaml"
 
-#: every case kind and what its value must look like (see CONFORMANCE.md "Case kinds")
+#: every case kind and what its value must look like (see docs/conformance.md "Rule-case files")
 KINDS = (
     "compare",
     "tractor",
@@ -389,9 +389,13 @@ def _check_value(kind: str, v) -> None:
                 else:
                     _need(_cards_like(st["cards"]), f"{where}.cards: expected a card string")
     elif kind == "advance":
-        _need(isinstance(v, Mapping) and set(v) == {"from", "rise", "dealers"},
-              "advance: expected {from: LEVEL, rise: N, dealers: true|false}")
+        _need(isinstance(v, Mapping) and {"from", "rise", "dealers"} <= set(v)
+              <= {"from", "rise", "dealers", "deal_level"},
+              "advance: expected {from: LEVEL, rise: N, dealers: true|false} "
+              "(and optionally deal_level: LEVEL)")
         _level_value(v["from"], "advance.from")
+        if "deal_level" in v:
+            _level_value(v["deal_level"], "advance.deal_level")
         _need(_is_int(v["rise"]) and v["rise"] >= 0, "advance.rise: expected a number >= 0")
         _need(isinstance(v["dealers"], bool), "advance.dealers: expected true or false")
     elif kind == "back_to_start":

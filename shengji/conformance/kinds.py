@@ -153,7 +153,9 @@ def judge_no_bid(variant, case: Case):
 
 def judge_advance(variant, case: Case):
     v = case.value
-    new = variant.advance(parse_level(v["from"]), v["rise"], v["dealers"])
+    deal = v.get("deal_level")
+    new = variant.advance(parse_level(v["from"]), v["rise"], v["dealers"],
+                          None if deal is None else parse_level(deal))
     return level_name(new) if new <= variant.top_level else "past"
 
 

@@ -38,7 +38,7 @@ def _variants(config) -> VariantCache:
 
 
 class _Tally:
-    """Counts rule cases for the closing line of CONFORMANCE.md (pytest's own closing
+    """Counts rule cases for the closing line of docs/conformance.md (pytest's own closing
     line mixes them with every other test)."""
 
     def __init__(self) -> None:

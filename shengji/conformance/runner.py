@@ -112,7 +112,7 @@ class _VariantProblem(Exception):
 def _variant_key(ref: str, case_file: Path) -> str:
     """What ``load_variant`` gets for a case's ``variant``: a ``.yaml`` name or an existing
     file is a path relative to the case file; anything else a registered name, which may
-    contain a slash (``house/turn-kitty``, CONFORMANCE.md) — an unknown one is reported
+    contain a slash (``house/turn-kitty``, docs/conformance.md) — an unknown one is reported
     with the list of known names."""
     local = case_file.parent / ref
     if ref.endswith((".yaml", ".yml")) or local.is_file():

@@ -525,7 +525,7 @@ def _check_scored(v, ev, at: str) -> None:
 
 def _canonical(data):
     """A game record with every card string in canonical order: the order of a group of
-    cards never matters (CONFORMANCE.md), so it is not a difference."""
+    cards never matters (docs/conformance.md), so it is not a difference."""
     if isinstance(data, dict):
         return {k: _canonical(x) for k, x in data.items()}
     if isinstance(data, list):

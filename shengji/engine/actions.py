@@ -2,7 +2,7 @@
 (descending), so two actions with the same cards in any order are equal.
 
 ``to_dict`` / ``action_from_dict`` give the JSON form used by replays and logs
-(cards in the notation of CONFORMANCE.md, e.g. ``{"type": "Play", "seat": 2,
+(cards in the notation of docs/conformance.md, e.g. ``{"type": "Play", "seat": 2,
 "cards": "HA HA"}``).
 """
 

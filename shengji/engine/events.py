@@ -2,7 +2,7 @@
 
 Some events are private to one seat (the cards it was dealt, the kitty it took, the
 cards it buried): ``private_to`` names that seat, and ``redacted()`` gives the copy every
-other seat sees (cards hidden). ``to_dict`` gives the JSON form (cards in CONFORMANCE.md
+other seat sees (cards hidden). ``to_dict`` gives the JSON form (cards in docs/conformance.md
 notation); ``event_from_dict`` reads it back.
 """
 

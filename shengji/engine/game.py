@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple, TypeAlias
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from ..deck import deal_error
 from ..errors import ArgumentError, VariantError, check_int
@@ -66,6 +66,12 @@ from .tricks import FOLLOW_LIMIT, HAND_CACHE_SIZE, Playing, PlayPlan, _played, _
 
 if TYPE_CHECKING:
     from ..model import Bid
+    from ..variants import Variant
+    from .events import Event
+    from .view import SeatView
+
+#: ``deal_order(deal_number, attempt, deck) -> the order of deck's kind ids to deal``
+DealOrder: TypeAlias = "Callable[[int, int, tuple[int, ...]], Sequence[int]]"
 
 # names that moved to the phase modules, kept importable from here
 __all__ = ["Game", "DEALING", "STEALING", "BURYING", "CALLING", "PLAYING", "CHOOSING", "OVER",
@@ -111,8 +117,10 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
     it must be picklable for the game to pickle.
     """
 
-    def __init__(self, variant, seed: int | str = 0, *, max_deals: int | None = None,
-                 deal_order=None):
+    def __init__(self, variant: Variant | str | os.PathLike[str], seed: int | str = 0, *,
+                 max_deals: int | None = None, deal_order: DealOrder | None = None,
+                 start_levels: Sequence[int] | None = None,
+                 first_dealer: int | None = None) -> None:
         from ..variants import Variant, load_variant  # late: variants import the core
 
         _check_game_args(seed, max_deals)
@@ -169,6 +177,14 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         self.deal_number = 0
         self.deals_played = 0
         self.dealer: int | None = None  # decided by the declarations in the first deal
+        # a host's room controls (shengji.io): each seat's starting level, the first dealer
+        self.start_levels = _start_levels(start_levels, self) if start_levels is not None \
+            else None
+        if self.start_levels is not None:
+            self.levels = list(self.start_levels)
+        self.first_dealer = _seat_arg(first_dealer, self.players, "first_dealer")
+        if self.first_dealer is not None:
+            self.dealer = self.first_dealer  # the first deal is dealt and played as any
         #: seats on the dealer's side this deal, dealer first (the dealer's team); public
         self.side: tuple = ()
         #: is every seat's side public? (always, with fixed teams)
@@ -236,7 +252,7 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         ``action`` is not allowed now. Never changes the state."""
         self._check(action)
 
-    def apply(self, action: Action) -> list:
+    def apply(self, action: Action) -> list[Event]:
         """Verify, then perform ``action``; return the events it caused (also appended to
         ``events``). The game then runs on to the next decision. An action read from
         the ``Legal`` this state listed is known legal and is not checked again."""
@@ -303,15 +319,15 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         return getattr(self, serves.check)(action)
 
     @property
-    def bids(self) -> tuple:
+    def bids(self) -> tuple[Bid, ...]:
         return tuple(self._bids)
 
     # views, serialisation and replay live in their own modules
-    def view(self, seat: int):
+    def view(self, seat: int) -> SeatView:
         from .view import view_of
         return view_of(self, self._seat_arg(seat))
 
-    def events_for(self, seat: int | None, since: int = 0) -> list:
+    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
         """The history (from index ``since``) as ``seat`` may see it now: others' private
         cards hidden, and what the variant's ``table`` options hide (engine.view);
         ``seat`` None: as a spectator sees it (nobody's private cards)."""
@@ -325,25 +341,28 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             check_int(seat, what, 0, self.players - 1)
         return seat
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         return record.snapshot(self)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return record.game_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict, variant=None) -> Game:
+    def from_dict(cls, data: dict[str, Any], variant: Variant | None = None) -> Game:
         return record.rebuild(cls, data, variant)
 
     @classmethod
-    def replay(cls, variant, seed, actions, *, max_deals: int | None = None,
-               deal_order=None) -> Game:
+    def replay(cls, variant: Variant | str | os.PathLike[str], seed: int | str,
+               actions: Iterable[Action], *, max_deals: int | None = None,
+               deal_order: DealOrder | None = None, start_levels: Sequence[int] | None = None,
+               first_dealer: int | None = None) -> Game:
         """Rebuild a game from (variant, seed, actions); raises IllegalAction if an action
         does not fit."""
         if isinstance(actions, (str, bytes, dict)) or not isinstance(actions, Iterable):
             raise ArgumentError(f"actions: expected a list of actions, got "
                                 f"{type(actions).__name__} {actions!r:.40}")
-        g = cls(variant, seed, max_deals=max_deals, deal_order=deal_order)
+        g = cls(variant, seed, max_deals=max_deals, deal_order=deal_order,
+                start_levels=start_levels, first_dealer=first_dealer)
         for a in actions:
             g.apply(a)
         return g
@@ -366,13 +385,17 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             d[name] = value
         return new
 
-    def __deepcopy__(self, memo) -> Game:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()
 
     def __reduce__(self):
         # pickled as its record: (variant, table size, seed, actions), rebuilt by replay
-        return (_unpickle, (self.variant_ref, self.seed, self.max_deals, self.deal_order,
-                            tuple(self.actions), self.players))
+        # rules that are no file (a table's house rules) travel as their settings
+        ref = self.variant_ref if isinstance(self.variant.source, (str, os.PathLike)) \
+            else dict(self.variant.settings)
+        return (_unpickle, (ref, self.seed, self.max_deals, self.deal_order,
+                            tuple(self.actions), self.players, self.start_levels,
+                            self.first_dealer))
 
 
 def _check_game_args(seed, max_deals) -> None:
@@ -387,11 +410,45 @@ def _check_game_args(seed, max_deals) -> None:
                            f"got {max_deals!r:.40}")
 
 
-def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None) -> Game:
+def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None,
+              start_levels=None, first_dealer=None) -> Game:
     from ..variants import load_variant
 
     return Game.replay(load_variant(variant_ref, players=players), seed, actions,
-                       max_deals=max_deals, deal_order=deal_order)
+                       max_deals=max_deals, deal_order=deal_order, start_levels=start_levels,
+                       first_dealer=first_dealer)
+
+
+def _seat_arg(seat, players: int, what: str):
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise ArgumentError(f"Game: {what}: {seat!r:.40} is not a seat 0..{players - 1}")
+    return seat
+
+
+def _start_levels(levels, game) -> tuple:
+    """Each seat's starting level (ranks 0..12, or '2'..'A'); a team's seats share one."""
+    from ..cards import parse_rank
+
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
+        raise ArgumentError(f"Game: start_levels: expected one level per seat, got "
+                            f"{levels!r:.40}")
+    out = []
+    for lv in levels:
+        if isinstance(lv, int) and not isinstance(lv, bool) and 0 <= lv <= 12:
+            out.append(lv)
+        elif isinstance(lv, str):
+            out.append(parse_rank(lv))
+        else:
+            raise ArgumentError(f"Game: start_levels: {lv!r:.40} is not a level 2..A")
+    if len(out) != game.players:
+        raise ArgumentError(f"Game: start_levels: {len(out)} levels for {game.players} seats")
+    for team in set(game.teams):
+        if len({out[s] for s in range(game.players) if game.teams[s] == team}) > 1:
+            raise ArgumentError("Game: start_levels: partners share their level (the seats "
+                                "of a team rise together)")
+    return tuple(out)
 
 
 def _variant_ref(variant) -> str:

@@ -15,6 +15,7 @@ trust model allows (docs/variants.md "Trust").
 from __future__ import annotations
 
 import json
+import os
 
 from ..cards import format_counts
 from ..errors import RecordError, ShengjiError
@@ -54,7 +55,7 @@ def snapshot(game) -> dict:
 
 
 def game_to_dict(game) -> dict:
-    return {
+    out = {
         "format": FORMAT,
         "variant": game.variant_ref,
         "players": game.players,
@@ -63,6 +64,15 @@ def game_to_dict(game) -> dict:
         "actions": [a.to_dict() for a in game.actions],
         "state": snapshot(game),
     }
+    if game.start_levels is not None:  # a host's room controls
+        out["start_levels"] = list(game.start_levels)
+    if game.first_dealer is not None:
+        out["first_dealer"] = game.first_dealer
+    if not isinstance(game.variant.source, (str, os.PathLike)):
+        # rules that are no file (a table's house rules): the record carries them
+        from ..variants.house import canonical_text
+        out["rules"] = canonical_text(game.variant.settings)
+    return out
 
 
 def _short(value) -> str:
@@ -116,9 +126,24 @@ def rebuild(game_class, data: dict, variant=None, source: str = "game record"):
         players = data.get("players")
         if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
             raise RecordError(f"{source}: players: {_short(players)} is not a number of seats")
-        # the table size is part of the record: a variant played with --seats
-        variant = load_variant(data["variant"], players=players)
-    game = game_class(variant, data["seed"], max_deals=data.get("max_deals"))
+        rules = data.get("rules")
+        if rules is not None:
+            from ..variants.house import rules_variant
+            if not isinstance(rules, str):
+                raise RecordError(f"{source}: rules: {_short(rules)} is not YAML text")
+            try:  # data only: plugins load as the trust model allows
+                variant = rules_variant(rules)
+            except ShengjiError as e:
+                raise RecordError(f"{source}: rules: {e}") from None
+        else:
+            # the table size is part of the record: a variant played with --seats
+            variant = load_variant(data["variant"], players=players)
+    try:
+        game = game_class(variant, data["seed"], max_deals=data.get("max_deals"),
+                          start_levels=data.get("start_levels"),
+                          first_dealer=data.get("first_dealer"))
+    except ShengjiError as e:
+        raise RecordError(f"{source}: {e}") from None
     for i, action in enumerate(actions):
         try:
             game.apply(action)

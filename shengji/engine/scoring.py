@@ -27,7 +27,9 @@ class Scoring(Phase):
             multiplier = int(v._kitty_multiplier(self.ctx, self._hand_obj(winning),
                                                   self._hand_obj(lead)))
             bonus = kitty_points * multiplier
-        total = max(0, self.trick_points + bonus + self.penalty)
+        total = self.trick_points + bonus + self.penalty
+        if not (v.settings.get("scoring") or {}).get("below_zero"):
+            total = max(0, total)  # scoring.below_zero: shengji.io scores totals under 0
         rules = self.friend_rules
         outcome = v._score(total, rules is not None and bool(rules.short_handed(side)))
         self.sides_known = True  # the deal is over: every side is public
@@ -42,7 +44,8 @@ class Scoring(Phase):
                 self.levels[s] = self._start_level
         if outcome.rise:
             for s in rising:
-                self.levels[s] = v.advance(self.levels[s], outcome.rise, s in side)
+                self.levels[s] = v.advance(self.levels[s], outcome.rise, s in side,
+                                           self.level)
         self.deals_played += 1
         ev.append(_deal_scored(
             self.deal_number, self.dealer, self.trick_points, _cards_desc(self.buried),

@@ -25,7 +25,9 @@ acting seat's ``info["view"]``; ``env.view(agent)`` gives any seat's at any time
 
 from __future__ import annotations
 
+import os
 import random
+from typing import TYPE_CHECKING, Any, Union
 
 try:
     import numpy as np
@@ -47,6 +49,13 @@ from .cobserve import make_encoder
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
 
+if TYPE_CHECKING:
+    from ..engine.view import SeatView
+    from ..variants import Variant
+
+#: what names a variant: a loaded Variant, a name, or a YAML path
+VariantRef = Union["Variant", str, "os.PathLike[str]"]
+
 REWARDS = ("levels", "points")
 ACTIONS = ("cards", "moves")
 
@@ -55,10 +64,11 @@ class ShengjiEnv(AECEnv):
     metadata = {"name": "shengji_v0", "render_modes": ["ansi", "human"],
                 "is_parallelizable": False}
 
-    def __init__(self, variant="two-deck-80", *, players: int | None = None, deals: int = 1,
+    def __init__(self, variant: VariantRef = "two-deck-80", *, players: int | None = None,
+                 deals: int = 1,
                  reward: str = "levels", view_in_info: bool = False,
                  render_mode: str | None = None, history: int = HISTORY,
-                 actions: str = "cards", max_moves: int = MAX_MOVES):
+                 actions: str = "cards", max_moves: int = MAX_MOVES) -> None:
         super().__init__()
         from ..errors import ShengjiError
         from ..variants import Variant, load_variant
@@ -108,15 +118,15 @@ class ShengjiEnv(AECEnv):
         self.game: Game | None = None
         self.decision: Decision | None = None
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ episode
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng.seed(f"shengji-env:{seed}")
         game_seed = self._rng.getrandbits(64)
@@ -148,7 +158,7 @@ class ShengjiEnv(AECEnv):
         if self.view_in_info:
             self.infos[self.agent_selection] = {"view": g.view(g.to_act)}
 
-    def step(self, action):
+    def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -217,7 +227,7 @@ class ShengjiEnv(AECEnv):
 
     # ------------------------------------------------------------------ observing
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         g = self.game
         dec = self.decision if g.to_act == seat and not g.over else None
@@ -234,11 +244,11 @@ class ShengjiEnv(AECEnv):
             mask[dec.mask()] = 1
         return obs
 
-    def view(self, agent):
+    def view(self, agent: str) -> SeatView:
         """The structured view of ``agent``'s seat (``shengji.engine.SeatView``)."""
         return self.game.view(self._seat[agent])
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         g = self.game
@@ -257,16 +267,16 @@ class ShengjiEnv(AECEnv):
             lines.append(f"building: {cards_text(self.decision.cards)}")
         return "\n".join(lines)
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
-def raw_env(variant="two-deck-80", **kwargs) -> ShengjiEnv:
+def raw_env(variant: VariantRef = "two-deck-80", **kwargs: Any) -> ShengjiEnv:
     """The environment without PettingZoo's wrappers (fastest)."""
     return ShengjiEnv(variant, **kwargs)
 
 
-def env(variant="two-deck-80", **kwargs):
+def env(variant: VariantRef = "two-deck-80", **kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's order-enforcing wrapper (the usual entry)."""
     from pettingzoo.utils import wrappers
 

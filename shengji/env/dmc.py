@@ -12,7 +12,7 @@ points its side gained from that move to the end of the deal over 40 (the enviro
 ``reward="points"``: a denser signal than levels alone, and without the tricks before
 the move). Samples are fitted by mean squared error with Adam, a few thousand at a time.
 Every ``--eval-every`` deals the greedy policy plays ``--eval-boards`` duplicate boards
-against ``random`` in the arena (``shengji.engine.arena``); those results are the
+against ``random`` in the arena (``shengji.harness.arena``); those results are the
 learning curve (``--plot FILE.png`` draws it, matplotlib). The checkpoint (``--out``) is
 one ``.npz`` with the curve in its metadata; ``shengji.bots.learned`` plays it.
 """

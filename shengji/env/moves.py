@@ -202,12 +202,12 @@ def _counts(cards) -> bytes:
 
 def _burials(view, legal, variant, max_moves, rng) -> list:
     """The heuristic bot's burial, then random burials (distinct), up to max_moves."""
-    from ..bots import make_bot
+    from ..bots.heuristic import HeuristicBot
 
     seat = view.seat
     bot = _HEURISTIC.get(id(variant))
     if bot is None or bot.variant is not variant:
-        bot = _HEURISTIC[id(variant)] = make_bot("heuristic", variant, "moves")
+        bot = _HEURISTIC[id(variant)] = HeuristicBot(variant, "moves")
     first = bot.act(view, legal)
     hand = [k for k in range(NUM_KINDS) for _ in range(view.hand[k])]
     count = legal.count

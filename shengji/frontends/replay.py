@@ -148,7 +148,8 @@ class Narrator:
             self.done[i] = True
         who = self.seat(e["seat"])
         if e["already"]:
-            line = f"  ★ {who} plays the called {call}: already on the dealer's side, the call is used up"
+            line = (f"  ★ {who} plays the called {call}: already on the dealer's side, the call "
+                    "is used up")
         else:
             self.side.append(e["seat"])
             line = f"  ★ {who} plays the called {call}: joins the dealer's side"

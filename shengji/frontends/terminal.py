@@ -3,8 +3,9 @@
 It is a protocol client like any other: it renders ``state`` messages and their events,
 and sends action objects built from what you type. Input is card tokens (``HA HA``,
 ``♥A``), ``h`` for every hint, ``p`` to pass, ``#N`` for hint N (from 0, as listed), ``q``
-to quit. A refused action prints the engine's message and the rule it breaks; the state
-is unchanged.
+to quit. A refused action is said in plain words (shengji.protocol.refusals); with
+``--explain``, also the engine's own sentence and the rule it breaks. The state is
+unchanged.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from typing import TextIO
 from ..bots import make_bot
 from ..errors import ShengjiError
 from ..protocol import ProtocolError, Table
+from ..protocol.refusals import RULELESS, refusal_text, yours
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
 RED, BOLD, DIM, YELLOW, GREEN, RESET = "\033[31m", "\033[1m", "\033[2m", "\033[33m", \
     "\033[32m", "\033[0m"
 #: hints shown with each prompt (``h`` shows up to HINTS_ALL)
@@ -39,8 +42,10 @@ def same_side(view: dict, a: int, b: int) -> bool | None:
 
 class Terminal:
     def __init__(self, table: Table, seat: int, inp: TextIO, out: TextIO, color: bool = False,
-                 advisor: str = "heuristic"):
+                 advisor: str = "heuristic", explain: bool = False):
         self.table, self.seat, self.inp, self.out, self.color = table, seat, inp, out, color
+        self.explain = explain         # refusals: the engine's sentence and rule too
+        self.told_explain = False      # "--explain shows the rule" said once
         self.cursor = 0
         self.trick: list = []          # plays of the trick being narrated
         self.advisor = advisor         # bot spec whose advice leads the hints
@@ -407,20 +412,46 @@ class Terminal:
                 try:
                     table.act(self.seat, action)
                 except ProtocolError as e:
-                    self.refused(e)
+                    self.refused(e, action, state)
                     continue
                 break
 
-    def refused(self, e: ProtocolError) -> None:
-        self.say(self._paint(f"refused: {e}", RED))
-        if e.rule:
-            self.say(f"  rule: {e.rule}")
+    def refused(self, e: ProtocolError, action: dict | None = None,
+                state: dict | None = None) -> None:
+        """A refusal in plain words; the engine's own sentence and the rule behind it
+        with ``--explain`` (``explain``)."""
+        v = state["view"] if state else None
+        lead = v["trick"][0][1] if v and v["trick"] else ""
+        legal = state["legal"] if state else None
+        tried = action.get("cards") if isinstance(action, dict) else None
+        text = refusal_text(
+            e.reason, tried=self.cards(tried) if isinstance(tried, str) and tried else "",
+            lead=self.cards(lead) if lead else "",
+            suit=self.suit_words(lead.split()[0], v) if lead else "",
+            count=legal["count"] if legal and legal.get("count") else None,
+            message=yours(str(e), self.seat))
+        self.say(self._paint(f"refused: {text}", RED))
+        rule = e.rule if e.reason not in RULELESS else ""
+        if self.explain:
+            self.say(f"  the engine: {yours(str(e), self.seat)}")
+            if rule:
+                self.say(f"  rule: {rule}")
+        elif rule and not self.told_explain:
+            self.told_explain = True
+            self.say("  (shengji play --explain shows the rule behind a refusal)")
         self.say("  nothing was played; try again (h for hints)")
+
+    @staticmethod
+    def suit_words(token: str, view: dict) -> str:
+        """"trumps" or "♠ spades": the suit ``token`` counts in under the view."""
+        if token in ("BJ", "LJ") or token in view.get("trumps", "").split():
+            return "trumps"
+        return f"{SUIT_SYMBOL[token[0]]} {SUIT_NAMES[token[0]]}"
 
 
 def play(variant="two-deck-80", seat: int = 0, seed: int | str = 0, *, bot: str = "heuristic",
          deals: int | None = None, inp: TextIO | None = None, out: TextIO | None = None,
-         color: bool | None = None, advisor: str = "heuristic") -> int:
+         color: bool | None = None, advisor: str = "heuristic", explain: bool = False) -> int:
     """Play at ``seat`` against bots at every other seat, reading ``inp``, writing ``out``;
     the ``advisor`` bot's choice (and reason) leads the hints."""
     inp = inp or sys.stdin
@@ -434,4 +465,4 @@ def play(variant="two-deck-80", seat: int = 0, seed: int | str = 0, *, bot: str 
     for s in range(table.players):
         if s != seat:
             table.set_bot(s, bot)
-    return Terminal(table, seat, inp, out, color, advisor).run()
+    return Terminal(table, seat, inp, out, color, advisor, explain).run()

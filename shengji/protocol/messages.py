@@ -2,7 +2,7 @@
 
 Everything here turns engine objects into plain JSON data and back: the per-seat view,
 the legal actions, events, actions and errors. Cards are always strings in the notation
-of CONFORMANCE.md (``"HA HA"``). Clients never send a seat's identity in an action: the
+of docs/conformance.md (``"HA HA"``). Clients never send a seat's identity in an action: the
 seat is the one their connection joined with its token.
 
 Inbound messages are checked here, strictly, before anything touches a game: a message
@@ -73,13 +73,20 @@ CLIENT_MESSAGES = {
     "watch": {"protocol": ((int,), True), "room": ((str,), True)},
     "next": {"token": ((str,), True)},
     "hint": {"token": ((str,), True)},
+    # the host's room controls before the start (web/seating.py)
+    "arrange": {"token": ((str,), True), "swap": ((list,), False), "shuffle": ((int,), False),
+                "levels": ((list,), False), "first_dealer": ((int, type(None)), False)},
     "ping": {},
+    # room chat (frontends/web/chat.py): players send their token, spectators none
+    "chat": {"token": ((str,), False), "text": ((str,), True)},
 }
 ACTION_KEYS = {"Pass": (), "Declare": ("cards",), "Bury": ("cards",), "Play": ("cards",),
                "ChooseForced": ("option",), "TakeBack": (), "CallFriends": ("calls",)}
 #: the most calls an action may carry (a table of 12 calls 5)
 MAX_CALLS = 12
 MAX_SHORT_TEXT = 64
+#: a chat line's text, in characters (every other string of a message: MAX_SHORT_TEXT)
+MAX_CHAT_TEXT = 200
 
 
 def parse_message(text: str | bytes) -> dict:
@@ -106,7 +113,8 @@ def parse_message(text: str | bytes) -> dict:
 
 def _type_name(types) -> str:
     return " or ".join("null" if t is type(None) else {int: "integer", str: "string",
-                                                       dict: "object"}[t] for t in types)
+                                                       dict: "object", list: "list"}[t]
+                       for t in types)
 
 
 def check_message(msg) -> dict:
@@ -129,8 +137,9 @@ def check_message(msg) -> dict:
         if isinstance(value, bool) or not isinstance(value, types):
             raise ProtocolError("bad_message", f"{kind}.{key}: expected {_type_name(types)}, "
                                                f"got {json.dumps(value)[:40]}")
-        if isinstance(value, str) and len(value) > MAX_SHORT_TEXT:
-            raise ProtocolError("bad_message", f"{kind}.{key}: longer than {MAX_SHORT_TEXT} "
+        longest = MAX_CHAT_TEXT if (kind, key) == ("chat", "text") else MAX_SHORT_TEXT
+        if isinstance(value, str) and len(value) > longest:
+            raise ProtocolError("bad_message", f"{kind}.{key}: longer than {longest} "
                                                "characters")
     for key, (_, required) in spec.items():
         if required and key not in msg:

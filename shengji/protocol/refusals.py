@@ -6,7 +6,8 @@ module ``web/static/known.js`` (shengji.frontends.web.known), so both say the sa
 A template may name these fields, filled by whoever shows it:
 
 - ``{lead}``: the cards led to the trick; ``{suit}``: the suit they count in ("trumps",
-  "♠ spades"); ``{count}``: how many cards the decision takes.
+  "♠ spades"); ``{count}``: how many cards the decision takes; ``{detail}``: what the
+  engine's sentence says after its first colon (which call, and why not).
 
 The cards a player tried are said before the sentence ("You tried ♥A ♥A."), and the rule
 behind a refusal (IllegalAction.rule) is not part of it: the page puts it behind a "why?"
@@ -35,11 +36,30 @@ REFUSALS: dict[str, str] = {
     "cannot_declare": "Those cards cannot declare trump at this level.",
     "cannot_overturn": "That does not beat the declaration standing.",
     "mixed": "A declaration shows cards of one suit, or jokers only.",
-    "bad_call": "This variant does not allow those friend calls.",
+    "bad_call": "You cannot call those: {detail}.",
     "no_such_option": "That choice is not one of those offered.",
 }
 
+#: refusals that break no rule of play (a player holds the cards it plays or it does not):
+#: the rule the engine names with them is the phase's, so it is not shown behind "why?"
+RULELESS = frozenset({"not_in_hand", "not_an_action", "no_such_seat"})
+
 FIELD = re.compile(r"\{(\w+)\}")
+
+
+def yours(message: str, seat: int | None) -> str:
+    """The engine's sentence for ``seat``'s own player: "seat 0's" → "your", "seat 0" →
+    "you"."""
+    if seat is None:
+        return message
+    message = re.sub(rf"\bseat {seat}'s\b", "your", message)
+    return re.sub(rf"\bseat {seat}\b", "you", message)
+
+
+def detail_of(message: str) -> str:
+    """The engine's sentence after its first colon ("seat 4 cannot call 1 BJ: call 1 BJ:
+    BJ is a trump" → "call 1 BJ: BJ is a trump")."""
+    return message.split(": ", 1)[1].rstrip(".") if ": " in message else ""
 
 
 def refusal_text(reason: str, *, tried: str = "", lead: str = "", suit: str = "",
@@ -47,9 +67,9 @@ def refusal_text(reason: str, *, tried: str = "", lead: str = "", suit: str = ""
     """The refusal of ``reason`` in words; ``message`` (the engine's sentence) when the
     reason has no template or a field it needs is unknown."""
     template = REFUSALS.get(reason)
-    fields = {"lead": lead, "suit": suit, "count": "" if count is None else str(count)}
+    fields = {"lead": lead, "suit": suit, "count": "" if count is None else str(count),
+              "detail": detail_of(message)}
     if template is None or any(not fields.get(f) for f in FIELD.findall(template)):
-        text = message or reason
-    else:
-        text = FIELD.sub(lambda m: fields[m.group(1)], template)
+        return message or reason  # (it names what was tried itself)
+    text = FIELD.sub(lambda m: fields[m.group(1)], template)
     return f"You tried {tried}. {text}" if tried and reason != "not_your_turn" else text

@@ -44,8 +44,10 @@ class Table:
     Seats listed in ``bots`` are played by those bots; the others wait for ``act``."""
 
     def __init__(self, variant, seed: int | str = 0, *, bots: Mapping[int, str] | None = None,
-                 max_deals: int | None = None, actions=None):
-        self.game = Game(variant, seed, max_deals=max_deals)
+                 max_deals: int | None = None, actions=None, start_levels=None,
+                 first_dealer: int | None = None):
+        self.game = Game(variant, seed, max_deals=max_deals, start_levels=start_levels,
+                         first_dealer=first_dealer)
         self._notes: dict[int, dict] = {}  # event index -> keys added to that event
         self._tricks = None  # (the game's completed-tricks tuple, its encoding)
         # with ``actions`` (engine Actions), the game is replayed up to them (a restore)

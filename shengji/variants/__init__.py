@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from typing import Any
 
+from ..errors import VariantError
 from .loading import resolve
 from .registry import VARIANT_GROUP, all_sources, builtin_dir
 from .variant import Variant
@@ -22,8 +24,8 @@ __all__ = ["Variant", "load_variant", "list_variants", "builtin_dir", "VARIANT_G
 
 
 def load_variant(
-    ref: str | os.PathLike | Mapping | Variant,
-    plugins: Iterable = (),
+    ref: str | os.PathLike[str] | Mapping[str, Any] | Variant,
+    plugins: Iterable[object] = (),
     name: str | None = None,
     players: int | None = None,
     allow_plugins: Iterable[str] = (),
@@ -61,11 +63,37 @@ def load_variant(
         plugins = plugins or ref.extra_plugins
         allow_plugins = (*ref.allow_plugins, *allow_plugins)
         ref = ref.source
-    v = Variant(resolve(ref, name=name, players=players), extra_plugins=plugins,
-                allow_plugins=allow_plugins)
+    try:
+        settings = resolve(ref, name=name, players=players)
+    except VariantError:
+        if players is None:
+            raise
+        _check_table_size(ref, name, players)  # a plain word on the sizes, not the file's
+        raise
+    v = Variant(settings, extra_plugins=plugins, allow_plugins=allow_plugins)
     v.source = ref
     v.players_override = players
     return v
+
+
+def _check_table_size(ref: str | os.PathLike[str] | Mapping[str, Any], name: str | None,
+                      players: int) -> None:
+    """A fixed-size variant asked for at another table size (``--seats 6`` of a
+    four-seat game) is refused naming the size it is played at (ArgumentError), not by
+    the file's own complaint ("teams: 4 entries for 6 players")."""
+    from ..errors import ArgumentError
+
+    try:
+        base = Variant(resolve(ref, name=name))
+    except VariantError:
+        return  # the file itself is broken: its own error says so
+    if base.settings.get("by_players"):
+        return  # the loader names the sizes of a by_players table itself
+    sizes = [base.players]
+    if players not in sizes:
+        listed = ", ".join(map(str, sizes[:-1])) + (" or " if len(sizes) > 1 else "") \
+            + str(sizes[-1])
+        raise ArgumentError(f"{base.name} is played at {listed} seats, not {players}")
 
 
 def list_variants(include_house: bool = False) -> list[str]:

@@ -24,6 +24,8 @@ from ..errors import VariantError
 from ..safeload import MAX_VARIANT_BYTES, load_yaml, read_text
 
 KeyPath = tuple  # of str keys and int list indices
+#: schema problems listed in one error; the rest are counted
+MAX_PROBLEMS = 20
 
 
 def format_path(path: KeyPath) -> str:
@@ -243,6 +245,18 @@ def validate(vf: VariantFile) -> None:
     if problems:
         problems.sort()
         lines = [p[2] for p in problems]
+        if len(lines) > MAX_PROBLEMS:  # a file of 60,000 unknown keys: not 60,000 lines
+            lines = lines[:MAX_PROBLEMS] + [f"{vf.where()}: ... and {len(lines) - MAX_PROBLEMS} "
+                                            "more problems like these"]
         exc = VariantError("\n".join(lines))
         exc.problems = lines
         raise exc
+
+
+def plugin_origin(obj) -> str:
+    """Where a loaded plugin's code lives, for ``variants check``: its file (as
+    ``display_path`` shows it) or its name."""
+    file = getattr(obj, "__file__", None)
+    if file:
+        return display_path(file)
+    return getattr(obj, "__name__", type(obj).__name__)

@@ -14,6 +14,7 @@ import copy
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 
 from ..builtin_rules import DEFAULTS
@@ -121,7 +122,7 @@ def merge(base: dict, over: Mapping) -> dict:
     return out
 
 
-def resolve(ref: str | Path | Mapping, name: str | None = None,
+def resolve(ref: str | PathLike[str] | Mapping, name: str | None = None,
             players: int | None = None) -> Resolved:
     """Follow ``extends`` from a reference (name, path or settings mapping) to its root.
     ``players`` overrides the player count (a CLI option): it is applied above every

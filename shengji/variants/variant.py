@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from .. import plugins as plugin_mod
 from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_level, suit_of
@@ -71,7 +73,7 @@ class Variant:
                 raise VariantError(f"{display_path(self.path)}: {e}") from None
         self._contexts: dict = {}
         #: what load_variant was given (reloading with another player count uses it)
-        self.source = resolved.path or s
+        self.source: str | PathLike[str] | Mapping[str, Any] = resolved.path or s
         #: the player count given to load_variant (a CLI's --seats), else None
         self.players_override: int | None = None
         self.extra_plugins = tuple(extra_plugins)
@@ -232,7 +234,8 @@ class Variant:
     def declare(self, steps: Sequence, level: int | str) -> tuple[list[bool], Bid | None]:
         """Judge declarations shown in order: ``steps`` are ``(seat, cards)`` pairs or
         ``{seat, cards}`` mappings. Returns (accepted per step, the standing bid)."""
-        accepted, bids = [], []
+        accepted: list[bool] = []
+        bids: list[Bid] = []
         for i, step in enumerate(_items(steps, "steps")):
             if isinstance(step, Mapping) and "seat" in step and "cards" in step:
                 seat, cards = step["seat"], step["cards"]
@@ -349,12 +352,17 @@ class Variant:
         last level is NT. A seat's level above it has passed the last level."""
         return max(12, parse_level(self.settings["match_end"]["last_level"]))
 
-    def advance(self, level: int, rise: int, defending: bool) -> int:
-        """A seat's level after rising ``rise`` levels (hook shengji_advance)."""
+    def advance(self, level: int, rise: int, defending: bool,
+                deal_level: int | None = None) -> int:
+        """A seat's level after rising ``rise`` levels (hook shengji_advance);
+        ``deal_level``: the deal's (the dealer's) level, default the seat's own."""
         check_int(level, "level", 0, 13)  # 2..A, or NT (13)
         check_int(rise, "rise", 0)
+        if deal_level is None:
+            deal_level = level
+        check_int(deal_level, "deal_level", 0, 13)
         new = self._call("shengji_advance", int, level=level, rise=rise,
-                         defending=bool(defending))
+                         defending=bool(defending), deal_level=deal_level)
         if not level <= new <= level + rise:
             self._bad_result("shengji_advance", new, f"a level {level}..{level + rise}")
         return new
@@ -415,8 +423,9 @@ def _direct_hooks(pm) -> dict:
         impl = impls[0]
         if impl.hookwrapper or impl.wrapper or not set(impl.argnames) <= set(spec.argnames):
             continue
-        argnames = tuple(impl.argnames)
-        if argnames[:1] == ("variant",) and set(argnames[1:]) == set(spec.argnames) - {"variant"}:
+        names = tuple(impl.argnames)
+        argnames: tuple[str, ...] | None = names
+        if names[:1] == ("variant",) and set(names[1:]) == set(spec.argnames) - {"variant"}:
             argnames = None  # called with the spec's keywords as they are
         out[name] = (impls, impl, argnames)
     return out

@@ -113,14 +113,9 @@ export function formatCounts(counts) {
 /** Cards (a string, a list of tokens or kind ids, or 54 counts as a Uint8Array) → 54
  * counts. At most 4 copies of a card (the most any game plays). */
 export function counts(cards, what = "cards") {
-  if (cards instanceof Uint8Array && cards.length === NK) {
-    for (let k = 0; k < NK; k++) {
-      if (cards[k] > MAX_DECKS) {
-        throw handError(`${what}: ${cards[k]} copies of ${cardStr(k)} but at most ${MAX_DECKS} decks are played`);
-      }
-    }
-    return cards;
-  }
+  // 54 counts as they are: the core checks every count against the packs' copies
+  if (cards instanceof Uint8Array && cards.length === NK) return cards;
+  if (cards instanceof Cards) return cards.counts;
   let tokens;
   if (typeof cards === "string") tokens = cards.replaceAll(",", " ").split(/\s+/).filter(Boolean);
   else if (Array.isArray(cards)) tokens = cards;
@@ -339,6 +334,7 @@ class Core {
     this.sizes = { rules: x.sjw_sizeof(0), lead: x.sjw_sizeof(1), info: x.sjw_sizeof(2),
       throw: x.sjw_sizeof(3), err: x.sjw_sizeof(4) };
     this.lead = this.alloc(this.sizes.lead);
+    this.leadOffsets = [0, 1, 2, 3, 4, 5, 6].map((i) => x.sjw_lead_offset(i));
     this.info = this.alloc(this.sizes.info);
     this.err = this.alloc(this.sizes.err);
     this.bufA = this.alloc(NK);
@@ -361,16 +357,39 @@ class Core {
     this.x.sjw_free(p);
   }
 
+  /** A view of wasm memory (made again only after the memory grew: growing detaches
+   * the old buffer, and making a view per call costs more than the call). */
   u8() {
-    return new Uint8Array(this.memory.buffer);
+    const v = this.view;
+    if (v && v.buffer === this.memory.buffer) return v;
+    this.view = new Uint8Array(this.memory.buffer);
+    this.dv = new DataView(this.memory.buffer);
+    return this.view;
   }
 
   i32(p) {
-    return new DataView(this.memory.buffer).getInt32(p, true);
+    this.u8();
+    return this.dv.getInt32(p, true);
   }
 
   put(p, c) {
     this.u8().set(c, p);
+  }
+
+  /** Cards kept in wasm memory (54 counts), for calls that take the same hand many
+   * times (no copy per call, as shengji.core's Hand): free them with cards.free(). */
+  cards(cards) {
+    const c = Uint8Array.from(counts(cards));
+    const p = this.alloc(NK);
+    this.put(p, c);
+    return new Cards(this, p, c);
+  }
+
+  /** The address of `cards` in wasm memory: a Cards' own, else copied into `scratch`. */
+  at(cards, scratch, what) {
+    if (cards instanceof Cards && cards.core === this && cards.p) return cards.p;
+    this.put(scratch, counts(cards, what));
+    return scratch;
   }
 
   /** The rules of one deal: PlayRules as JSON, the level ("2".."A", "NT" or 0..13) and
@@ -491,8 +510,34 @@ class Context {
     }
   }
 
+  /** A lead decomposed once, for many follow checks (as a prepared lead Hand in
+   * shengji.core): pass it wherever a lead is taken; free it with lead.free(). */
+  lead(cards) {
+    const c = Uint8Array.from(counts(cards, "lead"));
+    const core = this.core;
+    const p = core.alloc(core.sizes.lead);
+    core.put(core.bufA, c);
+    if (core.x.sj_decompose(this.live(), core.bufA, NK, p, core.err) < 0) {
+      core.free(p);
+      this.raise();
+    }
+    return new Lead(this, p, c);
+  }
+
+  /** The sj_lead of `lead` (a Lead of this context, or cards decomposed into core.lead,
+   * kept while the same counts are asked again). */
+  leadPtr(lead) {
+    if (lead instanceof Lead) {
+      if (lead.ctx !== this || !lead.p) throw new ShengjiError("ShengjiError", "lead: prepared by another context, or freed");
+      return lead.p;
+    }
+    this.prepareLead(lead);
+    return this.core.lead;
+  }
+
   /** Decompose `lead` into core.lead (kept while the same counts are asked again). */
   prepareLead(lead) {
+    if (lead instanceof Lead) lead = lead.counts;
     const c = counts(lead, "lead");
     const key = this.leadKey;
     if (key && key.ctx === this && sameCounts(key.c, c) && this.core.leadOwner === this) return c;
@@ -526,33 +571,52 @@ class Context {
 
   /** Components of a lead, best first: [{width, length, cards}] (semantics §3). */
   decompose(lead) {
-    this.prepareLead(lead);
-    const x = this.core.x;
-    const l = this.core.lead;
-    const n = x.sjw_lead_get(l, 2, 0);
-    const rainbow = x.sjw_lead_get(l, 1, 0) === 5;
-    const out = [];
+    const core = this.core;
+    let l;
+    if (lead instanceof Lead) l = this.leadPtr(lead);
+    else { // straight into the scratch lead (no cache copy: a decomposition is asked once)
+      core.put(core.bufA, counts(lead, "lead"));
+      this.leadKey = null;
+      core.leadOwner = null;
+      if (core.x.sj_decompose(this.live(), core.bufA, NK, core.lead, core.err) < 0) this.raise();
+      l = core.lead;
+    }
+    const m = core.u8();
+    const o = core.leadOffsets;
+    const n = core.i32(l + o[2]);
+    const rainbow = core.i32(l + o[1]) === 5;
+    const out = new Array(n);
     for (let i = 0; i < n; i++) {
-      const w = x.sjw_lead_get(l, 3, i);
-      const len = x.sjw_lead_get(l, 4, i);
-      const c = new Uint8Array(NK);
+      const at = l + o[3] + i * o[6];
+      const w = m[at];
+      const len = m[at + 1];
       if (rainbow) { // rank groups: every card of that rank
-        const rank = x.sjw_lead_get(l, 5, i);
-        for (let s = 0; s < 4; s++) c[s * 13 + rank] = x.sjw_lead_get(l, 8, s * 13 + rank);
-        out.push({ width: w, length: 1, cards: formatCounts(c) });
+        const rank = m[at + 2];
+        const c = new Uint8Array(NK);
+        for (let s = 0; s < 4; s++) c[s * 13 + rank] = m[l + o[5] + s * 13 + rank];
+        out[i] = new Component(w, 1, null, c);
         continue;
       }
-      const first = x.sjw_lead_get(l, 6, i);
-      for (let j = 0; j < len; j++) c[x.sjw_lead_get(l, 7, first + j)] = w;
-      out.push({ width: w, length: len, cards: formatCounts(c) });
+      const first = l + o[4] + m[at + 3];
+      out[i] = new Component(w, len, len === 1 ? m[first] : Array.from(m.subarray(first, first + len)), null);
     }
     return out;
   }
 
+  /** How many components `lead` decomposes into (no component built: the cheap question
+   * "is this lead one structure?"). */
+  componentCount(lead) {
+    if (lead instanceof Lead) return this.core.x.sjw_lead_get(this.leadPtr(lead), 2, 0);
+    const core = this.core;
+    core.put(core.bufA, counts(lead, "lead"));
+    const n = core.x.sj_ncomp(this.live(), core.bufA);
+    if (n >= 0) return n;
+    return this.core.x.sjw_lead_get(this.leadPtr(lead), 2, 0); // raises the input error
+  }
+
   /** The lead's shape in words, for followers: "tractor + pair", "3 singles", "rainbow". */
   leadShape(lead) {
-    this.prepareLead(lead);
-    if (this.core.x.sjw_lead_get(this.core.lead, 1, 0) === 5) return "rainbow";
+    if (this.core.x.sjw_lead_get(this.leadPtr(lead), 1, 0) === 5) return "rainbow";
     const parts = [];
     for (const { width, length } of this.decompose(lead)) {
       const name = shapeStr([width, length]);
@@ -577,22 +641,36 @@ class Context {
    * reason code and sentence the server gives (core.py Context.check_follow). A play not
    * in the hand is an input error (HandError). */
   checkFollow(lead, hand, play) {
-    this.prepareLead(lead);
+    const l = this.leadPtr(lead);
     const core = this.core;
     const x = core.x;
-    core.put(core.bufB, counts(hand, "hand"));
-    core.put(core.bufC, counts(play, "play"));
-    const rc = x.sj_follow_code(this.live(), core.lead, core.bufB, core.bufC);
-    if (rc === 0) return { ok: true, reason: "ok", code: 0, detail: "" };
-    const full = x.sj_check_follow(this.r, core.lead, core.bufB, NK, core.bufC, NK, core.info, core.err);
+    const h = core.at(hand, core.bufB, "hand");
+    const p = core.at(play, core.bufC, "play");
+    const rc = x.sj_follow_code(this.live(), l, h, p);
+    if (rc === 0) return FOLLOW_OK;
+    if (rc > 1) { // a verdict: its sentence is made when read (as in shengji.core)
+      const m = core.u8();
+      return new Refusal(this, lead instanceof Lead ? lead.counts : m.slice(l + core.leadOffsets[5], l + core.leadOffsets[5] + NK),
+        m.slice(h, h + NK), m.slice(p, p + NK), rc);
+    }
+    const full = x.sj_check_follow(this.r, l, h, NK, p, NK, core.info, core.err);
     if (full < 0) this.raise();
-    if (full === 1) throw handError(`play: ${cardStr(x.sjw_info_get(core.info, 2, 0))} is not in the hand`);
-    return { ok: false, reason: REASONS[full], code: full, detail: this.followDetail(full) };
+    throw handError(`play: ${cardStr(x.sjw_info_get(core.info, 2, 0))} is not in the hand`);
   }
 
-  followDetail(rc) {
+  /** The sentence of a refused follow (checked again with the full entry point). */
+  refusalDetail(lead, hand, play) {
+    const l = this.leadPtr(lead);
+    const core = this.core;
+    const h = core.at(hand, core.bufB, "hand");
+    const p = core.at(play, core.bufC, "play");
+    const rc = core.x.sj_check_follow(this.live(), l, h, NK, p, NK, core.info, core.err);
+    if (rc < 0) this.raise();
+    return rc > 1 ? this.followDetail(rc, l) : "";
+  }
+
+  followDetail(rc, l) {
     const x = this.core.x;
-    const l = this.core.lead;
     const info = this.core.info;
     const n = x.sjw_lead_get(l, 0, 0);
     const esuit = x.sjw_lead_get(l, 1, 0);
@@ -631,30 +709,39 @@ class Context {
 
   legalRaw(lead, hand, limit) {
     if (!Number.isInteger(limit) || limit < 0) throw handError(`limit: ${limit} is not a non-negative integer`);
-    this.prepareLead(lead);
+    const l = this.leadPtr(lead);
     const core = this.core;
     core.put(core.bufB, counts(hand, "hand"));
-    const cap = Math.min(limit, Math.floor(2 ** 31 / NK) - 1);
-    const out = core.alloc(Math.max(cap, 1) * NK);
-    try {
-      const w = core.words;
-      const rc = core.x.sj_legal_follows(this.live(), core.lead, core.bufB, NK, out, cap * NK,
-        w + 8, w, w + 12, core.err);
-      if (rc < 0) this.raise();
-      const dv = new DataView(core.memory.buffer);
-      const n = dv.getInt32(w + 8, true);
-      const total = Number(dv.getBigUint64(w, true));
-      const exact = dv.getInt32(w + 12, true) !== 0;
-      return { n, total, exact, out: core.u8().slice(out, out + n * NK) };
-    } finally {
-      core.free(out);
+    limit = Math.min(limit, Math.floor(2 ** 31 / NK) - 1);
+    // a small buffer first, a larger one only when more follows exist (as shengji.core):
+    // a huge limit never allocates more than the follows need
+    let cap = Math.min(limit, 64);
+    for (;;) {
+      const out = core.alloc(Math.max(cap, 1) * NK);
+      try {
+        const w = core.words;
+        const rc = core.x.sj_legal_follows(this.live(), l, core.bufB, NK, out, cap * NK,
+          w + 8, w, w + 12, core.err);
+        if (rc < 0) this.raise();
+        core.u8();
+        const dv = core.dv;
+        const n = dv.getInt32(w + 8, true);
+        const total = Number(dv.getBigUint64(w, true));
+        const exact = dv.getInt32(w + 12, true) !== 0;
+        if (n === Math.min(limit, total) || (!exact && n < cap) || cap >= limit) {
+          return { n, total, exact, out: core.u8().slice(out, out + n * NK) };
+        }
+        cap = Math.min(limit, Math.max(total, 2 * cap));
+      } finally {
+        core.free(out);
+      }
     }
   }
 
   /** Which cards of `hand` take part in at least one legal follow to `lead`: 54 flags
    * (1 = playable). When the follows are too many to list, every card is playable (a
    * follow that large lets any card in). */
-  playable(lead, hand, limit = 4096) {
+  playable(lead, hand, limit = 256) {
     const h = counts(hand, "hand");
     const flags = new Uint8Array(NK);
     const raw = this.legalRaw(lead, h, limit);
@@ -674,7 +761,7 @@ class Context {
   checkThrow(lead, others) {
     if (!Array.isArray(others)) throw handError("others: expected a list of card groups");
     if (others.length > 64) throw handError(`others: ${others.length} holdings, at most 64`);
-    this.prepareLead(lead);
+    const l = this.leadPtr(lead);
     const core = this.core;
     const x = core.x;
     const groups = others.map((o, i) => counts(o, `others[${i}]`));
@@ -682,7 +769,7 @@ class Context {
     const res = core.alloc(core.sizes.throw);
     try {
       groups.forEach((g, i) => core.put(buf + i * NK, g));
-      if (x.sj_check_throw(this.live(), core.lead, buf, groups.length * NK, groups.length, res, core.err) < 0) {
+      if (x.sj_check_throw(this.live(), l, buf, groups.length * NK, groups.length, res, core.err) < 0) {
         this.raise();
       }
       if (x.sjw_throw_get(res, 0, 0)) return { valid: true, blocker: null, forced: null, forcedOptions: [] };
@@ -725,10 +812,7 @@ class Context {
   kittyMultiplier(play, lead = null) {
     const core = this.core;
     let pl = 0;
-    if (lead !== null && lead !== undefined) {
-      this.prepareLead(lead);
-      pl = core.lead;
-    }
+    if (lead !== null && lead !== undefined) pl = this.leadPtr(lead);
     core.put(core.bufB, counts(play, "play"));
     const rc = core.x.sj_kitty_multiplier(this.live(), core.bufB, NK, pl, core.err);
     if (rc < 0) this.raise();
@@ -736,6 +820,28 @@ class Context {
   }
 
   // ------------------------------------------------------------ display
+
+  /** What a page shows for a follower's selection, in one call: which cards of `hand`
+   * can take part in a legal follow (54 flags), the lead's shape in words, and the
+   * verdict on `selection` ({ok, reason, code, detail}) once it has as many cards as the
+   * lead, else null and the selected cards no legal follow contains (`stray`). */
+  feedback(lead, hand, selection) {
+    const l = counts(lead, "lead");
+    const h = counts(hand, "hand");
+    const sel = counts(selection, "play");
+    const playable = this.playable(l, h);
+    const shape = this.leadShape(l);
+    let n = 0;
+    let size = 0;
+    const stray = [];
+    for (let k = 0; k < NK; k++) {
+      n += sel[k];
+      size += l[k];
+      if (sel[k] && !playable[k]) stray.push(cardStr(k));
+    }
+    const verdict = n === size ? this.checkFollow(l, h, sel) : null;
+    return { playable, shape, verdict, stray };
+  }
 
   /** The hand in trump order (shengji.protocol.messages.hand_groups): trumps first, then
    * S H C D, strongest first: [{suit: "trump" | "S" | ..., cards: [tokens]}]. */
@@ -757,6 +863,102 @@ class Context {
       out.push({ suit: s === 4 ? "trump" : SUITS[s], cards: ks.map(cardStr) });
     }
     return out;
+  }
+}
+
+const FOLLOW_OK = Object.freeze({ ok: true, reason: "ok", code: 0, detail: "" });
+
+/** A refused follow: {ok: false, reason, code, detail}; `detail` (the server's sentence)
+ * is worked out when first read, so a caller that wants only the verdict never pays for it. */
+class Refusal {
+  constructor(ctx, lead, hand, play, code) {
+    this.ok = false;
+    this.code = code;
+    this.reason = REASONS[code];
+    this.why = [ctx, lead, hand, play];
+    this.text = null;
+  }
+
+  get detail() {
+    if (this.text === null) {
+      const [ctx, lead, hand, play] = this.why;
+      this.text = ctx.refusalDetail(lead, hand, play);
+    }
+    return this.text;
+  }
+
+  toJSON() {
+    return { ok: false, reason: this.reason, code: this.code, detail: this.detail };
+  }
+}
+
+/** One component of a decomposition: `width` cards per tuple, `length` tuples; its cards
+ * as 54 `counts`, and as text (`cards`) when read. */
+class Component {
+  constructor(width, length, kinds, c) {
+    this.width = width;
+    this.length = length;
+    this.kinds = kinds; // the kind, or the kinds of a tractor from the top down
+    this.c = c;
+  }
+
+  /** The component's cards as 54 counts. */
+  get counts() {
+    if (this.c === null) {
+      this.c = new Uint8Array(NK);
+      for (const k of typeof this.kinds === "number" ? [this.kinds] : this.kinds) this.c[k] = this.width;
+    }
+    return this.c;
+  }
+
+  get cards() {
+    return formatCounts(this.counts);
+  }
+
+  toJSON() {
+    return { width: this.width, length: this.length, cards: this.cards };
+  }
+}
+
+/** Cards in wasm memory (Core.cards), until free(). */
+class Cards {
+  constructor(core, p, c) {
+    this.core = core;
+    this.p = p;
+    this.counts = c;
+    this.token = {};
+    core.released?.register(this, p, this.token);
+  }
+
+  free() {
+    if (this.p) {
+      this.core.released?.unregister(this.token);
+      this.core.free(this.p);
+      this.p = 0;
+    }
+  }
+
+  toString() {
+    return formatCounts(this.counts);
+  }
+}
+
+/** A lead decomposed once (Context.lead): its sj_lead lives in wasm memory until free(). */
+class Lead {
+  constructor(ctx, p, c) {
+    this.ctx = ctx;
+    this.p = p;
+    this.counts = c;
+    this.token = {};
+    ctx.core.released?.register(this, p, this.token);
+  }
+
+  free() {
+    if (this.p) {
+      this.ctx.core.released?.unregister(this.token);
+      this.ctx.core.free(this.p);
+      this.p = 0;
+    }
   }
 }
 

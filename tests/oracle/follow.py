@@ -4,6 +4,7 @@ legal follows (§5) by filtering every sub-multiset of the hand."""
 from __future__ import annotations
 
 from . import rainbow
+from .order import TRUMP
 from .structures import structure_counts, structures, sub, total
 
 
@@ -38,10 +39,13 @@ def bomb_kind(ctx, play):
 
 
 def bomb_exempt(ctx, lead, play):
-    """§4: a bomb follows whatever was led (any_suit), or when of the led suit."""
+    """§4: a bomb follows whatever was led (any_suit), or when of the led suit, or
+    (follow_suit_or_trump) when trump."""
     k = bomb_kind(ctx, play)
     if k is None:
         return False
+    if ctx.rules.bombs == "follow_suit_or_trump" and ctx.suit[k] == TRUMP:
+        return True
     return ctx.rules.bombs == "any_suit" or ctx.suit[k] == ctx.lead_components(lead)[0]
 
 

@@ -3,8 +3,17 @@ component's shape."""
 
 from __future__ import annotations
 
+from shengji.cards import SUITS
+
 from .follow import in_suit
 from .structures import key, structure_counts, structures
+
+
+def _sio_order(k: int):
+    """shengji.io's order of equal cards (Card::as_char, types.rs): ♠ ♥ ♦ ♣, then rank."""
+    if k >= 52:
+        return (4, k)
+    return ("SHDC".index(SUITS[k // 13]), k % 13)
 
 
 def beats(ctx, holding, comp, suit) -> bool:
@@ -27,7 +36,7 @@ def check_throw(ctx, lead, others):
             mine = [c for c in comps if beats(ctx, h, c, suit)]
             if mine:
                 forced = min(mine, key=lambda c: (c[0] * c[1], ctx.strengths[c[2][-1]],
-                                                  c[0], c[2][-1]))
+                                                  c[0], _sio_order(c[2][-1])))
                 return False, structure_counts(forced), [structure_counts(forced)], j
         return True, None, [], None
     beaten = [c for c in comps if any(beats(ctx, h, c, suit) for h in others)]

@@ -3,6 +3,8 @@ the best value kept."""
 
 from __future__ import annotations
 
+from shengji.cards import rank_of
+
 from .order import TRUMP
 from .structures import key, structure_counts, structures, sub, total
 
@@ -51,13 +53,23 @@ def trick_winner(ctx, plays):
             return new_val[0] > cur_val[0]
         if policy == "all_components":
             return all(a > b for a, b in zip(new_val, cur_val, strict=False))
+        if policy == "unit_length":  # shengji.io TrickUnitLength: ties fall through
+            skip = len(shapes) > 1 and shapes[0][0] * shapes[0][1] > 1
+            for (w, ln), a, b in zip(shapes, new_val, cur_val, strict=False):
+                if skip and w * ln == 1:
+                    continue
+                if a != b:
+                    return a > b
+            return False
         return new_high > cur_high  # highest_card
 
     from .follow import bomb_kind
 
-    def bomb_beats(a, b):  # §7: a trump bomb over a plain one, else same suit and higher
-        if ctx.suit[a] != ctx.suit[b]:
+    def bomb_beats(a, b):  # §7: a trump bomb over a plain one, else the higher rank
+        if ctx.suit[a] != ctx.suit[b] and TRUMP in (ctx.suit[a], ctx.suit[b]):
             return ctx.suit[a] == TRUMP
+        if ctx.suit[a] != ctx.suit[b]:  # two plain suits: by the printed rank, 2 < ... < A
+            return rank_of(a) > rank_of(b)
         return ctx.strengths[a] > ctx.strengths[b]
 
     win, win_ruff = 0, False

@@ -25,7 +25,8 @@ from ...protocol import ProtocolError
 from .limits import address_key
 
 #: what a code can be after normalising (rooms.CODE_ALPHABET, rooms.CODE_LENGTH)
-_CODE_CHARS = frozenset("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+_CODE_CHARS = frozenset(_ALPHABET)
 
 
 def normal_code(code, length: int = 8) -> str | None:
@@ -37,6 +38,20 @@ def normal_code(code, length: int = 8) -> str | None:
     if len(key) != length or not set(key) <= _CODE_CHARS:
         return None
     return key
+
+
+def shard_of(code: str, count: int) -> int:
+    """The shard of a room code among ``count``: its first letter's place in the
+    alphabet, modulo ``count`` (a proxy can route on the first letter of the code)."""
+    return _ALPHABET.index(code[0]) % count
+
+
+def check_shard(code: str, index: int, count: int) -> None:
+    """Refuse a code that another shard serves (no lookup: its first letter says so)."""
+    owner = shard_of(code, count)
+    if owner != index:
+        raise ProtocolError("wrong_shard", f"room {code} is served by shard {owner} of "
+                                           f"{count}, not this one ({index})")
 
 
 def check_guesses(addresses, address: str) -> None:

@@ -17,12 +17,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import time
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -31,10 +33,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...errors import ShengjiError
 from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, error_message
 from ...variants import list_variants, load_variant
+from ...variants.house import HouseRulesError
 from .gcpause import GcPauses
 from .guard import Guard
 from .limits import Limits
-from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, Conn, Lobby, encode
+from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, STORE_CLOSE, Conn, Lobby, encode
+from .rules_api import MAX_RULES_BODY, RulesApi, refusal
 from .store import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -43,16 +47,22 @@ MAX_SEED = 64
 #: a match is long; a room plays at most this many deals unless the server says otherwise
 MAX_DEALS_LIMIT = 1000
 MAX_TURN_TIMER = 3600
+#: the WebAssembly core and its module (shengji/wasm/), served to the page by name only
+WASM_FILES = {"core.wasm": "application/wasm", "core.mjs": "text/javascript"}
 #: HTTP status of each refusal code of the room API (the rest are 400)
 STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_large": 413,
-          "bad_media_type": 415}
+          "bad_media_type": 415, "custom_rules_off": 403, "store_error": 503,
+          "wrong_shard": 421}
+log = logging.getLogger("shengji.web")
 
 
 def create_app(*, variants: list[str] | None = None, default_variant: str = "two-deck-80",
                bot_delay: float = DEFAULT_BOT_DELAY, bot: str = "heuristic",
                limits: Limits | None = None, max_rooms: int | None = None,
                allowed_hosts=(), allowed_origins=(), db: str | None = None,
-               seats: int | None = None, gc_pauses: bool = False) -> Starlette:
+               seats: int | None = None, gc_pauses: bool = False,
+               custom_rules: bool = True, bases: list[str] | None = None,
+               shard: tuple[int, int] | None = None) -> Starlette:
     """``variants``: the names or paths rooms may use (default: the built-in names; a
     client never names a file). The first load of each happens here, so a broken variant
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
@@ -62,7 +72,10 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     memory only. ``seats``: the default variant is played at that many seats (``shengji
     serve --seats``). ``gc_pauses``: while the app runs, the garbage collector's full
     collections are replaced by short ones (gcpause.py; ``shengji serve`` turns it on: it
-    changes the whole process's collector)."""
+    changes the whole process's collector). ``custom_rules``: rooms may be created with
+    house rules (``rules``, checked by rules_api.py); ``bases``: the offered variants a
+    house file may extend (default: all). ``shard``: (index, count): this process makes
+    and serves only the room codes of that shard (docs/scaling.md, past one process)."""
     allowed = list(dict.fromkeys(variants or list_variants()))
     if default_variant not in allowed:
         allowed.insert(0, default_variant)
@@ -76,25 +89,49 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     # the table sizes each variant offers: its by_players table, else its own size
     seat_counts = {name: sorted({int(k) for k in (v.settings.get("by_players") or {})}
                                 | {v.players}) for name, v in loaded.items()}
-    lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store)
+    # each variant's description, for the lobby (a file's own words, in one line)
+    descriptions = {name: " ".join(str(v.settings.get("description") or "").split())
+                    for name, v in loaded.items()}
+    lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store,
+                  shard=shard)
+    house_api = RulesApi(lobby, loaded, bases=bases, enabled=custom_rules)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
 
+    async def wasm_file(request):
+        from ...wasm import HERE as WASM_DIR
+
+        name = request.path_params["name"]
+        if name not in WASM_FILES:
+            return Response("not found", status_code=404)
+        return FileResponse(WASM_DIR / name, media_type=WASM_FILES[name])
+
     async def get_variants(request):
         return JSONResponse({"variants": allowed, "default": default_variant,
-                             "protocol": PROTOCOL_VERSION, "seats": seat_counts})
+                             "protocol": PROTOCOL_VERSION, "seats": seat_counts,
+                             "descriptions": descriptions})
 
     async def create_room(request):
+        address = request.client.host if request.client else "?"
         try:
-            data = await _read_json(request)
-            address = request.client.host if request.client else "?"
+            data = await _read_json(request, limit=MAX_RULES_BODY)
+            text = data.pop("rules", None)
             name, seed, max_deals, turn_timer, players = _room_settings(data, loaded,
                                                                          default_variant)
-            room = lobby.create(name, seed, max_deals, address=address, turn_timer=turn_timer,
-                                players=players)
+            # a check loads a variant: in a thread, so that the event loop goes on
+            house = None if text is None else await asyncio.to_thread(
+                house_api.check, text, players, address)
+            room = lobby.create(house.base if house else name, seed, max_deals,
+                                address=address, turn_timer=turn_timer, players=players,
+                                house=house)
+        except HouseRulesError as e:
+            return JSONResponse(refusal(e), 422)
+        except ClientDisconnect:  # the body stopped coming (or the read timeout cut it)
+            log.info("POST /api/rooms from %s: the client went away mid-body", address)
+            return Response(status_code=400)
         except ShengjiError as e:
-            return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 400))
+            return _refusal(e, 400)
         return JSONResponse({"room": room.code, "variant": room.variant_name})
 
     async def public_replay(request):
@@ -103,7 +140,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             room = lobby.get(request.path_params["code"], address)
             text = room.public_replay(lambda: lobby.addresses.bucket("replay", address).take())
         except ShengjiError as e:
-            return JSONResponse(error_message(e), STATUS.get(getattr(e, "code", ""), 404))
+            return _refusal(e, 404)
         return Response(text, media_type="application/json")
 
     async def websocket(ws: WebSocket):
@@ -118,7 +155,10 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         async def send(msg):
             await ws.send_text(msg if isinstance(msg, str) else encode(msg))
 
-        conn = Conn(send, address, limits)
+        async def close(code, reason):
+            await ws.close(code, reason)
+
+        conn = Conn(send, address, limits, close)
         deadline = time.monotonic() + limits.join_timeout
         try:
             while conn.closing is None:
@@ -140,14 +180,15 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                     text = frame.get("bytes") or b""
                 await lobby.receive(conn, text)
             if conn.closing is not None:
-                await ws.close(1008, conn.closing)
+                await ws.close(1011 if conn.closing == STORE_CLOSE else 1008, conn.closing)
         except (WebSocketDisconnect, RuntimeError):
             pass  # the peer went away (RuntimeError: sending on a closed socket)
         finally:
             room = conn.room
             lobby.disconnect(conn)
             if room is not None:
-                await room.broadcast()  # the others see the seat disconnected
+                with contextlib.suppress(ShengjiError, RuntimeError):
+                    await room.broadcast()  # the others see the seat disconnected
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -160,6 +201,9 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         finally:
             if pauses is not None:
                 pauses.stop()
+            house_api.close()
+            for room in list(lobby.rooms.values()):  # no bot writes to a closed store
+                room.stop()
             if store is not None:
                 store.close()
 
@@ -168,29 +212,46 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         Route("/api/variants", get_variants),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{code}/replay", public_replay),
+        *house_api.routes(_read_json),
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/wasm/{name}", wasm_file),
     ], middleware=[Middleware(Guard, allowed_hosts=allowed_hosts,
-                              allowed_origins=allowed_origins)], lifespan=lifespan)
+                              allowed_origins=allowed_origins)], lifespan=lifespan,
+        exception_handlers={Exception: _internal_error})
     app.state.lobby = lobby
     return app
 
 
-async def _read_json(request) -> dict:
-    """The request body as a JSON object, read no further than MAX_BODY bytes (a larger
+def _refusal(e: ShengjiError, status: int) -> JSONResponse:
+    code = getattr(e, "code", "")
+    if code == "store_error":
+        log.error("%s", e)
+    return JSONResponse(error_message(e), STATUS.get(code, status))
+
+
+async def _internal_error(request, exc) -> JSONResponse:
+    """A bug: a JSON error like every other answer, not Starlette's plain text (the
+    traceback still goes to the log)."""
+    return JSONResponse({"type": "error", "protocol": PROTOCOL_VERSION, "code": "internal",
+                         "message": "internal server error", "reason": "", "rule": ""}, 500)
+
+
+async def _read_json(request, limit: int = MAX_BODY) -> dict:
+    """The request body as a JSON object, read no further than ``limit`` bytes (a larger
     body is refused while it arrives, never held in memory)."""
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
         # also what keeps a cross-site HTML form from posting here
         raise ProtocolError("bad_media_type", "send the body as application/json")
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise ProtocolError("too_large", f"request body over {MAX_BODY} bytes")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ProtocolError("too_large", f"request body over {limit} bytes")
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise ProtocolError("too_large", f"request body over {MAX_BODY} bytes")
+        if len(body) > limit:
+            raise ProtocolError("too_large", f"request body over {limit} bytes")
     try:
         data = json.loads(bytes(body) or b"{}")
     except (ValueError, RecursionError) as e:  # RecursionError: nested too deep

@@ -9,7 +9,7 @@ the uvicorn protocol classes are wrapped here (``server_config``):
 - **header timeout**: a request's headers must be complete within ``header_timeout``
   seconds of the connection (or of the previous response on a keep-alive connection),
   and within ``max_header_bytes``;
-- **body timeout**: its body within ``body_timeout`` seconds more.
+- **body timeout**: its body within ``body_timeout`` seconds past that deadline.
 
 What uvicorn has itself is passed to it: the idle keep-alive timeout
 (``timeout_keep_alive``), the 503 past a number of connections and tasks

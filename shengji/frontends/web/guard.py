@@ -23,9 +23,11 @@ import ipaddress
 import json
 from urllib.parse import urlsplit
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-       "frame-ancestors 'none'")
+# 'wasm-unsafe-eval' lets the page compile core.wasm (its own origin's file) and nothing
+# else: JavaScript eval stays forbidden
+CSP = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+       "img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; "
+       "form-action 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),

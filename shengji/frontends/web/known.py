@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from ...cards import RANKS, SUIT_SYMBOLS, SUITS, kind, point_value
-from ...protocol.refusals import REFUSALS
+from ...protocol.refusals import REFUSALS, RULELESS
 
 SUIT_NAMES = ("spades", "hearts", "clubs", "diamonds")
 
@@ -22,12 +22,14 @@ SUIT_NAMES = ("spades", "hearts", "clubs", "diamonds")
 def known() -> dict:
     """The data of known.js, by the name each constant has there."""
     return {
-        "SUIT": dict(zip(SUITS, SUIT_SYMBOLS)),
-        "SUIT_NAME": dict(zip(SUITS, SUIT_NAMES)),
+        "SUIT": dict(zip(SUITS, SUIT_SYMBOLS, strict=True)),
+        "SUIT_NAME": dict(zip(SUITS, SUIT_NAMES, strict=True)),
         "RANK_ORDER": list(RANKS),
         # points by rank: the same in every suit (cards.point_value); jokers have none
-        "POINTS": {r: point_value(kind(0, i)) for i, r in enumerate(RANKS) if point_value(kind(0, i))},
+        "POINTS": {r: point_value(kind(0, i)) for i, r in enumerate(RANKS)
+                   if point_value(kind(0, i))},
         "REFUSALS": REFUSALS,
+        "RULELESS": sorted(RULELESS),
     }
 
 

@@ -73,7 +73,7 @@ class Limits:
     #: raw TCP connections at once, per address and in all (sized to the open-files
     #: limit by fit_to_descriptors)
     sockets_per_address: int = 256
-    max_sockets: int = 10_000
+    max_sockets: int = 8_000
 
 
 class Bucket:

@@ -23,19 +23,23 @@ restart.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
-import unicodedata
 
 from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
+from ...wasm import rules_json
 from . import admission
-from .limits import Bucket, Limits, PerAddress, address_key
+from .chat import ChatLog
+from .houserules import room_rules, rules_fields, stored_rules, stored_variant
+from .limits import Limits, PerAddress, address_key
+from .replays import RoomReplays
+from .seating import arrange, controls_fields, game_args
+from .seats import MAX_NAME, Conn, Seat, clean_name, encode, token_hash  # noqa: F401 (re-exported)
+from .store import StoreError
 
 log = logging.getLogger("shengji.web")
 
@@ -49,72 +53,22 @@ DEFAULT_BOT_DELAY = 0.6
 #: seconds a disconnected player's turn (or the wait for "next deal") may last before a
 #: stand-in bot plays (or the next deal goes on); a room setting, 0 = wait for ever
 DEFAULT_TURN_TIMER = 60
-MAX_NAME = 24
+#: the close reason of a socket whose room's database failed (close code 1011)
+STORE_CLOSE = "database error"
 
 
-def token_hash(token: str) -> bytes:
-    """What a room keeps of a seat's token (any text hashes: a forged non-ASCII token is
-    simply wrong)."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
-
-
-def clean_name(name: str, default: str) -> str:
-    """A display name: no control or format characters, spaces collapsed, MAX_NAME long.
-    It is shown as text everywhere (never as markup)."""
-    text = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in name or "")
-    text = " ".join(text.split())[:MAX_NAME]
-    return text or default
-
-
-def encode(msg: dict) -> str:
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
-
-
-class Seat:
-    __slots__ = ("kind", "token_hash", "name")
-
-    def __init__(self, kind: str = "open", name: str = "", token_hash: bytes | None = None):
-        self.kind = kind        # open | human | bot
-        self.token_hash = token_hash
-        self.name = name
-
-    def record(self) -> tuple:
-        return (self.kind, self.name, self.token_hash)
-
-
-class Conn:
-    """One connection: the seat it holds (None while watching), its event cursor, its
-    message budget."""
-
-    __slots__ = ("_send", "seat", "cursor", "room", "address", "bucket", "limited",
-                 "dropped", "closing", "watching")
-
-    def __init__(self, send, address: str = "?", limits: Limits | None = None):
-        limits = limits or Limits()
-        self._send = send
-        self.seat = None
-        self.cursor = 0
-        self.room = None
-        self.address = address
-        self.bucket = Bucket(limits.msg_rate, limits.msg_burst)
-        self.limited = False    # over the rate: told once, then messages are dropped
-        self.dropped = 0
-        self.closing = None     # a reason to close this connection, set by the lobby
-        self.watching = False
-
-    async def send(self, msg: dict | str) -> None:
-        await self._send(msg)
-
-
-class Room:
+class Room(RoomReplays):
     def __init__(self, code: str, variant, seed, *, variant_name: str | None = None,
                  max_deals=None, bot="heuristic", bot_delay: float = DEFAULT_BOT_DELAY,
                  limits: Limits | None = None, creator: str = "",
                  turn_timer: float = DEFAULT_TURN_TIMER, store=None, actions=None,
-                 seats=None, started: bool = False):
+                 seats=None, started: bool = False, rules: dict | None = None, controls=None):
         self.code = code
-        self.table = Table(variant, seed, max_deals=max_deals, actions=actions)
+        self.controls = dict(controls or {})  # the host's room controls (seating.py)
+        self.table = Table(variant, seed, max_deals=max_deals, actions=actions,
+                           **game_args(controls))
         self.variant_name = variant_name or self.table.game.variant_ref
+        self.rules = rules or room_rules(variant)  # the rules in force (houserules.py)
         self.bot = bot
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
@@ -129,11 +83,15 @@ class Room:
         self.saved = len(self.table.game.actions)   # actions already in the store
         self.standins: set[int] = set()   # seats a bot plays while their player is away
         self.waiting: set[int] = set()    # players yet to send "next" after a scored deal
+        self.chat = ChatLog()              # the room's chat (chat.py): not in any record
         self._scanned = len(self.table.game.events)
         self._runner: asyncio.Task | None = None
         self._timer: asyncio.Task | None = None
         self._timer_key = None
         self._replays: dict[tuple, str] = {}   # (seat, deal) -> encoded replay message
+        self._public_deals: dict[int, dict] = {}  # deal -> its public replay message
+        self._scored: list[int] = []      # deals scored, from events[:self._indexed]
+        self._indexed = 0
         self._public: tuple | None = None      # (events then, encoded public replay)
         self._advice: tuple | None = None      # ((seat, actions then), encoded advice)
         for i, s in enumerate(self.seats):
@@ -148,11 +106,13 @@ class Room:
         seats = [Seat(k, n, t) for k, n, t in rec.seats]
         return cls(rec.code, variant, rec.seed, variant_name=rec.variant,
                    max_deals=rec.max_deals, actions=[action_from_dict(a) for a in rec.actions],
-                   seats=seats, started=rec.started,
+                   seats=seats, started=rec.started, rules=stored_rules(rec.settings),
+                   controls=rec.settings.get("controls"),
                    turn_timer=rec.settings.get("turn_timer", DEFAULT_TURN_TIMER), **kw)
 
     def settings(self) -> dict:
-        return {"turn_timer": self.turn_timer, "players": self.table.players}
+        return {"turn_timer": self.turn_timer, "players": self.table.players,
+                "rules": self.rules, "controls": self.controls}
 
     # ----------------------------------------------------------------- info
 
@@ -168,7 +128,7 @@ class Room:
         return {"type": "room", "protocol": PROTOCOL_VERSION, "room": self.code,
                 "variant": self.variant_name, "started": self.started,
                 "seats": self.seat_infos(), "watchers": len(self.watchers),
-                "turn_timer": self.turn_timer}
+                "turn_timer": self.turn_timer, **controls_fields(self)}
 
     def state_for(self, conn: Conn) -> dict:
         self._save_actions()  # stored before anyone sees them (a no-op when nothing is new)
@@ -178,6 +138,7 @@ class Room:
         msg["seats"] = self.seat_infos()
         msg["waiting"] = sorted(self.waiting)
         msg["watchers"] = len(self.watchers)
+        msg.update(rules_fields(self.rules))
         return msg
 
     @property
@@ -268,7 +229,9 @@ class Room:
             self.standins.discard(seat)
             self.table.remove_bot(seat)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": seat, "token": token, "variant": self.variant_name})
+                         "seat": seat, "token": token, "variant": self.variant_name,
+                         "play_rules": rules_json(self.table.variant.play_rules)})
+        await self.send_chat_history(conn)
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
@@ -286,7 +249,9 @@ class Room:
         self.watchers.append(conn)
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": None, "token": None, "variant": self.variant_name,
+                         "play_rules": rules_json(self.table.variant.play_rules),
                          "watching": True})
+        await self.send_chat_history(conn)
         await conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
@@ -321,9 +286,14 @@ class Room:
         if kind == "replay" and conn.watching:
             await conn.send(self.replay(None, msg["deal"]))
             return
+        if kind == "chat":
+            await self.say(conn, msg)
+            return
         seat = self._check_token(conn, msg.get("token"))
         if kind == "start":
             await self.start()
+        elif kind == "arrange":  # the host's room controls before the start
+            await arrange(self, seat, msg)
         elif kind == "replay":
             await conn.send(self.replay(seat, msg["deal"]))
         elif kind == "next":
@@ -350,13 +320,25 @@ class Room:
             self.waiting.discard(seat)  # acting in the next deal: seen the last one
             await self.changed()
 
-    def replay(self, seat: int | None, deal: int) -> str:
-        """A finished deal never changes: its replay is built once per seat and kept."""
-        key = (seat, deal)
-        text = self._replays.get(key)
-        if text is None:
-            text = self._replays[key] = encode(self.table.replay(seat, deal))
-        return text
+    async def send_chat_history(self, conn: Conn) -> None:
+        history = self.chat.history()
+        if history is not None:
+            await conn.send(history)
+
+    async def say(self, conn: Conn, msg: dict) -> None:
+        """A chat line (chat.py): a player's under its seat's name, a spectator's as one;
+        to everyone in the room."""
+        if conn.watching:
+            seat, name = None, "spectator"
+        else:
+            seat = self._check_token(conn, msg.get("token"))
+            name = self.seats[seat].name
+        line = encode(self.chat.add(seat, name, msg["text"]))
+        for other in self.conns + self.watchers:
+            try:
+                await other.send(line)
+            except Exception:  # a closed socket: its own receive loop forgets it
+                pass
 
     def public_replay(self, allow) -> str:
         """The room's public replay: every scored deal as a spectator saw it, and the whole
@@ -369,16 +351,15 @@ class Room:
         if not allow():
             raise ProtocolError("rate_limited", "too many replays asked for; wait a little")
         game = self.table.game
-        deals = [self.table.replay(None, e.deal) for e in game.events
-                 if type(e) is DealScored]
+        deals = [self._deal_replay(None, d) for d in self._scored_deals()]
         msg = {"type": "public_replay", "protocol": PROTOCOL_VERSION, "room": self.code,
                "variant": self.variant_name, "over": game.over, "winner": game.winner,
                "seats": [{"seat": i, "kind": s.kind, "name": s.name}
                          for i, s in enumerate(self.seats)],
-               "deals": deals}
+               "deals": deals, **rules_fields(self.rules)}
         if game.over:
             from ...engine.serial import game_to_dict
-            msg["record"] = game_to_dict(game)
+            msg["record"] = {**game_to_dict(game), "rules": self.rules["text"]}  # in force
         self._public = (key, encode(msg))
         return self._public[1]
 
@@ -392,7 +373,17 @@ class Room:
     async def broadcast(self) -> None:
         # the store first: nobody is told of an action that a killed server would lose
         # (and the bots' declarations while dealing go to the store in one commit)
-        self._save_actions()
+        try:
+            self._save_actions()
+        except StoreError as e:  # nothing unsaved is told: everyone gets the error, closed
+            log.error("room %s: %s", self.code, e)
+            for conn in self.conns + self.watchers:
+                try:
+                    await conn.send(error_message(e))
+                    await conn.close(1011, STORE_CLOSE)
+                except Exception:  # already gone
+                    pass
+            return
         for conn in self.conns + self.watchers:
             msg = self.state_for(conn) if self.started else self.room_message()
             try:
@@ -483,7 +474,10 @@ class Room:
                     continue  # a player came back to the seat meanwhile
             except ShengjiError as e:  # a bot bug must not kill the server: tell the table
                 log.error("room %s: bot failed: %s", self.code, e)
-                self._save_actions()
+                try:
+                    self._save_actions()
+                except StoreError:
+                    pass  # told below, with the bot's error
                 for conn in list(self.conns):
                     await conn.send(error_message(e))
                 return
@@ -501,7 +495,9 @@ class Lobby:
     """All rooms of one server, the per-address limits, and the store (or None)."""
 
     def __init__(self, *, variants: dict | None = None, bot_delay: float = DEFAULT_BOT_DELAY,
-                 bot: str = "heuristic", limits: Limits | None = None, store=None):
+                 bot: str = "heuristic", limits: Limits | None = None, store=None,
+                 shard: tuple[int, int] | None = None):
+        self.shard = shard   # (index, count): this process serves the codes of one shard
         self.rooms: dict[str, Room] = {}
         self._created: dict[str, set[str]] = {}  # address key -> codes of its rooms
         self.variants = variants or {}
@@ -555,8 +551,9 @@ class Lobby:
         return got
 
     def create(self, variant_name: str, seed=0, max_deals=None, address: str = "?",
-               turn_timer: float = DEFAULT_TURN_TIMER, players: int | None = None) -> Room:
-        variant = self.variant(variant_name, players)
+               turn_timer: float = DEFAULT_TURN_TIMER, players: int | None = None,
+               house=None) -> Room:  # house: checked HouseRules, played instead
+        variant = house.variant if house is not None else self.variant(variant_name, players)
         lim = self.limits
         key = address_key(address)
         live = admission.held(self.rooms, self._created.get(key))
@@ -570,7 +567,8 @@ class Lobby:
         code = self._new_code()
         room = Room(code, variant, seed, variant_name=variant_name,
                     max_deals=max_deals, bot=self.bot, bot_delay=self.bot_delay, limits=lim,
-                    creator=key, turn_timer=turn_timer, store=self.store)
+                    creator=key, turn_timer=turn_timer, store=self.store,
+                    rules=room_rules(variant, house))
         if self.store is not None:
             self.store.add_room(code, variant_name, seed, max_deals, room.settings(),
                                 [s.record() for s in room.seats])
@@ -597,6 +595,9 @@ class Lobby:
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if self.shard is not None and admission.shard_of(code, self.shard[1]) \
+                    != self.shard[0]:
+                continue
             if code not in self.rooms and (self.store is None or not self.store.exists(code)):
                 return code
 
@@ -607,6 +608,8 @@ class Lobby:
         refused before looking (admission.py)."""
         admission.check_guesses(self.addresses, address)
         key = admission.normal_code(code, CODE_LENGTH)
+        if key and self.shard is not None:
+            admission.check_shard(key, *self.shard)
         room = self.rooms.get(key) if key else None
         if room is None and key and self.store is not None:
             room = self._restore(key, address)
@@ -621,8 +624,10 @@ class Lobby:
         if rec is None:
             return None
         try:
-            variant = self.variant(rec.variant, rec.settings.get("players"))
-        except ProtocolError as e:
+            # the rules stored with the room, not the variant file as it is now
+            variant = stored_variant(rec.settings) or self.variant(rec.variant,
+                                                                   rec.settings.get("players"))
+        except ShengjiError as e:
             log.warning("room %s: not restored: %s", code, e)
             return None
         self._make_space(address)
@@ -679,12 +684,15 @@ class Lobby:
                 await self._join(conn, msg)
             elif conn.room is None:
                 raise ProtocolError("not_joined", f"{kind}: join a room first")
-            elif conn.watching and kind != "replay":
+            elif conn.watching and kind not in ("replay", "chat"):
                 raise ProtocolError("not_joined", f"{kind}: spectators only watch (join a "
                                                   "seat to play)")
             else:
                 await conn.room.handle(conn, msg)
         except ShengjiError as e:
+            if isinstance(e, StoreError):
+                log.error("%s", e)
+                conn.closing = STORE_CLOSE  # the socket closes with 1011 after the error
             await conn.send(error_message(e))
 
     def leave(self, conn: Conn) -> None:

@@ -15,13 +15,18 @@ docs/serving.md says how several processes would share one database.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
 
+from ...errors import ShengjiError
+
 SCHEMA_VERSION = 1
+#: frames (pages) of write-ahead log past which a complete checkpoint truncates the file
+WAL_FRAMES = 2048
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
@@ -51,6 +56,27 @@ CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms(finished);
 """
 
 
+class StoreError(ShengjiError):
+    """The database failed: not a database, read-only, a corrupt page, a full disk. One
+    line; the web server answers it as an ``error`` with code ``store_error``."""
+
+    code = "store_error"
+
+
+def _guarded(method):
+    """sqlite3 errors of a Store method → StoreError (a repeated action number stays an
+    IntegrityError: two writers of one room, a bug to see)."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kw):
+        try:
+            return method(self, *args, **kw)
+        except sqlite3.IntegrityError:
+            raise
+        except (sqlite3.Error, ValueError) as e:  # ValueError: bad JSON in a damaged row
+            raise StoreError(f"database {self.path}: {str(e).splitlines()[0][:200]}") from None
+    return wrapper
+
+
 @dataclass
 class RoomRecord:
     code: str
@@ -69,22 +95,33 @@ class Store:
 
     def __init__(self, path: str):
         self.path = str(path)
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        self.db = None
+        try:
+            self._open()
+        except sqlite3.Error as e:  # not a database, read-only, locked, ...
+            if self.db is not None:
+                self.db.close()
+            raise StoreError(f"--db {self.path}: cannot use it: {e}") from None
+
+    def _open(self) -> None:
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, SCHEMA_VERSION):
-            from ...errors import ShengjiError
-            raise ShengjiError(f"--db {self.path}: schema version {version}, this shengji "
-                               f"reads version {SCHEMA_VERSION}")
+            raise StoreError(f"--db {self.path}: schema version {version}, this shengji "
+                             f"reads version {SCHEMA_VERSION}")
         self.db.executescript(SCHEMA)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        # a read-only file opens and reads: find out now, not at the first room
+        self.db.execute("BEGIN IMMEDIATE")
+        self.db.execute("ROLLBACK")
         # checkpoints belong to the background thread (see above); the log stays small
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.execute("PRAGMA journal_size_limit=8388608")
-        self._stop = threading.Event()
-        self._checkpointer: threading.Thread | None = None
 
     def close(self) -> None:
         self._stop.set()
@@ -97,7 +134,11 @@ class Store:
         try:
             while not self._stop.wait(1.0):
                 # PASSIVE: copies what it can without waiting for, or blocking, the writer
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                if not busy and frames == copied and frames > WAL_FRAMES:
+                    # all copied after a burst: cut the file back (a quick truncate; the
+                    # next commit would only reuse the log from its start, not shrink it)
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error:
             pass  # the next start checkpoints what is left; nothing is lost
@@ -112,8 +153,10 @@ class Store:
 
     # ----------------------------------------------------------------- writes
 
+    @_guarded
     def add_room(self, code: str, variant: str, seed, max_deals, settings: dict,
                  seats: list) -> None:
+        self._start_checkpointer()  # room creations alone grow the log too
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute("INSERT INTO rooms (code, variant, seed, max_deals, settings, "
@@ -122,6 +165,7 @@ class Store:
                              time.time()))
             self._put_seats(code, seats)
 
+    @_guarded
     def save_seats(self, code: str, seats: list, started: bool | None = None) -> None:
         """``seats``: [(kind, name, token_hash)] by seat."""
         with self.db:
@@ -130,11 +174,18 @@ class Store:
             if started is not None:
                 self.db.execute("UPDATE rooms SET started=? WHERE code=?", (int(started), code))
 
+    def save_settings(self, code: str, settings: dict) -> None:
+        """A room's settings as they are now (the host's room controls change them)."""
+        with self.db:
+            self.db.execute("UPDATE rooms SET settings=? WHERE code=?",
+                            (json.dumps(settings), code))
+
     def _put_seats(self, code: str, seats: list) -> None:
         self.db.executemany("INSERT OR REPLACE INTO seats (room, seat, kind, name, token_hash) "
                             "VALUES (?, ?, ?, ?, ?)",
                             [(code, i, k, n, t) for i, (k, n, t) in enumerate(seats)])
 
+    @_guarded
     def add_actions(self, code: str, first: int, actions: list[dict],
                     finished: bool = False) -> None:
         """Append actions ``first, first+1, ...`` (a gap or a repeat is an IntegrityError:
@@ -148,6 +199,7 @@ class Store:
             if finished:
                 self.db.execute("UPDATE rooms SET finished=1 WHERE code=?", (code,))
 
+    @_guarded
     def drop_room(self, code: str) -> None:
         """Delete a room nobody joined (it has no actions)."""
         with self.db:
@@ -158,6 +210,7 @@ class Store:
 
     # ----------------------------------------------------------------- reads
 
+    @_guarded
     def room(self, code: str) -> RoomRecord | None:
         row = self.db.execute("SELECT code, variant, seed, max_deals, settings, started, "
                               "finished FROM rooms WHERE code=?", (code,)).fetchone()
@@ -171,8 +224,10 @@ class Store:
             "SELECT action FROM actions WHERE room=? ORDER BY seq", (code,))]
         return rec
 
+    @_guarded
     def unfinished(self) -> list[str]:
         return [c for (c,) in self.db.execute("SELECT code FROM rooms WHERE finished=0")]
 
+    @_guarded
     def exists(self, code: str) -> bool:
         return self.db.execute("SELECT 1 FROM rooms WHERE code=?", (code,)).fetchone() is not None

@@ -2,11 +2,13 @@
 // the hint and its advice, a refusal explained in words and card glyphs.
 import { $, h, fill, button } from "./dom.js";
 import { tokens, textCards, glyphText, suitOf } from "./cards.js";
-import { REFUSALS } from "./known.js";
+import { REFUSALS, RULELESS } from "./known.js";
 import { app, handTokens, redraw } from "./state.js";
 import { send } from "./connection.js";
 import { selectedCards } from "./hand.js";
 import { renderCallPicker } from "./friends.js";
+import { renderDealDeclare } from "./bidding.js";
+import { veto } from "./rulescore.js";
 
 export function sendAction(action) {
   hideError();
@@ -17,6 +19,13 @@ export function sendAction(action) {
 export function renderActions(st) {
   const box = $("actions"), legal = st.legal;
   box.replaceChildren();
+  renderSelection(legal);
+  // while the cards arrive: a Declare button, never a prompt that stops the deal
+  if (app.seat !== null && !app.hold && st.view && st.view.phase === "deal" && st.view.to_deal > 0 &&
+      (!legal || legal.kind === "declare")) {
+    renderDealDeclare(box, st, sendAction);
+    return;
+  }
   if (!legal || app.hold) return;
   const n = app.selected.size;
   if (legal.kind === "declare" || legal.kind === "takeback") {
@@ -30,6 +39,7 @@ export function renderActions(st) {
     b.id = "play";
     b.disabled = n !== legal.count;
     box.appendChild(b);
+    box.appendChild(hintButton());
   } else if (legal.kind === "call") {
     // finding friends: a suit, a card, then which copy ("the 2nd ♠A played")
     renderCallPicker(box, legal, (calls) => sendAction({ type: "CallFriends", calls }));
@@ -38,11 +48,15 @@ export function renderActions(st) {
       box.appendChild(button(["Force ", textCards(o)], () => sendAction({ type: "ChooseForced", option: i }), "declare"));
     });
   } else if (legal.kind === "lead" || legal.kind === "follow") {
-    const b = button(legal.kind === "lead" ? "Lead" : "Play", () => sendAction({ type: "Play", cards: selectedCards() }), "primary");
+    const b = button(legal.kind === "lead" ? "Lead" : "Play", () => {
+      // the rules core in the page refuses an illegal follow before it is sent
+      const refused = veto(st, selectedCards());
+      if (refused) showError(refused); else sendAction({ type: "Play", cards: selectedCards() });
+    }, "primary");
     b.id = "play";
     b.disabled = n === 0;
     box.appendChild(b);
-    box.appendChild(button("Hint", hint));
+    box.appendChild(hintButton());
   } else {
     // an action kind this page does not know yet: offer what the server lists
     for (const a of legal.actions) {
@@ -50,13 +64,33 @@ export function renderActions(st) {
     }
   }
   if (legal.kind === "bury" || legal.kind === "lead" || legal.kind === "follow") {
-    box.appendChild(button("Clear", () => { app.selected.clear(); redraw(); }));
+    const c = button("Clear", () => { app.selected.clear(); hideError(); redraw(); });
+    c.id = "clear";
+    box.appendChild(c);
   }
 }
 
 // ask the server for advice: the room's bot, seeing only this seat's state
+function hintButton() {
+  const b = button("Hint", hint);
+  b.id = "hint";
+  return b;
+}
+
+// what is selected, beside the buttons (the hand may be scrolled away on a phone)
+function renderSelection(legal) {
+  const el = $("selection");
+  const picking = legal && !app.hold && ["bury", "lead", "follow"].includes(legal.kind);
+  if (!picking) { el.replaceChildren(); return; }
+  const cards = selectedCards();
+  const want = legal.kind === "lead" ? "" : `/${legal.count}`;
+  fill(el, cards ? [h("b", {}, `${app.selected.size}${want}: `), textCards(cards)]
+    : h("span", { class: "hintline" }, legal.kind === "bury" ? `tap ${legal.count} cards to bury` : "tap your cards"));
+}
+
 export function hint() {
   if (!app.legal) return;
+  hideError();
   send({ type: "hint", token: app.token });
 }
 
@@ -78,6 +112,12 @@ export function showAdvice(msg) {
 }
 
 // readable refusals: what the rule asks, with card glyphs, not the engine's codes
+// the engine's sentence for our own seat: "seat 0's" → "your", "seat 0" → "you"
+function yours(text) {
+  if (app.seat === null || app.seat === undefined) return text;
+  return text.replace(new RegExp(`\\bseat ${app.seat}'s\\b`, "g"), "your").replace(new RegExp(`\\bseat ${app.seat}\\b`, "g"), "you");
+}
+
 export function refusalText(msg) {
   const v = app.state && app.state.view, a = app.lastSent || {};
   const lead = v && v.trick.length ? v.trick[0][1] : null;
@@ -85,7 +125,10 @@ export function refusalText(msg) {
     lead: lead ? textCards(lead) : null,
     suit: lead ? suitOf(tokens(lead)[0], v) : null,
     count: app.legal && app.legal.count ? String(app.legal.count) : null,
+    detail: null,
   };
+  const message = yours(String(msg.message || ""));
+  if (message.includes(": ")) fields.detail = glyphText(message.split(": ").slice(1).join(": ").replace(/\.$/, ""));
   const template = REFUSALS[msg.reason];
   if (template) {
     // the same sentence as the terminal's (shengji.protocol.refusals), cards as glyphs
@@ -98,7 +141,7 @@ export function refusalText(msg) {
   if (msg.code === "rate_limited") return ["Too many messages — slow down a little."];
   if (msg.code === "bad_token") return ["This page no longer holds your seat. Reload the page."];
   // anything else: the server's sentence without its codes, cards as glyphs
-  return [glyphText(String(msg.message || msg.code).replace(/\s*\([a-z_]+(:[^)]*)?\)\s*$/, ""))];
+  return [glyphText((message || msg.code).replace(/\s*\([a-z_]+(:[^)]*)?\)\s*$/, ""))];
 }
 
 
@@ -106,8 +149,10 @@ export function refusalText(msg) {
 export function showError(msg) {
   const el = $("error");
   el.hidden = false;
+  // the rule and its source (docs/rules.md §, the seed) wait behind "why?"
+  const rule = msg.rule && !RULELESS.includes(msg.reason) ? msg.rule : null;
   fill(el, h("b", {}, "Not allowed: "), refusalText(msg),
-    msg.rule ? h("div", { class: "rule" }, "Rule: " + msg.rule) : null);
+    rule ? h("details", { class: "why" }, h("summary", {}, "why?"), h("div", { class: "rule" }, "Rule: " + rule)) : null);
 }
 
 export function hideError() { $("error").hidden = true; }

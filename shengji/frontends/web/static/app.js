@@ -6,12 +6,18 @@
 //   state.js       the page's state (window.shengji) and what follows from it alone
 //   connection.js  the websocket: connect, reconnect, send, dispatch by message type
 //   lobby.js       variants, creating/joining/watching rooms, the waiting room
-//   houserules.js  the lobby's house-rules panel
+//   houserules.js  the lobby's house-rules panel, a room's rules summary
+//   roomcontrols.js the host's seats, starting levels and first dealer before the start
 //   table.js       the state as it arrives, the felt and seats, info bar, result, tools
 //   hand.js        your hand and its selection
 //   actions.js     the buttons of each decision, hints, refusals explained
 //   log.js         "What happened"
 //   replay.js      a deal's replay, step by step
+//   friends.js     finding friends: the calls, the sides, the call picker
+//   options.js     the player's options (four colours, hand order, turn signal)
+//   chat.js        the room's chat
+//   known.js       generated from Python: suits, ranks, points, refusals in words
+//   rulescore.js   the rules core (core.wasm) judging a selection before it is sent
 // This module wires them together and starts the page.
 import { $ } from "./dom.js";
 import { app, setRenderer } from "./state.js";
@@ -20,13 +26,18 @@ import { setUpLobby, onWelcome, showWaiting, showLobbyError, typedCode } from ".
 import { setUpTable, onState, render } from "./table.js";
 import { showAdvice, showError } from "./actions.js";
 import { setUpReplay, renderReplay, openPublicReplay } from "./replay.js";
+import { onChat, setUpChat } from "./chat.js";
+import { showControls, onSeated } from "./roomcontrols.js";
+import { startRulesCore, onRules } from "./rulescore.js";
 
 setRenderer(render);
 
-on("welcome", onWelcome);
-on("room", showWaiting);
+on("welcome", (msg) => { onRules(msg); onWelcome(msg); });
+on("room", (msg) => { showWaiting(msg); showControls(msg); });
+on("seated", onSeated);
 on("state", onState);
 on("advice", showAdvice);
+on("chat", onChat);
 on("replay", (msg) => { app.replay = msg; app.replayStep = 0; renderReplay(); });
 on("error", (msg) => {
   if (msg.code === "bad_token" && !app.state) {
@@ -36,9 +47,11 @@ on("error", (msg) => {
   if (!$("lobby").hidden) showLobbyError(msg); else showError(msg);
 });
 
+startRulesCore();
 setUpLobby();
 setUpTable();
 setUpReplay();
+setUpChat();
 $("publicreplay").onclick = () => { const c = typedCode(); if (c) openPublicReplay(c); };
 
 const params = new URLSearchParams(location.search);

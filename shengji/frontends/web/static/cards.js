@@ -46,7 +46,7 @@ export function textCards(text) {
   const out = [];
   for (const t of tokens(text)) {
     if (out.length) out.push(" ");
-    out.push(h("span", { class: "tok" + (cardLabel(t).red ? " red" : "") }, glyph(t)));
+    out.push(h("span", { class: "tok" + (cardLabel(t).red ? " red" : ""), dataset: { suit: t[0] } }, glyph(t)));
   }
   return frag(out);
 }

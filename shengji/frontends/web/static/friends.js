@@ -47,7 +47,7 @@ export const SIDE_WORDS = { dealer: "dealer's side", attackers: "attackers", unk
 
 // the calls bar above the felt: every call, marked when fulfilled, with who joined
 export function renderCalls(v, el) {
-  const calls = v && v.phase !== "over" ? v.calls || [] : [];
+  const calls = (v && v.calls) || [];
   el.hidden = !calls.length;
   if (!calls.length) return;
   const done = {};

@@ -34,6 +34,7 @@ export const REFUSALS = Object.freeze({
   "cannot_declare": "Those cards cannot declare trump at this level.",
   "cannot_overturn": "That does not beat the declaration standing.",
   "mixed": "A declaration shows cards of one suit, or jokers only.",
-  "bad_call": "This variant does not allow those friend calls.",
+  "bad_call": "You cannot call those: {detail}.",
   "no_such_option": "That choice is not one of those offered."
 });
+export const RULELESS = Object.freeze(["no_such_seat", "not_an_action", "not_in_hand"]);

@@ -6,13 +6,14 @@ import { app } from "./state.js";
 import { connectThen, joinRoom, watchRoom } from "./connection.js";
 // The house-rules panel (its own module, filled in by the house-rules work): it draws
 // its fields into the lobby and adds what they say to the room's creation request.
-import { mountHouseRules, houseRules } from "./houserules.js";
+import { mountHouseRules, houseRules, showRuleErrors, previewRoomRules, showRoomRules } from "./houserules.js";
 
 export async function loadVariants() {
   const r = await fetch("/api/variants");
   const data = await r.json();
   const sel = $("variant");
   app.seatCounts = data.seats || {};
+  app.descriptions = data.descriptions || {};
   for (const v of data.variants) {
     const o = h("option", { value: v }, v.split("/").pop().replace(/\.ya?ml$/, ""));
     if (v === data.default) o.selected = true;
@@ -24,6 +25,7 @@ export async function loadVariants() {
 
 // a variant playable at several table sizes (finding friends: 5-12) offers a choice
 export function showSeatCounts() {
+  $("variantdesc").textContent = app.descriptions[$("variant").value] || "";
   const counts = app.seatCounts[$("variant").value] || [];
   $("seatslabel").hidden = counts.length < 2;
   fill($("seats"), counts.map((n) => h("option", { value: String(n) }, String(n))));
@@ -46,7 +48,7 @@ export async function createRoom() {
     showLobbyError({ code: "offline", message: "the server did not answer" });
     return;
   }
-  if (!r.ok) { showLobbyError(data); return; }
+  if (!r.ok) { showLobbyError(data); if (data.errors) showRuleErrors(data.errors); return; }
   connectThen(() => joinRoom(data.room, $("name").value.trim() || "you"));
 }
 
@@ -116,7 +118,8 @@ export function onWelcome(msg) {
   $("roomcode").textContent = msg.room;
   // a variant file offered by path shows as its file name
   $("variantname").textContent = msg.variant.split("/").pop().replace(/\.ya?ml$/, "");
-  $("seatname").textContent = app.watching ? "watching" : "seat " + msg.seat;
+  $("seatname").textContent = app.watching ? "watching" : `you · seat ${msg.seat}`;
+  showRoomRules(msg.room);  // the table's rules, openable during play
   $("lobby").hidden = true;
   hideLobbyError();
 }
@@ -126,5 +129,8 @@ export function setUpLobby() {
   $("join").onclick = joinTyped;
   $("watch").onclick = watchTyped;
   mountHouseRules($("houserules"));
+  // before sitting down: the rules of the room whose code is typed
+  $("joincode").addEventListener("input", () => previewRoomRules(typedCode()));
+  if ($("joincode").value) previewRoomRules(typedCode());
   loadVariants();
 }

@@ -1,6 +1,7 @@
 // The page's state (one object, also window.shengji for the tests) and what follows
 // from it alone: whose names, which side each seat is on, the hand in order.
 import { tokens } from "./cards.js";
+import { orderGroups } from "./options.js";
 
 export const app = (window.shengji = {
   ws: null, room: null, seat: null, token: null, watching: false,
@@ -11,6 +12,8 @@ export const app = (window.shengji = {
   throwNote: null,    // the last failed throw of this trick, explained
   lastSent: null,     // the last action we sent (to explain a refusal)
   replay: null, replayStep: 0, publicReplay: null,
+  won: {},            // points each seat's tricks took this deal, from the events
+  wasMine: false,     // whether the last state was this seat's turn (for the turn signal)
 });
 
 // render() lives in table.js, which imports most modules; the others redraw through
@@ -24,7 +27,10 @@ export function shownView(st) { return (app.hold && app.hold.view) || st.view; }
 
 export function handTokens(view) {
   const out = [];
-  for (const g of view.hand_groups) for (const t of tokens(g.cards)) out.push({ tok: t, trump: g.suit === "trump" });
+  // in trump order: by the page's rules core when it runs (rulescore.js), else the server's;
+  // then in the order the player chose (options.js)
+  const groups = app.sortHand ? app.sortHand(view) : view.hand_groups;
+  for (const g of orderGroups(groups)) for (const t of tokens(g.cards)) out.push({ tok: t, trump: g.suit === "trump" });
   return out;
 }
 
@@ -39,7 +45,7 @@ export function seatName(seat) {
 export function whose(seat) { return seat === app.seat ? "your" : `${seatName(seat)}'s`; }
 
 // "you declare" / "ann declares"
-export function says(seat, verb) { return `${seatName(seat)} ${seat === app.seat ? verb : verb.replace(/y$/, "ie") + "s"}`; }
+export function says(seat, verb) { return `${seatName(seat)} ${seat === app.seat ? verb : verb.replace(/([^aeiou])y$/, "$1ie") + "s"}`; }
 
 export function viewBase() { return app.seat === null ? 0 : app.seat; }
 

@@ -7,10 +7,13 @@ import {
   app, shownView, handTokens, seatName, whose, says, viewBase, fixedTeams, sameSide,
 } from "./state.js";
 import { send } from "./connection.js";
-import { renderHand } from "./hand.js";
-import { renderActions } from "./actions.js";
+import { renderHand, selectedCards } from "./hand.js";
+import { decorate } from "./rulescore.js";
+import { renderActions, hideError } from "./actions.js";
 import { logEvent } from "./log.js";
 import { renderCalls, sideOf, SIDE_WORDS, clearPick } from "./friends.js";
+import { turnSignal, setUpOptions } from "./options.js";
+import { dealingOffer } from "./bidding.js";
 
 export function onState(msg) {
   const first = !app.state;
@@ -30,25 +33,30 @@ export function onState(msg) {
   const handNow = handTokens(msg.view);
   for (const i of [...app.selected]) if (i >= handNow.length) app.selected.delete(i);
   if (first) app.selected.clear();
+  // an offer to declare while the cards arrive is not a turn to wait for (bidding.js)
+  const mine = !!msg.legal && !app.hold && !dealingOffer(msg);
+  turnSignal(mine, app.wasMine);
+  app.wasMine = mine;
   render();
 }
 
 export function onEvent(e) {
   switch (e.type) {
-    case "DealStarted": app.trick = []; app.throwNote = null; break;
+    case "DealStarted": app.trick = []; app.throwNote = null; app.won = {}; break;
     case "Played":
       if (e.lead) { app.trick = []; }
       app.trick.push([e.seat, e.cards]);
       break;
     case "ThrowFailed": app.throwNote = e; break;
     case "TrickWon":
+      if (typeof e.points === "number") app.won[e.seat] = (app.won[e.seat] || 0) + e.points;
       app.lastTrick = { plays: app.trick, winner: e.seat, points: e.points, trick: e.trick };
       app.trick = [];
       app.throwNote = null;
       break;
     case "DealScored":
       // the last trick and the result stay on the table until "Next deal"
-      app.hold = { scored: e, trick: app.lastTrick, view: heldView(e) };
+      app.hold = { scored: e, trick: app.lastTrick, view: heldView(e), won: { ...app.won } };
       break;
     default: break;
   }
@@ -59,8 +67,11 @@ export function onEvent(e) {
 export function heldView(e) {
   const v = app.prevView;
   if (!v || v.deal !== e.deal) return null;
+  // the levels as the scoring left them: the view of this message is already past it
+  const now = app.state.view;
   return { ...v, trick_points: e.attacker_points, hand_sizes: v.hand_sizes.map(() => 0),
-    to_act: null, points_out: v.points_total, trick: [], phase: "over" };
+    to_act: null, points_out: v.points_total, trick: [], phase: "over",
+    level_ranks: now.level_ranks, levels: now.levels };
 }
 
 // ------------------------------------------------------------------ the table layout
@@ -102,8 +113,11 @@ export function render() {
   renderCenter(st);
   renderTurn(st);
   renderNotice(st);
-  renderHand(st, () => renderActions(app.state));
+  // a new selection makes the last refusal stale
+  renderHand(st, () => { hideError(); renderActions(app.state); decorate(app.state, selectedCards()); });
+  renderBarTrick(st);
   renderActions(st);
+  decorate(st, app.seat === null ? "" : selectedCards());
   renderResult(st);
   renderTools(st);
 }
@@ -176,12 +190,26 @@ export function renderSpots(st) {
     else if (info && info.kind === "bot") badges.push(h("span", { class: "badge bot" }, "bot"));
     if (app.state.waiting && app.state.waiting.includes(seat)) badges.push(h("span", { class: "badge wait" }, "reading the result"));
     const lines = [h("b", { class: "name" }, seatName(seat)), badges,
-      h("span", { class: "count" }, `${v.hand_sizes[seat]} cards`)];
+      h("span", { class: "count" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`)];
+    // points this seat's tricks took this deal (hidden points are not counted)
+    const won = (app.hold && app.hold.won) || app.won || {};
+    if (won[seat]) lines.push(h("span", { class: "count won", dataset: { won: String(won[seat]) } }, `won ${won[seat]}`));
     if (!fixedTeams(v)) lines.push(h("span", { class: "count" }, `level ${v.level_ranks[seat]}`));
     fill(spot, h("div", { class: "who" }, lines),
       played[seat] ? cardsRow(played[seat]) : h("div", { class: "cards empty" }));
     if (faded && played[seat]) spot.lastChild.classList.add("faded");
   }
+}
+
+// the trick being played, in one line of glyphs for the action bar (on a phone the felt
+// scrolls away while the hand is chosen)
+function renderBarTrick(st) {
+  const el = $("bartrick"), v = st.view;
+  if (app.hold || v.phase !== "play" || !v.trick.length) { el.hidden = true; return; }
+  el.hidden = false;
+  const parts = [h("b", {}, `Trick ${v.trick_number + 1}: `)];
+  v.trick.forEach(([s, c], i) => parts.push(i ? " · " : "", `${seatName(s)} `, textCards(c)));
+  fill(el, parts);
 }
 
 export function renderCenter(st) {
@@ -218,7 +246,12 @@ export function gameOverText(st) {
 export function renderTurn(st) {
   const t = $("turn"), legal = st.legal;
   const mine = !!legal && !app.hold;
-  document.body.classList.toggle("myturn", mine);
+  document.body.classList.toggle("myturn", mine && !dealingOffer(st));
+  if (mine && dealingOffer(st)) {
+    t.className = "turn";
+    t.textContent = "Dealing — you may declare now (Declare…), or let the cards keep coming";
+    return;
+  }
   if (app.hold) {
     t.className = "turn";
     t.textContent = st.over ? "The game is over." : "Deal over — read the result, then press Next deal.";
@@ -226,7 +259,8 @@ export function renderTurn(st) {
   }
   if (!mine) {
     t.className = "turn";
-    t.textContent = st.over ? "The game is over." : st.view.to_act === null ? "" :
+    t.textContent = st.over ? "The game is over." : st.view.phase === "deal" && st.view.to_deal > 0 ?
+      "Dealing — Declare lights up when you can declare" : st.view.to_act === null ? "" :
       app.seat === null ? `${seatName(st.view.to_act)} to play…` : `Waiting for ${seatName(st.view.to_act)}…`;
     return;
   }
@@ -341,6 +375,7 @@ export function showCardsOut() {
 }
 
 export function setUpTable() {
+  setUpOptions(() => { app.selected.clear(); if (app.state && app.state.view) render(); });
   $("start").onclick = () => send({ type: "start", token: app.token });
   $("lasttrickbtn").onclick = showLastTrick;
   $("cardsoutbtn").onclick = showCardsOut;

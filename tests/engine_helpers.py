@@ -99,7 +99,9 @@ def check_events(game: Game, before: dict, events: list) -> None:
             _require(ev.kitty_points <= max_points and ev.trick_points <= max_points,
                      "points above the decks' total")
             _require(ev.kitty_bonus == ev.kitty_points * ev.multiplier, "kitty bonus wrong")
-            _require(ev.attacker_points == max(0, ev.trick_points + ev.kitty_bonus + ev.penalty),
+            raw = ev.trick_points + ev.kitty_bonus + ev.penalty
+            below = (game.variant.settings.get("scoring") or {}).get("below_zero")
+            _require(ev.attacker_points == (raw if below else max(0, raw)),
                      "attacker points do not add up")
             _require(ev.attacker_points <= max_points + ev.kitty_bonus + max(ev.penalty, 0),
                      f"attacker points {ev.attacker_points} above decks + kitty bonus")

@@ -1,0 +1,208 @@
+"""The house-rules API: check a house file, look a room's rules up by code, and the
+schema the page builds its rules editor from.
+
+    GET  /api/rules/schema   the variant schema, the bases a house file may extend and
+                             their table sizes
+    POST /api/rules/check    {"rules": YAML, "players": N?} → the resolved rules, or 422
+                             {"errors": [{"key": "play.kitty", "message": ...}]}
+    POST /api/rules/preview  {"rules", "players"?, "seed"?, "deals"?} → figures of a short
+                             bot match under the house rules and under the base (preview.py)
+    GET  /api/rooms/CODE     a room's rules and seats (rate-limited like a join by code)
+
+A house file from a client is data only (shengji.variants.house: no plugins, no file
+paths, the loader's size and nesting limits, the schema's maxima). Checks cost a variant
+load each, so they are rate-limited per address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import secrets
+from collections import OrderedDict
+
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ...errors import ShengjiError
+from ...protocol import ProtocolError, error_message
+from ...variants.files import schema
+from ...variants.house import MAX_HOUSE_BYTES, HouseRulesError, canonical_text, check_house
+from .houserules import rules_fields
+from .limits import Bucket, address_key
+from .preview import DEFAULT_DEALS, MAX_DEALS, PreviewLimits, Previews
+
+#: a request that carries a house file (JSON-escaped text: up to twice its bytes)
+MAX_RULES_BODY = 2 * MAX_HOUSE_BYTES + 4096
+#: checks per address: a burst, then this many a second
+CHECK_RATE, CHECK_BURST = 2.0, 30
+TRACKED = 10_000
+
+
+@functools.cache
+def rule_examples() -> dict:
+    """Positions where a setting and its base disagree (shengji.conformance.examples)."""
+    from importlib import resources
+
+    text = resources.files("shengji").joinpath("schema/rule_examples.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def _status(e: ShengjiError) -> int:
+    return {"rate_limited": 429, "too_large": 413, "bad_media_type": 415,
+            "no_such_room": 404, "custom_rules_off": 403,
+            "busy": 503}.get(getattr(e, "code", ""), 400)
+
+
+def refusal(e: HouseRulesError) -> dict:
+    """The answer to refused rules: an error message, and every error by its key."""
+    first = e.errors[0]
+    return {"type": "error", "code": "bad_rules", "errors": e.errors,
+            "message": f"{first['key'] or 'rules'}: {first['message']}"}
+
+
+class RulesApi:
+    def __init__(self, lobby, loaded: dict, bases: list[str] | None = None,
+                 enabled: bool = True, preview_limits: PreviewLimits | None = None):
+        unknown = [b for b in bases or () if b not in loaded]
+        if unknown:
+            raise ShengjiError(f"--bases: {', '.join(unknown)} not served here (served: "
+                               f"{', '.join(loaded)})")
+        self.lobby = lobby
+        self.bases = {name: loaded[name] for name in (bases or loaded)}
+        self.enabled = enabled
+        self._buckets: OrderedDict = OrderedDict()
+        self.previews = Previews(preview_limits)
+        self._texts: dict = {}   # (base, players) -> the base's rules text
+
+    def close(self) -> None:
+        self.previews.close()
+
+    def _bucket(self, address: str) -> Bucket:
+        address = address_key(address)
+        b = self._buckets.get(address)
+        if b is None:
+            if len(self._buckets) >= TRACKED:
+                self._buckets.popitem(last=False)
+            b = self._buckets[address] = Bucket(CHECK_RATE, CHECK_BURST)
+        return b
+
+    def _base(self, name: str, players: int):
+        from ...variants import load_variant  # a loaded size is kept by the Variant
+
+        return load_variant(self.bases[name], players=players)
+
+    def _base_text(self, name: str, players: int) -> str:
+        key = (name, players)
+        if key not in self._texts:
+            self._texts[key] = canonical_text(self._base(name, players).settings)
+        return self._texts[key]
+
+    def check(self, text, players, address: str):
+        """Checked HouseRules, or HouseRulesError / ProtocolError."""
+        if not self.enabled:
+            raise ProtocolError("custom_rules_off", "this server plays only the variants it "
+                                                    "offers (serve --no-custom-rules)")
+        if not isinstance(text, str):
+            raise HouseRulesError([{"key": "", "message": "rules: the text of a YAML house "
+                                                          "file"}])
+        if not self._bucket(address).take():
+            raise ProtocolError("rate_limited", "rules are checked too often from your "
+                                                "address; wait a little")
+        return check_house(text, self.bases, players)
+
+    def routes(self, read_json) -> list[Route]:
+        async def get_schema(request):
+            sizes = {name: sorted({int(k) for k in (v.settings.get("by_players") or {})}
+                                  | {v.players}) for name, v in self.bases.items()}
+            return JSONResponse({"schema": schema(), "bases": list(self.bases),
+                                 "examples": rule_examples(),
+                                 "seats": sizes, "custom_rules": self.enabled})
+
+        async def post_check(request):
+            address = request.client.host if request.client else "?"
+            try:
+                data = await read_json(request, limit=MAX_RULES_BODY)
+                unknown = set(data) - {"rules", "players"}
+                if unknown:
+                    raise ProtocolError("bad_message", f"unknown key(s) "
+                                        f"{', '.join(sorted(unknown))} (allowed: rules, "
+                                        "players)")
+                players = data.get("players")
+                if players is not None and (isinstance(players, bool)
+                                            or not isinstance(players, int)
+                                            or not 2 <= players <= 12):
+                    raise ProtocolError("bad_message", "players: a table size 2..12")
+                # a check loads a variant (~0.1 s): in a thread, not in the event loop
+                house = await asyncio.to_thread(self.check, data.get("rules"), players,
+                                                address)
+            except HouseRulesError as e:
+                return JSONResponse(refusal(e), 422)
+            except ShengjiError as e:
+                return JSONResponse(error_message(e), _status(e))
+            base = self._base(house.base, house.players)
+            return Response(json.dumps({
+                "base": house.base, "players": house.players, "rules": house.text,
+                "name": house.name,
+                "rules_fingerprint": house.fingerprint, "house": house.house,
+                "settings": house.variant.settings, "base_settings": base.settings,
+                "changes": house.changes, "warnings": house.warnings,
+            }, ensure_ascii=False, default=str), media_type="application/json")
+
+        async def get_room(request):
+            address = request.client.host if request.client else "?"
+            try:  # a lookup by code: misses are counted per address (admission.py)
+                room = self.lobby.get(request.path_params["code"], address)
+            except ShengjiError as e:
+                return JSONResponse(error_message(e), _status(e))
+            return JSONResponse({"room": room.code, "variant": room.variant_name,
+                                 "players": room.table.players, "started": room.started,
+                                 "seats": room.seat_infos(), **rules_fields(room.rules)})
+
+        async def post_preview(request):
+            address = address_key(request.client.host if request.client else "?")
+            try:
+                data = await read_json(request, limit=MAX_RULES_BODY)
+                unknown = set(data) - {"rules", "players", "seed", "deals"}
+                if unknown:
+                    raise ProtocolError("bad_message", f"unknown key(s) "
+                                        f"{', '.join(sorted(unknown))} (allowed: rules, "
+                                        "players, seed, deals)")
+                seed = data.get("seed")
+                if seed is None:
+                    seed = secrets.randbelow(1_000_000)
+                if isinstance(seed, bool) or not isinstance(seed, (int, str)) \
+                        or len(str(seed)) > 64:
+                    raise ProtocolError("bad_message", "seed: an integer or a short string")
+                deals = data.get("deals", DEFAULT_DEALS)
+                if isinstance(deals, bool) or not isinstance(deals, int) \
+                        or not 1 <= deals <= MAX_DEALS:
+                    raise ProtocolError("bad_message", f"deals: 1..{MAX_DEALS}")
+                players = data.get("players")
+                if players is not None and (isinstance(players, bool)
+                                            or not isinstance(players, int)
+                                            or not 2 <= players <= 12):
+                    raise ProtocolError("bad_message", "players: a table size 2..12")
+                found = {}
+
+                def prepare():
+                    house = found["house"] = self.check(data.get("rules"), players, address)
+                    return house.text, self._base_text(house.base, house.players)
+
+                got = await self.previews.run(address, prepare, seed, deals)
+                house = found["house"]
+            except HouseRulesError as e:
+                return JSONResponse(refusal(e), 422)
+            except ShengjiError as e:
+                return JSONResponse(error_message(e), _status(e))
+            return JSONResponse({"seed": seed, "deals": deals, "base_name": house.base,
+                                 "time_cap": self.previews.limits.time_cap, **got})
+
+        return [Route("/api/rules/schema", get_schema),
+                Route("/api/rules/preview", post_preview, methods=["POST"]),
+                Route("/api/rules/check", post_check, methods=["POST"]),
+                Route("/api/rooms/{code}", get_room)]
+
+
+__all__ = ["RulesApi", "MAX_RULES_BODY", "MAX_HOUSE_BYTES"]

@@ -1,0 +1,74 @@
+"""A room's seats and connections: what a seat keeps (its kind, a display name, the
+SHA-256 of its token), how names are cleaned, and ``Conn``, one websocket's state (its
+seat, event cursor, message budget). Used by rooms.py; independent of the web framework."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+
+from .limits import Bucket, Limits
+
+MAX_NAME = 24
+
+
+def token_hash(token: str) -> bytes:
+    """What a room keeps of a seat's token (any text hashes: a forged non-ASCII token is
+    simply wrong)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+def clean_name(name: str, default: str) -> str:
+    """A display name: no control or format characters, spaces collapsed, MAX_NAME long.
+    It is shown as text everywhere (never as markup)."""
+    text = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in name or "")
+    text = " ".join(text.split())[:MAX_NAME]
+    return text or default
+
+
+def encode(msg: dict) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+class Seat:
+    __slots__ = ("kind", "token_hash", "name")
+
+    def __init__(self, kind: str = "open", name: str = "", token_hash: bytes | None = None):
+        self.kind = kind        # open | human | bot
+        self.token_hash = token_hash
+        self.name = name
+
+    def record(self) -> tuple:
+        return (self.kind, self.name, self.token_hash)
+
+
+class Conn:
+    """One connection: the seat it holds (None while watching), its event cursor, its
+    message budget."""
+
+    __slots__ = ("_send", "_close", "seat", "cursor", "room", "address", "bucket", "limited",
+                 "dropped", "closing", "watching")
+
+    def __init__(self, send, address: str = "?", limits: Limits | None = None, close=None):
+        limits = limits or Limits()
+        self._send = send
+        self._close = close     # async close(code, reason), or None
+        self.seat = None
+        self.cursor = 0
+        self.room = None
+        self.address = address
+        self.bucket = Bucket(limits.msg_rate, limits.msg_burst)
+        self.limited = False    # over the rate: told once, then messages are dropped
+        self.dropped = 0
+        self.closing = None     # a reason to close this connection, set by the lobby
+        self.watching = False
+
+    async def send(self, msg: dict | str) -> None:
+        await self._send(msg)
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close the socket now (with a close frame), e.g. when the database fails."""
+        self.closing = reason
+        if self._close is not None:
+            await self._close(code, reason)

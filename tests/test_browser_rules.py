@@ -1,0 +1,223 @@
+"""The house-rules panel in a real browser (issue 27), at desktop and phone size: change
+two settings, see the YAML, create a table and play a deal in which a changed rule
+decides the result; a second player sees the rules summary before sitting down and
+during play; an invalid value shows its error next to its field and nothing is created;
+a pasted `plugins:` file is refused; every house file of variants/house/ goes paste →
+panel → export and resolves to the same rules. Fields are found by their stable names
+(`data-key`, `#rules-yaml`, `data-error-for`), never by markup."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+tb = pytest.importorskip("test_browser")  # skips with it when chromium/playwright are missing
+from test_browser import browser, new_page, play, serve, wait_js  # noqa: E402, F401
+
+from shengji.frontends.web.app import create_app  # noqa: E402
+from shengji.frontends.web.limits import Limits  # noqa: E402
+
+HOUSE_DIR = Path(__file__).resolve().parent.parent / "variants" / "house"
+#: whatever the attackers score, the dealers keep the deal and rise three levels
+TABLE = '[{"below": 100000, "next": "dealers", "rise": 3}]'
+
+
+@pytest.fixture(scope="module")
+def site():
+    app = create_app(bot_delay=0, limits=Limits(rooms_per_address=100))
+    for url in serve(app):
+        yield url, app
+
+
+def check(url: str, text: str, players=None) -> tuple[int, dict]:
+    body = {"rules": text} | ({"players": players} if players else {})
+    req = urllib.request.Request(url + "/api/rules/check", json.dumps(body).encode(),
+                                 {"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(req) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def open_panel(pg, url: str) -> None:
+    pg.goto(url)
+    pg.wait_for_selector('[data-key="play.bombs"]', state="attached")
+    wait_js(pg, "document.getElementById('rules-yaml').value.startsWith('extends:')")
+    pg.evaluate("document.querySelectorAll('#houserules details').forEach(d => d.open = true)")
+
+
+def no_sideways(pg) -> None:
+    assert pg.evaluate("document.documentElement.scrollWidth <= innerWidth"), "sideways scroll"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_change_two_settings_create_and_play_a_deal(site, browser, size):  # noqa: F811
+    url, app = site
+    host = new_page(browser, phone=size == "phone")
+    guest = new_page(browser, phone=size == "phone")
+    try:
+        open_panel(host, url)
+        no_sideways(host)
+        host.fill('[data-key="penalties.failed_throw"] input', "40")
+        host.fill('[data-key="scoring.table"] input', TABLE)
+        wait_js(host, "document.getElementById('rules-yaml').value.includes('failed_throw: 40')")
+        yaml_text = host.input_value("#rules-yaml")
+        assert yaml_text.startswith("extends: two-deck-80\n") and "scoring:" in yaml_text
+        assert host.locator('[data-key="penalties.failed_throw"].changed').count() == 1
+        assert host.locator(".hr-field.changed").count() == 2
+        # the base's value and the shengji.io name are shown by the field
+        meta = host.inner_text('[data-key="penalties.failed_throw"]')
+        assert "base (two-deck-80): 0" in meta and "TenPointsPerAttempt" in meta
+        no_sideways(host)
+        host.click("#create")
+        host.wait_for_selector("#waiting:not([hidden])")
+        code = host.inner_text("#waitcode")
+        room = app.state.lobby.rooms[code]
+        assert room.table.game.variant.settings["penalties"]["failed_throw"] == 40
+        # a second player sees the rules before sitting down: from a shared link...
+        guest.goto(f"{url}/?room={code}")
+        guest.wait_for_selector('#roomrules [data-key="penalties.failed_throw"]')
+        # ... or from the code typed in the lobby
+        guest.goto(url)
+        guest.fill("#joincode", code)
+        guest.wait_for_selector('#roomrules [data-key="penalties.failed_throw"]')
+        assert "40" in guest.inner_text("#roomrules")
+        no_sideways(guest)
+        # they watch this table (a seat taken by a second person would wait for them):
+        # the rules stay openable from the room bar
+        guest.click("#watch")
+        guest.wait_for_selector("#rulesbtn")
+        host.click("#start")
+        assert play(host, tap=size == "phone") == "result"
+        guest.click("#rulesbtn")
+        guest.wait_for_selector('#rulesview:not([hidden]) [data-key="penalties.failed_throw"]')
+        no_sideways(guest)
+        game = room.table.game
+        wait_js(host, "!document.getElementById('result').hidden")
+        assert game.deals_played >= 1
+        scored = [e for e in game.events if type(e).__name__ == "DealScored"][0]
+        # the changed scoring table decided it: the dealers rose three levels
+        assert scored.next_side == "dealers" and scored.rise == 3, scored
+        assert all(scored.levels[s] == 3 for s in scored.rising)  # 2 → 5 (index 3)
+        # the rules stay openable during play
+        host.click("#rulesbtn")
+        host.wait_for_selector('#rulesview:not([hidden]) [data-key="scoring.table"]')
+        no_sideways(host)
+    finally:
+        host.context.close()
+        guest.context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_an_invalid_value_shows_its_error_and_nothing_is_created(site, browser, size):  # noqa: F811
+    url, app = site
+    pg = new_page(browser, phone=size == "phone")
+    try:
+        open_panel(pg, url)
+        before = len(app.state.lobby.rooms)
+        pg.fill('[data-key="penalties.failed_throw"] input', "5000")
+        pg.wait_for_selector('[data-error-for="penalties.failed_throw"]:text("out of range")')
+        pg.click("#create")
+        pg.wait_for_selector("#lobbyerror:not([hidden])")
+        assert "out of range" in pg.inner_text('[data-error-for="penalties.failed_throw"]')
+        assert pg.locator("#waiting:not([hidden])").count() == 0
+        assert len(app.state.lobby.rooms) == before
+        no_sideways(pg)
+    finally:
+        pg.context.close()
+
+
+def test_a_pasted_plugins_file_is_refused(site, browser):  # noqa: F811
+    url, app = site
+    pg = new_page(browser)
+    try:
+        open_panel(pg, url)
+        before = len(app.state.lobby.rooms)
+        pg.fill("#rules-yaml", "extends: two-deck-80\nplugins: [os]\nplay: {bombs: any_suit}\n")
+        pg.wait_for_selector('[data-error-for=""]:text("plugins are code")')
+        pg.click("#create")
+        pg.wait_for_selector("#lobbyerror:not([hidden])")
+        assert len(app.state.lobby.rooms) == before
+    finally:
+        pg.context.close()
+
+
+def test_every_house_file_round_trips_through_the_panel(site, browser):  # noqa: F811
+    url, _ = site
+    pg = new_page(browser)
+    try:
+        open_panel(pg, url)
+        for path in sorted(HOUSE_DIR.glob("*.yaml")):
+            text = path.read_text(encoding="utf-8")
+            status, want = check(url, text)
+            assert status == 200, (path.name, want)
+            pg.fill("#rules-yaml", text)
+            # the panel follows the file, then writes it out again from its fields
+            wait_js(pg, "(() => { const t = document.getElementById('rules-yaml').value;"
+                        f" return t !== {json.dumps(text)} && t.startsWith('extends: "
+                        f"{want['base']}'); }})()")
+            exported = pg.input_value("#rules-yaml")
+            status, got = check(url, exported)
+            assert status == 200, (path.name, exported, got)
+            assert got["rules"] == want["rules"], (path.name, exported)
+            assert got["rules_fingerprint"] == want["rules_fingerprint"]
+    finally:
+        pg.context.close()
+
+
+def test_try_these_rules_draws_the_chart(site, browser):  # noqa: F811
+    url, _ = site
+    pg = new_page(browser, phone=True)
+    try:
+        open_panel(pg, url)
+        pg.fill('[data-key="penalties.failed_throw"] input', "10")
+        pg.fill("#rules-seed", "5")
+        pg.click("text=Try these rules")
+        pg.wait_for_selector("#rules-preview svg rect[data-metric='tricks_per_deal']",
+                             timeout=60_000)
+        bars = pg.locator("#rules-preview svg rect[data-metric]").count()
+        assert bars == 10  # five figures, house and base
+        assert "seed 5" in pg.inner_text("#rules-preview")
+        no_sideways(pg)
+    finally:
+        pg.context.close()
+
+
+def test_a_setting_shows_a_position_where_it_changes_the_verdict(site, browser):  # noqa: F811
+    url, _ = site
+    pg = new_page(browser, phone=True)
+    try:
+        open_panel(pg, url)
+        ex = '[data-key="play.bombs"] [data-example-for="play.bombs"]'
+        text = pg.inner_text(ex)
+        assert "any_suit" in text and "legal" in text and "illegal" in text
+        assert "four-deck" in text
+        no_sideways(pg)
+    finally:
+        pg.context.close()
+
+
+def test_the_host_sets_levels_and_the_first_dealer_in_the_page(site, browser):  # noqa: F811
+    url, app = site
+    pg = new_page(browser, phone=True)
+    try:
+        pg.goto(url)
+        pg.wait_for_selector("#variant option", state="attached")
+        pg.click("#create")
+        pg.wait_for_selector("#roomcontrols:not([hidden])")
+        code = pg.inner_text("#waitcode")
+        pg.select_option('[data-control="level-0"]', "5")
+        pg.select_option('[data-control="level-2"]', "5")
+        pg.select_option('[data-control="first-dealer"]', "0")
+        pg.click("text=Set levels and dealer")
+        wait_js(pg, "document.querySelector('[data-control=\"level-0\"]').value === '5' && "
+                    "document.querySelector('[data-control=\"first-dealer\"]').value === '0'")
+        game = app.state.lobby.rooms[code].table.game
+        assert game.levels == [3, 0, 3, 0] and game.dealer == 0
+        no_sideways(pg)
+    finally:
+        pg.context.close()
