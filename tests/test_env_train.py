@@ -35,6 +35,9 @@ def test_trainer_steps_finite_loss_and_checkpoint_round_trip(tmp_path):
     moves = np.random.default_rng(1).random((5, 70)).astype(np.float32)
     assert np.allclose(back.q_values(obs, moves), t.net.q_values(obs, moves))
     assert back.meta["variant"] == "one-deck-40" and back.meta["max_moves"] == 16
+    point = t.evaluate(boards=1)  # duplicate: the board at both teams' seats
+    assert point["deals"] == 6 and 0 <= point["deal_win_rate"] <= 1
+    assert t.net.meta["curve"][-1] is point
 
 
 def test_fitting_lowers_the_loss_on_a_fixed_batch():

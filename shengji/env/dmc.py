@@ -12,7 +12,7 @@ points its side gained from that move to the end of the deal over 40 (the enviro
 ``reward="points"``: a denser signal than levels alone, and without the tricks before
 the move). Samples are fitted by mean squared error with Adam, a few thousand at a time.
 Every ``--eval-every`` deals the greedy policy plays ``--eval-boards`` duplicate boards
-against ``random`` in the arena (``shengji.harness.arena``); those results are the
+against ``random`` (counted as the arena counts them); those results are the
 learning curve (``--plot FILE.png`` draws it, matplotlib). The checkpoint (``--out``) is
 one ``.npz`` with the curve in its metadata; ``shengji.bots.learned`` plays it.
 """
@@ -155,22 +155,54 @@ class Trainer:
         return None
 
     def evaluate(self, boards: int = 10, seed: int = 12345) -> dict:
-        """The greedy policy against ``random`` on duplicate boards (the arena)."""
-        from ..engine.arena import arena
+        """The greedy policy against ``random`` on duplicate boards: each board one
+        deal played twice, the learner at either team's seats, counted as the arena
+        counts it (a side wins a deal when a larger share of its seats rose). Played
+        here with the engine alone: ``env`` sits below the arena's layer."""
+        from ..bots import make_bot
+        from ..engine.events import DealScored
+        from ..engine.game import Game
+        from ..engine.runner import play
         from .policy import policy_bot
 
         net = self.net
         name = policy_bot(lambda obs, mask: net.best(obs), name="dmc-training",
                           max_moves=self.env.max_moves, history=self.env.layout.history)
-        s = arena(self.variant_ref, [name, "random"], boards=boards, seed=seed, jobs=1,
-                  progress=False)
-        pair = s["pairs"][0]
+        teams = self.variant.teams
+        won = deals = 0
+        diff = 0.0
+        for b in range(boards):
+            for team in sorted(set(teams)):
+                mine = [s for s in range(len(teams)) if teams[s] == team]
+                g = Game(self.variant, f"dmc-eval:{seed}:{b}", max_deals=1)
+                play(g, [make_bot(name if s in mine else "random", self.variant,
+                                  f"dmc-eval:{seed}:{b}:{team}:{s}")
+                         for s in range(len(teams))])
+                ev = [e for e in g.events if type(e) is DealScored][-1]
+                share = [0.0, 0.0]
+                for s in set(ev.rising):
+                    side = 0 if s in mine else 1
+                    share[side] += 1 / (len(mine) if side == 0 else len(teams) - len(mine))
+                won += share[0] > share[1]
+                diff += ev.rise * (share[0] - share[1])
+                deals += 1
+        lo, hi = wilson(won, deals)
         point = {"deals": self.deals, "samples": self.samples,
-                 "deal_win_rate": pair["deal_win_rate"],
-                 "deal_win_rate_95": pair["deal_win_rate_95"],
-                 "level_difference_per_deal": pair["level_difference_per_deal"]}
+                 "deal_win_rate": won / deals, "deal_win_rate_95": [lo, hi],
+                 "level_difference_per_deal": diff / deals}
         net.meta["curve"].append(point)
         return point
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of k successes in n."""
+    if not n:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = p + z * z / (2 * n)
+    w = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5)
+    return ((c - w) / d, (c + w) / d)
 
 
 def plot_curve(meta: dict, path) -> None:
