@@ -24,9 +24,9 @@ with warnings.catch_warnings():
 from webtools import BASE, WS, join, new_room, room_of, send, some_action, until  # noqa: E402
 
 from shengji.frontends.web.app import MAX_BODY, create_app  # noqa: E402
-from shengji.frontends.web.rules_api import MAX_RULES_BODY  # noqa: E402
 from shengji.frontends.web.limits import Limits  # noqa: E402
 from shengji.frontends.web.rooms import CODE_ALPHABET, CODE_LENGTH  # noqa: E402
+from shengji.frontends.web.rules_api import MAX_RULES_BODY  # noqa: E402
 from shengji.protocol import PROTOCOL_VERSION  # noqa: E402
 
 
