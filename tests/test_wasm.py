@@ -224,3 +224,15 @@ console.log(JSON.stringify([r.plays.length, r.total, r2.plays.length, r2.total, 
 """))
     assert got[:4] == [84, 84, 300, 3003]
     assert got[4] <= 8 * 2**20  # not the 2 GB a limit of 1e9 follows would ask for
+
+
+@needs_node
+def test_the_module_knows_every_policy_of_play_rules():
+    """core.mjs maps policy names to the core's ids in rules.py's order: a new policy
+    there must be added to the module too."""
+    from shengji import rules
+
+    got = json.loads(run_js("console.log(JSON.stringify([M.RUFF_COMPARE, M.FAILED_THROW, "
+                            "M.FOLLOW_PROTECTIONS, M.BOMBS, M.KITTY_POLICIES]));"))
+    assert got == [list(rules.RUFF_COMPARE), list(rules.FAILED_THROW),
+                   list(rules.FOLLOW_PROTECTIONS), list(rules.BOMBS), list(rules.KITTY_POLICIES)]

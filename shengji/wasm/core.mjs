@@ -22,11 +22,11 @@ const BJ = 53;
 const NO_TRUMP_LEVEL = 13;
 const SUIT_NAMES = ["S", "H", "C", "D", "trump", "rainbow"];
 
-export const RUFF_COMPARE = ["strongest", "all_components", "highest_card"];
+export const RUFF_COMPARE = ["strongest", "all_components", "highest_card", "unit_length"];
 export const FAILED_THROW = ["smallest", "next_player_chooses", "first_blocker"];
 export const FOLLOW_PROTECTIONS = ["none", "longer_tuples", "tractor_on_tractor", "both",
   "suit_only"];
-export const BOMBS = ["none", "any_suit", "follow_suit"];
+export const BOMBS = ["none", "any_suit", "follow_suit", "follow_suit_or_trump"];
 export const KITTY_POLICIES = ["exponential", "power", "table", "twice_size"];
 export const REASONS = ["ok", "not_in_hand", "wrong_count", "must_follow_suit",
   "must_follow_shape"];
