@@ -354,21 +354,19 @@ def validate_server(msg) -> None:
     names the first key path that does not match."""
     if isinstance(msg, (str, bytes)):
         msg = json.loads(msg)
-    kind = msg.get("type") if isinstance(msg, dict) else None
-    ref = f"server.{kind}"
-    if not isinstance(kind, str) or ref not in load()["definitions"]:
-        raise SchemaViolation(f"unknown server message type {kind!r}")
-    try:
-        _validator(ref)(msg)
-    except SchemaViolation as e:
-        raise SchemaViolation(f"{kind}: {e}") from None
+    _validate("server", msg)
 
 
 def validate_client(msg) -> None:
+    """Check one client → server message (a dict), as ``validate_server`` does."""
+    _validate("client", msg)
+
+
+def _validate(side: str, msg) -> None:
     kind = msg.get("type") if isinstance(msg, dict) else None
-    ref = f"client.{kind}"
+    ref = f"{side}.{kind}"
     if not isinstance(kind, str) or ref not in load()["definitions"]:
-        raise SchemaViolation(f"unknown client message type {kind!r}")
+        raise SchemaViolation(f"unknown {side} message type {kind!r}")
     try:
         _validator(ref)(msg)
     except SchemaViolation as e:
