@@ -356,7 +356,7 @@ def test_a_room_at_another_table_size_is_kept_at_that_size(tmp_path):
         assert r.status_code == 400 and r.json()["code"] == "bad_variant"
         assert "two-deck-80 at 6 seats" in r.json()["message"]
         r = client.post("/api/rooms", json={"variant": "finding-friends", "players": 13})
-        assert r.status_code == 400 and r.json()["code"] == "bad_message"
+        assert r.status_code == 400 and r.json()["code"] == "bad_variant"
         code = new_room(client, variant="finding-friends", players=7)
         with client.websocket_connect(WS) as ws:
             me = join(ws, code)

@@ -284,6 +284,9 @@ function showStatus(text, bad) {
 
 // the base's resolved rules (the defaults of every field)
 async function setBase(base, players, settings) {
+  // a pasted file says its table size; a change of variant or size in the lobby does not
+  // touch the size (the player may pick another while the base's rules are fetched)
+  const fromFile = !!settings;
   if (!settings) {
     const seats = $("seatslabel").hidden ? null : Number($("seats").value);
     const got = await check(`extends: ${scalar(base)}\n`, seats);
@@ -296,7 +299,7 @@ async function setBase(base, players, settings) {
     $("variant").value = base;
     $("variant").dispatchEvent(new Event("change"));
   }
-  if (!$("seatslabel").hidden && players) $("seats").value = String(players);
+  if (fromFile && !$("seatslabel").hidden && players) $("seats").value = String(players);
   for (const f of hr.fields.values()) {
     f.base = getPath(settings, f.key);
     f.baseNote.textContent = `base (${base}): ${shown(f.base)}`;
@@ -442,8 +445,13 @@ export async function mountHouseRules(container) {
 // it (edited in the panel or by hand), when it is more than the base itself
 export function houseRules() {
   if (!hr.base || $("houserules").hidden) return {};
+  // the panel follows the lobby's variant a moment later (it fetches the base's rules):
+  // until it has, its YAML is the old base's and says nothing about this room
+  if (hr.base !== $("variant").value) return {};
   const text = $("rules-yaml").value;
-  return text.trim() && text !== plainText() ? { rules: text } : {};
+  // only the base and the table size, which the lobby sends itself: no house rules
+  const rest = text.split("\n").filter((line) => line.trim() && !/^(extends|players):/.test(line));
+  return rest.length ? { rules: text } : {};
 }
 
 // ---------------------------------------------------------------- a room's rules
