@@ -250,7 +250,9 @@ def server_schemas() -> dict:
         "server.room": msg("room", {
             "room": STR, "variant": STR, "started": BOOL,
             "seats": {"type": "array", "items": SEAT_INFO}, "watchers": NAT,
-            "turn_timer": NAT, **rules, **controls},
+            "turn_timer": {"type": "number", "minimum": 0,
+                           "description": "seconds a player has to act (0: no limit)"},
+            **rules, **controls},
             ["room", "variant", "started", "seats", "watchers", "turn_timer"],
             doc="a room before its start"),
         "server.state": msg("state", {
