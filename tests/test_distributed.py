@@ -149,15 +149,16 @@ def test_local_ray_with_two_cpus_gives_the_local_results(local_ray, capsys):
                       progress=False, mapper=local_ray)
     assert results(local) == results(on_ray)
     # the command, on the Ray this process already started, with its progress bar
+    # (--progress: the bar is drawn on a terminal only, and capsys is none)
     code, out, err = run(capsys, "--deals", "40", "--seed", "9", "--json", "--ray",
-                         "--players", "random,heuristic,random,heuristic")
-    assert code == 0 and "40/40 deals" in err
+                         "--progress", "--players", "random,heuristic,random,heuristic")
+    assert code == 0 and "40/40 [" in err and "deals/s" in err
     s = json.loads(out)
     assert s["backend"] == "ray" and s["deals"] == 40
     # the arena, on the same Ray
     bots = ["heuristic", "random"]
     local = arena("two-deck-80", bots, boards=4, seed=2, progress=False)
     code, out, err = run(capsys, *bots, "--deals", "4", "--seed", "2", "--json", "--ray",
-                         command="arena")
-    assert code == 0 and "8/8 deals" in err
+                         "--progress", command="arena")
+    assert code == 0 and "8/8 [" in err
     assert arena_results(json.loads(out)) == arena_results(json.loads(json.dumps(local)))
