@@ -38,8 +38,9 @@ DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 def test_the_shipped_schema_is_built_from_the_python_definitions():
     assert load() == json.loads(json.dumps(build())), (
         "run: python -m shengji.protocol.schema > shengji/protocol/protocol.schema.json")
-    assert SCHEMA_FILE.name in (ROOT / "pyproject.toml").read_text() or "*.json" in (
-        ROOT / "pyproject.toml").read_text()
+    # shipped: the protocol package's JSON files are package data
+    assert '"shengji.protocol" = ["*.json"]' in (ROOT / "pyproject.toml").read_text()
+    assert SCHEMA_FILE.suffix == ".json" and SCHEMA_FILE.parent.name == "protocol"
 
 
 def test_every_message_and_event_type_has_a_definition():
