@@ -221,3 +221,40 @@ def test_the_host_sets_levels_and_the_first_dealer_in_the_page(site, browser):  
         no_sideways(pg)
     finally:
         pg.context.close()
+
+
+def test_a_slow_answer_for_the_first_variant_does_not_undo_a_later_choice(site, browser):  # noqa: F811
+    """CI stop 30: the panel fetched the default variant's rules; the player picked
+    finding friends at 6 seats meanwhile; the late answers put the lobby's variant back
+    and refilled its seats (5). A stale answer is now dropped. Here the first variant's
+    answer is held back until the choice is made."""
+    url, app = site
+    pg = new_page(browser)
+    held = []
+
+    def hold_first(route):
+        body = json.loads(route.request.post_data or "{}")
+        if "finding-friends" not in body.get("rules", "") and not held:
+            held.append(route)   # answered below, after the choice
+        else:
+            route.continue_()
+
+    try:
+        pg.route("**/api/rules/check", hold_first)
+        pg.goto(url)
+        pg.wait_for_selector("#variant option", state="attached")
+        pg.wait_for_timeout(300)
+        assert held, "the panel did not ask for the first variant's rules"
+        pg.select_option("#variant", "finding-friends")
+        pg.select_option("#seats", "6")
+        pg.wait_for_timeout(300)
+        held[0].continue_()
+        pg.wait_for_timeout(500)
+        assert pg.input_value("#variant") == "finding-friends"
+        assert pg.input_value("#seats") == "6"
+        pg.click("#create")
+        pg.wait_for_selector("#waiting:not([hidden])")
+        pg.wait_for_function("document.querySelectorAll('#waitseats li').length > 0")
+        assert pg.locator("#waitseats li").count() == 6
+    finally:
+        pg.context.close()

@@ -27,7 +27,7 @@ const GROUPS = [
 const SKIP = new Set(["name", "description", "extends", "plugins", "players"]);
 
 const hr = { schema: null, bases: [], examples: {}, fields: new Map(), base: null, baseSettings: null,
-  name: null, timer: null, checked: null };
+  name: null, timer: null, checked: null, asked: 0 };
 
 const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const same = (a, b) => JSON.stringify(norm(a)) === JSON.stringify(norm(b));
@@ -287,10 +287,14 @@ async function setBase(base, players, settings) {
   // a pasted file says its table size; a change of variant or size in the lobby does not
   // touch the size (the player may pick another while the base's rules are fetched)
   const fromFile = !!settings;
+  const asked = ++hr.asked;   // a pasted file also overtakes a lobby choice being fetched
   if (!settings) {
     const seats = $("seatslabel").hidden ? null : Number($("seats").value);
     const got = await check(`extends: ${scalar(base)}\n`, seats);
-    if (!got.ok) { showStatus(got.data.message || "this base cannot be used", true); return; }
+    // the player chose again while this was fetched: the newer choice wins, and this
+    // stale answer must not put the lobby's variant (and its seats) back
+    if (asked !== hr.asked) return false;
+    if (!got.ok) { showStatus(got.data.message || "this base cannot be used", true); return false; }
     settings = got.data.base_settings;
     players = got.data.players;
   }
@@ -304,6 +308,7 @@ async function setBase(base, players, settings) {
     f.base = getPath(settings, f.key);
     f.baseNote.textContent = `base (${base}): ${shown(f.base)}`;
   }
+  return true;
 }
 
 async function baseChanged() {
@@ -317,7 +322,7 @@ async function baseChanged() {
   $("houserules").querySelector(".hr-body").hidden = false;
   // keep what was changed: the fields that differ are carried over to the new base
   const kept = hr.base ? houseTree().tree : {};
-  await setBase(base, null, null);
+  if (!(await setBase(base, null, null))) return;
   resetAll();
   const apply = (node, prefix) => {
     for (const [k, v] of Object.entries(node)) {
