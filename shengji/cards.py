@@ -78,7 +78,7 @@ def parse_suit(text: str) -> int:
         raise CardError(f"unknown suit {text!r}: a suit is a string, one of S H C D")
     t = text.strip()
     if len(t) == 1 and (t in _SUIT_OF_CHAR or t.upper() in _SUIT_OF_CHAR):
-        return _SUIT_OF_CHAR.get(t, _SUIT_OF_CHAR.get(t.upper()))
+        return _SUIT_OF_CHAR[t] if t in _SUIT_OF_CHAR else _SUIT_OF_CHAR[t.upper()]
     raise CardError(f"unknown suit {text!r}: expected one of S H C D (or ♠ ♥ ♣ ♦)")
 
 
@@ -127,7 +127,8 @@ def parse_card(token: str) -> int:
         raise CardError(
             f"malformed card {token!r}: unknown suit {suit_char!r} (expected S H C D or ♠ ♥ ♣ ♦)"
         )
-    suit = _SUIT_OF_CHAR.get(suit_char.upper(), _SUIT_OF_CHAR.get(suit_char))
+    up_suit = suit_char.upper()
+    suit = _SUIT_OF_CHAR[up_suit] if up_suit in _SUIT_OF_CHAR else _SUIT_OF_CHAR[suit_char]
     if rank_text.upper() not in _RANK_OF_TEXT:
         raise CardError(
             f"malformed card {token!r}: unknown rank {rank_text!r} "

@@ -207,7 +207,7 @@ class FriendTracker:
     def play(self, seat: int, cards: Iterable[int]) -> list[tuple[int, int, int, bool]]:
         """Count the cards ``seat`` plays; returns the calls fulfilled, as
         (seat, call index, card, already on the side)."""
-        out = []
+        out: list[tuple[int, int, int, bool]] = []
         if self.resolved:
             return out
         counts = self.rules.dealer_copies_count or seat != self.dealer

@@ -146,7 +146,7 @@ class ForcedChosen(Event):
 @dataclass(frozen=True, slots=True)
 class Played(Event):
     seat: int
-    cards: tuple
+    cards: tuple | None   # None where a table hides played cards (engine.view)
     trick: int
     lead: bool
 
@@ -155,7 +155,7 @@ class Played(Event):
 class TrickWon(Event):
     trick: int
     seat: int
-    points: int
+    points: int | None    # None where a table hides the dealers' points (engine.view)
     attacker_points: int  # attackers' trick points so far this deal
 
 

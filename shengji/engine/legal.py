@@ -51,6 +51,9 @@ class Legal(Sequence):
 
     __slots__ = ("kind", "seat", "_items", "_n", "total", "count", "_set", "_given",
                  "_stamp", "_play", "_ids_at")
+    #: cards to bury or calls to pick (the protocol's ``count``). Its slot hides the
+    #: ``Sequence.count`` method, which no caller of a listing uses
+    count: int  # type: ignore[assignment]
 
     def __init__(self, kind: str, seat, items, total: int | None = None, count: int = 0,
                  stamp=None):
@@ -66,8 +69,8 @@ class Legal(Sequence):
             size = self._n = len(items)
         self.total = size if total is None else total
         self.count = count
-        self._set = None
-        self._given = {}
+        self._set: set | None = None
+        self._given: dict[int, object] = {}  # id(action) → the action handed out
         self._stamp = stamp
         self._play = play = kind == "follow" or kind == "lead"
         # a core HandList hands out an item's card ids without making its Hand

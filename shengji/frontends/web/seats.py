@@ -61,7 +61,7 @@ class Conn:
         self.bucket = Bucket(limits.msg_rate, limits.msg_burst)
         self.limited = False    # over the rate: told once, then messages are dropped
         self.dropped = 0
-        self.closing = None     # a reason to close this connection, set by the lobby
+        self.closing: str | None = None     # a reason to close this connection, set by the lobby
         self.watching = False
 
     async def send(self, msg: dict | str) -> None:
