@@ -152,6 +152,8 @@ class CallFriends(Action):
 
 ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced, TakeBack,
                                               CallFriends)}
+#: the actions that carry cards, by type name
+CARD_ACTION_TYPES: dict[str, type[_CardAction]] = {c.__name__: c for c in (Declare, Bury, Play)}
 
 
 def action_from_dict(d: dict, where: str = "action record") -> Action:
@@ -168,10 +170,10 @@ def action_from_dict(d: dict, where: str = "action record") -> Action:
     if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
         raise RecordError(f"{where}.seat: {_short(seat)} is not a seat number")
     if cls is Pass or cls is TakeBack:
-        return cls(seat)
+        return Pass(seat) if cls is Pass else TakeBack(seat)
     if cls is CallFriends:
         try:
-            return CallFriends(seat, d.get("calls"))
+            return CallFriends(seat, parse_calls(d.get("calls")))
         except ShengjiError as e:
             raise RecordError(f"{where}.calls: {e}") from None
     if cls is ChooseForced:
@@ -183,8 +185,8 @@ def action_from_dict(d: dict, where: str = "action record") -> Action:
     if not isinstance(cards, (str, list)):
         raise RecordError(f"{where}.cards: {_short(cards)} is not a card string such as "
                           "'HA HA'")
-    try:
-        return cls(seat, cards)
+    try:  # the card text parsed first: the field holds card ids
+        return CARD_ACTION_TYPES[cls.__name__](seat, norm_cards(cards))
     except ShengjiError as e:
         raise RecordError(f"{where}.cards: {e}") from None
 

@@ -201,7 +201,7 @@ class DealScored(Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchOver(Event):
-    winner: object        # the winning team (a seat's team id)
+    winner: int           # the winning team (a seat's team id)
     levels: tuple         # level of each seat
     deals: int
 
