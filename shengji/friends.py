@@ -40,7 +40,7 @@ DEFAULTS = {"calls": "auto", "may_call": "unrestricted", "join_twice": True,
             "dealer_copies_count": True, "bonus_level": "smaller_side"}
 ACE, KING = 12, 11
 
-Call = tuple  # (ordinal from 1, card kind id)
+Call = tuple[int, int]  # (ordinal from 1, card kind id)
 
 
 # ------------------------------------------------------------------ notation
