@@ -31,6 +31,7 @@ class Calling(Phase):
         """The sides as the deal begins, once the dealer is known."""
         # the dealer first, then the teammates in play order
         n, d = self.players, self.dealer
+        assert d is not None  # called once the dealer is known
         order = [(d + i) % n for i in range(n)]
         if self.friend_rules is None:
             self.side = tuple(s for s in order if self.teams[s] == self.dealer_team)
@@ -41,6 +42,7 @@ class Calling(Phase):
         """After the exchange: the dealer calls friends (if the variant has calls), then
         leads the first trick."""
         if self.friend_rules is not None and self._friends is None:
+            assert self.dealer is not None  # after the exchange: the dealer is known
             if self.friend_rules.calls:
                 self.phase = CALLING  # the dealer calls friends once the kitty is buried
                 self.to_act = self.dealer
@@ -52,12 +54,14 @@ class Calling(Phase):
 
     def _list_call(self, seat: int) -> Legal:
         # every single call allowed; the dealer makes ``count`` distinct ones at once
-        singles = allowed_calls(self.friend_rules, self.ctx, self.composition.counts,
-                                self.level)
+        rules = self.friend_rules
+        assert rules is not None  # the call phase exists in finding friends only
+        singles = allowed_calls(rules, self.ctx, self.composition.counts, self.level)
         return Legal("call", seat, tuple(CallFriends(seat, (c,)) for c in singles),
-                     count=self.friend_rules.calls)
+                     count=rules.calls)
 
     def _check_call(self, action: CallFriends) -> None:
+        assert self.friend_rules is not None  # the call phase: finding friends only
         problem = calls_problem(action.calls, self.friend_rules, self.ctx,
                                 self.composition.counts, self.level)
         if problem:
@@ -66,6 +70,7 @@ class Calling(Phase):
 
     def _perform_call(self, action: CallFriends, plan: None, ev: list) -> None:
         self.calls = action.calls
+        assert self.dealer is not None and self.friend_rules is not None  # (the call phase)
         self._friends = FriendTracker(action.calls, self.dealer, self.friend_rules)
         ev.append(FriendsCalled(action.seat, action.calls))
         self._start_play()
@@ -73,6 +78,7 @@ class Calling(Phase):
     def _count_friends(self, seat: int, cards: tuple, ev: list) -> None:
         """A play of called copies: who joins (public from now on)."""
         f = self._friends
+        assert f is not None  # asked only once the calls are made
         joins = f.play(seat, cards)
         if not joins:
             return

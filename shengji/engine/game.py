@@ -220,6 +220,7 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             if seat is not None:  # a seat that is not to act has nothing to do; no seat 99
                 self._seat_arg(seat)
             return Legal("none", seat, ())
+        assert seat is not None  # a match not over has a seat to act
         trick = self._trick
         if self.phase == PLAYING and trick and len(trick[0][1]) == 1:
             # a single led (the commonest decision)
@@ -275,8 +276,8 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         if type(action) is Play and self.phase == PLAYING:  # the common case, first
             if plan is None:  # a follow the game listed
                 self._play_cards(action.seat, action.cards, ev)
-            else:
-                self._do_play(action, plan, ev)
+            else:  # (a Play's plan is a PlayPlan: type() above is not narrowed to it)
+                self._do_play(action, plan, ev)  # type: ignore[arg-type]
         else:
             getattr(self, _PHASES[self.phase].perform)(action, plan, ev)
         self.events.extend(ev)
@@ -284,12 +285,14 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
 
     def _plan(self, action: Action) -> Plan:
         """What ``_check`` returns for an action the game listed itself (known legal)."""
+        # (isinstance would also match subclasses; mypy does not narrow ``t is Play``)
         t = type(action)
         if t is Play:
             # a follow needs no plan; a lead may be a throw
-            return None if self._trick else self._play_plan(action.seat, action.cards)
+            return None if self._trick else self._play_plan(
+                action.seat, action.cards)  # type: ignore[attr-defined]
         if t is Declare:
-            return self._make_bid(action.seat, action.cards)
+            return self._make_bid(action.seat, action.cards)  # type: ignore[attr-defined]
         return None
 
     def _check(self, action: Action) -> Plan:
@@ -297,7 +300,8 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         of this phase), then the phase's own; returns the plan for ``_perform``."""
         t = type(action)
         if t is Play and self.phase == PLAYING and action.seat == self.to_act:
-            return self._check_play(action)  # the common case, first
+            # the common case, first (a Play: mypy does not narrow ``t is Play``)
+            return self._check_play(action)  # type: ignore[arg-type]
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}", "not_an_action", "")
         name = t.__name__

@@ -33,6 +33,7 @@ class Scoring(Phase):
         rules = self.friend_rules
         outcome = v._score(total, rules is not None and bool(rules.short_handed(side)))
         self.sides_known = True  # the deal is over: every side is public
+        assert self.dealer is not None  # a deal was played: its dealer is known
         next_dealer = self._seat_from_hook(v._next_dealer(self.dealer, outcome, side),
                                            "shengji_next_dealer")
         if outcome.next == "dealers":

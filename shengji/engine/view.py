@@ -149,7 +149,7 @@ def _dealers_won(game, deal, dealer: int, seat: int) -> bool:
     return game.teams[seat] == game.teams[dealer]
 
 
-def events_seen(game, seat: int, since: int = 0) -> list:
+def events_seen(game, seat: int | None, since: int = 0) -> list:
     """The events from index ``since`` on as ``seat`` may see them now: others' private
     cards hidden; with ``table.hide_played_cards`` the cards of tricks older than the last
     completed one (and of earlier deals) hidden; with ``table.hide_dealer_points`` the
