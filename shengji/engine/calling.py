@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..friends import FriendTracker, allowed_calls, calls_problem, calls_text
 from .actions import CallFriends
-from .events import FriendJoined, FriendsCalled
+from .events import Event, FriendJoined, FriendsCalled
 from .legal import Legal
 from .phase import CALLING, PLAYING, RULE_CALL, Phase
 
@@ -68,14 +68,14 @@ class Calling(Phase):
             self._refuse(f"seat {action.seat} cannot call {', '.join(calls_text(action.calls))}"
                          f": {problem}", "bad_call", RULE_CALL)
 
-    def _perform_call(self, action: CallFriends, plan: None, ev: list) -> None:
+    def _perform_call(self, action: CallFriends, plan: None, ev: list[Event]) -> None:
         self.calls = action.calls
         assert self.dealer is not None and self.friend_rules is not None  # (the call phase)
         self._friends = FriendTracker(action.calls, self.dealer, self.friend_rules)
         ev.append(FriendsCalled(action.seat, action.calls))
         self._start_play()
 
-    def _count_friends(self, seat: int, cards: tuple, ev: list) -> None:
+    def _count_friends(self, seat: int, cards: tuple[int, ...], ev: list[Event]) -> None:
         """A play of called copies: who joins (public from now on)."""
         f = self._friends
         assert f is not None  # asked only once the calls are made

@@ -51,6 +51,8 @@ from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
 
 if TYPE_CHECKING:
+    from ..engine.actions import Action
+    from ..engine.events import Event
     from ..engine.view import SeatView
     from ..variants import Variant
 
@@ -61,7 +63,7 @@ REWARDS = ("levels", "points")
 ACTIONS = ("cards", "moves")
 
 
-class ShengjiEnv(AECEnv):
+class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
     metadata: dict[str, Any] = {"name": "shengji_v0", "render_modes": ["ansi", "human"],
                 "is_parallelizable": False}
 
@@ -115,7 +117,7 @@ class ShengjiEnv(AECEnv):
         self._no_moves = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
         self._rng = random.Random()
         #: seats whose decisions come from act_engine (bots): not listed, no mask
-        self.external_seats: frozenset = frozenset()
+        self.external_seats: frozenset[int] = frozenset()
         self.game: Game | None = None
         self.decision: Decision | MoveDecision | None = None
 
@@ -171,7 +173,8 @@ class ShengjiEnv(AECEnv):
         self._game()  # a clear error before the first reset
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            return self._was_dead_step(action)
+            self._was_dead_step(action)
+            return
         dec = self.decision
         if action is None or dec is None:
             raise IllegalAction(f"{agent}: step() needs an action number here (None is for "
@@ -192,7 +195,7 @@ class ShengjiEnv(AECEnv):
         if self.render_mode == "human" and engine_action is not None:
             print(self.render())
 
-    def _apply(self, agent, engine_action) -> None:
+    def _apply(self, agent: str, engine_action: Action) -> None:
         events = self._game().apply(engine_action)
         self.tracker.update(events)
         self._reward(events)
@@ -200,7 +203,7 @@ class ShengjiEnv(AECEnv):
             self.infos[agent] = {}
         self._next_decision()
 
-    def act_engine(self, engine_action) -> None:
+    def act_engine(self, engine_action: Action) -> None:
         """Apply an engine action (``shengji.engine.actions``) for the seat to act, as
         one step: how the single-agent wrapper lets bots play the seats listed in
         ``external_seats`` (their decisions are not listed). Checked by the engine."""
@@ -211,11 +214,12 @@ class ShengjiEnv(AECEnv):
         self._apply(agent, engine_action)
         self._accumulate_rewards()
 
-    def _reward(self, events) -> None:
+    def _reward(self, events: list[Event]) -> None:
         g = self._game()
         teams = g.teams
         agents = self.possible_agents
         rewards = self.rewards
+        ev: Any  # dispatched on type(ev) below, which mypy does not narrow through ``t``
         if self.reward_mode == "levels":
             for ev in events:
                 if type(ev) is DealScored and ev.rise:

@@ -45,7 +45,7 @@ def figures(variant, seed, deals: int, deadline: float, bot: str = "heuristic") 
     while game.deals_played < deals and not game.over and time.monotonic() < deadline:
         play(game, bots, stop_after_deals=1)
     played = max(game.deals_played, 1)
-    scored = [e for e in game.events if type(e).__name__ == "DealScored"]
+    scored: list[Any] = [e for e in game.events if type(e).__name__ == "DealScored"]
     failed = sum(1 for e in game.events if type(e).__name__ == "ThrowFailed")
     tricks = sum(1 for e in game.events if type(e).__name__ == "TrickWon")
     return {
