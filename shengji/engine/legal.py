@@ -28,13 +28,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from itertools import product
-from typing import overload
+from typing import TYPE_CHECKING, Any, overload
 
 from ..cards import NUM_KINDS
 from .actions import Action, Play
 
+if TYPE_CHECKING:
+    from .game import Game
+
 _SINGLES = tuple((k,) for k in range(NUM_KINDS))
-_SINGLE_PLAYS: dict = {}
+_SINGLE_PLAYS: dict[int, tuple[Play, ...]] = {}
 
 
 def _single_play(seat: int, k: int) -> Play:
@@ -56,8 +59,8 @@ class Legal(Sequence[Action]):
     #: ``Sequence.count`` method, which no caller of a listing uses
     count: int  # type: ignore[assignment]
 
-    def __init__(self, kind: str, seat, items, total: int | None = None, count: int = 0,
-                 stamp=None):
+    def __init__(self, kind: str, seat: int | None, items: Sequence[Any],
+                 total: int | None = None, count: int = 0, stamp: int | None = None) -> None:
         self.kind = kind
         self.seat = seat
         self._items = items
@@ -70,7 +73,7 @@ class Legal(Sequence[Action]):
             size = self._n = len(items)
         self.total = size if total is None else total
         self.count = count
-        self._set: set | None = None
+        self._set: set[Action] | None = None
         self._given: dict[int, object] = {}  # id(action) → the action handed out
         self._stamp = stamp
         self._play = play = kind == "follow" or kind == "lead"
@@ -97,26 +100,27 @@ class Legal(Sequence[Action]):
         if type(i) is not int:
             if isinstance(i, slice):
                 return [self[j] for j in range(*i.indices(len(self)))]
+        # (a play listing always has a seat: ``seat`` None is for the empty "none" listing)
+        item: Action
         if self._play:
             ids_at = self._ids_at
             if ids_at is not None:
-                item = ids_at(i)
+                cards = ids_at(i)
             else:
-                item = self._items[i]
-                t = type(item)
+                raw = self._items[i]
+                t = type(raw)
                 if t is int:  # a single: one shared, frozen Play per seat and card
-                    item = _single_play(self.seat, item)
+                    item = _single_play(self.seat, raw)  # type: ignore[arg-type]
                     self._given[id(item)] = item
                     return item
-                if t is not tuple:  # a core Hand
-                    item = item.ids_desc()
-            item = Play.trusted(self.seat, item)
+                cards = raw if t is tuple else raw.ids_desc()  # else a core Hand
+            item = Play.trusted(self.seat, cards)  # type: ignore[arg-type]
         else:
             item = self._items[i]
         self._given[id(item)] = item
         return item
 
-    def cards(self) -> list:
+    def cards(self) -> list[tuple[int, ...]]:
         """The card ids (a tuple, ids descending) of every listed play, in listing
         order, without making their ``Play`` actions: for a bot that judges every play
         and takes one (``self[i]``). Leads and follows only."""
@@ -133,7 +137,7 @@ class Legal(Sequence[Action]):
         return [x if type(x) is tuple else _SINGLES[x] if type(x) is int else x.ids_desc()
                 for x in items]
 
-    def __contains__(self, action) -> bool:
+    def __contains__(self, action: object) -> bool:
         if isinstance(self._items, FillerFollows):
             return (isinstance(action, Play) and action.seat == self.seat
                     and self._items.holds(action.cards))
@@ -145,14 +149,15 @@ class Legal(Sequence[Action]):
         return f"Legal({self.kind}, seat {self.seat}, {len(self)} of {self.total})"
 
 
-def lead_structures(game, seat: int) -> tuple:
+def lead_structures(game: Game, seat: int) -> tuple[tuple[int, ...], ...]:
     """Leads listed for ``seat`` as card tuples: single structures, plus whole-suit throws
     (see above)."""
     hand = game.hands[seat]
     strength, rules = game._str, game.rules
     max_w = rules.max_tuple
+    assert max_w is not None  # PlayRules.__post_init__ fills it in
     tractors = rules.tractors and max_w >= rules.tractor_min_width
-    out: dict = {}
+    out: dict[tuple[int, ...], None] = {}  # (an ordered set)
     for suit_kinds in game._suit_kinds:
         kinds = [k for k in suit_kinds if hand[k]]
         if not kinds:
@@ -179,13 +184,14 @@ def lead_structures(game, seat: int) -> tuple:
     return tuple(out)
 
 
-def _tractors(hand, kinds, strength, w: int, min_len: int) -> list:
+def _tractors(hand: Sequence[int], kinds: Sequence[int], strength: Sequence[int], w: int,
+              min_len: int) -> list[tuple[int, ...]]:
     """Every run of ≥ min_len w-tuples at consecutive strengths (one kind per strength)."""
     at: dict[int, list[int]] = {}
     for k in kinds:
         if hand[k] >= w:
             at.setdefault(strength[k], []).append(k)
-    found = []
+    found: list[tuple[int, ...]] = []
     levels = sorted(at)
     i = 0
     while i < len(levels):
@@ -201,7 +207,7 @@ def _tractors(hand, kinds, strength, w: int, min_len: int) -> list:
     return found
 
 
-class FillerFollows(Sequence):
+class FillerFollows(Sequence[tuple[int, ...]]):
     """Follows when a seat holds fewer cards of the led suit than were led: all of those
     (``base``) plus any ``r`` of its other cards. Every such play is legal (semantics §4
     step 2), so they are enumerated lazily by unranking multiset combinations: exact,
@@ -209,7 +215,7 @@ class FillerFollows(Sequence):
 
     __slots__ = ("base", "kinds", "caps", "r", "_ways")
 
-    def __init__(self, base: tuple, pool: list[int], r: int):
+    def __init__(self, base: tuple[int, ...], pool: list[int], r: int) -> None:
         self.base = base
         self.kinds = [k for k in range(NUM_KINDS) if pool[k]]
         self.caps = [pool[k] for k in self.kinds]
@@ -221,7 +227,8 @@ class FillerFollows(Sequence):
         for i in range(n - 1, -1, -1):
             nxt, cap = ways[i + 1], self.caps[i]
             # ways[i][j] = nxt[j] + nxt[j-1] + ... + nxt[j-cap]: a sliding sum
-            row, acc = [], 0
+            row: list[int] = []
+            acc = 0
             for j in range(r + 1):
                 acc += nxt[j]
                 if j > cap:
@@ -238,7 +245,7 @@ class FillerFollows(Sequence):
     def __len__(self) -> int:
         return self._ways[0][self.r]  # OverflowError past sys.maxsize, as len() of any sequence
 
-    def holds(self, cards: tuple) -> bool:
+    def holds(self, cards: tuple[int, ...]) -> bool:
         """Is this play (card ids) one of the follows?"""
         rest = list(cards)
         for c in self.base:
@@ -250,7 +257,12 @@ class FillerFollows(Sequence):
         return all(rest.count(k) <= self.caps[self.kinds.index(k)] if k in self.kinds else False
                    for k in set(rest))
 
-    def __getitem__(self, idx):
+    @overload
+    def __getitem__(self, idx: int) -> tuple[int, ...]: ...
+    @overload
+    def __getitem__(self, idx: slice) -> list[tuple[int, ...]]: ...
+
+    def __getitem__(self, idx: int | slice) -> tuple[int, ...] | list[tuple[int, ...]]:
         size = self._ways[0][self.r]
         if isinstance(idx, slice):
             return [self[i] for i in range(*idx.indices(size))]
