@@ -55,7 +55,7 @@ int sj_prepare(sj_rules *r, sj_err *e)
     FIELD(r->bridge == 0 || r->bridge == 1, SJ_RF_TRACTOR_BRIDGES_LEVEL_GAP);
     FIELD(r->protection >= SJ_PROTECT_NONE && r->protection <= SJ_PROTECT_NO_SHAPE, SJ_RF_FOLLOW_PROTECTION);
     FIELD(r->constant_mask < (1u << 13), SJ_RF_CONSTANT_RANKS);
-    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= SJ_RUFF_UNIT_LENGTH, SJ_RF_RUFF_COMPARE);
+    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= SJ_RUFF_ALL, SJ_RF_RUFF_COMPARE);
     FIELD(r->failed_throw >= 0 && r->failed_throw <= 2, SJ_RF_FAILED_THROW);
     FIELD(r->kitty >= 0 && r->kitty <= 3, SJ_RF_KITTY);
     FIELD(r->kitty_cap >= 1, SJ_RF_KITTY_CAP);

@@ -58,6 +58,7 @@
 #define SJ_RUFF_ALL_COMPONENTS 1
 #define SJ_RUFF_HIGHEST_CARD 2
 #define SJ_RUFF_UNIT_LENGTH 3
+#define SJ_RUFF_ALL 4           /* shengji.io All: any split beating the winner's, unit by unit */
 #define SJ_THROW_SMALLEST 0
 #define SJ_THROW_NEXT_PLAYER_CHOOSES 1
 #define SJ_THROW_FIRST_BLOCKER 2

@@ -29,7 +29,7 @@ Shape = tuple[int, int]
 Pattern = tuple[Shape, ...]
 Ladder = tuple[Pattern, ...]
 
-RUFF_COMPARE = ("strongest", "all_components", "highest_card", "unit_length")
+RUFF_COMPARE = ("strongest", "all_components", "highest_card", "unit_length", "all")
 FAILED_THROW = ("smallest", "next_player_chooses", "first_blocker")
 #: following protections (shengji.io TrickDrawPolicy, in its order): none, longer tuples
 #: need not be broken, only a led tractor asks for tractors, both, only the suit is followed

@@ -51,7 +51,8 @@ def test_the_cdef_repeats_no_value():
 POLICY_MAPS = [
     (crules.RUFF_COMPARE_CODES, rules.RUFF_COMPARE,
      {"strongest": "SJ_RUFF_STRONGEST", "all_components": "SJ_RUFF_ALL_COMPONENTS",
-      "highest_card": "SJ_RUFF_HIGHEST_CARD", "unit_length": "SJ_RUFF_UNIT_LENGTH"}),
+      "highest_card": "SJ_RUFF_HIGHEST_CARD", "unit_length": "SJ_RUFF_UNIT_LENGTH",
+      "all": "SJ_RUFF_ALL"}),
     (crules.FAILED_THROW_CODES, rules.FAILED_THROW,
      {"smallest": "SJ_THROW_SMALLEST", "next_player_chooses": "SJ_THROW_NEXT_PLAYER_CHOOSES",
       "first_blocker": "SJ_THROW_FIRST_BLOCKER"}),

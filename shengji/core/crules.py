@@ -26,6 +26,7 @@ RUFF_COMPARE_CODES = {
     "all_components": lib.SJ_RUFF_ALL_COMPONENTS,
     "highest_card": lib.SJ_RUFF_HIGHEST_CARD,
     "unit_length": lib.SJ_RUFF_UNIT_LENGTH,
+    "all": lib.SJ_RUFF_ALL,
 }
 FAILED_THROW_CODES = {
     "smallest": lib.SJ_THROW_SMALLEST,

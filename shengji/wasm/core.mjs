@@ -22,7 +22,7 @@ const BJ = 53;
 const NO_TRUMP_LEVEL = 13;
 const SUIT_NAMES = ["S", "H", "C", "D", "trump", "rainbow"];
 
-export const RUFF_COMPARE = ["strongest", "all_components", "highest_card", "unit_length"];
+export const RUFF_COMPARE = ["strongest", "all_components", "highest_card", "unit_length", "all"];
 export const FAILED_THROW = ["smallest", "next_player_chooses", "first_blocker"];
 export const FOLLOW_PROTECTIONS = ["none", "longer_tuples", "tractor_on_tractor", "both",
   "suit_only"];
