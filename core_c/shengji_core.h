@@ -109,6 +109,7 @@
 #define SJ_RF_BOMBS 19
 #define SJ_RF_RAINBOW_MIN 20
 #define SJ_RF_COPIES 21
+#define SJ_RF_GENUINE_TUPLES 22
 
 typedef struct {
     int32_t code;   /* SJ_ERR_* */
@@ -165,6 +166,10 @@ typedef struct {
     uint8_t lev_n[5][64];          /* per effective suit and strength: kinds there */
     uint8_t lev_kinds[5][64][4];   /* those kinds, largest id first */
     uint8_t str_hi[5];             /* highest strength + 1 of each effective suit */
+    /* settings added later (filled by the caller, checked by sj_prepare) */
+    int32_t genuine_tuples;        /* 0/1: with LONGER_TUPLES protection, a tuple cut from a
+                                    * longer one in the play does not count while the hand
+                                    * keeps a genuine one back (shengji.io PR #512) */
 } sj_rules;
 
 typedef struct {

@@ -298,6 +298,9 @@ class PlayRules:
     #: packs, jokers per pack); None → ``decks`` of every kind. ``decks`` is the most of any kind.
     copies: tuple[int, ...] | None = None
     extra: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+    #: with follow_protection longer_tuples/both: a tuple the play cuts from a longer one
+    #: does not count while the hand keeps a genuine one back (shengji.io PR #512)
+    genuine_tuples: bool = False
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, 4)
@@ -309,7 +312,8 @@ class PlayRules:
                 f"max_tuple: {self.max_tuple} is impossible with {self.decks} deck(s) "
                 f"(allowed 1..{self.decks})"
             )
-        for name in ("tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors"):
+        for name in ("tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors",
+                     "genuine_tuples"):
             _check_bool(name, getattr(self, name))
         self._normalise_protection()
         self._normalise_copies()

@@ -216,6 +216,35 @@ def test_follow(decks, data):
         assert (r.ok, r.reason) == octx.check_follow(lead, hand, p), show(p)
 
 
+@pytest.mark.parametrize("decks", DECKS)
+@given(data=st.data())
+@FAST
+def test_follow_genuine_tuples(decks, data):
+    """§4 genuine_tuples (shengji.io PR #512) under longer-tuple protection: the legal
+    follows, and check_follow on a few plays, C against the oracle."""
+    rules, level, trump, _ = data.draw(contexts(decks))
+    rules = dataclasses.replace(
+        rules, genuine_tuples=True, must_break_tuples=None,
+        follow_protection=data.draw(st.sampled_from(["longer_tuples", "both"])))
+    note(f"rules={rules!r} level={level} trump={trump}")
+    cctx, octx = Context(rules, level, trump), OracleContext(rules, level, trump)
+    lead, hand = data.draw(follow_case(octx, decks))
+    note(f"lead={show(lead)} hand={show(hand)}")
+    if sum(hand) < sum(lead):
+        return
+    want = octx.legal_follows(lead, hand)
+    got = cctx.legal_follows(H(lead), H(hand), limit=100_000)
+    assert got.total == len(got.plays)
+    assert {p.counts for p in got.plays} == want
+    from oracle.follow import sub_multisets
+
+    plays = list(sub_multisets(hand, sum(lead)))
+    for i in data.draw(st.lists(st.integers(0, len(plays) - 1), max_size=6)):
+        p = plays[i]
+        r = cctx.check_follow(H(lead), H(hand), H(p))
+        assert (r.ok, r.reason) == octx.check_follow(lead, hand, p), show(p)
+
+
 @pytest.mark.parametrize("decks", [2, 3, 4])
 @given(data=st.data())
 @FAST

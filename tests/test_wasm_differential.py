@@ -51,6 +51,7 @@ def knob_sample(decks: int, rng: random.Random) -> PlayRules:
         for s in range(4):
             copies[s * 13] = decks - 1
         kw["copies"] = tuple(copies)
+    kw["genuine_tuples"] = rng.random() < 0.3
     return PlayRules(**kw)
 
 

@@ -58,7 +58,8 @@ _RULE_FIELDS = {
         "decks", "level", "trump", "max_tuple", "tractors", "tractor_min_width",
         "tractor_min_length", "tractor_bridges_level_gap", "follow_protection",
         "constant_ranks", "ruff_compare", "failed_throw", "kitty", "kitty_cap",
-        "kitty_table", "shorter_tractors", "bombs", "rainbow_min", "copies")},
+        "kitty_table", "shorter_tractors", "bombs", "rainbow_min", "copies",
+        "genuine_tuples")},
     lib.SJ_RF_N_LADDERS: "following",  # the ladders' count, and their contents
     lib.SJ_RF_LADDERS: "following",
 }
@@ -116,6 +117,7 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.bridge = int(bool(rules.tractor_bridges_level_gap))
     r.protection = FOLLOW_PROTECTION_CODES[rules.follow_protection]
     r.shorter_tractors = int(rules.shorter_tractors)
+    r.genuine_tuples = int(rules.genuine_tuples)
     r.bombs = BOMBS_CODES[rules.bombs]
     r.rainbow_min = rules.rainbow_min
     assert rules.copies is not None  # PlayRules fills it in
