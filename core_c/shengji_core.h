@@ -110,6 +110,7 @@
 #define SJ_RF_RAINBOW_MIN 20
 #define SJ_RF_COPIES 21
 #define SJ_RF_GENUINE_TUPLES 22
+#define SJ_RF_TRACTORS_FIRST 23
 
 typedef struct {
     int32_t code;   /* SJ_ERR_* */
@@ -170,6 +171,8 @@ typedef struct {
     int32_t genuine_tuples;        /* 0/1: with LONGER_TUPLES protection, a tuple cut from a
                                     * longer one in the play does not count while the hand
                                     * keeps a genuine one back (shengji.io PR #512) */
+    int32_t tractors_first;        /* 0/1: of components of as many cards, a tractor before a
+                                    * wider tuple (shengji.io TrickFormat::from_cards) */
 } sj_rules;
 
 typedef struct {

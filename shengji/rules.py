@@ -301,6 +301,9 @@ class PlayRules:
     #: with follow_protection longer_tuples/both: a tuple the play cuts from a longer one
     #: does not count while the hand keeps a genuine one back (shengji.io PR #512)
     genuine_tuples: bool = False
+    #: decomposition: of components of as many cards, a tractor before a wider tuple
+    #: (shengji.io TrickFormat::from_cards: a quad and a two-pair tractor)
+    tractors_first: bool = False
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, 4)
@@ -313,7 +316,7 @@ class PlayRules:
                 f"(allowed 1..{self.decks})"
             )
         for name in ("tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors",
-                     "genuine_tuples"):
+                     "genuine_tuples", "tractors_first"):
             _check_bool(name, getattr(self, name))
         self._normalise_protection()
         self._normalise_copies()

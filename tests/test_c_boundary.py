@@ -82,7 +82,7 @@ def test_every_policy_map_covers_the_choices_with_the_headers_values(codes, choi
 
 def test_every_rules_field_id_names_a_playrules_field():
     ids = {v for k, v in HEADER.items() if k.startswith("SJ_RF_")}
-    assert set(crules._RULE_FIELDS) == ids and len(ids) == 22
+    assert set(crules._RULE_FIELDS) == ids and len(ids) == 23
     # PlayRules' fields, and the Context's own two (level, trump)
     fields = {f.name for f in dataclasses.fields(rules.PlayRules)} | {"level", "trump"}
     assert set(crules._RULE_FIELDS.values()) <= fields

@@ -52,6 +52,7 @@ def knob_sample(decks: int, rng: random.Random) -> PlayRules:
             copies[s * 13] = decks - 1
         kw["copies"] = tuple(copies)
     kw["genuine_tuples"] = rng.random() < 0.3
+    kw["tractors_first"] = rng.random() < 0.3
     return PlayRules(**kw)
 
 

@@ -59,7 +59,7 @@ _RULE_FIELDS = {
         "tractor_min_length", "tractor_bridges_level_gap", "follow_protection",
         "constant_ranks", "ruff_compare", "failed_throw", "kitty", "kitty_cap",
         "kitty_table", "shorter_tractors", "bombs", "rainbow_min", "copies",
-        "genuine_tuples")},
+        "genuine_tuples", "tractors_first")},
     lib.SJ_RF_N_LADDERS: "following",  # the ladders' count, and their contents
     lib.SJ_RF_LADDERS: "following",
 }
@@ -118,6 +118,7 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.protection = FOLLOW_PROTECTION_CODES[rules.follow_protection]
     r.shorter_tractors = int(rules.shorter_tractors)
     r.genuine_tuples = int(rules.genuine_tuples)
+    r.tractors_first = int(rules.tractors_first)
     r.bombs = BOMBS_CODES[rules.bombs]
     r.rainbow_min = rules.rainbow_min
     assert rules.copies is not None  # PlayRules fills it in
