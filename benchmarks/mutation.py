@@ -145,17 +145,20 @@ def build(dst: Path) -> bool:
     return rc.returncode == 0
 
 
-def run_stage(dst: Path, paths: list[str], timeout: float) -> bool:
-    """True when the tests pass (the mutant lives through this stage); a stage that runs
-    past ``timeout`` seconds has noticed the mutant (a hang or a search gone wild)."""
+def run_stage(dst: Path, paths: list[str], timeout: float) -> str:
+    """"pass" when the tests pass (the mutant lives through this stage), "fail" when one
+    fails, "timeout" when the stage runs past ``timeout`` seconds. A timeout counts as a
+    kill (a hang or a search gone wild), but is reported as one: on a loaded machine the
+    unmutated stage can be that slow too, so rerun such a mutant with a larger --timeout."""
     env = dict(os.environ, PYTHONPATH=str(dst), SHENGJI_FUZZ_SECONDS="0")
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
            "-p", "no:randomly", *paths]
     try:
-        return subprocess.run(cmd, cwd=dst, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=timeout).returncode == 0
+        rc = subprocess.run(cmd, cwd=dst, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, timeout=timeout).returncode
     except subprocess.TimeoutExpired:
-        return False
+        return "timeout"
+    return "pass" if rc == 0 else "fail"
 
 
 def main(argv: list[str]) -> int:
@@ -194,8 +197,12 @@ def main(argv: list[str]) -> int:
                     broken.append(mid)
                     print(f"{mid:22} does not build", flush=True)
                     continue
-                by = next((name for name, paths in stages
-                           if not run_stage(dst, paths, args.timeout)), None)
+                by = None
+                for name, paths in stages:
+                    outcome = run_stage(dst, paths, args.timeout)
+                    if outcome != "pass":
+                        by = name if outcome == "fail" else f"{name} (timed out)"
+                        break
             finally:
                 path.write_text(text, encoding="utf-8")
             dt = time.monotonic() - t0
