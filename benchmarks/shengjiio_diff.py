@@ -382,7 +382,7 @@ def pick_follow(rng: random.Random, s: Setting, lead: list[int], hand: list[int]
 class Tally:
     def __init__(self, examples: int) -> None:
         self.counts: Counter[tuple[str, int, str]] = Counter()
-        self.examples: dict[str, list[str]] = {c: [] for c in CLASSES}
+        self.examples: dict[str, list[str]] = {c: [] for c in (*CLASSES, "forced")}
         self.keep = examples
 
     def add(self, cls: str, decks: int, ok: bool, example: Callable[[], str],
@@ -533,8 +533,17 @@ def run_throws(rng: random.Random, s: Setting, drv: Driver, tally: Tally, seed: 
 
     tally.add("throws", s.decks, ov == tv, example, differs_on(s, drv, lead))
     if ov == tv and not ov:
-        tally.counts[("throws", s.decks, "forced-ok" if same_cards(s, of, tf)
-                      else "forced-bad")] += 1
+        same = same_cards(s, of, tf)
+        tally.counts[("throws", s.decks, "forced-ok" if same else "forced-bad")] += 1
+        if not same and not differs_on(s, drv, lead)():
+            tally.counts[("throws", s.decks, "forced-bad-alike")] += 1
+            if len(tally.examples["forced"]) < tally.keep:
+                n = len(tally.examples["forced"]) + 1
+                holdings = ", ".join(f"\"{text(o)}\"" for o in others)
+                tally.examples["forced"].append(case_text(
+                    "forced", n, s, "throw", f"{{lead: \"{text(lead)}\", others: "
+                    f"[{holdings}]}}", f"{{valid: false, forced: \"{tf}\"}}",
+                    f"ours: forced {of}", seed))
         if of != tf and same_cards(s, of, tf):
             tally.counts[("throws", s.decks, "forced-tie")] += 1
 
@@ -609,10 +618,11 @@ def report(tally: Tally, classes: list[str], decks: list[int]) -> None:
             if cls == "winners" and tally.counts[(cls, d, "refused")]:
                 note += f"{tally.counts[(cls, d, 'refused')]} tricks shengji.io refused to play"
             print(f"{cls:14} {d:>5} {ok:>7} {tot:>7} {pct:>8}  {note}")
-    for cls in classes:
+    for cls in [*classes, "forced"]:
         if tally.examples[cls]:
-            print(f"\n## {cls}: example disagreements (expect = shengji.io; leads that "
-                  "both decompose alike)\n")
+            alike = "" if cls == "decomposition" else "; leads both decompose alike"
+            what = "forced cards when both refuse a throw" if cls == "forced" else cls
+            print(f"\n## {what}: example disagreements (expect = shengji.io{alike})\n")
             print("\n".join(tally.examples[cls]))
 
 
