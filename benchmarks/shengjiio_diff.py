@@ -1,6 +1,6 @@
 """Differential run against shengji.io's own rules crate: per class, how often do we agree?
 
-    python benchmarks/shengjiio_diff.py                        # 300 positions per class and deck count
+    python benchmarks/shengjiio_diff.py          # 300 positions per class and deck count
     python benchmarks/shengjiio_diff.py --positions 2000 --examples 5 --seed 7
     python benchmarks/shengjiio_diff.py --decks 4 --classes follows,winners
 
@@ -269,12 +269,12 @@ def draw_holding(rng: random.Random, s: Setting, avail: list[int], esuit: int,
     part = [0] * NUM_KINDS
     if not void:
         part = structured(rng, s, avail, esuit, rng.randint(0, size))
-    rest = [a - p for a, p in zip(avail, part)]
+    rest = [a - p for a, p in zip(avail, part, strict=True)]
     if void:
         rest = [0 if s.ctx.effective_suit(k) == esuit else rest[k] for k in range(NUM_KINDS)]
     trumps = [k for k in range(NUM_KINDS) if s.ctx.effective_suit(k) == 4]
     more = scatter(rng, rest, size - sum(part), trumps if rng.random() < 0.4 else None)
-    return [a + b for a, b in zip(part, more)]
+    return [a + b for a, b in zip(part, more, strict=True)]
 
 
 # -- classes ---------------------------------------------------------------------------------
@@ -480,12 +480,12 @@ def run_follows(rng: random.Random, s: Setting, drv: Driver, tally: Tally, seed:
 
     def example() -> str:
         def differs(g: list[list[int]]) -> bool:
-            h = [a + b for a, b in zip(g[0], play)]
+            h = [a + b for a, b in zip(g[0], play, strict=True)]
             r = follow_verdict(s, drv, lead, h, play)
             return r is not None and r[0] != r[1]
-        rest = [a - b for a, b in zip(hand, play)]
+        rest = [a - b for a, b in zip(hand, play, strict=True)]
         (rest,) = shrink([rest], differs)
-        h = [a + b for a, b in zip(rest, play)]
+        h = [a + b for a, b in zip(rest, play, strict=True)]
         ours, theirs = follow_verdict(s, drv, lead, h, play) or got
         n = len(tally.examples["follows"]) + 1
         body = f"{{lead: \"{text(lead)}\", hand: \"{text(h)}\", play: \"{text(play)}\"}}"
@@ -612,6 +612,9 @@ def report(tally: Tally, classes: list[str], decks: list[int]) -> None:
                 fo, fb = tally.counts[(cls, d, "forced-ok")], tally.counts[(cls, d, "forced-bad")]
                 if fo + fb:
                     note += f"both refuse: same forced cards {fo}/{fo + fb}"
+                    alike = tally.counts[(cls, d, "forced-bad-alike")]
+                    if fb:
+                        note += f" (the {fb} others: {alike} on leads decomposed alike)"
                     if tally.counts[(cls, d, "forced-tie")]:
                         note += (f" ({tally.counts[(cls, d, 'forced-tie')]} up to "
                                  "equal-strength cards)")
