@@ -4,6 +4,7 @@
     python benchmarks/mutation.py --list           # the mutants, one a line
     python benchmarks/mutation.py shapes-86 trick-ruff-all   # only these
     python benchmarks/mutation.py --full           # survivors also face the whole suite
+    python benchmarks/mutation.py --stages 1       # the rule cases only (quick)
 
 Each mutant is one small edit of core_c/ (an operator flipped, a bound moved), written as
 (file, text that must occur exactly once, replacement). For each, a private copy of the
@@ -166,6 +167,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("ids", nargs="*", help="mutant ids (default: all)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument("--full", action="store_true", help="survivors face the whole suite too")
+    ap.add_argument("--stages", type=int, default=len(STAGES),
+                    help=f"run only the first N stages (1..{len(STAGES)}; a mutant that "
+                    "passes them is reported as a survivor of those stages)")
     ap.add_argument("--timeout", type=float, default=900,
                     help="seconds a stage may run before it counts as failing (900)")
     args = ap.parse_args(argv)
@@ -177,7 +181,9 @@ def main(argv: list[str]) -> int:
     if unknown:
         ap.error(f"unknown mutant(s): {', '.join(unknown)} (see --list)")
     ids = args.ids or list(MUTANTS)
-    stages = STAGES + ([FULL] if args.full else [])
+    if not 1 <= args.stages <= len(STAGES):
+        ap.error(f"--stages: 1..{len(STAGES)}")
+    stages = STAGES[:args.stages] + ([FULL] if args.full else [])
     killed, survived, broken = [], [], []
     with tempfile.TemporaryDirectory(prefix="sj-mutants-") as tmp:
         dst = Path(tmp)

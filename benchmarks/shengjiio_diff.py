@@ -147,11 +147,12 @@ class Setting:
 
     _variants: dict[str, Any] = {}
 
-    def __init__(self, rng: random.Random, decks: int, keys: dict[str, Any]) -> None:
+    def __init__(self, rng: random.Random, decks: int, keys: dict[str, Any],
+                 draws: list[str] | None = None) -> None:
         self.decks = decks
         self.level = rng.choice(RANKS)
         self.trump = None if rng.random() < 0.2 else rng.choice(SUITS)
-        self.draw = rng.choice(list(DRAW))
+        self.draw = rng.choice(draws or list(DRAW))
         self.ruff = rng.choice(list(EVAL))
         # bombs are four or more identical cards: only four packs hold them
         self.bombs = rng.choice(list(BOMBS)) if decks >= 4 else "none"
@@ -638,6 +639,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--examples", type=int, default=3,
                     help="example disagreements printed per class (3)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--draw", default="",
+                    help="only these follow_protection values (e.g. none,tractor_on_tractor)")
     ap.add_argument("--driver", default=os.environ.get("SHENGJI_IO_DRIVER", DEFAULT_DRIVER))
     args = ap.parse_args(argv)
     classes = [c for c in args.classes.split(",") if c]
@@ -645,6 +648,9 @@ def main(argv: list[str]) -> int:
     if bad:
         ap.error(f"unknown class(es) {', '.join(bad)} (known: {', '.join(CLASSES)})")
     decks = [int(d) for d in args.decks.split(",")]
+    draws = [d for d in args.draw.split(",") if d]
+    if any(d not in DRAW for d in draws):
+        ap.error(f"--draw: one of {', '.join(DRAW)}")
     if any(d not in TABLE for d in decks):
         ap.error("--decks: 1..4")
     keys = schema_play_keys()
@@ -661,7 +667,7 @@ def main(argv: list[str]) -> int:
     for cls, d in jobs:
         rng = random.Random(f"{args.seed}-{cls}-{d}")
         for _ in range(args.positions):
-            s = Setting(rng, d, keys)
+            s = Setting(rng, d, keys, draws)
             RUNNERS[cls](rng, s, drv, tally, args.seed)
             if bar:
                 bar.update()
