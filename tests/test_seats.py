@@ -73,7 +73,8 @@ def test_a_lowest_rank_per_pack():
     assert c.to_dict()["lowest_rank"] == ["2", "5", "J"]
     assert Composition.from_settings({"deck": c.to_dict()}) == c
     # the packs may be named by the list alone; equal ranks are the one-rank form
-    assert Composition.from_settings({"deck": {"lowest_rank": ["5", "5"]}}) == Composition(2, 2, 2, 3)
+    same = Composition.from_settings({"deck": {"lowest_rank": ["5", "5"]}})
+    assert same == Composition(2, 2, 2, 3)
     assert Composition(2, 2, 2, (0, 0)).is_full
 
 
