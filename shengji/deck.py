@@ -13,6 +13,7 @@ In a variant file (docs/variants.md)::
       big_jokers: 2        # in total, not per pack (default: one per pack)
       little_jokers: 0     # (default: one per pack)
       lowest_rank: "2"     # short packs: the ranks below are left out (default 2)
+      # or one rank per pack (shengji.io special_decks[i].min): lowest_rank: ["2", "5", "5"]
 
 ``decks: N`` alone still means N full packs of 54. The rules core bounds every card by
 ``max_copies``; the per-kind limits are ``counts`` (``PlayRules.copies``).
@@ -47,13 +48,27 @@ class Composition:
     packs: int
     big_jokers: int
     little_jokers: int
-    lowest_rank: int = 0  # rank index: 0 = '2' (full packs)
+    #: rank index (0 = '2': full packs), or a tuple of one per pack; a tuple of equal
+    #: values is stored as that value, so one composition has one spelling
+    lowest_rank: int | tuple[int, ...] = 0
 
     def __post_init__(self) -> None:
-        for name in ("packs", "big_jokers", "little_jokers", "lowest_rank"):
+        for name in ("packs", "big_jokers", "little_jokers"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 raise VariantError(f"deck: {name}: {v!r} is not an integer")
+        low = self.lowest_rank
+        if isinstance(low, (list, tuple)):
+            if len(low) != self.packs:
+                raise VariantError(f"deck: lowest_rank: {len(low)} rank(s) for {self.packs} "
+                                   "pack(s) (give one rank, or one per pack)")
+            low = tuple(low)
+            if low and all(x == low[0] for x in low):
+                low = low[0]
+            object.__setattr__(self, "lowest_rank", low)
+        for x in self.pack_lows if isinstance(low, tuple) else (low,):
+            if not isinstance(x, int) or isinstance(x, bool):
+                raise VariantError(f"deck: lowest_rank: {x!r} is not an integer")
         if not 1 <= self.packs <= MAX_DECKS:
             raise VariantError(f"deck: packs: {self.packs} (the rules core plays 1..{MAX_DECKS} "
                                "packs)")
@@ -62,8 +77,9 @@ class Composition:
             if not 0 <= n <= self.packs:
                 raise VariantError(f"deck: {name}: {n} with {self.packs} pack(s) (allowed "
                                    f"0..{self.packs}: at most one of each joker per pack)")
-        if not 0 <= self.lowest_rank <= 12:
-            raise VariantError(f"deck: lowest_rank: {self.lowest_rank} is not a rank")
+        for x in self.pack_lows:
+            if not 0 <= x <= 12:
+                raise VariantError(f"deck: lowest_rank: {x} is not a rank")
 
     @classmethod
     def full(cls, packs: int) -> Composition:
@@ -84,26 +100,40 @@ class Composition:
             raise VariantError(f"deck: unknown key(s) {', '.join(sorted(unknown))} "
                                f"(allowed: {', '.join(DECK_KEYS)})")
         packs = deck.get("packs", decks)
+        if packs is None and isinstance(deck.get("lowest_rank"), list):
+            packs = len(deck["lowest_rank"])  # one rank per pack names the packs
         if packs is None:
             raise VariantError("deck: packs: missing (how many 52-card packs are shuffled)")
         if decks is not None and decks != packs:
             raise VariantError(f"decks: {decks} but deck: packs: {packs}; give one of them")
         low = deck.get("lowest_rank", "2")
         try:
-            low = parse_rank(low)
+            if isinstance(low, (list, tuple)):
+                if not low:
+                    raise VariantError("deck: lowest_rank: an empty list (give one rank, or "
+                                       f"one per pack: {packs})")
+                low = tuple(parse_rank(x) for x in low)
+            else:
+                low = parse_rank(low)
         except CardError as e:
             raise VariantError(f"deck: lowest_rank: {e}") from None
         return cls(packs, deck.get("big_jokers", packs), deck.get("little_jokers", packs), low)
 
     # ------------------------------------------------------------------ derived data
 
+    @property
+    def pack_lows(self) -> tuple[int, ...]:
+        """The lowest rank of each pack (rank indices, one per pack)."""
+        low = self.lowest_rank
+        return low if isinstance(low, tuple) else (low,) * self.packs
+
     @cached_property  # a frozen value; the engine reads it at every deal and declaration
     def counts(self) -> tuple[int, ...]:
         """Copies of each of the 54 kinds."""
         c = [0] * NUM_KINDS
-        for k in range(LITTLE_JOKER):
-            if k % 13 >= self.lowest_rank:   # k is suited: its rank is k % 13
-                c[k] = self.packs
+        lows = self.pack_lows
+        for k in range(LITTLE_JOKER):  # a pack holds each rank from its lowest one up
+            c[k] = sum(k % 13 >= low for low in lows)   # k is suited: its rank is k % 13
         c[LITTLE_JOKER] = self.little_jokers
         c[BIG_JOKER] = self.big_jokers
         return tuple(c)
@@ -136,7 +166,9 @@ class Composition:
         if self.is_full:
             return f"{self.packs} full pack{'s' if self.packs > 1 else ''}"
         parts = [f"{self.packs} pack{'s' if self.packs > 1 else ''}"]
-        if self.lowest_rank:
+        if isinstance(self.lowest_rank, tuple):
+            parts[0] += " from " + "/".join(RANKS[x] for x in self.lowest_rank) + " up"
+        elif self.lowest_rank:
             parts[0] += f" from {RANKS[self.lowest_rank]} up"
         jokers = [f"{n} {what} joker{'s' if n > 1 else ''}"
                   for n, what in ((self.big_jokers, "big"), (self.little_jokers, "little")) if n]
@@ -157,7 +189,9 @@ class Composition:
 
     def to_dict(self) -> dict:
         return {"packs": self.packs, "big_jokers": self.big_jokers,
-                "little_jokers": self.little_jokers, "lowest_rank": RANKS[self.lowest_rank]}
+                "little_jokers": self.little_jokers,
+                "lowest_rank": [RANKS[x] for x in self.lowest_rank]
+                if isinstance(self.lowest_rank, tuple) else RANKS[self.lowest_rank]}
 
 
 def deal_error(players: int, hand_size: int, kitty_size: int, comp: Composition) -> str | None:

@@ -76,6 +76,7 @@ def house_files(draw):
 @example({"extends": "finding-friends", "decks": 2})
 @example({"extends": "one-deck-40", "decks": 1, "deck": {"lowest_rank": 2}})
 @example({"extends": "finding-friends", "deck": {"big_jokers": 2}, "decks": 2})
+@example({"extends": "two-deck-80", "deck": {"lowest_rank": ["2", "5"]}, "hand_size": 22})
 @example({"extends": "two-deck-80", "play": {"throws": False}})
 def test_random_schema_settings_round_trip(data):
     import yaml

@@ -61,6 +61,55 @@ def test_short_packs_keep_the_lowest_rank_up():
     assert "from 5 up" in c.describe()
 
 
+def test_a_lowest_rank_per_pack():
+    """shengji.io deck.rs: each special deck has its own ``min``; the deck is the packs'
+    cards together, so a rank has as many copies as the packs that hold it."""
+    c = Composition.from_settings({"deck": {"packs": 3, "lowest_rank": ["2", "5", "J"]}})
+    assert c.pack_lows == (0, 3, 9) and c.total == 54 + 42 + 18
+    assert [c.counts[parse_card(x)] for x in ("S2", "S4", "S5", "S10", "SJ", "SA", "BJ")] == \
+        [1, 1, 2, 2, 3, 3, 3]
+    assert c.points == 100 + 100 + 40 and c.max_copies == 3
+    assert "from 2/5/J up" in c.describe()
+    assert c.to_dict()["lowest_rank"] == ["2", "5", "J"]
+    assert Composition.from_settings({"deck": c.to_dict()}) == c
+    # the packs may be named by the list alone; equal ranks are the one-rank form
+    same = Composition.from_settings({"deck": {"lowest_rank": ["5", "5"]}})
+    assert same == Composition(2, 2, 2, 3)
+    assert Composition(2, 2, 2, (0, 0)).is_full
+
+
+@pytest.mark.parametrize("low, message", [
+    (["2"], "1 rank.s. for 2 pack"),
+    (["2", "5", "7"], "3 rank.s. for 2 pack"),
+    ([], "empty"),
+    (["2", "Z"], "Z"),
+    (["2", None], "null"),
+    (["2", "NT"], "NT"),
+])
+def test_bad_pack_ranks_name_the_key(low, message):
+    with pytest.raises(VariantError, match=message) as e:
+        load_variant(fixed(4, [0, 1] * 2, {"packs": 2, "lowest_rank": low}, 22, 8))
+    assert "lowest_rank" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_mixed_packs_reach_the_core_the_bots_and_the_page():
+    """Everything that counts the deck reads the per-kind copies: the core's limits,
+    the bots' unseen cards, the page's points total, the deal itself."""
+    from shengji.bots.knowledge import unseen_counts
+    from shengji.protocol.messages import points_total
+
+    v = load_variant(fixed(4, [0, 1] * 2, {"packs": 2, "lowest_rank": ["2", "5"]}, 22, 8))
+    assert v.play_rules.copies == v.composition.counts and v.play_rules.decks == 2
+    assert points_total(v) == 200
+    game = Game(v, "mixed", max_deals=1)
+    assert sorted(game._unshuffled) == sorted(v.composition.cards())
+    view = game.view(0)
+    unseen = unseen_counts(view, v.composition.counts)
+    assert unseen[parse_card("S3")] == 1 - view.hand[parse_card("S3")]
+    with pytest.raises(CardError, match="2 copies of S3"):
+        v.composition.check([parse_card("S3")] * 2)
+
+
 def test_composition_limits_card_groups():
     c = Composition(3, 2, 0)  # pagat's 8 players
     assert c.check([BIG_JOKER, BIG_JOKER]) is not None
@@ -157,6 +206,7 @@ def test_by_players_table_and_a_player_count_override():
     (12, [0, 1] * 6, {"packs": 4, "big_jokers": 2, "little_jokers": 0}, 17, 6),
     (6, [0, 1] * 3, {"packs": 2, "lowest_rank": "5", "big_jokers": 2, "little_jokers": 0},
      13, 4),
+    (4, [0, 1] * 2, {"packs": 3, "lowest_rank": ["2", "5", "J"]}, 27, 6),
 ])
 def test_tables_of_any_size_play_whole_deals(players, teams, deck, hand, kitty):
     """Random and heuristic bots, every action checked (cards conserved with the

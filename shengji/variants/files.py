@@ -195,6 +195,8 @@ def _alternatives(schemas) -> str:
             words.extend(_choices(sub["enum"]).split(", "))
         elif sub.get("type") == "null":
             words.append("null")
+        elif "$ref" in sub:  # a named definition: "a rank"
+            words.append("a " + sub["$ref"].rsplit("/", 1)[-1].replace("_", " "))
         elif sub.get("type") == "integer" and "minimum" in sub and "maximum" in sub:
             words.append(f"an integer {sub['minimum']}..{sub['maximum']}")
         else:
@@ -231,6 +233,12 @@ def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
         missing = [k for k in value if k not in inst]
         return [(path, f"missing key {', '.join(map(repr, missing))}")]
     if kind == "oneOf":
+        # a list where one alternative is a list: what is wrong inside it (an item, the length)
+        lists = [i for i, sub in enumerate(value) if sub.get("type") == "array"]
+        inner = [e for e in err.context or () if isinstance(inst, list) and lists
+                 and e.relative_schema_path and e.relative_schema_path[0] == lists[0]]
+        if inner:
+            return [d for e in inner for d in _describe(e)]
         return [(path, f"{_yaml_repr(inst)} is not {_alternatives(value)}")]
     if kind == "uniqueItems":
         return [(path, f"{inst!r} lists a value twice")]

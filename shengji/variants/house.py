@@ -240,7 +240,7 @@ def _deck_as_resolved(tree: dict, settings: Mapping) -> None:
     if not deck:
         tree["decks"] = settings.get("decks")
         return
-    if "packs" not in deck:
+    if "packs" not in deck and settings.get("decks") is not None:  # else a list of ranks
         tree["decks"] = settings.get("decks")
     tree["deck"] = copy.deepcopy(dict(deck))
 
