@@ -51,6 +51,7 @@ DEFAULTS: dict = {
         "nobody_first_dealer": "dealt_first",
         "first_dealer": "first_declarer",
         "kitty_theft": False,
+        "theft_burier_bids": False,
     },
     "penalties": {"failed_throw": 0},
     "table": {"hide_played_cards": False, "hide_dealer_points": False},

@@ -205,7 +205,8 @@ def judge_bidding(variant, case: Case):
     """A deal's bidding as the engine runs it: declarations while dealing (a take-back
     right after one's own accepted declaration, once per deal, with declare.takeback),
     the dealer (given, or the first deal's rule), then kitty theft after the burial
-    (declare.kitty_theft: any seat but the kitty's holder, only after a declared trump)."""
+    (declare.kitty_theft: any seat but the kitty's holder, only after a declared trump;
+    the holder too with declare.theft_burier_bids)."""
     rules = variant.settings["declare"]
     v = case.value
     bids: list = []
@@ -233,7 +234,10 @@ def judge_bidding(variant, case: Case):
     for step in v.get("steal", []):
         seat = step["seat"]
         _seat(variant, seat, "bidding.steal.seat")
-        ok = (rules["kitty_theft"] and declared and seat != holder
+        # declare.theft_burier_bids: the holder may declare too; keeping the trump it
+        # stays the holder, another trump takes the kitty back (it holds it either way)
+        ok = (rules["kitty_theft"] and declared
+              and (seat != holder or rules["theft_burier_bids"])
               and _try_bid(variant, case, step, bids) is not None)
         if ok:
             holder = seat

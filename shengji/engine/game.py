@@ -157,6 +157,7 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         self._redeal_limit = declare["redeal_limit"]
         self._takeback_rule = declare["takeback"]
         self._theft_rule = declare["kitty_theft"]
+        self._theft_burier_rule = declare["theft_burier_bids"]
         #: the highest level a deal is played at (A, or NT above it: docs/variants.md)
         self._top_level = v.top_level
         #: table options that hide facts from the seat views (docs/variants.md `table:`)
