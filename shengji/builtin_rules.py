@@ -52,6 +52,7 @@ DEFAULTS: dict = {
         "first_dealer": "first_declarer",
         "kitty_theft": False,
         "theft_burier_bids": False,
+        "takeback_while_standing": False,
     },
     "penalties": {"failed_throw": 0},
     "table": {"hide_played_cards": False, "hide_dealer_points": False},

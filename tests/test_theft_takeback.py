@@ -8,7 +8,17 @@ from __future__ import annotations
 from engine_helpers import check_conservation, run_checked
 
 from shengji.bots import make_bot
-from shengji.engine import Buried, Bury, Declared, Game, KittyTaken
+from shengji.engine import (
+    BidTakenBack,
+    Buried,
+    Bury,
+    Declare,
+    Declared,
+    Game,
+    KittyTaken,
+    Pass,
+    TakeBack,
+)
 from shengji.variants import load_variant
 
 THEFT = {"extends": "two-deck-80", "declare": {"kitty_theft": True}}
@@ -104,3 +114,59 @@ def test_burier_games_keep_the_invariants_and_replay():
             asked += isinstance(e, Buried) and getattr(after, "seat", None) == e.seat
         assert Game.replay(v, seed, game.actions, max_deals=2).snapshot() == game.snapshot()
     assert asked > 0
+
+
+# ------------------------------------------------ take-back while the declaration stands
+
+STANDING = {"extends": "two-deck-80", "declare": {"takeback_while_standing": True}}
+
+
+def _later_prompt(v, seed):
+    """Declare the first chance, keep it at once; stop at the first later take-back
+    prompt (None if the deal ends first)."""
+    game = Game(v, seed)
+    for _ in range(10_000):
+        if game.phase != "deal":
+            return None
+        legal = game.legal_actions()
+        if legal.kind == "takeback":
+            if game.actions and isinstance(game.actions[-1], Declare):
+                game.apply(legal[0])  # kept at once
+                continue
+            return game
+        game.apply(legal[1] if legal.kind == "declare" and len(legal) > 1
+                   and not game.bids else legal[0])
+    raise AssertionError("never reached")
+
+
+def test_while_standing_the_holder_is_asked_later_and_may_take_back():
+    v = load_variant(STANDING)
+    game = next(g for g in (_later_prompt(v, s) for s in range(20)) if g is not None)
+    seat = game.to_act
+    assert game.bids[-1].seat == seat and list(game.legal_actions()) == [Pass(seat),
+                                                                          TakeBack(seat)]
+    before = game.bids[:-1]
+    events = game.apply(TakeBack(seat))
+    assert isinstance(events[0], BidTakenBack) and game.bids == before
+    # once per seat and deal: never asked again this deal
+    while game.phase == "deal":
+        legal = game.legal_actions()
+        assert not (legal.kind == "takeback" and game.to_act == seat)
+        game.apply(legal[0])
+
+
+def test_plain_takeback_asks_only_right_after():
+    v = load_variant({"extends": "two-deck-80", "declare": {"takeback": True}})
+    assert all(_later_prompt(v, s) is None for s in range(20))
+
+
+def test_while_standing_games_keep_the_invariants_and_replay():
+    v = load_variant(STANDING)
+    taken = 0
+    for seed in range(8):
+        game = Game(v, seed, max_deals=2)
+        bots = [make_bot(["random", "heuristic"][s % 2], v, f"w/{seed}/{s}") for s in range(4)]
+        run_checked(game, bots)
+        taken += sum(isinstance(e, BidTakenBack) for e in game.events)
+        assert Game.replay(v, seed, game.actions, max_deals=2).snapshot() == game.snapshot()
+    assert taken > 0

@@ -217,7 +217,11 @@ def judge_bidding(variant, case: Case):
         seat = step["seat"]
         _seat(variant, seat, "bidding.steps.seat")
         if "take_back" in step:
-            ok = rules["takeback"] and just_declared == seat and seat not in took_back
+            # declare.takeback: right after one's own declaration; with
+            # takeback_while_standing whenever one's declaration stands
+            ok = seat not in took_back and (
+                (rules["takeback"] and just_declared == seat)
+                or (rules["takeback_while_standing"] and bool(bids) and bids[-1].seat == seat))
             if ok:
                 bids.pop()
                 took_back.add(seat)

@@ -155,7 +155,8 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             _single_play(s, 0)  # the seats' shared single Plays exist from now on
         declare = v.settings["declare"]
         self._redeal_limit = declare["redeal_limit"]
-        self._takeback_rule = declare["takeback"]
+        self._while_standing_rule = declare["takeback_while_standing"]
+        self._takeback_rule = declare["takeback"] or self._while_standing_rule
         self._theft_rule = declare["kitty_theft"]
         self._theft_burier_rule = declare["theft_burier_bids"]
         #: the highest level a deal is played at (A, or NT above it: docs/variants.md)
