@@ -152,6 +152,13 @@ class Played(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PlayTakenBack(Event):
+    seat: int
+    cards: tuple          # the play withdrawn, back in the seat's hand (table.play_takeback)
+    trick: int
+
+
+@dataclass(frozen=True, slots=True)
 class TrickWon(Event):
     trick: int
     seat: int
@@ -237,7 +244,7 @@ EVENT_TYPES = {
     cls.__name__: cls
     for cls in (DealStarted, CardDealt, Declared, Passed, BidTakenBack, Redealt, TrumpSet,
                 KittyTaken, Buried, ThrowFailed, ForcedChosen, Played, TrickWon, FriendsCalled,
-                FriendJoined, DealScored, MatchOver)
+                FriendJoined, DealScored, MatchOver, PlayTakenBack)
 }
 
 

@@ -163,6 +163,7 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         self._top_level = v.top_level
         #: table options that hide facts from the seat views (docs/variants.md `table:`)
         self.table_rules = v.settings["table"]
+        self._play_takeback_rule = self.table_rules["play_takeback"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
         #: level of every seat (a team's seats always share theirs: they rise together)
         self._start_level = v.start_level()
@@ -302,6 +303,8 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             return self._check_play(action)  # the common case, first
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}", "not_an_action", "")
+        if t is TakeBack and self.phase == PLAYING:  # by the seat that played last
+            return self._check_play_takeback(action)
         name = t.__name__
         if self.phase == OVER:
             self._refuse(f"{name} by seat {action.seat}: the match is over", "match_over", "")

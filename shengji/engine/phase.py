@@ -43,6 +43,8 @@ RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規�
 RULE_TURN = "docs/rules.md §4 (play order: the trick's leader, then each next seat)"
 RULE_CHOOSE = "docs/rules.md §4 (failed throw: the next player chooses the forced play, seed 002)"
 RULE_CALL = "docs/variants.md friends (finding friends: the dealer's calls after burying)"
+RULE_PLAY_TAKEBACK = ("docs/variants.md table.play_takeback (the last play of a trick in "
+                      "progress, before the next seat acts)")
 RULE_TAKEBACK = ("docs/variants.md declare.takeback, takeback_while_standing (keep one's "
                  "declaration or take it back)")
 

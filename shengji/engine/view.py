@@ -48,6 +48,7 @@ class SeatView:
     sides_known: bool = True  # every seat's side is public (fixed teams; all friends found)
     calls: tuple = ()        # finding friends: the dealer's calls ((ordinal, card), ...)
     joined: tuple = ()       # the calls fulfilled so far ((seat, call index), ...)
+    can_take_back: bool = False  # table.play_takeback: this seat may take back its play now
 
     @property
     def team(self):
@@ -85,6 +86,7 @@ class SeatView:
             "forced_options": [cards_text(o) for o in self.forced_options],
             "side": list(self.side), "sides_known": self.sides_known,
             "calls": calls_text(self.calls), "joined": [list(j) for j in self.joined],
+            "can_take_back": self.can_take_back,
         }
 
 
@@ -118,6 +120,7 @@ def view_of(game, seat: int) -> SeatView:
         tricks=tricks, played=played, trick_points=game.trick_points,
         forced_options=game._choice[1] if game._choice else (),
         **public_sides(game, seat),
+        can_take_back=game._undo is not None and game._undo[0] == seat,
     )
 
 

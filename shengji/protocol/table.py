@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from ..bots import make_bot
 from ..engine import DealScored, DealStarted, Game, IllegalAction
 from ..engine.actions import cards_text
-from ..engine.events import CardDealt, Played, ThrowFailed
+from ..engine.events import CardDealt, Played, PlayTakenBack, ThrowFailed
 from ..errors import ArgumentError, ShengjiError
 from .client import ProtocolBot
 from .messages import (
@@ -32,7 +32,8 @@ def public_view(game, variant) -> dict:
     with ``seat`` and ``team`` null."""
     from dataclasses import replace
 
-    view = replace(game.view(0), hand=(0,) * len(game.hands[0]), kitty=None)
+    view = replace(game.view(0), hand=(0,) * len(game.hands[0]), kitty=None,
+                   can_take_back=False)
     d = encode_view(view, variant)
     d.update(seat=None, team=None)
     return d
@@ -185,6 +186,9 @@ class Table:
         for e in events[start:end + 1]:
             if isinstance(e, Played):
                 hands[e.seat].extend(e.cards)
+            elif isinstance(e, PlayTakenBack):  # (table.play_takeback) back in the hand
+                for c in e.cards:
+                    hands[e.seat].remove(c)
         return {"type": "replay", "protocol": PROTOCOL_VERSION, "deal": deal, "events": shown,
                 "played": [cards_text(sorted(h, reverse=True)) for h in hands]}
 
