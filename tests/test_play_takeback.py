@@ -149,3 +149,33 @@ def test_the_table_takes_back_for_the_seat_that_played_last():
     shown = table.events(other, first)
     assert shown[0]["type"] == "PlayTakenBack" and shown[0]["seat"] == seat
     assert table.state(seat)["legal"]["kind"] in ("lead", "follow")
+
+
+def test_the_terminal_offers_the_take_back():
+    """After each of its plays the terminal asks whether to keep it; 't' takes it back
+    and the seat plays again (then keeps)."""
+    import io
+
+    from shengji.frontends.terminal import Terminal
+
+    class Script:
+        def __init__(self, out):
+            self.out, self.taken = out, 0
+
+        def readline(self):
+            text = self.out.getvalue()
+            if text.endswith("take it back (t) > "):
+                self.taken += 1
+                return "t\n" if self.taken == 1 else "\n"
+            hints = [ln for ln in text.splitlines() if "hints: " in ln]
+            return hints[-1].split("hints: ", 1)[1].split(" | ")[0].split(" ", 1)[0] + "\n"
+
+    out = io.StringIO()
+    table = Table(load_variant(KNOB), 0, max_deals=1)
+    for s in range(1, 4):
+        table.set_bot(s, "random")
+    script = Script(out)
+    assert Terminal(table, 0, script, out, False, "heuristic", False).run() == 0
+    text = out.getvalue()
+    assert "taken back: play again" in text and "refused" not in text
+    assert sum(isinstance(e, PlayTakenBack) for e in table.game.events) == 1

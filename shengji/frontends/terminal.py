@@ -414,7 +414,26 @@ class Terminal:
                 except ProtocolError as e:
                     self.refused(e, action, state)
                     continue
+                if not self.keep_play():
+                    return 0
                 break
+
+    def keep_play(self) -> bool:
+        """table.play_takeback: before the bots answer, keep the play just made (Enter)
+        or take it back (t), as the page's Take back button does. False: quit."""
+        if not self.table.state(self.seat)["view"]["can_take_back"]:
+            return True
+        self.out.write("keep your play (Enter) or take it back (t) > ")
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            return False
+        if not (hasattr(self.inp, "isatty") and self.inp.isatty()):
+            self.out.write(line if line.endswith("\n") else line + "\n")
+        if line.strip().lower() in ("t", "takeback", "take back"):
+            self.table.act(self.seat, {"type": "TakeBack"})
+            self.say("taken back: play again")
+        return True
 
     def refused(self, e: ProtocolError, action: dict | None = None,
                 state: dict | None = None) -> None:

@@ -12,6 +12,7 @@ export function renderReplay() {
   for (const e of r.events) {
     if (e.type === "TrumpSet") trump = e;
     if (e.type === "Played") cur.push(e);
+    if (e.type === "PlayTakenBack" && cur.length && cur[cur.length - 1].seat === e.seat) cur.pop();
     if (e.type === "TrickWon") { tricks.push({ plays: cur, won: e }); cur = []; }
     if (e.type === "DealScored") scored = e;
   }
