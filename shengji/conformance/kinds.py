@@ -165,13 +165,18 @@ def judge_back_to_start(variant, case: Case):
 
 
 def judge_visibility(variant, case: Case):
-    from ..engine.view import points_shown, shown_tricks
+    from ..engine.view import kitty_hidden, points_shown, shown_tricks, throw_note
 
     table = variant.settings["table"]
+    note = throw_note(table, {"blocker": 1, "beaten": "", "beaten_by": ""})
     return {
         "tricks_shown": list(shown_tricks(table, case.value["completed_tricks"])),
         "dealer_points": points_shown(table, True),
         "attacker_points": points_shown(table, False),
+        # a failed throw names the seat that stopped it; another seat (here 2, the
+        # last burier being 0) sees the kitty once the deal is over
+        "throw_blocker_shown": "blocker" in note or "beaten_by" in note,
+        "kitty_shown": not kitty_hidden(table, 2, 0),
     }
 
 

@@ -144,6 +144,22 @@ def points_shown(table: dict, dealers_won: bool) -> bool:
     return not (dealers_won and table["hide_dealer_points"])
 
 
+def kitty_hidden(table: dict, seat: int | None, burier: int | None) -> bool:
+    """Is the kitty of a DealScored hidden from ``seat``? With ``table.reveal_kitty_at_end``
+    false, from every seat but ``burier`` (the seat that buried last, which knows it) and
+    from spectators (``seat`` None)."""
+    return not table["reveal_kitty_at_end"] and (seat is None or seat != burier)
+
+
+def throw_note(table: dict, note: dict) -> dict:
+    """The table's note on a failed throw (protocol.throws: ``blocker``, ``beaten``,
+    ``beaten_by``) as every seat receives it: with ``table.hide_throw_halting_player``
+    only the part beaten, nothing that names or shows the seat that stopped it."""
+    if table["hide_throw_halting_player"]:
+        return {k: v for k, v in note.items() if k == "beaten"}
+    return note
+
+
 def _dealers_won(game, deal, dealer: int, seat: int) -> bool:
     """Was ``seat`` on the dealer's side? This deal: the side as public now (a friend
     found since shows as a dealer); an earlier deal: the dealer's team."""
@@ -157,12 +173,21 @@ def events_seen(game, seat: int, since: int = 0) -> list:
     cards hidden; with ``table.hide_played_cards`` the cards of tricks older than the last
     completed one (and of earlier deals) hidden; with ``table.hide_dealer_points`` the
     points of tricks the dealer's side won hidden."""
-    from .events import DealStarted, Played, TrickWon, TrumpSet
+    from .events import Buried, DealScored, DealStarted, Played, TrickWon, TrumpSet
 
     events = game.events
     since = max(since, 0)
     hide_cards = game.table_rules["hide_played_cards"]
     hide_points = game.table_rules["hide_dealer_points"]
+    hide_kitty = not game.table_rules["reveal_kitty_at_end"]
+    burier = None  # the seat that buried last in the deal at ``since``
+    if hide_kitty:
+        for e in reversed(events[:since]):
+            if isinstance(e, Buried):
+                burier = e.seat
+                break
+            if isinstance(e, DealStarted):
+                break
     # the deal and dealer in force at ``since``: look back to its DealStarted
     deal, dealer = None, None
     if hide_cards or hide_points:
@@ -177,6 +202,12 @@ def events_seen(game, seat: int, since: int = 0) -> list:
     shown.add((game.deal_number, completed))  # the trick being played
     out = []
     for e in events[since:]:
+        if hide_kitty:
+            t = type(e)
+            if t is Buried:
+                burier = e.seat
+            elif t is DealScored and kitty_hidden(game.table_rules, seat, burier):
+                e = replace(e, kitty=None)
         if e.private_to is not None and e.private_to != seat:
             e = e.redacted()
         elif isinstance(e, DealStarted):

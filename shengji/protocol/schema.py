@@ -95,7 +95,7 @@ NULLABLE_FIELDS = {
     "DealStarted": {"dealer"}, "CardDealt": {"card"}, "Declared": {"trump"},
     "TrumpSet": {"trump", "declarer", "turned_card"}, "KittyTaken": {"cards"},
     "Buried": {"cards"}, "ThrowFailed": {"chooser"}, "Played": {"cards"},
-    "TrickWon": {"points"},
+    "TrickWon": {"points"}, "DealScored": {"kitty"},
 }
 #: one line for each event type (docs/protocol.md's table is made from these)
 EVENT_DOCS = {

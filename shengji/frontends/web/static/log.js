@@ -14,7 +14,8 @@ export function logEvent(e) {
     case "TrumpSet": line = `Trump: ${e.trump === null ? "no trump" : SUIT["SHCD"[e.trump]]}, dealer ${seatName(e.dealer)}`; break;
     case "ThrowFailed":
       line = [says(e.seat, "try"), " to throw ", textCards(e.attempted), " — refused",
-        e.beaten ? [": ", textCards(e.beaten), ` beaten by ${whose(e.blocker)} `, textCards(e.beaten_by)] : "",
+        e.beaten ? (e.blocker === undefined ? [": ", textCards(e.beaten), " is beaten"] :  // the table hides who
+          [": ", textCards(e.beaten), ` beaten by ${whose(e.blocker)} `, textCards(e.beaten_by)]) : "",
         e.penalty ? `, penalty ${e.penalty}` : ""];
       break;
     case "PlayTakenBack": line = [says(e.seat, "take"), " back ", textCards(e.cards)]; break;

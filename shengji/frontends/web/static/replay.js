@@ -32,7 +32,7 @@ export function renderReplay() {
     t.plays.map((p) => h("div", { class: "replayrow" + (p.seat === t.won.seat ? " winner" : "") },
       h("b", {}, seatName(p.seat)), cardsRow(p.cards))),
     app.replayStep === steps - 1 && scored ?
-      h("p", {}, "Kitty ", textCards(scored.kitty), ` — attackers end with ${scored.attacker_points} points.`) : null);
+      h("p", {}, "Kitty ", scored.kitty === null ? "not shown" : textCards(scored.kitty), ` — attackers end with ${scored.attacker_points} points.`) : null);
   }
   $("rstep").textContent = app.replayStep === 0 ? "hands" : `trick ${app.replayStep} of ${tricks.length}`;
 }

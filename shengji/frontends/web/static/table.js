@@ -322,7 +322,7 @@ export function renderResult(st) {
       h("p", {}, app.seat === null ? `${seatName(e.dealer)}'s side dealt; ` :
         `${dealerSide === true ? "Your side" : "Your opponents"} dealt; `,
         `the ${e.next_side} deal next, and ${rise}.`),
-      h("p", {}, "Kitty: ", textCards(e.kitty), ` (${e.kitty_points} points)`));
+      h("p", {}, "Kitty: ", e.kitty === null ? "not shown" : textCards(e.kitty), ` (${e.kitty_points} points)`));
     const b = button(`Replay deal ${e.deal + 1}`, () => send({ type: "replay", token: app.token || undefined, deal: e.deal }));
     b.id = "replaybtn";
     parts.push(b);
