@@ -4,6 +4,7 @@
     python benchmarks/mutation.py --list           # the mutants, one a line
     python benchmarks/mutation.py shapes-86 trick-ruff-all   # only these
     python benchmarks/mutation.py --full           # survivors also face the whole suite
+    python benchmarks/mutation.py --stages 1       # the rule cases only (quick)
 
 Each mutant is one small edit of core_c/ (an operator flipped, a bound moved), written as
 (file, text that must occur exactly once, replacement). For each, a private copy of the
@@ -145,17 +146,20 @@ def build(dst: Path) -> bool:
     return rc.returncode == 0
 
 
-def run_stage(dst: Path, paths: list[str], timeout: float) -> bool:
-    """True when the tests pass (the mutant lives through this stage); a stage that runs
-    past ``timeout`` seconds has noticed the mutant (a hang or a search gone wild)."""
+def run_stage(dst: Path, paths: list[str], timeout: float) -> str:
+    """"pass" when the tests pass (the mutant lives through this stage), "fail" when one
+    fails, "timeout" when the stage runs past ``timeout`` seconds. A timeout counts as a
+    kill (a hang or a search gone wild), but is reported as one: on a loaded machine the
+    unmutated stage can be that slow too, so rerun such a mutant with a larger --timeout."""
     env = dict(os.environ, PYTHONPATH=str(dst), SHENGJI_FUZZ_SECONDS="0")
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
            "-p", "no:randomly", *paths]
     try:
-        return subprocess.run(cmd, cwd=dst, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=timeout).returncode == 0
+        rc = subprocess.run(cmd, cwd=dst, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, timeout=timeout).returncode
     except subprocess.TimeoutExpired:
-        return False
+        return "timeout"
+    return "pass" if rc == 0 else "fail"
 
 
 def main(argv: list[str]) -> int:
@@ -163,6 +167,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("ids", nargs="*", help="mutant ids (default: all)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument("--full", action="store_true", help="survivors face the whole suite too")
+    ap.add_argument("--stages", type=int, default=len(STAGES),
+                    help=f"run only the first N stages (1..{len(STAGES)}; a mutant that "
+                    "passes them is reported as a survivor of those stages)")
     ap.add_argument("--timeout", type=float, default=900,
                     help="seconds a stage may run before it counts as failing (900)")
     args = ap.parse_args(argv)
@@ -174,7 +181,9 @@ def main(argv: list[str]) -> int:
     if unknown:
         ap.error(f"unknown mutant(s): {', '.join(unknown)} (see --list)")
     ids = args.ids or list(MUTANTS)
-    stages = STAGES + ([FULL] if args.full else [])
+    if not 1 <= args.stages <= len(STAGES):
+        ap.error(f"--stages: 1..{len(STAGES)}")
+    stages = STAGES[:args.stages] + ([FULL] if args.full else [])
     killed, survived, broken = [], [], []
     with tempfile.TemporaryDirectory(prefix="sj-mutants-") as tmp:
         dst = Path(tmp)
@@ -194,8 +203,12 @@ def main(argv: list[str]) -> int:
                     broken.append(mid)
                     print(f"{mid:22} does not build", flush=True)
                     continue
-                by = next((name for name, paths in stages
-                           if not run_stage(dst, paths, args.timeout)), None)
+                by = None
+                for name, paths in stages:
+                    outcome = run_stage(dst, paths, args.timeout)
+                    if outcome != "pass":
+                        by = name if outcome == "fail" else f"{name} (timed out)"
+                        break
             finally:
                 path.write_text(text, encoding="utf-8")
             dt = time.monotonic() - t0

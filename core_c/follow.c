@@ -73,6 +73,10 @@ typedef struct {
     /* first shape failure met, for the message */
     int have_fail, fail_comp;
     sj_pattern fail_pat;
+    /* genuine_tuples (follow check): the hand's and the play's cards of the suit, and
+     * the plain tuples of each width the components asked along the current path */
+    uint8_t hand0[64], play0[64];
+    int slots[5];
     /* collected requirement sets (legal follows) */
     uint8_t (*finals)[64];
     int nfinals, capfinals;
@@ -87,6 +91,36 @@ typedef struct {
 
 static int follow_from(search_t *fs, int i);
 static int collect_from(search_t *fs, int i);
+
+/* genuine_tuples (shengji.io PR #512, with LONGER_TUPLES protection): the plain w-tuples
+ * the path asked that the play does not give as kinds it holds exactly w of must not be
+ * suppliable, as kinds held exactly w times, by the hand's cards outside the play. */
+static int genuine_ok(const search_t *fs)
+{
+    const sj_rules *r = fs->r;
+    if (!r->genuine_tuples ||
+        !(r->protection == SJ_PROTECT_LONGER_TUPLES || r->protection == SJ_PROTECT_BOTH))
+        return 1;
+    for (int w = 2; w <= 4; w++) {
+        if (!fs->slots[w])
+            continue;
+        int covered = 0, spare = 0;
+        for (int k = 0; k < SJ_NK; k++) {
+            covered += fs->play0[k] == w;
+            spare += fs->hand0[k] - fs->play0[k] == w;
+        }
+        if (fs->slots[w] > covered && spare >= fs->slots[w] - covered)
+            return 0;
+    }
+    return 1;
+}
+
+static void count_slots(search_t *fs, const sj_pattern *p, int sign)
+{
+    for (int j = 0; j < p->n_shapes && j < SJ_PAT_SHAPES; j++)
+        if (p->shapes[j].len == 1 && p->shapes[j].w >= 2 && p->shapes[j].w <= 4)
+            fs->slots[p->shapes[j].w] += sign;
+}
 
 static void take(search_t *fs, const job_t *jb, int k, int w)
 {
@@ -136,9 +170,9 @@ static int leaf(search_t *fs, const job_t *jb)
         return 1;
     case M_FOLLOW:
         if (jb->comp + 1 >= fs->lead->ncomp)
-            return 1;
-        if (fs->nodes < MEMO_AFTER)
-            return follow_from(fs, jb->comp + 1);
+            return genuine_ok(fs);
+        if (fs->nodes < MEMO_AFTER || fs->r->genuine_tuples)
+            return follow_from(fs, jb->comp + 1); /* genuine_tuples: paths differ in slots */
         if (memo_visit(&fs->memo, jb->comp + 1, fs->play_left, &oom))
             return 0; /* explored before and failed (success ends the search) */
         if (oom)
@@ -427,10 +461,12 @@ static int follow_from(search_t *fs, int i)
     if (i < 0)
         return i;
     if (i >= fs->lead->ncomp)
-        return 1;
+        return genuine_ok(fs);
     job_t jb = {M_FOLLOW, 0, i, &pat, NULL};
     long before = fs->leaves;
+    count_slots(fs, &pat, 1);
     int rc = place(fs, &jb, 0, INT_MAX);
+    count_slots(fs, &pat, -1);
     if (rc == 0 && fs->leaves == before && !fs->have_fail) {
         fs->have_fail = 1;
         fs->fail_comp = i;
@@ -581,6 +617,8 @@ static int follow_normally(const sj_rules *r, const sj_lead *lead, const uint8_t
         if (r->esuit[k] == s) {
             fs.suit_left[k] = H[k];
             fs.play_left[k] = P[k];
+            fs.hand0[k] = H[k];
+            fs.play0[k] = P[k];
         }
     int rc = follow_from(&fs, 0);
     search_free(&fs);
@@ -660,6 +698,9 @@ typedef struct {
     uint64_t total;
     long nodes, budget;
     const sj_lead *rainbow;  /* a rainbow lead the hand can follow: keep the follows that can */
+    const sj_rules *genuine; /* genuine_tuples: each follow met is checked in full (§4) */
+    const sj_lead *lead;
+    const uint8_t *hand;
     int inexact;             /* the requirement sets are only a part of them (budget) */
 } enum_t;
 
@@ -686,6 +727,17 @@ static int enum_rec(enum_t *en, int i, int need)
             for (int w = 0; w < en->words && !met; w++)
                 met = (alive[w] & z[w]) != 0;
             if (!met)
+                return 0;
+        }
+        if (en->genuine) { /* legality is no longer closed under adding cards */
+            uint8_t P[64];
+            memset(P, 0, sizeof P);
+            for (int k = 0; k < SJ_NK; k++)
+                P[k] = (uint8_t)(en->base[k] + en->cur[k]);
+            int rc = follow_normally(en->genuine, en->lead, en->hand, P, NULL);
+            if (rc < 0)
+                return rc;
+            if (rc != SJ_FOLLOW_OK)
                 return 0;
         }
         if (en->have_select) {
@@ -827,6 +879,12 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
         }
         if (!unconstrained)
             en->nf = fs->nfinals;
+        if (en->nf && r->genuine_tuples &&
+            (r->protection == SJ_PROTECT_LONGER_TUPLES || r->protection == SJ_PROTECT_BOTH)) {
+            en->genuine = r;
+            en->lead = lead;
+            en->hand = H;
+        }
     }
     for (int k = 0; k < SJ_NK; k++)
         if (en->avail[k])

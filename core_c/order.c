@@ -55,7 +55,7 @@ int sj_prepare(sj_rules *r, sj_err *e)
     FIELD(r->bridge == 0 || r->bridge == 1, SJ_RF_TRACTOR_BRIDGES_LEVEL_GAP);
     FIELD(r->protection >= SJ_PROTECT_NONE && r->protection <= SJ_PROTECT_NO_SHAPE, SJ_RF_FOLLOW_PROTECTION);
     FIELD(r->constant_mask < (1u << 13), SJ_RF_CONSTANT_RANKS);
-    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= SJ_RUFF_UNIT_LENGTH, SJ_RF_RUFF_COMPARE);
+    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= SJ_RUFF_ALL, SJ_RF_RUFF_COMPARE);
     FIELD(r->failed_throw >= 0 && r->failed_throw <= 2, SJ_RF_FAILED_THROW);
     FIELD(r->kitty >= 0 && r->kitty <= 3, SJ_RF_KITTY);
     FIELD(r->kitty_cap >= 1, SJ_RF_KITTY_CAP);
@@ -63,6 +63,8 @@ int sj_prepare(sj_rules *r, sj_err *e)
         FIELD(r->kitty_table[i] >= 1, SJ_RF_KITTY_TABLE);
     FIELD(r->n_ladders >= 0 && r->n_ladders <= SJ_MAX_LADDERS, SJ_RF_N_LADDERS);
     FIELD(r->shorter_tractors == 0 || r->shorter_tractors == 1, SJ_RF_SHORTER_TRACTORS);
+    FIELD(r->genuine_tuples == 0 || r->genuine_tuples == 1, SJ_RF_GENUINE_TUPLES);
+    FIELD(r->tractors_first == 0 || r->tractors_first == 1, SJ_RF_TRACTORS_FIRST);
     FIELD(r->bombs >= SJ_BOMBS_NONE && r->bombs <= SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP, SJ_RF_BOMBS);
     FIELD(r->rainbow_min == 0 || (r->rainbow_min >= 4 && r->rainbow_min <= 16), SJ_RF_RAINBOW_MIN);
     for (int k = 0; k < SJ_NK; k++)

@@ -96,8 +96,10 @@ int sj__decompose_err(const sj_rules *r, const uint8_t *cin, int n, sj_lead *out
                 top = tmax;
             }
             /* key (cards, w, positions): across widths the card count then the width
-             * decide; within one width the highest top (then largest kinds) */
-            if (w * len > bw * bl || (w * len == bw * bl && w > bw)) {
+             * decide; within one width the highest top (then largest kinds).
+             * tractors_first: (cards, tractor or not, w, positions) */
+            int tr = r->tractors_first && len > 1, btr = r->tractors_first && bl > 1;
+            if (w * len > bw * bl || (w * len == bw * bl && (tr > btr || (tr == btr && w > bw)))) {
                 bw = w;
                 bl = len;
                 btop = top;

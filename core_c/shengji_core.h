@@ -58,6 +58,7 @@
 #define SJ_RUFF_ALL_COMPONENTS 1
 #define SJ_RUFF_HIGHEST_CARD 2
 #define SJ_RUFF_UNIT_LENGTH 3
+#define SJ_RUFF_ALL 4           /* shengji.io All: any split beating the winner's, unit by unit */
 #define SJ_THROW_SMALLEST 0
 #define SJ_THROW_NEXT_PLAYER_CHOOSES 1
 #define SJ_THROW_FIRST_BLOCKER 2
@@ -108,6 +109,8 @@
 #define SJ_RF_BOMBS 19
 #define SJ_RF_RAINBOW_MIN 20
 #define SJ_RF_COPIES 21
+#define SJ_RF_GENUINE_TUPLES 22
+#define SJ_RF_TRACTORS_FIRST 23
 
 typedef struct {
     int32_t code;   /* SJ_ERR_* */
@@ -164,6 +167,12 @@ typedef struct {
     uint8_t lev_n[5][64];          /* per effective suit and strength: kinds there */
     uint8_t lev_kinds[5][64][4];   /* those kinds, largest id first */
     uint8_t str_hi[5];             /* highest strength + 1 of each effective suit */
+    /* settings added later (filled by the caller, checked by sj_prepare) */
+    int32_t genuine_tuples;        /* 0/1: with LONGER_TUPLES protection, a tuple cut from a
+                                    * longer one in the play does not count while the hand
+                                    * keeps a genuine one back (shengji.io PR #512) */
+    int32_t tractors_first;        /* 0/1: of components of as many cards, a tractor before a
+                                    * wider tuple (shengji.io TrickFormat::from_cards) */
 } sj_rules;
 
 typedef struct {

@@ -170,9 +170,109 @@ typedef struct {
     uint8_t c[64];
     int val[SJ_MAXCARDS];
     long nodes;
+    /* ruff_compare all: every split is visited (split_done); pk holds each component's
+     * kinds from its top, at comps[i].first + l */
+    int all, found;
+    const int *cur;                /* the winning split's values; NULL: a plain lead */
+    uint8_t pk[SJ_MAXCARDS];
+    int best[SJ_MAXCARDS], key[SJ_MAXCARDS], best_key[SJ_MAXCARDS];
 } match_t;
 
 static int match_comp(match_t *mt, int i, int prev_top);
+
+/* a card's place in shengji.io's full card order (OrderedCard's Ord): strength, then
+ * its card order among equal strengths */
+static int sio_rank(const sj_rules *r, int k)
+{
+    return r->strength[K(k)] * 64 + sio_card_order(K(k));
+}
+
+/* ruff_compare all: a full split of the play (values in mt->val, kinds in mt->pk, the
+ * singles what is left in mt->c). It counts when it beats the winning split unit by unit
+ * (equal shapes highest against highest, as both are listed); of those, the one
+ * shengji.io's format matcher (format_match.rs) yields first is kept: shapes by (width,
+ * length) ascending; a shape of tuples takes the combination whose cards, listed from
+ * the lowest, are lexicographically highest (its k-combinations, highest cards first);
+ * a tractor shape, its tractors from the highest list of members (lowest member first). */
+static void split_done(match_t *mt)
+{
+    const sj_lead *F = mt->F;
+    const sj_rules *r = mt->r;
+    int nc = F->ncomp;
+    if (mt->cur)
+        for (int i = 0; i < nc; i++)
+            if (mt->val[i] <= mt->cur[i])
+                return;
+    int n = 0;
+    for (int w = 1; w <= 4; w++)
+        for (int len = 1; len <= SJ_MAXCARDS; len++) {
+            int first = n, any = 0;
+            if (w == 1 && len == 1) {
+                /* the singles: what the other shapes left; ascending */
+                int has = 0;
+                for (int i = 0; i < nc; i++)
+                    has |= F->comps[i].w == 1 && F->comps[i].len == 1;
+                if (!has)
+                    continue;
+                for (int k = 0; k < SJ_NK; k++)
+                    for (int v = mt->c[k]; v > 0 && n < SJ_MAXCARDS; v--)
+                        mt->key[n++] = sio_rank(r, k);
+                for (int a = first + 1; a < n; a++)
+                    for (int b = a; b > first && mt->key[b - 1] > mt->key[b]; b--) {
+                        int t = mt->key[b];
+                        mt->key[b] = mt->key[b - 1];
+                        mt->key[b - 1] = t;
+                    }
+                continue;
+            }
+            for (int i = 0; i < nc; i++) {
+                const sj_comp *cp = &F->comps[i];
+                if (cp->w != w || cp->len != len)
+                    continue;
+                any = 1;
+                /* members from the lowest; a tuple's one card */
+                for (int l = len - 1; l >= 0 && n < SJ_MAXCARDS; l--)
+                    mt->key[n++] = sio_rank(r, mt->pk[(cp->first + l) % SJ_MAXCARDS]);
+            }
+            if (!any)
+                continue;
+            int units = (n - first) / len;
+            if (len == 1) { /* tuples: ascending */
+                for (int a = first + 1; a < n; a++)
+                    for (int b = a; b > first && mt->key[b - 1] > mt->key[b]; b--) {
+                        int t = mt->key[b];
+                        mt->key[b] = mt->key[b - 1];
+                        mt->key[b - 1] = t;
+                    }
+            } else { /* tractors: highest member list first */
+                for (int a = 1; a < units; a++)
+                    for (int b = a; b > 0; b--) {
+                        int *x = mt->key + first + (b - 1) * len, *y = x + len, d = 0;
+                        for (int l = 0; l < len && !d; l++)
+                            d = y[l] - x[l];
+                        if (d <= 0)
+                            break;
+                        for (int l = 0; l < len; l++) {
+                            int t = x[l];
+                            x[l] = y[l];
+                            y[l] = t;
+                        }
+                    }
+            }
+        }
+    int better = !mt->found;
+    for (int i = 0; i < n && !better; i++) {
+        if (mt->key[i] != mt->best_key[i]) {
+            better = mt->key[i] > mt->best_key[i];
+            break;
+        }
+    }
+    if (!better)
+        return;
+    mt->found = 1;
+    memcpy(mt->best_key, mt->key, sizeof(int) * (size_t)n);
+    memcpy(mt->best, mt->val, sizeof(int) * (size_t)nc);
+}
 
 static int match_run(match_t *mt, int i, int top, int l)
 {
@@ -188,6 +288,7 @@ static int match_run(match_t *mt, int i, int top, int l)
         if (mt->c[k] < cp->w)
             continue;
         mt->c[k] = (uint8_t)(mt->c[k] - cp->w);
+        mt->pk[(cp->first + l) % SJ_MAXCARDS] = (uint8_t)k;
         int rc = match_run(mt, i, top, l + 1);
         mt->c[k] = (uint8_t)(mt->c[k] + cp->w);
         if (rc)
@@ -211,6 +312,10 @@ static int match_comp(match_t *mt, int i, int prev_top)
             for (int y = 0; y < (r->lev_n[s][t] & 7) && y < 4; y++)
                 for (int v = mt->c[K(r->lev_kinds[s][t][y])]; v > 0 && x < SJ_MAXCARDS; v--)
                     mt->val[x++] = t;
+        if (mt->all && x == mt->F->ncomp) {
+            split_done(mt);
+            return 0; /* go on: every split is visited */
+        }
         return x == mt->F->ncomp;
     }
     const sj_comp *cp = &mt->F->comps[i];
@@ -224,6 +329,7 @@ static int match_comp(match_t *mt, int i, int prev_top)
             if (mt->c[k] < cp->w)
                 continue;
             mt->c[k] = (uint8_t)(mt->c[k] - cp->w);
+            mt->pk[cp->first % SJ_MAXCARDS] = (uint8_t)k;
             int rc = match_run(mt, i, top, 1);
             mt->c[k] = (uint8_t)(mt->c[k] + cp->w);
             if (rc)
@@ -241,6 +347,7 @@ static int match(const sj_rules *r, const sj_lead *F, int s, const uint8_t *p, i
     mt.F = F;
     mt.s = s;
     mt.nodes = 0;
+    mt.all = 0;
     for (int k = 0; k < 64; k++) {
         if (p[k] && (k >= SJ_NK || r->esuit[k] != s))
             return 0;
@@ -249,6 +356,39 @@ static int match(const sj_rules *r, const sj_lead *F, int s, const uint8_t *p, i
     int rc = match_comp(&mt, 0, INT_MAX);
     if (rc == 1)
         memcpy(val, mt.val, sizeof(int) * (size_t)F->ncomp);
+    return rc;
+}
+
+/* ruff_compare all: the split of ruff p (all trumps) that shengji.io keeps when it beats
+ * cur (NULL: the plain lead, beaten by any split): 1 with its values in val, 0 none. */
+static int match_all(const sj_rules *r, const sj_lead *F, const uint8_t *p, const int *cur,
+                     int *val)
+{
+    match_t *mt = malloc(sizeof *mt);
+    if (!mt)
+        return SJ_ERR_MEMORY;
+    mt->r = r;
+    mt->F = F;
+    mt->s = SJ_TRUMP;
+    mt->nodes = 0;
+    mt->all = 1;
+    mt->found = 0;
+    mt->cur = cur;
+    memset(mt->pk, 0, sizeof mt->pk);
+    for (int k = 0; k < 64; k++) {
+        if (p[k] && (k >= SJ_NK || r->esuit[k] != SJ_TRUMP)) {
+            free(mt);
+            return 0;
+        }
+        mt->c[k] = p[k];
+    }
+    int rc = match_comp(mt, 0, INT_MAX);
+    if (rc >= 0) {
+        rc = mt->found;
+        if (rc)
+            memcpy(val, mt->best, sizeof(int) * (size_t)F->ncomp);
+    }
+    free(mt);
     return rc;
 }
 
@@ -358,6 +498,17 @@ int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int 
         }
         if (E == SJ_TRUMP)
             continue;
+        if (r->ruff_compare == SJ_RUFF_ALL) {
+            rc = match_all(r, F, P[j], win_ruff ? cur : NULL, v);
+            if (rc < 0)
+                return rc;
+            if (rc == 1) {
+                win = j;
+                win_ruff = 1;
+                memcpy(cur, v, sizeof(int) * (size_t)F->ncomp);
+            }
+            continue;
+        }
         rc = match(r, F, SJ_TRUMP, P[j], v);
         if (rc < 0)
             return rc;

@@ -74,6 +74,8 @@ int32_t sjw_rules_set(sj_rules *r, int32_t field, int32_t index, int32_t value)
         if (index < 0 || index >= SJ_NK || value < 0 || value > 255) return SJ_ERR_ARG;
         r->copies[index] = (uint8_t)value;
         return SJ_OK;
+    case 22: r->genuine_tuples = value; return SJ_OK;
+    case 23: r->tractors_first = value; return SJ_OK;
     default: return SJ_ERR_ARG;
     }
 }

@@ -29,7 +29,7 @@ Shape = tuple[int, int]
 Pattern = tuple[Shape, ...]
 Ladder = tuple[Pattern, ...]
 
-RUFF_COMPARE = ("strongest", "all_components", "highest_card", "unit_length")
+RUFF_COMPARE = ("strongest", "all_components", "highest_card", "unit_length", "all")
 FAILED_THROW = ("smallest", "next_player_chooses", "first_blocker")
 #: following protections (shengji.io TrickDrawPolicy, in its order): none, longer tuples
 #: need not be broken, only a led tractor asks for tractors, both, only the suit is followed
@@ -298,6 +298,12 @@ class PlayRules:
     #: packs, jokers per pack); None → ``decks`` of every kind. ``decks`` is the most of any kind.
     copies: tuple[int, ...] | None = None
     extra: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+    #: with follow_protection longer_tuples/both: a tuple the play cuts from a longer one
+    #: does not count while the hand keeps a genuine one back (shengji.io PR #512)
+    genuine_tuples: bool = False
+    #: decomposition: of components of as many cards, a tractor before a wider tuple
+    #: (shengji.io TrickFormat::from_cards: a quad and a two-pair tractor)
+    tractors_first: bool = False
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, 4)
@@ -309,7 +315,8 @@ class PlayRules:
                 f"max_tuple: {self.max_tuple} is impossible with {self.decks} deck(s) "
                 f"(allowed 1..{self.decks})"
             )
-        for name in ("tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors"):
+        for name in ("tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors",
+                     "genuine_tuples", "tractors_first"):
             _check_bool(name, getattr(self, name))
         self._normalise_protection()
         self._normalise_copies()

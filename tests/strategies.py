@@ -100,6 +100,8 @@ def play_rules(draw, decks=None):
     if decks >= 2 and draw(st.integers(0, 3)) == 0:
         shape, ladder = draw(st.sampled_from(ODD_LADDERS))
         following[shape] = ladder
+    kw["genuine_tuples"] = draw(st.integers(0, 2)) == 0
+    kw["tractors_first"] = draw(st.integers(0, 2)) == 0
     # PlayRules refuses a pattern no hand can supply (a shape the drawn rules do not
     # have): keep the ladders that make sense under the drawn rules
     base = PlayRules.from_mapping(kw)

@@ -51,7 +51,8 @@ def test_the_cdef_repeats_no_value():
 POLICY_MAPS = [
     (crules.RUFF_COMPARE_CODES, rules.RUFF_COMPARE,
      {"strongest": "SJ_RUFF_STRONGEST", "all_components": "SJ_RUFF_ALL_COMPONENTS",
-      "highest_card": "SJ_RUFF_HIGHEST_CARD", "unit_length": "SJ_RUFF_UNIT_LENGTH"}),
+      "highest_card": "SJ_RUFF_HIGHEST_CARD", "unit_length": "SJ_RUFF_UNIT_LENGTH",
+      "all": "SJ_RUFF_ALL"}),
     (crules.FAILED_THROW_CODES, rules.FAILED_THROW,
      {"smallest": "SJ_THROW_SMALLEST", "next_player_chooses": "SJ_THROW_NEXT_PLAYER_CHOOSES",
       "first_blocker": "SJ_THROW_FIRST_BLOCKER"}),
@@ -81,7 +82,7 @@ def test_every_policy_map_covers_the_choices_with_the_headers_values(codes, choi
 
 def test_every_rules_field_id_names_a_playrules_field():
     ids = {v for k, v in HEADER.items() if k.startswith("SJ_RF_")}
-    assert set(crules._RULE_FIELDS) == ids and len(ids) == 21
+    assert set(crules._RULE_FIELDS) == ids and len(ids) == 23
     # PlayRules' fields, and the Context's own two (level, trump)
     fields = {f.name for f in dataclasses.fields(rules.PlayRules)} | {"level", "trump"}
     assert set(crules._RULE_FIELDS.values()) <= fields

@@ -40,7 +40,7 @@ def knob_sample(decks: int, rng: random.Random) -> PlayRules:
     if decks >= 2 and kw.get("max_tuple", 1) >= 2 and rng.random() < 0.3:
         kw["tractor_min_width"] = rng.randint(2, kw["max_tuple"])
     kw["constant_ranks"] = rng.choice([(), (), (0,), (0, 3)])
-    kw["ruff_compare"] = rng.choice(["strongest", "all_components", "highest_card"])
+    kw["ruff_compare"] = rng.choice(["strongest", "all_components", "highest_card", "all"])
     kw["failed_throw"] = rng.choice(["smallest", "next_player_chooses", "first_blocker"])
     kw["kitty"] = rng.choice(["exponential", "power", "table", "twice_size"])
     kw["bombs"] = rng.choice(["none", "none", "any_suit", "follow_suit"])
@@ -51,6 +51,8 @@ def knob_sample(decks: int, rng: random.Random) -> PlayRules:
         for s in range(4):
             copies[s * 13] = decks - 1
         kw["copies"] = tuple(copies)
+    kw["genuine_tuples"] = rng.random() < 0.3
+    kw["tractors_first"] = rng.random() < 0.3
     return PlayRules(**kw)
 
 

@@ -26,6 +26,7 @@ RUFF_COMPARE_CODES = {
     "all_components": lib.SJ_RUFF_ALL_COMPONENTS,
     "highest_card": lib.SJ_RUFF_HIGHEST_CARD,
     "unit_length": lib.SJ_RUFF_UNIT_LENGTH,
+    "all": lib.SJ_RUFF_ALL,
 }
 FAILED_THROW_CODES = {
     "smallest": lib.SJ_THROW_SMALLEST,
@@ -57,7 +58,8 @@ _RULE_FIELDS = {
         "decks", "level", "trump", "max_tuple", "tractors", "tractor_min_width",
         "tractor_min_length", "tractor_bridges_level_gap", "follow_protection",
         "constant_ranks", "ruff_compare", "failed_throw", "kitty", "kitty_cap",
-        "kitty_table", "shorter_tractors", "bombs", "rainbow_min", "copies")},
+        "kitty_table", "shorter_tractors", "bombs", "rainbow_min", "copies",
+        "genuine_tuples", "tractors_first")},
     lib.SJ_RF_N_LADDERS: "following",  # the ladders' count, and their contents
     lib.SJ_RF_LADDERS: "following",
 }
@@ -113,8 +115,11 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.tractor_min_width = rules.tractor_min_width
     r.tractor_min_length = rules.tractor_min_length
     r.bridge = int(bool(rules.tractor_bridges_level_gap))
+    assert rules.follow_protection is not None  # PlayRules.__post_init__ always sets it
     r.protection = FOLLOW_PROTECTION_CODES[rules.follow_protection]
     r.shorter_tractors = int(rules.shorter_tractors)
+    r.genuine_tuples = int(rules.genuine_tuples)
+    r.tractors_first = int(rules.tractors_first)
     r.bombs = BOMBS_CODES[rules.bombs]
     r.rainbow_min = rules.rainbow_min
     assert rules.copies is not None  # PlayRules fills it in

@@ -26,14 +26,18 @@ that judges them all and takes one reads only that one as a ``Play``).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import product
+from typing import TYPE_CHECKING, Any, overload
 
 from ..cards import NUM_KINDS
-from .actions import Play
+from .actions import Action, Play
+
+if TYPE_CHECKING:
+    from .game import Game
 
 _SINGLES = tuple((k,) for k in range(NUM_KINDS))
-_SINGLE_PLAYS: dict = {}
+_SINGLE_PLAYS: dict[int, tuple[Play, ...]] = {}
 
 
 def _single_play(seat: int, k: int) -> Play:
@@ -44,16 +48,19 @@ def _single_play(seat: int, k: int) -> Play:
     return plays[k]
 
 
-class Legal(Sequence):
+class Legal(Sequence[Action]):
     """The actions listed for a seat. Those read from it are remembered (``_given``,
     by identity): when one comes back to ``Game.apply`` while the game is still in the
     state it was listed for (``_stamp``), it is known legal and is not checked again."""
 
     __slots__ = ("kind", "seat", "_items", "_n", "total", "count", "_set", "_given",
                  "_stamp", "_play", "_ids_at")
+    #: cards to bury or calls to pick (the protocol's ``count``). Its slot hides the
+    #: ``Sequence.count`` method, which no caller of a listing uses
+    count: int  # type: ignore[assignment]
 
-    def __init__(self, kind: str, seat, items, total: int | None = None, count: int = 0,
-                 stamp=None):
+    def __init__(self, kind: str, seat: int | None, items: Sequence[Any],
+                 total: int | None = None, count: int = 0, stamp: int | None = None) -> None:
         self.kind = kind
         self.seat = seat
         self._items = items
@@ -66,8 +73,8 @@ class Legal(Sequence):
             size = self._n = len(items)
         self.total = size if total is None else total
         self.count = count
-        self._set = None
-        self._given = {}
+        self._set: set[Action] | None = None
+        self._given: dict[int, object] = {}  # id(action) → the action handed out
         self._stamp = stamp
         self._play = play = kind == "follow" or kind == "lead"
         # a core HandList hands out an item's card ids without making its Hand
@@ -80,34 +87,40 @@ class Legal(Sequence):
     def __len__(self) -> int:
         return self._n
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Action]:
         # what Sequence's __iter__ yields (self[i] in order), without its IndexError probe
         return map(self.__getitem__, range(self._n))
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
         if type(i) is not int:
             if isinstance(i, slice):
                 return [self[j] for j in range(*i.indices(len(self)))]
+        # (a play listing always has a seat: ``seat`` None is for the empty "none" listing)
+        item: Action
         if self._play:
             ids_at = self._ids_at
             if ids_at is not None:
-                item = ids_at(i)
+                cards = ids_at(i)
             else:
-                item = self._items[i]
-                t = type(item)
+                raw = self._items[i]
+                t = type(raw)
                 if t is int:  # a single: one shared, frozen Play per seat and card
-                    item = _single_play(self.seat, item)
+                    item = _single_play(self.seat, raw)  # type: ignore[arg-type]
                     self._given[id(item)] = item
                     return item
-                if t is not tuple:  # a core Hand
-                    item = item.ids_desc()
-            item = Play.trusted(self.seat, item)
+                cards = raw if t is tuple else raw.ids_desc()  # else a core Hand
+            item = Play.trusted(self.seat, cards)  # type: ignore[arg-type]
         else:
             item = self._items[i]
         self._given[id(item)] = item
         return item
 
-    def cards(self) -> list:
+    def cards(self) -> list[tuple[int, ...]]:
         """The card ids (a tuple, ids descending) of every listed play, in listing
         order, without making their ``Play`` actions: for a bot that judges every play
         and takes one (``self[i]``). Leads and follows only."""
@@ -124,7 +137,7 @@ class Legal(Sequence):
         return [x if type(x) is tuple else _SINGLES[x] if type(x) is int else x.ids_desc()
                 for x in items]
 
-    def __contains__(self, action) -> bool:
+    def __contains__(self, action: object) -> bool:
         if isinstance(self._items, FillerFollows):
             return (isinstance(action, Play) and action.seat == self.seat
                     and self._items.holds(action.cards))
@@ -136,14 +149,15 @@ class Legal(Sequence):
         return f"Legal({self.kind}, seat {self.seat}, {len(self)} of {self.total})"
 
 
-def lead_structures(game, seat: int) -> tuple:
+def lead_structures(game: Game, seat: int) -> tuple[tuple[int, ...], ...]:
     """Leads listed for ``seat`` as card tuples: single structures, plus whole-suit throws
     (see above)."""
     hand = game.hands[seat]
     strength, rules = game._str, game.rules
     max_w = rules.max_tuple
+    assert max_w is not None  # PlayRules.__post_init__ fills it in
     tractors = rules.tractors and max_w >= rules.tractor_min_width
-    out: dict = {}
+    out: dict[tuple[int, ...], None] = {}  # (an ordered set)
     for suit_kinds in game._suit_kinds:
         kinds = [k for k in suit_kinds if hand[k]]
         if not kinds:
@@ -170,13 +184,14 @@ def lead_structures(game, seat: int) -> tuple:
     return tuple(out)
 
 
-def _tractors(hand, kinds, strength, w: int, min_len: int) -> list:
+def _tractors(hand: Sequence[int], kinds: Sequence[int], strength: Sequence[int], w: int,
+              min_len: int) -> list[tuple[int, ...]]:
     """Every run of ≥ min_len w-tuples at consecutive strengths (one kind per strength)."""
     at: dict[int, list[int]] = {}
     for k in kinds:
         if hand[k] >= w:
             at.setdefault(strength[k], []).append(k)
-    found = []
+    found: list[tuple[int, ...]] = []
     levels = sorted(at)
     i = 0
     while i < len(levels):
@@ -192,7 +207,7 @@ def _tractors(hand, kinds, strength, w: int, min_len: int) -> list:
     return found
 
 
-class FillerFollows(Sequence):
+class FillerFollows(Sequence[tuple[int, ...]]):
     """Follows when a seat holds fewer cards of the led suit than were led: all of those
     (``base``) plus any ``r`` of its other cards. Every such play is legal (semantics §4
     step 2), so they are enumerated lazily by unranking multiset combinations: exact,
@@ -200,7 +215,7 @@ class FillerFollows(Sequence):
 
     __slots__ = ("base", "kinds", "caps", "r", "_ways")
 
-    def __init__(self, base: tuple, pool: list[int], r: int):
+    def __init__(self, base: tuple[int, ...], pool: list[int], r: int) -> None:
         self.base = base
         self.kinds = [k for k in range(NUM_KINDS) if pool[k]]
         self.caps = [pool[k] for k in self.kinds]
@@ -212,7 +227,8 @@ class FillerFollows(Sequence):
         for i in range(n - 1, -1, -1):
             nxt, cap = ways[i + 1], self.caps[i]
             # ways[i][j] = nxt[j] + nxt[j-1] + ... + nxt[j-cap]: a sliding sum
-            row, acc = [], 0
+            row: list[int] = []
+            acc = 0
             for j in range(r + 1):
                 acc += nxt[j]
                 if j > cap:
@@ -229,7 +245,7 @@ class FillerFollows(Sequence):
     def __len__(self) -> int:
         return self._ways[0][self.r]  # OverflowError past sys.maxsize, as len() of any sequence
 
-    def holds(self, cards: tuple) -> bool:
+    def holds(self, cards: tuple[int, ...]) -> bool:
         """Is this play (card ids) one of the follows?"""
         rest = list(cards)
         for c in self.base:
@@ -241,7 +257,12 @@ class FillerFollows(Sequence):
         return all(rest.count(k) <= self.caps[self.kinds.index(k)] if k in self.kinds else False
                    for k in set(rest))
 
-    def __getitem__(self, idx):
+    @overload
+    def __getitem__(self, idx: int) -> tuple[int, ...]: ...
+    @overload
+    def __getitem__(self, idx: slice) -> list[tuple[int, ...]]: ...
+
+    def __getitem__(self, idx: int | slice) -> tuple[int, ...] | list[tuple[int, ...]]:
         size = self._ways[0][self.r]
         if isinstance(idx, slice):
             return [self[i] for i in range(*idx.indices(size))]

@@ -44,12 +44,15 @@ from ..cards import NUM_KINDS
 from ..engine.errors import IllegalAction
 from ..engine.events import DealScored, TrickWon
 from ..engine.game import Game
+from ..errors import ShengjiError
 from .building import DONE, N_ACTIONS, Decision
 from .cobserve import make_encoder
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
 
 if TYPE_CHECKING:
+    from ..engine.actions import Action
+    from ..engine.events import Event
     from ..engine.view import SeatView
     from ..variants import Variant
 
@@ -60,8 +63,8 @@ REWARDS = ("levels", "points")
 ACTIONS = ("cards", "moves")
 
 
-class ShengjiEnv(AECEnv):
-    metadata = {"name": "shengji_v0", "render_modes": ["ansi", "human"],
+class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
+    metadata: dict[str, Any] = {"name": "shengji_v0", "render_modes": ["ansi", "human"],
                 "is_parallelizable": False}
 
     def __init__(self, variant: VariantRef = "two-deck-80", *, players: int | None = None,
@@ -100,7 +103,7 @@ class ShengjiEnv(AECEnv):
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         n_act = max_moves if self.moves_mode else N_ACTIONS
         self.n_actions = n_act
-        obs = {
+        obs: dict[str, spaces.Space[Any]] = {
             "observation": spaces.Box(self.layout.low, self.layout.high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (n_act,), dtype=np.int8),
         }
@@ -114,9 +117,15 @@ class ShengjiEnv(AECEnv):
         self._no_moves = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
         self._rng = random.Random()
         #: seats whose decisions come from act_engine (bots): not listed, no mask
-        self.external_seats: frozenset = frozenset()
+        self.external_seats: frozenset[int] = frozenset()
         self.game: Game | None = None
-        self.decision: Decision | None = None
+        self.decision: Decision | MoveDecision | None = None
+
+    def _game(self) -> Game:
+        """The episode's game; a clear error before the first ``reset``."""
+        if self.game is None:
+            raise ShengjiError("no episode yet: call reset() first")
+        return self.game
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -138,32 +147,40 @@ class ShengjiEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._points = 0
         self._next_decision()
 
     def _next_decision(self) -> None:
-        g = self.game
+        g = self._game()
         if g.over:
             self.decision = None
             self.terminations = dict.fromkeys(self.agents, True)
             return
-        self.agent_selection = self.possible_agents[g.to_act]
-        if g.to_act in self.external_seats:  # decided by act_engine: nothing to list
+        seat = g.to_act
+        assert seat is not None  # a game not over has a seat to act
+        self.agent_selection = self.possible_agents[seat]
+        if seat in self.external_seats:  # decided by act_engine: nothing to list
             self.decision = None
             return
-        self.decision = (MoveDecision.of_game(g, g.to_act, self.max_moves)
+        self.decision = (MoveDecision.of_game(g, seat, self.max_moves)
                          if self.moves_mode
-                         else Decision(g, g.to_act))
+                         else Decision(g, seat))
         if self.view_in_info:
-            self.infos[self.agent_selection] = {"view": g.view(g.to_act)}
+            self.infos[self.agent_selection] = {"view": g.view(seat)}
 
     def step(self, action: int | None) -> None:
+        self._game()  # a clear error before the first reset
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            return self._was_dead_step(action)
-        a = int(action)
+            self._was_dead_step(action)
+            return
         dec = self.decision
+        if action is None or dec is None:
+            raise IllegalAction(f"{agent}: step() needs an action number here (None is for "
+                                "a finished agent; a seat in external_seats acts through "
+                                "act_engine)", "masked_action")
+        a = int(action)
         if not dec.allows(a):
             raise IllegalAction(
                 f"{agent}: action {a} is not allowed now (allowed: {dec.mask()})",
@@ -171,22 +188,22 @@ class ShengjiEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for k in self.rewards:
             self.rewards[k] = 0.0
-        engine_action = dec.moves[a] if self.moves_mode else dec.step(a)
+        engine_action = dec.moves[a] if isinstance(dec, MoveDecision) else dec.step(a)
         if engine_action is not None:
             self._apply(agent, engine_action)
         self._accumulate_rewards()
         if self.render_mode == "human" and engine_action is not None:
             print(self.render())
 
-    def _apply(self, agent, engine_action) -> None:
-        events = self.game.apply(engine_action)
+    def _apply(self, agent: str, engine_action: Action) -> None:
+        events = self._game().apply(engine_action)
         self.tracker.update(events)
         self._reward(events)
         if self.view_in_info:
             self.infos[agent] = {}
         self._next_decision()
 
-    def act_engine(self, engine_action) -> None:
+    def act_engine(self, engine_action: Action) -> None:
         """Apply an engine action (``shengji.engine.actions``) for the seat to act, as
         one step: how the single-agent wrapper lets bots play the seats listed in
         ``external_seats`` (their decisions are not listed). Checked by the engine."""
@@ -197,11 +214,12 @@ class ShengjiEnv(AECEnv):
         self._apply(agent, engine_action)
         self._accumulate_rewards()
 
-    def _reward(self, events) -> None:
-        g = self.game
+    def _reward(self, events: list[Event]) -> None:
+        g = self._game()
         teams = g.teams
         agents = self.possible_agents
         rewards = self.rewards
+        ev: Any  # dispatched on type(ev) below, which mypy does not narrow through ``t``
         if self.reward_mode == "levels":
             for ev in events:
                 if type(ev) is DealScored and ev.rise:
@@ -229,13 +247,13 @@ class ShengjiEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
-        g = self.game
+        g = self._game()
         dec = self.decision if g.to_act == seat and not g.over else None
         mask = np.zeros(self.n_actions, dtype=np.int8)
         obs = {"observation": self.encoder.encode(g, seat, dec, self.tracker),
                "action_mask": mask}
         if self.moves_mode:
-            if dec is not None:
+            if isinstance(dec, MoveDecision):  # (in moves mode: the decision, or None)
                 mask[:len(dec.moves)] = 1
                 obs["moves"] = dec.features(self.max_moves).copy()  # the caller's own
             else:
@@ -246,12 +264,12 @@ class ShengjiEnv(AECEnv):
 
     def view(self, agent: str) -> SeatView:
         """The structured view of ``agent``'s seat (``shengji.engine.SeatView``)."""
-        return self.game.view(self._seat[agent])
+        return self._game().view(self._seat[agent])
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        g = self.game
+        g = self._game()
         lines = [f"deal {g.deal_number}  phase {g.phase}  level {g.level}  trump {g.trump}"
                  f"  attackers' points {g.trick_points}"]
         from ..cards import format_counts

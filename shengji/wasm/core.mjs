@@ -22,7 +22,7 @@ const BJ = 53;
 const NO_TRUMP_LEVEL = 13;
 const SUIT_NAMES = ["S", "H", "C", "D", "trump", "rainbow"];
 
-export const RUFF_COMPARE = ["strongest", "all_components", "highest_card", "unit_length"];
+export const RUFF_COMPARE = ["strongest", "all_components", "highest_card", "unit_length", "all"];
 export const FAILED_THROW = ["smallest", "next_player_chooses", "first_blocker"];
 export const FOLLOW_PROTECTIONS = ["none", "longer_tuples", "tractor_on_tractor", "both",
   "suit_only"];
@@ -36,7 +36,8 @@ const RULE_FIELDS = { 1: "decks", 2: "level", 3: "trump", 4: "max_tuple", 5: "tr
   6: "tractor_min_width", 7: "tractor_min_length", 8: "tractor_bridges_level_gap",
   9: "follow_protection", 10: "constant_ranks", 11: "ruff_compare", 12: "failed_throw",
   13: "kitty", 14: "kitty_cap", 15: "kitty_table", 16: "following", 17: "following",
-  18: "shorter_tractors", 19: "bombs", 20: "rainbow_min", 21: "copies" };
+  18: "shorter_tractors", 19: "bombs", 20: "rainbow_min", 21: "copies", 22: "genuine_tuples",
+  23: "tractors_first" };
 // sj_err.code
 const ERR = { LENGTH: -1, COPIES: -2, KIND: -3, EMPTY: -4, MIXED: -5, SIZE: -6,
   NOT_IN_HAND: -7, RULES: -8, LIMIT: -9, CAPACITY: -10, CONTEXT: -11, ARG: -12, MEMORY: -13 };
@@ -199,6 +200,7 @@ const RULE_DEFAULTS = {
   following: [], ruff_compare: "strongest", failed_throw: "smallest", kitty: "exponential",
   kitty_cap: 64, kitty_table: [2, 4, 6, 8, 8, 16], follow_protection: null,
   must_break_tuples: null, shorter_tractors: true, bombs: "none", rainbow_min: 0, copies: null,
+  genuine_tuples: false, tractors_first: false,
 };
 
 /** The JSON form of PlayRules (shengji.wasm.rules_json; missing keys take PlayRules'
@@ -226,7 +228,8 @@ export function normaliseRules(json) {
   int("decks", 1, 4);
   if (r.max_tuple === null) r.max_tuple = r.decks === 1 ? 1 : Math.min(r.decks, 4);
   int("max_tuple", 1, r.decks);
-  for (const b of ["tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors"]) bool(b);
+  for (const b of ["tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors", "genuine_tuples",
+    "tractors_first"]) bool(b);
   if (r.follow_protection === null) r.follow_protection = r.must_break_tuples === false ? "longer_tuples" : "none";
   choice("follow_protection", FOLLOW_PROTECTIONS);
   int("tractor_min_width", 2, 4);
@@ -439,6 +442,8 @@ class Context {
     set(19, 0, BOMBS.indexOf(rules.bombs));
     set(20, 0, rules.rainbow_min);
     rules.copies.forEach((v, k) => set(21, k, v));
+    set(22, 0, rules.genuine_tuples ? 1 : 0);
+    set(23, 0, rules.tractors_first ? 1 : 0);
     rules.following.forEach(([lead, ladder], i) => {
       x.sjw_ladder(r, i, lead[0], lead[1], ladder.length);
       ladder.forEach((pattern, p) => pattern.forEach(([w, len], j) => x.sjw_pattern_shape(r, i, p, j, w, len)));

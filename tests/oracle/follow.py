@@ -68,19 +68,34 @@ def check_follow(ctx, lead, hand, play):
     if h <= n:
         return True, "ok"
     unbroken = not ctx.rules.must_break_tuples
+    held = in_suit(ctx, hand, suit)
+    genuine = ctx.rules.genuine_tuples and unbroken
 
-    def walk(i, r, q):
+    def genuine_ok(asked):
+        # shengji.io PR #512: the plain w-tuples asked, less the kinds the play holds
+        # exactly w of, must not be there among the kinds held exactly w times outside
+        # the play
+        for w in range(2, 5):
+            slots = sum(1 for pattern in asked for pw, pl in pattern if (pw, pl) == (w, 1))
+            covered = sum(1 for c in play if c == w)
+            spare = sum(1 for h, c in zip(held, play, strict=True) if h - c == w)
+            if slots > covered and spare >= slots - covered:
+                return False
+        return True
+
+    def walk(i, r, q, asked):
         # r: the hand's cards of the suit not yet used, q: the play's
         if i == len(comps):
-            return True
+            return genuine_ok(asked) if genuine else True
         w, ln, _ = comps[i]
         ladder = ctx.rules.ladder_for((w, ln))
         pattern = next((pt for pt in ladder if can_supply(ctx, r, pt, suit, unbroken)), ())
         return any(
-            walk(i + 1, sub(r, used), sub(q, used)) for used in supplies(ctx, q, pattern, suit)
+            walk(i + 1, sub(r, used), sub(q, used), asked + (pattern,))
+            for used in supplies(ctx, q, pattern, suit)
         )
 
-    ok = walk(0, in_suit(ctx, hand, suit), play)
+    ok = walk(0, held, play, ())
     return (True, "ok") if ok else (False, "must_follow_shape")
 
 

@@ -78,8 +78,11 @@ def _extend(ctx, counts, w, length, kinds, exact_from):
 
 
 def key(ctx, st):
-    """§3 component key: (cards, width, [pos of each kind from the top])."""
+    """§3 component key: (cards, width, [pos of each kind from the top]); with
+    ``tractors_first`` (shengji.io from_cards), (cards, is a tractor, width, ...)."""
     w, length, kinds = st
+    if ctx.rules.tractors_first:
+        return (w * length, length > 1, w, tuple(ctx.pos(k) for k in kinds))
     return (w * length, w, tuple(ctx.pos(k) for k in kinds))
 
 

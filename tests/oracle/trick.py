@@ -35,6 +35,65 @@ def match_value(ctx, play, shapes, suit):
     return best
 
 
+def _sio_tie(k):
+    """shengji.io's card order among cards of equal strength (Card::as_char): suits
+    ♠ ♥ ♦ ♣, then the rank; jokers by id."""
+    if k >= 52:
+        return 100 + k
+    return {0: 0, 1: 1, 2: 3, 3: 2}[k // 13] * 13 + k % 13
+
+
+def all_split(ctx, play, shapes, cur):
+    """ruff_compare ``all`` (shengji.io ThrowEvaluationPolicy::All, compute_winner's
+    ``mm.find``): among the splits of the trump ``play`` into ``shapes`` that beat ``cur``
+    unit by unit (None: a plain lead, which every split beats), the values of the one
+    shengji.io's matcher lists first, or None. Its order: shapes by (width, length)
+    ascending; for a shape of tuples, the cards listed from the lowest, highest list
+    first; for tractors, each tractor's members from the lowest, highest tractor first."""
+    found = []
+
+    def rec(i, rest, chosen):
+        if i == len(shapes):
+            if total(rest) == 0:
+                found.append(list(chosen))
+            return
+        w, ln = shapes[i]
+        for st in structures(ctx, rest, w, ln, suit=TRUMP):
+            chosen.append(st)
+            rec(i + 1, sub(rest, structure_counts(st)), chosen)
+            chosen.pop()
+
+    rec(0, play, [])
+
+    def order(k):
+        return (ctx.strengths[k], _sio_tie(k))
+
+    best = None
+    for split in found:
+        vals = []
+        i = 0
+        while i < len(shapes):  # equal shapes: their values highest first
+            j = i
+            while j < len(shapes) and shapes[j] == shapes[i]:
+                j += 1
+            vals += sorted((ctx.strengths[st[2][0]] for st in split[i:j]), reverse=True)
+            i = j
+        if cur is not None and not all(a > b for a, b in zip(vals, cur, strict=True)):
+            continue
+        rank = []
+        for shape in sorted(set(shapes)):
+            group = [st for st, sh in zip(split, shapes, strict=True) if sh == shape]
+            if shape[1] == 1:
+                rank += sorted(order(st[2][0]) for st in group)
+            else:
+                for members in sorted((tuple(order(k) for k in reversed(st[2])) for st in group),
+                                      reverse=True):
+                    rank += members
+        if best is None or rank > best[0]:
+            best = (rank, tuple(vals))
+    return None if best is None else best[1]
+
+
 def trick_winner(ctx, plays):
     suit, comps = ctx.lead_components(plays[0])
     n = total(plays[0])
@@ -85,6 +144,13 @@ def trick_winner(ctx, plays):
             continue
         if win_bomb is not None:
             continue
+        if ctx.rules.ruff_compare == "all" and suit != TRUMP:
+            ruff = all_split(ctx, p, shapes, win_val if win_ruff else None)
+            if ruff is not None:
+                win, win_ruff, win_val, win_high = i, True, ruff, highest(p)
+                continue
+            if match_value(ctx, p, shapes, TRUMP) is not None:
+                continue  # a ruff that beats no split of the winner's
         fm = match_value(ctx, p, shapes, suit)
         ruff = match_value(ctx, p, shapes, TRUMP) if suit != TRUMP else None
         if ruff is not None:
