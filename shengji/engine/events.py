@@ -160,7 +160,7 @@ class Played(Event):
 @dataclass(frozen=True, slots=True)
 class PlayTakenBack(Event):
     seat: int
-    cards: tuple          # the play withdrawn, back in the seat's hand (table.play_takeback)
+    cards: tuple[int, ...]  # the play withdrawn, back in its seat's hand (table.play_takeback)
     trick: int
 
 

@@ -89,6 +89,8 @@ class Exchange(Phase):
             self._decline(action.seat)
             ev.append(_passed(action.seat))
             self._run_stealing(ev)
+        elif bid is None:
+            raise AssertionError("a declaration is checked before it is performed")
         elif action.seat == self._burier and bid.trump == self.trump:
             # the burier's own declaration keeping the trump (a reinforcement) stands
             # without taking the kitty again; the other seats are asked next

@@ -310,7 +310,8 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}", "not_an_action", "")
         if t is TakeBack and self.phase == PLAYING:  # by the seat that played last
-            return self._check_play_takeback(action)
+            self._check_play_takeback(action)
+            return None
         name = t.__name__
         if self.phase == OVER:
             self._refuse(f"{name} by seat {action.seat}: the match is over", "match_over", "")

@@ -122,6 +122,9 @@ class Phase:
         _redeal_limit: int
         _takeback_rule: str
         _theft_rule: str
+        _theft_burier_rule: str
+        _while_standing_rule: str
+        _play_takeback_rule: bool
         # the declaration hooks' kept results (Game.__init__ names their keys)
         _strength_cache: dict[Any, Any]
         _overturn_cache: dict[Any, Any]

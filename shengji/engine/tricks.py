@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from ..cards import NUM_KINDS, point_value
 from ..errors import HandError, VariantError
 from ..memo import remember
-from .actions import ChooseForced, Play, TakeBack, cards_text
+from .actions import Action, ChooseForced, Play, TakeBack, cards_text
 from .events import ForcedChosen, Played, PlayTakenBack, ThrowFailed, TrickWon, maker
 from .legal import _SINGLE_PLAYS, FillerFollows, Legal
 from .phase import (
@@ -223,7 +223,7 @@ class Playing(Phase):
             played[c] += 1
         self.hand_len[seat] -= len(cards)
         ev.append(_played(seat, cards, self.trick_number, not self._trick))
-        undo = False
+        undo: tuple | bool | None = False
         if self._play_takeback_rule:
             undo = (seat, cards, None)
         if self._friends is not None and not self.sides_known:
@@ -241,7 +241,7 @@ class Playing(Phase):
         if len(self._trick) < self.players:
             self.to_act = (seat + 1) % self.players
             if undo is not False:
-                self._undo = undo
+                self._undo = undo if isinstance(undo, tuple) else None
             return
         if undo is not False:
             self._undo = None  # the last play completes the trick at once
@@ -265,7 +265,7 @@ class Playing(Phase):
 
     # --------------------------------------------------------- taking back a play
 
-    def _check_play_takeback(self, action: TakeBack) -> None:
+    def _check_play_takeback(self, action: Action) -> None:
         """table.play_takeback (shengji.io PlayTakebackPolicy::AllowPlayTakeback): the
         seat that played last may take its play back before the next seat acts."""
         seat = action.seat
@@ -280,6 +280,7 @@ class Playing(Phase):
 
     def _take_back_play(self, ev: list) -> None:
         """The last play goes back to its seat's hand, and that seat is to act again."""
+        assert self._undo is not None  # (checked by _check_play_takeback)
         seat, cards, friends = self._undo
         self._undo = None
         self._trick.pop()

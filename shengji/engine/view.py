@@ -215,11 +215,10 @@ def events_seen(game: Game, seat: int | None, since: int = 0) -> list[Event]:
     out = []
     for e in events[since:]:
         if hide_kitty:
-            t = type(e)
-            if t is Buried:
+            if isinstance(e, Buried):
                 burier = e.seat
-            elif t is DealScored and kitty_hidden(game.table_rules, seat, burier):
-                e = replace(e, kitty=None)
+            elif isinstance(e, DealScored) and kitty_hidden(game.table_rules, seat, burier):
+                e = replace(e, kitty=None)  # type: ignore[arg-type]  # (null: face down)
         if e.private_to is not None and e.private_to != seat:
             e = e.redacted()
         elif isinstance(e, DealStarted):

@@ -193,7 +193,7 @@ class Table:
             if e.private_to not in (None, seat):
                 e = e.redacted()
             elif isinstance(e, DealScored) and kitty_hidden(self.game.table_rules, seat, burier):
-                e = replace(e, kitty=None)
+                e = replace(e, kitty=None)  # type: ignore[arg-type]  # (null: face down)
             shown.append(self._encode(i, e))
         hands: list[list[int]] = [[] for _ in range(self.players)]
         for e in events[start:end + 1]:
