@@ -10,6 +10,7 @@ import pytest
 
 from shengji.bots import make_bot
 from shengji.engine import Game, Played, TrickWon
+from shengji.engine.actions import cards_text
 from shengji.protocol import Table
 from shengji.variants import load_variant
 
@@ -98,3 +99,79 @@ def test_hidden_facts_survive_a_game_record():
     again = Game.from_dict(game.to_dict(), variant=v)
     assert again.events_for(2) == game.events_for(2)
     assert again.view(2) == game.view(2)
+
+
+# ---- issue 28: table.hide_throw_halting_player, table.reveal_kitty_at_end (shengji.io
+# settings.rs hide_throw_halting_player, should_reveal_kitty_at_end_of_game)
+
+HIDE_HALTING = {"extends": "two-deck-80", "table": {"hide_throw_halting_player": True}}
+KITTY_DOWN = {"extends": "two-deck-80", "table": {"reveal_kitty_at_end": False}}
+SEATS_AND_SPECTATOR = (0, 1, 2, 3, None)
+
+
+def _frames(v, seed: int):
+    """A deal of random bots through the protocol's table, as the server sends it: after
+    every action, each seat's and a spectator's ``state`` message since its cursor; then
+    each one's replay of the deal. (table, {seat: [frames as parsed JSON]})"""
+    table = Table(v, seed, bots={s: "random" for s in range(4)}, max_deals=1)
+    cursors = dict.fromkeys(SEATS_AND_SPECTATOR, 0)
+    frames: dict = {s: [] for s in SEATS_AND_SPECTATOR}
+    while True:
+        for s in SEATS_AND_SPECTATOR:
+            msg = table.state(s, since=cursors[s])
+            cursors[s] = msg["event_index"]
+            frames[s].append(json.loads(json.dumps(msg)))
+        if not table.step_bot():
+            break
+    for s in SEATS_AND_SPECTATOR:
+        frames[s].append(json.loads(json.dumps(table.replay(s, 0))))
+        frames[s].append({"events": [json.loads(json.dumps(e)) for e in table.events(s)]})
+    return table, frames
+
+
+def _sent(frames, kind):
+    return [e for f in frames for e in f.get("events", []) if e["type"] == kind]
+
+
+def test_the_halting_player_is_absent_from_every_frame():
+    v, base = load_variant(HIDE_HALTING), load_variant("two-deck-80")
+    checked = 0
+    for seed in range(60):
+        table, frames = _frames(v, seed)
+        if not any(type(e).__name__ == "ThrowFailed" for e in table.game.events):
+            continue
+        for s in SEATS_AND_SPECTATOR:
+            failed = _sent(frames[s], "ThrowFailed")
+            assert failed and all("blocker" not in e and "beaten_by" not in e for e in failed)
+            assert any("beaten" in e for e in failed)  # the part beaten is still told
+        # the same deal at the base table names the blocker to everyone
+        _, shown = _frames(base, seed)
+        assert all("blocker" in e for s in SEATS_AND_SPECTATOR
+                   for e in _sent(shown[s], "ThrowFailed") if "beaten" in e)
+        checked += 1
+        if checked == 3:
+            return
+    raise AssertionError("too few failed throws")
+
+
+def test_the_kitty_stays_face_down_in_every_frame_but_the_buriers():
+    v = load_variant(KITTY_DOWN)
+    table, frames = _frames(v, 4)
+    burier = [e.seat for e in table.game.events if type(e).__name__ == "Buried"][-1]
+    scored = [e for e in table.game.events if type(e).__name__ == "DealScored"][0]
+    for s in SEATS_AND_SPECTATOR:
+        got = _sent(frames[s], "DealScored")
+        assert got and all(e["kitty_points"] == scored.kitty_points for e in got)
+        if s == burier:
+            assert all(e["kitty"] == cards_text(scored.kitty) for e in got)
+        else:
+            assert all(e["kitty"] is None for e in got)
+    # the base table turns it face up for everyone
+    _, shown = _frames(load_variant("two-deck-80"), 4)
+    assert all(e["kitty"] for s in SEATS_AND_SPECTATOR for e in _sent(shown[s], "DealScored"))
+    # the engine's own events_for, from any cursor inside the deal
+    for since in (0, len(table.game.events) - 3):
+        for s in (0, 1, 2, 3, None):
+            seen = [e for e in table.game.events_for(s, since)
+                    if type(e).__name__ == "DealScored"]
+            assert [e.kitty is None for e in seen] == [s != burier] * len(seen)

@@ -512,13 +512,15 @@ def _check_expect(kind: str, e) -> None:
     elif kind == "back_to_start":
         _need(isinstance(e, bool), f"expect: {e!r} is not true, false or error")
     elif kind == "visibility":
-        keys = {"tricks_shown", "dealer_points", "attacker_points"}
+        keys = {"tricks_shown", "dealer_points", "attacker_points", "throw_blocker_shown",
+                "kitty_shown"}
         _need(isinstance(e, Mapping) and e and set(e) <= keys,
-              "expect: expected a mapping of tricks_shown, dealer_points and attacker_points")
+              "expect: expected a mapping of tricks_shown, dealer_points, attacker_points, "
+              "throw_blocker_shown and kitty_shown")
         if "tricks_shown" in e:
             _need(isinstance(e["tricks_shown"], list) and all(map(_is_int, e["tricks_shown"])),
                   "expect.tricks_shown: expected a list of trick numbers")
-        for k in ("dealer_points", "attacker_points"):
+        for k in ("dealer_points", "attacker_points", "throw_blocker_shown", "kitty_shown"):
             if k in e:
                 _need(isinstance(e[k], bool), f"expect.{k}: expected true or false")
     elif kind == "no_bid":

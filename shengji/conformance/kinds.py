@@ -165,13 +165,18 @@ def judge_back_to_start(variant, case: Case):
 
 
 def judge_visibility(variant, case: Case):
-    from ..engine.view import points_shown, shown_tricks
+    from ..engine.view import kitty_hidden, points_shown, shown_tricks, throw_note
 
     table = variant.settings["table"]
+    note = throw_note(table, {"blocker": 1, "beaten": "", "beaten_by": ""})
     return {
         "tricks_shown": list(shown_tricks(table, case.value["completed_tricks"])),
         "dealer_points": points_shown(table, True),
         "attacker_points": points_shown(table, False),
+        # a failed throw names the seat that stopped it; another seat (here 2, the
+        # last burier being 0) sees the kitty once the deal is over
+        "throw_blocker_shown": "blocker" in note or "beaten_by" in note,
+        "kitty_shown": not kitty_hidden(table, 2, 0),
     }
 
 
@@ -205,7 +210,8 @@ def judge_bidding(variant, case: Case):
     """A deal's bidding as the engine runs it: declarations while dealing (a take-back
     right after one's own accepted declaration, once per deal, with declare.takeback),
     the dealer (given, or the first deal's rule), then kitty theft after the burial
-    (declare.kitty_theft: any seat but the kitty's holder, only after a declared trump)."""
+    (declare.kitty_theft: any seat but the kitty's holder, only after a declared trump;
+    the holder too with declare.theft_burier_bids)."""
     rules = variant.settings["declare"]
     v = case.value
     bids: list = []
@@ -216,7 +222,11 @@ def judge_bidding(variant, case: Case):
         seat = step["seat"]
         _seat(variant, seat, "bidding.steps.seat")
         if "take_back" in step:
-            ok = rules["takeback"] and just_declared == seat and seat not in took_back
+            # declare.takeback: right after one's own declaration; with
+            # takeback_while_standing whenever one's declaration stands
+            ok = seat not in took_back and (
+                (rules["takeback"] and just_declared == seat)
+                or (rules["takeback_while_standing"] and bool(bids) and bids[-1].seat == seat))
             if ok:
                 bids.pop()
                 took_back.add(seat)
@@ -233,7 +243,10 @@ def judge_bidding(variant, case: Case):
     for step in v.get("steal", []):
         seat = step["seat"]
         _seat(variant, seat, "bidding.steal.seat")
-        ok = (rules["kitty_theft"] and declared and seat != holder
+        # declare.theft_burier_bids: the holder may declare too; keeping the trump it
+        # stays the holder, another trump takes the kitty back (it holds it either way)
+        ok = (rules["kitty_theft"] and declared
+              and (seat != holder or rules["theft_burier_bids"])
               and _try_bid(variant, case, step, bids) is not None)
         if ok:
             holder = seat

@@ -62,6 +62,8 @@ class Dealing(Phase):
         self._declined: list = [None] * self.players
         self._offer: tuple = ()
         self._takeback: int | None = None  # seat that may take back its declaration now
+        # (seat, final): after it keeps, the seat asked at that moment is asked to declare
+        self._then_ask: tuple | None = None
         self._took_back: set = set()       # seats that took one back this deal (once each)
         self._bid_kinds, self._declaring = _declarable(self.level)
         self.trump = None
@@ -94,12 +96,19 @@ class Dealing(Phase):
         declaring, ask_all = self._declaring, self._ask_all_until
         append = ev.append
         n = self._n_deal
+        # declare.takeback_while_standing: the seat whose declaration stands is asked at
+        # each card it gets whether it keeps it (the bids change only by an action)
+        holder = self._may_take_back()
         for i in range(self._dealt, n):
             card = deck[i]
             seat = seats[i]
             hands[seat][card] += 1
             hand_len[seat] += 1
             append(dealt_events[seat][card])  # CardDealt(seat, card), a shared record
+            if seat == holder:
+                self._dealt = i + 1
+                self._offer_takeback(seat, False)
+                return
             if declaring[card] or i < ask_all:
                 self._dealt = i + 1
                 if self._ask(seat, False):
@@ -110,9 +119,28 @@ class Dealing(Phase):
             self._final = [(first + i) % players for i in range(players)]
         while self._final:
             seat = self._final.pop(0)
+            if seat == self._may_take_back():
+                self._offer_takeback(seat, True)
+                return
             if self._ask(seat, True):
                 return
         self._finish_dealing(ev)
+
+    def _may_take_back(self) -> int:
+        """The seat that may take back its standing declaration whenever it is asked
+        (declare.takeback_while_standing, once per seat and deal), else -1."""
+        if self._while_standing_rule and self._bids:
+            seat = self._bids[-1].seat
+            if seat not in self._took_back:
+                return seat
+        return -1
+
+    def _offer_takeback(self, seat: int, final: bool) -> None:
+        """Ask ``seat`` to keep its standing declaration or take it back; when it keeps
+        it, it is asked for a declaration as at that moment."""
+        self._takeback = seat
+        self._then_ask = (seat, final)
+        self.to_act = seat
 
     def _bids_changed(self) -> None:
         """After a declaration is made or taken back."""
@@ -268,11 +296,15 @@ class Dealing(Phase):
 
     def _perform_dealing(self, action, bid: Bid | None, ev: list) -> None:
         if isinstance(action, Pass):
-            if self._takeback is not None:  # keeps the declaration just made
+            then_ask = None
+            if self._takeback is not None:  # keeps its declaration
                 self._takeback = None
+                then_ask, self._then_ask = self._then_ask, None
             else:
                 self._decline(action.seat)
             ev.append(_passed(action.seat))
+            if then_ask is not None and self._ask(*then_ask):
+                return
             self._run_dealing(ev)
         elif isinstance(action, Declare):
             assert bid is not None  # _check_declare made the Declare's Bid
@@ -284,14 +316,20 @@ class Dealing(Phase):
                                for i in range(1, self.players)]
             if self._takeback_rule and bid.seat not in self._took_back:
                 self._takeback = bid.seat  # asked at once: keep it, or take it back
+                self._then_ask = None
             else:
                 self._run_dealing(ev)
         else:  # TakeBack
             bid = self._bids.pop()
             self._bids_changed()
             self._took_back.add(action.seat)
-            self._takeback = None
+            self._takeback = self._then_ask = None
             ev.append(BidTakenBack(action.seat, bid.cards))
+            if self._final is not None and self._dealt == self._n_deal:
+                # after the last card the others answer the bid that stands again (the
+                # same seats as after the declaration, when it is taken back at once)
+                self._final = [(action.seat + i) % self.players
+                               for i in range(1, self.players)]
             self._run_dealing(ev)
 
     def _decline(self, seat: int) -> None:

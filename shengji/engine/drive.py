@@ -70,6 +70,8 @@ def usable(game) -> bool:
     """May the driver play ``game``'s next decisions (see the module's docstring)?"""
     if not ENABLED or type(game) is not Game or game.phase != PLAYING:
         return False
+    if game._play_takeback_rule:  # (the driver keeps no take-back of the last play)
+        return False
     if not 2 <= game.players <= 12 or not 1 <= tricks.FOLLOW_LIMIT <= 120:
         return False
     if _lib is None and not _load():

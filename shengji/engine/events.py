@@ -158,6 +158,13 @@ class Played(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PlayTakenBack(Event):
+    seat: int
+    cards: tuple[int, ...]  # the play withdrawn, back in its seat's hand (table.play_takeback)
+    trick: int
+
+
+@dataclass(frozen=True, slots=True)
 class TrickWon(Event):
     trick: int
     seat: int
@@ -243,7 +250,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (DealStarted, CardDealt, Declared, Passed, BidTakenBack, Redealt, TrumpSet,
                 KittyTaken, Buried, ThrowFailed, ForcedChosen, Played, TrickWon, FriendsCalled,
-                FriendJoined, DealScored, MatchOver)
+                FriendJoined, DealScored, MatchOver, PlayTakenBack)
 }
 
 

@@ -1,7 +1,8 @@
 """The exchange (phases ``bury`` and ``steal``): the dealer takes the kitty and buries
 as many cards (docs/rules.md §8); with kitty theft (炒地皮, declare.kitty_theft) every
 other seat in turn may then overturn the declaration, take the buried cards and bury in
-its turn. Then the dealer calls friends (engine.calling) or leads (engine.tricks).
+its turn (with declare.theft_burier_bids the seat that buried is asked first: a
+reinforcement of its own stands, another trump takes the kitty back). Then the dealer calls friends (engine.calling) or leads (engine.tricks).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class Exchange(Phase):
         self.kitty: tuple = ()
         self.buried = [0] * NUM_KINDS
         self._steal_queue: list = []  # seats still to be asked in a theft round
+        self._burier: int | None = None  # the seat that buried last
 
     def _take_kitty(self, kitty: tuple, ev: list) -> None:
         """The dealer takes the kitty dealt aside, and buries next."""
@@ -60,8 +62,14 @@ class Exchange(Phase):
             # overturn and take the kitty (not after a trump nobody declared: shengji.io
             # allows no theft of an automatic bid)
             self.phase = STEALING
+            self._burier = action.seat
             self._steal_queue = [(action.seat + i) % self.players
                                  for i in range(1, self.players)]
+            if self._theft_burier_rule:
+                # declare.theft_burier_bids: the seat that just buried is asked first
+                # (shengji.io test_kitty_stealing_bid_sequence: the landlord reinforces
+                # after finalizing its exchange)
+                self._steal_queue.insert(0, action.seat)
             self._run_stealing(ev)
             return
         self._start_play()
@@ -80,6 +88,13 @@ class Exchange(Phase):
         if isinstance(action, Pass):
             self._decline(action.seat)
             ev.append(_passed(action.seat))
+            self._run_stealing(ev)
+        elif bid is None:
+            raise AssertionError("a declaration is checked before it is performed")
+        elif action.seat == self._burier and bid.trump == self.trump:
+            # the burier's own declaration keeping the trump (a reinforcement) stands
+            # without taking the kitty again; the other seats are asked next
+            self._add_bid(bid, ev)
             self._run_stealing(ev)
         else:  # a Declare: it overturns the standing declaration
             assert bid is not None  # _check_declare made the Declare's Bid

@@ -156,12 +156,15 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             _single_play(s, 0)  # the seats' shared single Plays exist from now on
         declare = v.settings["declare"]
         self._redeal_limit = declare["redeal_limit"]
-        self._takeback_rule = declare["takeback"]
+        self._while_standing_rule = declare["takeback_while_standing"]
+        self._takeback_rule = declare["takeback"] or self._while_standing_rule
         self._theft_rule = declare["kitty_theft"]
+        self._theft_burier_rule = declare["theft_burier_bids"]
         #: the highest level a deal is played at (A, or NT above it: docs/variants.md)
         self._top_level = v.top_level
         #: table options that hide facts from the seat views (docs/variants.md `table:`)
         self.table_rules = v.settings["table"]
+        self._play_takeback_rule = self.table_rules["play_takeback"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
         #: level of every seat (a team's seats always share theirs: they rise together)
         self._start_level = v.start_level()
@@ -306,6 +309,9 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             return self._check_play(action)  # type: ignore[arg-type]
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}", "not_an_action", "")
+        if t is TakeBack and self.phase == PLAYING:  # by the seat that played last
+            self._check_play_takeback(action)
+            return None
         name = t.__name__
         if self.phase == OVER:
             self._refuse(f"{name} by seat {action.seat}: the match is over", "match_over", "")

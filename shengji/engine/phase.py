@@ -55,7 +55,10 @@ RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規�
 RULE_TURN = "docs/rules.md §4 (play order: the trick's leader, then each next seat)"
 RULE_CHOOSE = "docs/rules.md §4 (failed throw: the next player chooses the forced play, seed 002)"
 RULE_CALL = "docs/variants.md friends (finding friends: the dealer's calls after burying)"
-RULE_TAKEBACK = "docs/variants.md declare.takeback (right after declaring, keep it or take it back)"
+RULE_PLAY_TAKEBACK = ("docs/variants.md table.play_takeback (the last play of a trick in "
+                      "progress, before the next seat acts)")
+RULE_TAKEBACK = ("docs/variants.md declare.takeback, takeback_while_standing (keep one's "
+                 "declaration or take it back)")
 
 
 class Phase:
@@ -119,6 +122,9 @@ class Phase:
         _redeal_limit: int
         _takeback_rule: str
         _theft_rule: str
+        _theft_burier_rule: str
+        _while_standing_rule: str
+        _play_takeback_rule: bool
         # the declaration hooks' kept results (Game.__init__ names their keys)
         _strength_cache: dict[Any, Any]
         _overturn_cache: dict[Any, Any]

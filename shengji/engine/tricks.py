@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, TypeAlias
 from ..cards import NUM_KINDS, point_value
 from ..errors import HandError, VariantError
 from ..memo import remember
-from .actions import ChooseForced, Play, cards_text
-from .events import ForcedChosen, Played, ThrowFailed, TrickWon, maker
+from .actions import Action, ChooseForced, Play, TakeBack, cards_text
+from .events import ForcedChosen, Played, PlayTakenBack, ThrowFailed, TrickWon, maker
 from .legal import _SINGLE_PLAYS, FillerFollows, Legal
 from .phase import (
     CHOOSING,
@@ -25,6 +25,7 @@ from .phase import (
     RULE_CHOOSE,
     RULE_FOLLOW,
     RULE_LEAD,
+    RULE_PLAY_TAKEBACK,
     Phase,
     _core,
     _ids,
@@ -63,6 +64,9 @@ class Playing(Phase):
         self.penalty = 0
         #: a failed throw whose forced play is being chosen: (thrower, options, penalty)
         self._choice: tuple[int, tuple[tuple[int, ...], ...], int] | None = None
+        # table.play_takeback: (seat, cards, the friend tracker before the play) of the
+        # play its seat may still take back (before the next seat acts), else None
+        self._undo: tuple | None = None
 
     def _single_follows(self, seat: int, trick) -> list:
         """The kinds ``seat`` may follow a single lead with: those of the led suit it holds,
@@ -176,7 +180,9 @@ class Playing(Phase):
     # ---------------------------------------------------------------------- tricks
 
     def _perform_play(self, action: Play, plan: PlayPlan | None, ev: list) -> None:
-        if plan is None:  # a follow the game listed
+        if type(action) is TakeBack:
+            self._take_back_play(ev)
+        elif plan is None:  # a follow the game listed
             self._play_cards(action.seat, action.cards, ev)
         else:
             self._do_play(action, plan, ev)
@@ -201,8 +207,12 @@ class Playing(Phase):
                     self.phase = CHOOSING
                     self.to_act = chooser
                     self._choice = (seat, options, ft.penalty)
+                    self._undo = None
                     return
                 cards, play = options[0], None
+                self._play_cards(seat, cards, ev, play)
+                self._undo = None  # a failed throw stands: shown, its penalty given
+                return
         self._play_cards(seat, cards, ev, play)
 
     def _play_cards(self, seat: int, cards: tuple, ev: list, play=None) -> None:
@@ -213,8 +223,16 @@ class Playing(Phase):
             played[c] += 1
         self.hand_len[seat] -= len(cards)
         ev.append(_played(seat, cards, self.trick_number, not self._trick))
+        undo: tuple | bool | None = False
+        if self._play_takeback_rule:
+            undo = (seat, cards, None)
         if self._friends is not None and not self.sides_known:
+            if undo:
+                joined = self.joined
+                undo = (seat, cards, self._friends.copy())
             self._count_friends(seat, cards, ev)
+            if undo and self.joined != joined:
+                undo = None  # a friend joined: public, and not undone
         self._trick.append((seat, cards))
         if play is None:
             play = self._hand_obj(cards)
@@ -222,7 +240,11 @@ class Playing(Phase):
         self._trick_counts += play._b  # the trick as the core reads it, kept as it grows
         if len(self._trick) < self.players:
             self.to_act = (seat + 1) % self.players
+            if undo is not False:
+                self._undo = undo if isinstance(undo, tuple) else None
             return
+        if undo is not False:
+            self._undo = None  # the last play completes the trick at once
         trick = self._trick
         idx = self.ctx._winner_of(self._trick_counts, len(trick))
         winner = trick[idx][0]
@@ -240,6 +262,40 @@ class Playing(Phase):
             return
         self.trick_number += 1
         self.leader = self.to_act = winner
+
+    # --------------------------------------------------------- taking back a play
+
+    def _check_play_takeback(self, action: Action) -> None:
+        """table.play_takeback (shengji.io PlayTakebackPolicy::AllowPlayTakeback): the
+        seat that played last may take its play back before the next seat acts."""
+        seat = action.seat
+        if not self._play_takeback_rule:
+            self._refuse(f"seat {seat}: this table does not allow taking back a play",
+                         "no_takeback", RULE_PLAY_TAKEBACK, True)
+        if self._undo is None or self._undo[0] != seat:
+            self._refuse(f"seat {seat}: no play of yours to take back now (only the last "
+                         "play of a trick in progress, before the next seat acts; not a "
+                         "failed throw, nor a play a friend joined by)", "nothing_to_take_back",
+                         RULE_PLAY_TAKEBACK, True)
+
+    def _take_back_play(self, ev: list) -> None:
+        """The last play goes back to its seat's hand, and that seat is to act again."""
+        assert self._undo is not None  # (checked by _check_play_takeback)
+        seat, cards, friends = self._undo
+        self._undo = None
+        self._trick.pop()
+        play = self._trick_hands.pop()
+        self._trick_counts = self._trick_counts[:len(self._trick_counts) - len(play._b)]
+        hand, played = self.hands[seat], self.played
+        for c in cards:
+            hand[c] += 1
+            played[c] -= 1
+        self.hand_len[seat] += len(cards)
+        self._seat_hands[seat] = None
+        if friends is not None:
+            self._friends = friends.copy()  # the copies counted before the play
+        self.to_act = seat
+        ev.append(PlayTakenBack(seat, cards, self.trick_number))
 
     def _check_options(self, options: tuple, attempted: tuple, chooser) -> None:
         """A forced play must be part of the attempted throw (docs/rules.md §4)."""
@@ -312,6 +368,7 @@ class Playing(Phase):
         self.phase = PLAYING
         ev.append(ForcedChosen(action.seat, action.option))
         self._play_cards(leader, options[action.option], ev)
+        self._undo = None  # a failed throw stands
 
 
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]

@@ -60,6 +60,7 @@ class SeatView:
     sides_known: bool = True  # every seat's side is public (fixed teams; all friends found)
     calls: tuple[Call, ...] = ()  # finding friends: the dealer's calls ((ordinal, card), ...)
     joined: tuple[tuple[int, int], ...] = ()  # the calls fulfilled so far ((seat, call index), ...)
+    can_take_back: bool = False  # table.play_takeback: this seat may take back its play now
 
     @property
     def team(self) -> int:
@@ -97,6 +98,7 @@ class SeatView:
             "forced_options": [cards_text(o) for o in self.forced_options],
             "side": list(self.side), "sides_known": self.sides_known,
             "calls": calls_text(self.calls), "joined": [list(j) for j in self.joined],
+            "can_take_back": self.can_take_back,
         }
 
 
@@ -130,6 +132,7 @@ def view_of(game: Game, seat: int) -> SeatView:
         tricks=tricks, played=played, trick_points=game.trick_points,
         forced_options=game._choice[1] if game._choice else (),
         **public_sides(game, seat),
+        can_take_back=game._undo is not None and game._undo[0] == seat,
     )
 
 
@@ -153,6 +156,22 @@ def points_shown(table: Mapping[str, Any], dealers_won: bool) -> bool:
     return not (dealers_won and table["hide_dealer_points"])
 
 
+def kitty_hidden(table: Mapping[str, Any], seat: int | None, burier: int | None) -> bool:
+    """Is the kitty of a DealScored hidden from ``seat``? With ``table.reveal_kitty_at_end``
+    false, from every seat but ``burier`` (the seat that buried last, which knows it) and
+    from spectators (``seat`` None)."""
+    return not table["reveal_kitty_at_end"] and (seat is None or seat != burier)
+
+
+def throw_note(table: Mapping[str, Any], note: dict[str, Any]) -> dict[str, Any]:
+    """The table's note on a failed throw (protocol.throws: ``blocker``, ``beaten``,
+    ``beaten_by``) as every seat receives it: with ``table.hide_throw_halting_player``
+    only the part beaten, nothing that names or shows the seat that stopped it."""
+    if table["hide_throw_halting_player"]:
+        return {k: v for k, v in note.items() if k == "beaten"}
+    return note
+
+
 def _dealers_won(game: Game, deal: int | None, dealer: int, seat: int) -> bool:
     """Was ``seat`` on the dealer's side? This deal: the side as public now (a friend
     found since shows as a dealer); an earlier deal: the dealer's team."""
@@ -166,12 +185,21 @@ def events_seen(game: Game, seat: int | None, since: int = 0) -> list[Event]:
     cards hidden; with ``table.hide_played_cards`` the cards of tricks older than the last
     completed one (and of earlier deals) hidden; with ``table.hide_dealer_points`` the
     points of tricks the dealer's side won hidden."""
-    from .events import DealStarted, Played, TrickWon, TrumpSet
+    from .events import Buried, DealScored, DealStarted, Played, TrickWon, TrumpSet
 
     events = game.events
     since = max(since, 0)
     hide_cards = game.table_rules["hide_played_cards"]
     hide_points = game.table_rules["hide_dealer_points"]
+    hide_kitty = not game.table_rules["reveal_kitty_at_end"]
+    burier: int | None = None  # the seat that buried last in the deal at ``since``
+    if hide_kitty:
+        for e in reversed(events[:since]):
+            if isinstance(e, Buried):
+                burier = e.seat
+                break
+            if isinstance(e, DealStarted):
+                break
     # the deal and dealer in force at ``since``: look back to its DealStarted
     deal, dealer = None, None
     if hide_cards or hide_points:
@@ -186,6 +214,11 @@ def events_seen(game: Game, seat: int | None, since: int = 0) -> list[Event]:
     shown.add((game.deal_number, completed))  # the trick being played
     out = []
     for e in events[since:]:
+        if hide_kitty:
+            if isinstance(e, Buried):
+                burier = e.seat
+            elif isinstance(e, DealScored) and kitty_hidden(game.table_rules, seat, burier):
+                e = replace(e, kitty=None)  # type: ignore[arg-type]  # (null: face down)
         if e.private_to is not None and e.private_to != seat:
             e = e.redacted()
         elif isinstance(e, DealStarted):

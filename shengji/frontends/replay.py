@@ -177,7 +177,9 @@ class Narrator:
 
     def on_ThrowFailed(self, e):
         line = f"  {self.seat(e['seat'])} tries to throw {self.cards(e['attempted'])}: refused"
-        if e.get("beaten"):
+        if e.get("beaten") and "blocker" not in e:  # table.hide_throw_halting_player
+            line += f" — {self.cards(e['beaten'])} is beaten"
+        elif e.get("beaten"):
             line += (f" — {self.cards(e['beaten'])} is beaten by "
                      f"{self.seat(e['blocker'])}'s {self.cards(e['beaten_by'])}")
         options = e.get("options") or []

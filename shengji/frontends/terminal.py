@@ -182,7 +182,9 @@ class Terminal:
         it: protocol/throws.py), what is played instead, and the penalty."""
         who = self.who(e["seat"], view)
         line = f"  {who} {self.verb(e['seat'], 'tries')} to throw {self.cards(e['attempted'])}"
-        if e.get("beaten"):
+        if e.get("beaten") and "blocker" not in e:  # table.hide_throw_halting_player
+            line += f": {self.cards(e['beaten'])} is beaten"
+        elif e.get("beaten"):
             whose = ("your" if e["blocker"] == self.seat
                      else f"{self.who(e['blocker'], view)}'s")
             line += f": {self.cards(e['beaten'])} is beaten by {whose} {self.cards(e['beaten_by'])}"
@@ -203,7 +205,8 @@ class Terminal:
         # partners and opponents as they were in that deal (the view may be the next one's)
         view = {**view, "side": e["side"], "sides_known": True}
         self.say(self._paint(f"--- Deal {e['deal'] + 1} result ---", BOLD))
-        self.say(f"  kitty: {self.cards(e['kitty'])} ({e['kitty_points']} points"
+        kitty = "not shown" if e["kitty"] is None else self.cards(e["kitty"])
+        self.say(f"  kitty: {kitty} ({e['kitty_points']} points"
                  + (f", ×{e['multiplier']} to the attackers" if e["multiplier"] else "") + ")")
         self.say(f"  attackers' points: {e['attacker_points']} (tricks {e['trick_points']}, "
                  f"kitty bonus {e['kitty_bonus']}, penalties {e['penalty']})")
@@ -415,7 +418,26 @@ class Terminal:
                 except ProtocolError as e:
                     self.refused(e, action, state)
                     continue
+                if not self.keep_play():
+                    return 0
                 break
+
+    def keep_play(self) -> bool:
+        """table.play_takeback: before the bots answer, keep the play just made (Enter)
+        or take it back (t), as the page's Take back button does. False: quit."""
+        if not self.table.state(self.seat)["view"]["can_take_back"]:
+            return True
+        self.out.write("keep your play (Enter) or take it back (t) > ")
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            return False
+        if not (hasattr(self.inp, "isatty") and self.inp.isatty()):
+            self.out.write(line if line.endswith("\n") else line + "\n")
+        if line.strip().lower() in ("t", "takeback", "take back"):
+            self.table.act(self.seat, {"type": "TakeBack"})
+            self.say("taken back: play again")
+        return True
 
     def refused(self, e: ProtocolError, action: dict | None = None,
                 state: dict | None = None) -> None:

@@ -344,6 +344,7 @@ def _decode_view(d: dict) -> SeatView:
         trick_points=d["trick_points"], forced_options=tuple(ids(o) for o in d["forced_options"]),
         side=tuple(d["side"]), sides_known=d["sides_known"],
         calls=parse_calls(d["calls"]), joined=tuple(tuple(j) for j in d["joined"]),
+        can_take_back=d.get("can_take_back") is True,
     )
 
 

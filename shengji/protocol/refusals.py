@@ -38,6 +38,9 @@ REFUSALS: dict[str, str] = {
     "mixed": "A declaration shows cards of one suit, or jokers only.",
     "bad_call": "You cannot call those: {detail}.",
     "no_such_option": "That choice is not one of those offered.",
+    "no_takeback": "This table does not allow taking back a play.",
+    "nothing_to_take_back": "There is no play of yours to take back now: only your last "
+                            "play, before the next player acts.",
 }
 
 #: refusals that break no rule of play (a player holds the cards it plays or it does not):

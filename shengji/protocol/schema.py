@@ -96,7 +96,7 @@ NULLABLE_FIELDS = {
     "DealStarted": {"dealer"}, "CardDealt": {"card"}, "Declared": {"trump"},
     "TrumpSet": {"trump", "declarer", "turned_card"}, "KittyTaken": {"cards"},
     "Buried": {"cards"}, "ThrowFailed": {"chooser"}, "Played": {"cards"},
-    "TrickWon": {"points"},
+    "TrickWon": {"points"}, "DealScored": {"kitty"},
 }
 #: one line for each event type (docs/protocol.md's table is made from these)
 EVENT_DOCS = {
@@ -117,6 +117,8 @@ EVENT_DOCS = {
     "FriendJoined": "a called copy played: that seat joins the dealer's side",
     "DealScored": "the deal's result: points, kitty, multiplier, who rises and by how much",
     "MatchOver": "a team passed the last level: the match is won",
+    "PlayTakenBack": "a play withdrawn before the next seat acted (table.play_takeback): "
+                     "its cards back in that seat's hand, that seat to act again",
 }
 #: keys the table adds to ThrowFailed (protocol/throws.py), present when a part is beaten
 THROW_NOTES: dict[str, dict[str, Any]] = {"blocker": SEAT, "beaten": CARDS, "beaten_by": CARDS}
@@ -219,6 +221,8 @@ VIEW = obj({
     "joined": {"type": "array", "items": {"type": "array", "items": NAT,
                                           "minItems": 2, "maxItems": 2}},
     "points_total": NAT, "points_out": NAT,
+    "can_take_back": {"type": "boolean", "description": "this seat may take back its last "
+                      "play now (TakeBack; table.play_takeback)"},
 }, doc="a seat's view (shengji.engine.SeatView) with display helpers")
 LEGAL = obj({"kind": {"enum": ["declare", "takeback", "bury", "call", "lead", "follow",
                                "choose"]},

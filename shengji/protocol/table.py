@@ -9,11 +9,13 @@ lets a seat see more than its ``SeatView`` and its own share of the events.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from ..bots import make_bot
 from ..engine import DealScored, DealStarted, Game, IllegalAction
 from ..engine.actions import cards_text
-from ..engine.events import CardDealt, Played, ThrowFailed
+from ..engine.events import Buried, CardDealt, Played, PlayTakenBack, ThrowFailed
+from ..engine.view import kitty_hidden, throw_note
 from ..errors import ArgumentError, ShengjiError
 from .client import ProtocolBot
 from .messages import (
@@ -32,7 +34,8 @@ def public_view(game, variant) -> dict:
     with ``seat`` and ``team`` null."""
     from dataclasses import replace
 
-    view = replace(game.view(0), hand=(0,) * len(game.hands[0]), kitty=None)
+    view = replace(game.view(0), hand=(0,) * len(game.hands[0]), kitty=None,
+                   can_take_back=False)
     d = encode_view(view, variant)
     d.update(seat=None, team=None)
     return d
@@ -152,8 +155,9 @@ class Table:
         other hands are as they were when the throw failed (protocol.throws)."""
         events = self.game.events
         for i in range(first, len(events)):
-            if type(events[i]) is ThrowFailed:
-                self._notes[i] = explain_failed_throw(self.game, events[i])
+            if type(events[i]) is ThrowFailed:  # (table.hide_throw_halting_player)
+                self._notes[i] = throw_note(self.game.table_rules,
+                                            explain_failed_throw(self.game, events[i]))
 
     def deal_start_index(self) -> int:
         """Index of the current deal's first event (a reconnecting client starts here)."""
@@ -179,14 +183,26 @@ class Table:
         if start is None or end is None:
             raise ProtocolError("not_finished", f"deal {deal} has not been scored yet: only a "
                                                 "finished deal can be replayed")
-        shown = [self._encode(i, e if e.private_to in (None, seat) else e.redacted())
-                 for i, e in enumerate(events[start:end + 1], start)
-                 if not isinstance(e, CardDealt)]
+        burier = None  # table.reveal_kitty_at_end false: only the last burier sees it
+        shown = []
+        for i, e in enumerate(events[start:end + 1], start):
+            if isinstance(e, CardDealt):
+                continue
+            if isinstance(e, Buried):
+                burier = e.seat
+            if e.private_to not in (None, seat):
+                e = e.redacted()
+            elif isinstance(e, DealScored) and kitty_hidden(self.game.table_rules, seat, burier):
+                e = replace(e, kitty=None)  # type: ignore[arg-type]  # (null: face down)
+            shown.append(self._encode(i, e))
         hands: list[list[int]] = [[] for _ in range(self.players)]
         for e in events[start:end + 1]:
             if isinstance(e, Played):
                 assert e.cards is not None  # the game's own record hides no cards
                 hands[e.seat].extend(e.cards)
+            elif isinstance(e, PlayTakenBack):  # (table.play_takeback) back in the hand
+                for c in e.cards:
+                    hands[e.seat].remove(c)
         return {"type": "replay", "protocol": PROTOCOL_VERSION, "deal": deal, "events": shown,
                 "played": [cards_text(sorted(h, reverse=True)) for h in hands]}
 

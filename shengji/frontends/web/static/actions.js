@@ -26,6 +26,13 @@ export function renderActions(st) {
     renderDealDeclare(box, st, sendAction);
     return;
   }
+  // table.play_takeback: you played last and the next seat has not acted yet
+  if (app.seat !== null && !app.hold && st.view && st.view.can_take_back) {
+    const t = button("Take back", () => sendAction({ type: "TakeBack" }), "pass");
+    t.id = "takeback-play";
+    t.dataset.action = "takeback-play";
+    box.appendChild(t);
+  }
   if (!legal || app.hold) return;
   const n = app.selected.size;
   if (legal.kind === "declare" || legal.kind === "takeback") {

@@ -35,6 +35,8 @@ export const REFUSALS = Object.freeze({
   "cannot_overturn": "That does not beat the declaration standing.",
   "mixed": "A declaration shows cards of one suit, or jokers only.",
   "bad_call": "You cannot call those: {detail}.",
-  "no_such_option": "That choice is not one of those offered."
+  "no_such_option": "That choice is not one of those offered.",
+  "no_takeback": "This table does not allow taking back a play.",
+  "nothing_to_take_back": "There is no play of yours to take back now: only your last play, before the next player acts."
 });
 export const RULELESS = Object.freeze(["no_such_seat", "not_an_action", "not_in_hand"]);

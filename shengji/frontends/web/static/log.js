@@ -14,9 +14,11 @@ export function logEvent(e) {
     case "TrumpSet": line = `Trump: ${e.trump === null ? "no trump" : SUIT["SHCD"[e.trump]]}, dealer ${seatName(e.dealer)}`; break;
     case "ThrowFailed":
       line = [says(e.seat, "try"), " to throw ", textCards(e.attempted), " — refused",
-        e.beaten ? [": ", textCards(e.beaten), ` beaten by ${whose(e.blocker)} `, textCards(e.beaten_by)] : "",
+        e.beaten ? (e.blocker === undefined ? [": ", textCards(e.beaten), " is beaten"] :  // the table hides who
+          [": ", textCards(e.beaten), ` beaten by ${whose(e.blocker)} `, textCards(e.beaten_by)]) : "",
         e.penalty ? `, penalty ${e.penalty}` : ""];
       break;
+    case "PlayTakenBack": line = [says(e.seat, "take"), " back ", textCards(e.cards)]; break;
     case "FriendsCalled": calls = e.calls; line = [says(e.seat, "call"), " friends: ", callsLine(e.calls)]; break;
     case "FriendJoined": line = joinLine(e, calls); break;
     case "TrickWon": line = `Trick ${e.trick + 1}: ${says(e.seat, "win")} ${e.points} points (attackers ${e.attacker_points})`; break;

@@ -12,6 +12,7 @@ export function renderReplay() {
   for (const e of r.events) {
     if (e.type === "TrumpSet") trump = e;
     if (e.type === "Played") cur.push(e);
+    if (e.type === "PlayTakenBack" && cur.length && cur[cur.length - 1].seat === e.seat) cur.pop();
     if (e.type === "TrickWon") { tricks.push({ plays: cur, won: e }); cur = []; }
     if (e.type === "DealScored") scored = e;
   }
@@ -31,7 +32,7 @@ export function renderReplay() {
     t.plays.map((p) => h("div", { class: "replayrow" + (p.seat === t.won.seat ? " winner" : "") },
       h("b", {}, seatName(p.seat)), cardsRow(p.cards))),
     app.replayStep === steps - 1 && scored ?
-      h("p", {}, "Kitty ", textCards(scored.kitty), ` — attackers end with ${scored.attacker_points} points.`) : null);
+      h("p", {}, "Kitty ", scored.kitty === null ? "not shown" : textCards(scored.kitty), ` — attackers end with ${scored.attacker_points} points.`) : null);
   }
   $("rstep").textContent = app.replayStep === 0 ? "hands" : `trick ${app.replayStep} of ${tricks.length}`;
 }

@@ -47,6 +47,12 @@ export function onEvent(e) {
       if (e.lead) { app.trick = []; }
       app.trick.push([e.seat, e.cards]);
       break;
+    case "PlayTakenBack": {
+      // table.play_takeback: the last play of the trick goes back to its seat's hand
+      const last = app.trick.length - 1;
+      if (last >= 0 && app.trick[last][0] === e.seat) app.trick.pop();
+      break;
+    }
     case "ThrowFailed": app.throwNote = e; break;
     case "TrickWon":
       if (typeof e.points === "number") app.won[e.seat] = (app.won[e.seat] || 0) + e.points;
@@ -316,7 +322,7 @@ export function renderResult(st) {
       h("p", {}, app.seat === null ? `${seatName(e.dealer)}'s side dealt; ` :
         `${dealerSide === true ? "Your side" : "Your opponents"} dealt; `,
         `the ${e.next_side} deal next, and ${rise}.`),
-      h("p", {}, "Kitty: ", textCards(e.kitty), ` (${e.kitty_points} points)`));
+      h("p", {}, "Kitty: ", e.kitty === null ? "not shown" : textCards(e.kitty), ` (${e.kitty_points} points)`));
     const b = button(`Replay deal ${e.deal + 1}`, () => send({ type: "replay", token: app.token || undefined, deal: e.deal }));
     b.id = "replaybtn";
     parts.push(b);
