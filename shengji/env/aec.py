@@ -41,11 +41,17 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
     ) from None
 
 from ..cards import NUM_KINDS
+from ..engine.actions import Play
 from ..engine.errors import IllegalAction
 from ..engine.events import DealScored, TrickWon
 from ..engine.game import Game
+from ..engine.phase import PLAYING
 from .building import DONE, N_ACTIONS, Decision
 from .cobserve import make_encoder
+from .cplay import END as _DRIVE_END
+from .cplay import ILLEGAL as SJ_BUILD_ILLEGAL
+from .cplay import PENDING as _DRIVE_PENDING
+from .cplay import PYTHONS, TRICK_ENDED, CPlay
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
 
@@ -115,8 +121,35 @@ class ShengjiEnv(AECEnv):
         self._rng = random.Random()
         #: seats whose decisions come from act_engine (bots): not listed, no mask
         self.external_seats: frozenset = frozenset()
-        self.game: Game | None = None
-        self.decision: Decision | None = None
+        self._game: Game | None = None
+        self._decision: Decision | None = None
+        #: the play phase run in C (cplay.CPlay), None on the Python path
+        self._cp: CPlay | None = None
+
+    # the Game and the Decision, read from outside: the C play phase (cplay) hands its
+    # state over to them first, so they are exactly the per-step path's
+    @property
+    def game(self) -> Game | None:
+        if self._cp is not None:
+            self._drop_c()
+        return self._game
+
+    @game.setter
+    def game(self, value: Game | None) -> None:
+        self._cp = None
+        self._game = value
+
+    @property
+    def decision(self) -> Decision | None:
+        if self._cp is not None:
+            self._drop_c()
+        return self._decision
+
+    @decision.setter
+    def decision(self, value: Decision | None) -> None:
+        if self._cp is not None:
+            self._drop_c()
+        self._decision = value
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -130,9 +163,11 @@ class ShengjiEnv(AECEnv):
         if seed is not None:
             self._rng.seed(f"shengji-env:{seed}")
         game_seed = self._rng.getrandbits(64)
-        self.game = Game(self.variant, game_seed, max_deals=self.deals)
+        self._cp = None
+        self._rewarded = True
+        self._game = Game(self.variant, game_seed, max_deals=self.deals)
         self.tracker = self.encoder.new_tracker()
-        self.tracker.update(self.game.events)
+        self.tracker.update(self._game.events)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -143,18 +178,24 @@ class ShengjiEnv(AECEnv):
         self._next_decision()
 
     def _next_decision(self) -> None:
-        g = self.game
+        g = self._game
         if g.over:
-            self.decision = None
+            self._decision = None
             self.terminations = dict.fromkeys(self.agents, True)
             return
         self.agent_selection = self.possible_agents[g.to_act]
         if g.to_act in self.external_seats:  # decided by act_engine: nothing to list
-            self.decision = None
+            self._decision = None
             return
-        self.decision = (MoveDecision.of_game(g, g.to_act, self.max_moves)
-                         if self.moves_mode
-                         else Decision(g, g.to_act))
+        if g.phase == PLAYING and CPlay.usable(self, g):
+            cp = CPlay(g, self.tracker, self.encoder)
+            if cp.open():  # the play phase goes on in C (cplay)
+                self._cp = cp
+                self._decision = None
+                return
+        self._decision = (MoveDecision.of_game(g, g.to_act, self.max_moves)
+                          if self.moves_mode
+                          else Decision(g, g.to_act))
         if self.view_in_info:
             self.infos[self.agent_selection] = {"view": g.view(g.to_act)}
 
@@ -163,7 +204,9 @@ class ShengjiEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         a = int(action)
-        dec = self.decision
+        if self._cp is not None:
+            return self._step_c(self._cp, agent, a)
+        dec = self._decision
         if not dec.allows(a):
             raise IllegalAction(
                 f"{agent}: action {a} is not allowed now (allowed: {dec.mask()})",
@@ -171,6 +214,7 @@ class ShengjiEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for k in self.rewards:
             self.rewards[k] = 0.0
+        self._rewarded = True
         engine_action = dec.moves[a] if self.moves_mode else dec.step(a)
         if engine_action is not None:
             self._apply(agent, engine_action)
@@ -178,8 +222,88 @@ class ShengjiEnv(AECEnv):
         if self.render_mode == "human" and engine_action is not None:
             print(self.render())
 
+    def _step_c(self, cp: CPlay, agent: str, a: int) -> None:
+        """A step of the play phase in C (cplay): the same masks, state, observations and
+        rewards as the per-step path."""
+        rc = cp._step(cp.r, cp.st, cp.o, cp.b, a) if 0 <= a < N_ACTIONS else SJ_BUILD_ILLEGAL
+        if rc == 0:  # a card added: no reward (nothing to add up once they are zero)
+            self._cumulative_rewards[agent] = 0.0
+            if self._rewarded:
+                self._rewarded = False
+                for k in self.rewards:
+                    self.rewards[k] = 0.0
+            return
+        if rc == SJ_BUILD_ILLEGAL:
+            raise IllegalAction(
+                f"{agent}: action {a} is not allowed now (allowed: {cp.mask_list()})",
+                "masked_action")
+        self._cumulative_rewards[agent] = 0.0
+        for k in self.rewards:
+            self.rewards[k] = 0.0
+        self._rewarded = True
+        if rc > 0:  # a play made
+            if rc & TRICK_ENDED and self.reward_mode == "points":
+                self._c_trick_reward(cp)
+            self.agent_selection = self.possible_agents[cp.st.to_act]
+            if rc & PYTHONS:  # the next decision only Python lists
+                self._leave_c()
+                self._next_decision()
+        elif rc == _DRIVE_END:  # the deal's last trick: the engine scores it
+            if self.reward_mode == "points":
+                self._c_trick_reward(cp)
+            g = self._game
+            n0 = len(g.events)
+            cp.flush(ended=True)
+            self._cp = None
+            self.tracker.game = None
+            events = g.events
+            i = len(events) - 1
+            while type(events[i]) is not TrickWon:
+                i -= 1
+            rest = events[max(i + 1, n0):]  # the scoring's, and the next deal's
+            self.tracker.update(rest)
+            self._reward(rest)
+            self._next_decision()
+        elif rc == _DRIVE_PENDING:  # a play only the engine applies: it does
+            seat = cp.st.to_act
+            cards = tuple(cp.built())
+            self._leave_c()
+            self._apply(agent, Play.trusted(seat, cards))
+        elif rc < 0:
+            raise ValueError(f"play phase in C: rules core error {rc}")
+        self._accumulate_rewards()
+
+    def _c_trick_reward(self, cp: CPlay) -> None:
+        """``reward="points"`` after a trick played in C (as ``_reward`` of TrickWon)."""
+        tp = cp.st.trick_points
+        gained = tp - self._points
+        self._points = tp
+        if gained:
+            side = self._game.side
+            rewards = self.rewards
+            for s, agent in enumerate(self.possible_agents):
+                rewards[agent] += -gained if s in side else gained
+
+    def _leave_c(self) -> None:
+        """Hand the C play phase over to the Game (the Python path takes the next step)."""
+        self._cp.flush()
+        self._cp = None
+        self.tracker.game = None  # the tracker's game fields: set again from the game
+
+    def _drop_c(self) -> None:
+        """Leave the C play phase mid-decision: the Game and a Decision holding the cards
+        built so far, exactly what the per-step path would have."""
+        cp = self._cp
+        built = cp.built()
+        self._leave_c()
+        g = self._game
+        dec = Decision(g, g.to_act)
+        for c in built:
+            dec.step(c)
+        self._decision = dec
+
     def _apply(self, agent, engine_action) -> None:
-        events = self.game.apply(engine_action)
+        events = self._game.apply(engine_action)
         self.tracker.update(events)
         self._reward(events)
         if self.view_in_info:
@@ -194,11 +318,12 @@ class ShengjiEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for k in self.rewards:
             self.rewards[k] = 0.0
+        self._rewarded = True
         self._apply(agent, engine_action)
         self._accumulate_rewards()
 
     def _reward(self, events) -> None:
-        g = self.game
+        g = self._game
         teams = g.teams
         agents = self.possible_agents
         rewards = self.rewards
@@ -224,13 +349,17 @@ class ShengjiEnv(AECEnv):
                     rewards[agents[s]] += -gained if s in side else gained
 
     _points = 0
+    #: False: every reward is zero (a step may skip setting and adding them up)
+    _rewarded = True
 
     # ------------------------------------------------------------------ observing
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
-        g = self.game
-        dec = self.decision if g.to_act == seat and not g.over else None
+        if self._cp is not None:
+            return self._cp.observe(seat)
+        g = self._game
+        dec = self._decision if g.to_act == seat and not g.over else None
         mask = np.zeros(self.n_actions, dtype=np.int8)
         obs = {"observation": self.encoder.encode(g, seat, dec, self.tracker),
                "action_mask": mask}
