@@ -204,8 +204,18 @@ class ShengjiEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         a = int(action)
-        if self._cp is not None:
-            return self._step_c(self._cp, agent, a)
+        cp = self._cp
+        if cp is not None:  # the play phase in C (cplay)
+            rc = (cp._step(cp.r, cp.st, cp.o, cp.b, a) if 0 <= a < N_ACTIONS
+                  else SJ_BUILD_ILLEGAL)
+            if rc == 0:  # a card added: no reward (nothing to add up once they are zero)
+                self._cumulative_rewards[agent] = 0.0
+                if self._rewarded:
+                    self._rewarded = False
+                    for k in self.rewards:
+                        self.rewards[k] = 0.0
+                return None
+            return self._step_c(cp, agent, a, rc)
         dec = self._decision
         if not dec.allows(a):
             raise IllegalAction(
@@ -222,17 +232,9 @@ class ShengjiEnv(AECEnv):
         if self.render_mode == "human" and engine_action is not None:
             print(self.render())
 
-    def _step_c(self, cp: CPlay, agent: str, a: int) -> None:
-        """A step of the play phase in C (cplay): the same masks, state, observations and
-        rewards as the per-step path."""
-        rc = cp._step(cp.r, cp.st, cp.o, cp.b, a) if 0 <= a < N_ACTIONS else SJ_BUILD_ILLEGAL
-        if rc == 0:  # a card added: no reward (nothing to add up once they are zero)
-            self._cumulative_rewards[agent] = 0.0
-            if self._rewarded:
-                self._rewarded = False
-                for k in self.rewards:
-                    self.rewards[k] = 0.0
-            return
+    def _step_c(self, cp: CPlay, agent: str, a: int, rc: int) -> None:
+        """A step of the play phase in C (cplay) past adding a card (``rc``: the C
+        step's answer): the same state, observations and rewards as the per-step path."""
         if rc == SJ_BUILD_ILLEGAL:
             raise IllegalAction(
                 f"{agent}: action {a} is not allowed now (allowed: {cp.mask_list()})",
@@ -356,8 +358,12 @@ class ShengjiEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
-        if self._cp is not None:
-            return self._cp.observe(seat)
+        cp = self._cp
+        if cp is not None:  # written by C (cplay.CPlay.observe, inlined)
+            rc = cp._obs(cp.o, cp.st, cp.b, seat, cp._out, cp.size, cp._mask, N_ACTIONS)
+            if rc:
+                raise ValueError(f"observation core: error {rc}")
+            return {"observation": cp._out_np.copy(), "action_mask": cp._mask_np.copy()}
         g = self._game
         dec = self._decision if g.to_act == seat and not g.over else None
         mask = np.zeros(self.n_actions, dtype=np.int8)
