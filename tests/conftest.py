@@ -11,6 +11,7 @@ import os
 import sys
 
 import pytest
+from hypothesis import settings
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
@@ -19,6 +20,12 @@ if _HERE not in sys.path:
 # every message the web server sends in these tests is checked against the protocol's
 # JSON Schema (shengji/protocol/schema.py); the summary says how many, a mismatch fails
 os.environ.setdefault("SHENGJI_PROTOCOL_CHECK", "1")
+
+# CI draws the same examples every run (HYPOTHESIS_PROFILE=ci, set by .ci/run), so a red
+# CI is reproducible and never a roll of the dice; a developer's run draws fresh ones
+# (the default profile) and keeps hunting. A fresh find becomes an @example.
+settings.register_profile("ci", derandomize=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 #: True when the long runs are asked for (``--long`` or SHENGJI_LONG=1)
 LONG = os.environ.get("SHENGJI_LONG") == "1"

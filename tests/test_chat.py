@@ -125,3 +125,29 @@ def test_the_chat_log_keeps_the_last_lines_and_cleans_them():
     assert clean_text("a\u202eb\x00c") == "a b c"  # no bidi override or NUL survives
     with pytest.raises(ProtocolError):
         clean_text("   ")
+
+
+def test_with_a_database_the_chat_comes_back_after_a_restart(tmp_path):
+    """Issue 21: chat is "stored with the room". With --db the kept lines are written
+    before anyone sees them and come back with the room; older lines are forgotten."""
+    from shengji.frontends.web.store import Store
+
+    db = str(tmp_path / "rooms.sqlite3")
+    with TestClient(create_app(bot_delay=0, db=db), base_url=BASE) as client:
+        code = new_room(client)
+        with client.websocket_connect(WS) as ws:
+            me = join(ws, code, name="ann")
+            until(ws, "room")
+            room_of(client, code).chat.kept = 3   # a short memory, to see it forget
+            for i in range(5):
+                send(ws, type="chat", token=me["token"], text=f"line {i}")
+                until(ws, "chat")
+    assert [x["text"] for x in Store(db).room(code).chat] == ["line 2", "line 3", "line 4"]
+    with TestClient(create_app(bot_delay=0, db=db), base_url=BASE) as client:
+        with client.websocket_connect(WS) as ws:
+            join(ws, code, token=me["token"])
+            history = until(ws, "chat")["lines"]
+            assert [(x["n"], x["text"]) for x in history] == [(2, "line 2"), (3, "line 3"),
+                                                              (4, "line 4")]
+            send(ws, type="chat", token=me["token"], text="after")
+            assert until(ws, "chat")["lines"][0]["n"] == 5   # numbering goes on

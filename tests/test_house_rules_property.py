@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from shengji.variants import load_variant
@@ -71,6 +71,12 @@ def house_files(draw):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(house_files())
+# found by this test: the short file wrote `{deck: null}` (flow style after a block head,
+# and no deck at all), or a deck without the `decks` it took its packs from
+@example({"extends": "finding-friends", "decks": 2})
+@example({"extends": "one-deck-40", "decks": 1, "deck": {"lowest_rank": 2}})
+@example({"extends": "finding-friends", "deck": {"big_jokers": 2}, "decks": 2})
+@example({"extends": "two-deck-80", "play": {"throws": False}})
 def test_random_schema_settings_round_trip(data):
     import yaml
 

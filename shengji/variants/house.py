@@ -213,15 +213,35 @@ def house_text(base: str, base_settings: Mapping, settings: Mapping,
         for part in parts[:-1]:
             node = node.setdefault(part, {})
         node[parts[-1]] = copy.deepcopy(value)
-    # decks and deck say the same thing: keep the deck when it differs
-    if "deck" in tree:
-        tree.pop("decks", None)
+    if "deck" in tree or "decks" in tree:
+        _deck_as_resolved(tree, settings)
     head = {"extends": base}
     if name:
         head["name"] = name
-    body = yaml.safe_dump(tree, sort_keys=False, allow_unicode=True,
-                          default_flow_style=None, width=100) if tree else ""
+    # one top-level key at a time: a mapping of scalars alone would come out in flow style
+    # ({decks: 2}), which cannot follow the block-style head
+    body = "".join(yaml.safe_dump({k: v}, sort_keys=False, allow_unicode=True, width=100,
+                                  default_flow_style=None if isinstance(v, (dict, list))
+                                  else False)
+                   for k, v in tree.items())
     return yaml.safe_dump(head, sort_keys=False, allow_unicode=True) + body
+
+
+def _deck_as_resolved(tree: dict, settings: Mapping) -> None:
+    """``decks: N`` and ``deck:`` say the same thing, and a file's ``deck`` replaces the
+    base's whole (variants/loading.py): write the deck as the resolved rules hold it, so
+    the short file resolves to the same rules. No ``deck`` (``decks: N`` replaced the
+    base's): ``decks`` alone. A ``deck`` without ``packs``: it took them from ``decks``
+    in the same file, so both."""
+    deck = settings.get("deck")
+    tree.pop("deck", None)
+    tree.pop("decks", None)
+    if not deck:
+        tree["decks"] = settings.get("decks")
+        return
+    if "packs" not in deck:
+        tree["decks"] = settings.get("decks")
+    tree["deck"] = copy.deepcopy(dict(deck))
 
 
 def deck_warnings(variant) -> list[dict]:

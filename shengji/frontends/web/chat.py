@@ -12,13 +12,15 @@ markup (static/chat.js builds text nodes).
                         {"n": 7, "seat": 0, "name": "ann", "text": "hello"}, …]}
 
 ``seat`` is null for a spectator. The server sends the kept lines after a welcome, then
-each new line to everyone in the room.
+each new line to everyone in the room. With ``serve --db`` the kept lines are stored with
+the room (its ``chat`` table) and come back with it after a restart.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections import deque
+from collections.abc import Iterable
 
 from ...protocol import PROTOCOL_VERSION, ProtocolError
 from ...protocol.messages import MAX_CHAT_TEXT
@@ -45,20 +47,33 @@ def clean_text(text: str) -> str:
 
 
 class ChatLog:
-    """The lines of one room, the last CHAT_KEPT of them."""
+    """The lines of one room, the last CHAT_KEPT of them. With a store (store.py), each
+    line is written before anyone sees it, and ``lines`` are those read back with the
+    room after a restart."""
 
-    def __init__(self, kept: int = CHAT_KEPT):
-        self.lines: deque = deque(maxlen=kept)
-        self.count = 0
+    def __init__(self, kept: int = CHAT_KEPT, *, store=None, room: str = "",
+                 lines: Iterable[dict] = ()):
+        self.kept = kept
+        self.lines: deque = deque(lines, maxlen=kept)
+        self.count = self.lines[-1]["n"] + 1 if self.lines else 0
+        self.store, self.room = store, room
 
     def add(self, seat: int | None, name: str, text: str) -> dict:
         line = {"n": self.count, "seat": seat, "name": name, "text": clean_text(text)}
+        if self.store is not None:
+            self.store.add_chat(self.room, line, self.kept)  # a StoreError: nobody sees it
         self.count += 1
         self.lines.append(line)
         return self.message([line])
 
     def history(self) -> dict | None:
         return self.message(list(self.lines)) if self.lines else None
+
+    async def send_history(self, conn) -> None:
+        """The kept lines, to one who has just joined (nothing when there are none)."""
+        history = self.history()
+        if history is not None:
+            await conn.send(history)
 
     @staticmethod
     def message(lines: list[dict]) -> dict:

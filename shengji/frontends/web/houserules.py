@@ -5,6 +5,8 @@ from the base, and the fields a room's state and replay carry. The checks themse
 
 from __future__ import annotations
 
+import weakref
+
 from ...errors import ShengjiError
 from ...variants.house import canonical_text, fingerprint, rules_variant
 
@@ -15,9 +17,19 @@ def room_rules(variant, house=None) -> dict:
     if house is not None:
         return {"text": house.text, "fingerprint": house.fingerprint, "base": house.base,
                 "house": house.house, "changes": house.changes}
-    text = canonical_text(variant.settings)
-    return {"text": text, "fingerprint": fingerprint(text), "base": variant.name,
+    # a served variant's text is the same for each of its rooms: written once (the YAML
+    # dump costs ~15 ms, which a flood of room creations would otherwise pay each time)
+    cached = _SERVED_TEXT.get(variant)
+    if cached is None or cached[0] is not variant.settings:
+        text = canonical_text(variant.settings)
+        cached = _SERVED_TEXT[variant] = (variant.settings, text, fingerprint(text))
+    return {"text": cached[1], "fingerprint": cached[2], "base": variant.name,
             "house": None, "changes": []}
+
+
+#: Variant -> (its settings object, canonical text, fingerprint); a reloaded variant is a
+#: new object (and a replaced settings object is noticed), so nothing stale is served
+_SERVED_TEXT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def stored_rules(settings: dict) -> dict | None:

@@ -62,7 +62,8 @@ class Room(RoomReplays):
                  max_deals=None, bot="heuristic", bot_delay: float = DEFAULT_BOT_DELAY,
                  limits: Limits | None = None, creator: str = "",
                  turn_timer: float = DEFAULT_TURN_TIMER, store=None, actions=None,
-                 seats=None, started: bool = False, rules: dict | None = None, controls=None):
+                 seats=None, started: bool = False, rules: dict | None = None, controls=None,
+                 chat=()):
         self.code = code
         self.controls = dict(controls or {})  # the host's room controls (seating.py)
         self.table = Table(variant, seed, max_deals=max_deals, actions=actions,
@@ -83,7 +84,7 @@ class Room(RoomReplays):
         self.saved = len(self.table.game.actions)   # actions already in the store
         self.standins: set[int] = set()   # seats a bot plays while their player is away
         self.waiting: set[int] = set()    # players yet to send "next" after a scored deal
-        self.chat = ChatLog()              # the room's chat (chat.py): not in any record
+        self.chat = ChatLog(store=store, room=code, lines=chat)  # chat.py: in no record
         self._scanned = len(self.table.game.events)
         self._runner: asyncio.Task | None = None
         self._timer: asyncio.Task | None = None
@@ -108,7 +109,8 @@ class Room(RoomReplays):
                    max_deals=rec.max_deals, actions=[action_from_dict(a) for a in rec.actions],
                    seats=seats, started=rec.started, rules=stored_rules(rec.settings),
                    controls=rec.settings.get("controls"),
-                   turn_timer=rec.settings.get("turn_timer", DEFAULT_TURN_TIMER), **kw)
+                   turn_timer=rec.settings.get("turn_timer", DEFAULT_TURN_TIMER),
+                   chat=rec.chat, **kw)
 
     def settings(self) -> dict:
         return {"turn_timer": self.turn_timer, "players": self.table.players,
@@ -231,7 +233,7 @@ class Room(RoomReplays):
         await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": seat, "token": token, "variant": self.variant_name,
                          "play_rules": rules_json(self.table.variant.play_rules)})
-        await self.send_chat_history(conn)
+        await self.chat.send_history(conn)
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
@@ -251,7 +253,7 @@ class Room(RoomReplays):
                          "seat": None, "token": None, "variant": self.variant_name,
                          "play_rules": rules_json(self.table.variant.play_rules),
                          "watching": True})
-        await self.send_chat_history(conn)
+        await self.chat.send_history(conn)
         await conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
@@ -319,11 +321,6 @@ class Room(RoomReplays):
             self.table.act(seat, msg["action"])
             self.waiting.discard(seat)  # acting in the next deal: seen the last one
             await self.changed()
-
-    async def send_chat_history(self, conn: Conn) -> None:
-        history = self.chat.history()
-        if history is not None:
-            await conn.send(history)
 
     async def say(self, conn: Conn, msg: dict) -> None:
         """A chat line (chat.py): a player's under its seat's name, a spectator's as one;

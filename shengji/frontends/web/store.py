@@ -53,6 +53,14 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (room, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms(finished);
+CREATE TABLE IF NOT EXISTS chat (    -- a room's last chat lines (chat.py), never its record
+    room TEXT NOT NULL REFERENCES rooms(code),
+    n INTEGER NOT NULL,              -- the line's number in the room: 0, 1, 2, ...
+    seat INTEGER,                    -- null: a spectator
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (room, n)
+) WITHOUT ROWID;
 """
 
 
@@ -88,6 +96,7 @@ class RoomRecord:
     finished: bool
     seats: list = field(default_factory=list)    # [(kind, name, token_hash)] by seat
     actions: list = field(default_factory=list)  # [action dict] in order
+    chat: list = field(default_factory=list)     # the kept chat lines, oldest first
 
 
 class Store:
@@ -200,12 +209,22 @@ class Store:
                 self.db.execute("UPDATE rooms SET finished=1 WHERE code=?", (code,))
 
     @_guarded
+    def add_chat(self, code: str, line: dict, kept: int) -> None:
+        """Store a chat line, and forget the room's lines older than the last ``kept``."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO chat (room, n, seat, name, text) VALUES (?, ?, ?, ?, ?)",
+                            (code, line["n"], line["seat"], line["name"], line["text"]))
+            self.db.execute("DELETE FROM chat WHERE room=? AND n<=?", (code, line["n"] - kept))
+
+    @_guarded
     def drop_room(self, code: str) -> None:
         """Delete a room nobody joined (it has no actions)."""
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute("DELETE FROM seats WHERE room=?", (code,))
             self.db.execute("DELETE FROM actions WHERE room=?", (code,))
+            self.db.execute("DELETE FROM chat WHERE room=?", (code,))
             self.db.execute("DELETE FROM rooms WHERE code=?", (code,))
 
     # ----------------------------------------------------------------- reads
@@ -222,6 +241,9 @@ class Store:
             "SELECT kind, name, token_hash FROM seats WHERE room=? ORDER BY seat", (code,))]
         rec.actions = [json.loads(a) for (a,) in self.db.execute(
             "SELECT action FROM actions WHERE room=? ORDER BY seq", (code,))]
+        rec.chat = [{"n": n, "seat": seat, "name": name, "text": text} for n, seat, name, text
+                    in self.db.execute("SELECT n, seat, name, text FROM chat WHERE room=? "
+                                       "ORDER BY n", (code,))]
         return rec
 
     @_guarded
