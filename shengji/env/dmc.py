@@ -4,7 +4,8 @@
 
 One network ``Q(s, a)`` (``shengji.env.qnet``) scores every listed move of a decision
 (``actions="moves"``, ``shengji.env.moves``); the learner plays the seats of one team
-(the team alternates deal by deal) against bots (``--opponents``, default ``random``),
+(the team alternates deal by deal) against bots (``--opponents``, default ``random``;
+several, comma-separated, are cycled deal by deal),
 choosing the move of highest Q, or a random one with probability ε (from 0.2 down to
 0.02). When a deal ends, every move each learning seat made is a sample whose target
 (``target``) is half the levels the seat gained (−those the others gained) plus the card
