@@ -41,8 +41,8 @@ int sj_obs_move(sj_obs *o, int32_t seat, int32_t kind, const uint8_t *cards, int
 void sj_obs_trick_end(sj_obs *o);
 int sj_obs_bury(sj_obs *o, int32_t seat, const uint8_t *cards, int32_t n);
 void sj_obs_deal_start(sj_obs *o);
-#define SJ_BUILD_ROWS 256
-#define SJ_BUILD_ILLEGAL -102
+#define SJ_BUILD_ROWS ...
+#define SJ_BUILD_ILLEGAL ...
 typedef struct {
     int32_t kind;
     int32_t set;
