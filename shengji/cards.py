@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .errors import CardError
 
@@ -26,23 +27,24 @@ _RANK_OF_TEXT = {r: i for i, r in enumerate(RANKS)} | {"T": 8}
 _JOKERS = {"BJ": BIG_JOKER, "LJ": LITTLE_JOKER}
 
 
-def _index(value, what: str, low: int, high: int, error=CardError) -> int:
+def _index(value: Any, what: str, low: int, high: int,
+           error: type[CardError] = CardError) -> int:
     """``value`` as an int in low..high, else ``error`` naming ``what``. The slow path of
     the entry points below: their fast path is one ``type(x) is int`` test and a range
     test, so well-typed calls pay nothing more."""
     if not isinstance(value, bool):
         try:
-            value = operator.index(value)  # int subclasses, numpy integers
+            number = operator.index(value)  # int subclasses, numpy integers
         except TypeError:
             pass
         else:
-            if low <= value <= high:
-                return value
-            raise error(f"{what}: {value!r} out of range {low}..{high}")
+            if low <= number <= high:
+                return number
+            raise error(f"{what}: {number!r} out of range {low}..{high}")
     raise error(f"{what}: expected an integer {low}..{high}, got {type(value).__name__} {value!r}")
 
 
-def card_id(card) -> int:
+def card_id(card: int) -> int:
     """``card`` checked to be a kind id 0..53 (CardError otherwise)."""
     if type(card) is int and 0 <= card < NUM_KINDS:
         return card
@@ -78,7 +80,7 @@ def parse_suit(text: str) -> int:
         raise CardError(f"unknown suit {text!r}: a suit is a string, one of S H C D")
     t = text.strip()
     if len(t) == 1 and (t in _SUIT_OF_CHAR or t.upper() in _SUIT_OF_CHAR):
-        return _SUIT_OF_CHAR.get(t, _SUIT_OF_CHAR.get(t.upper()))
+        return _SUIT_OF_CHAR[t] if t in _SUIT_OF_CHAR else _SUIT_OF_CHAR[t.upper()]
     raise CardError(f"unknown suit {text!r}: expected one of S H C D (or ♠ ♥ ♣ ♦)")
 
 
@@ -127,7 +129,8 @@ def parse_card(token: str) -> int:
         raise CardError(
             f"malformed card {token!r}: unknown suit {suit_char!r} (expected S H C D or ♠ ♥ ♣ ♦)"
         )
-    suit = _SUIT_OF_CHAR.get(suit_char.upper(), _SUIT_OF_CHAR.get(suit_char))
+    up_suit = suit_char.upper()
+    suit = _SUIT_OF_CHAR[up_suit] if up_suit in _SUIT_OF_CHAR else _SUIT_OF_CHAR[suit_char]
     if rank_text.upper() not in _RANK_OF_TEXT:
         raise CardError(
             f"malformed card {token!r}: unknown rank {rank_text!r} "
@@ -150,7 +153,7 @@ def card_str(card: int, unicode: bool = False) -> str:
     return suits[card // 13] + RANKS[card % 13]
 
 
-def _token_table() -> dict:
+def _token_table() -> dict[str, int]:
     """Every spelling ``parse_card`` accepts (without surrounding spaces) → kind id: the
     fast path of ``parse_cards`` is one dict lookup per token."""
     table = {}
@@ -168,7 +171,7 @@ def _token_table() -> dict:
 
 _TOKEN_IDS = _token_table()
 #: parsed group texts (bounded: cleared when full); values are tuples of kind ids
-_TEXT_IDS: dict = {}
+_TEXT_IDS: dict[str, tuple[int, ...]] = {}
 _TEXT_CACHE = 4096
 
 
@@ -183,7 +186,7 @@ def parse_cards(text: str | Iterable[str] | Iterable[int]) -> list[int]:
             _TEXT_IDS[text] = ids
         return list(ids)
     if isinstance(text, str):
-        tokens: Iterable = text.replace(",", " ").split()
+        tokens: Iterable[str | int] = text.replace(",", " ").split()
     elif isinstance(text, (bytes, bytearray, Mapping)) or not isinstance(text, Iterable):
         raise CardError(
             f"cards: expected a string such as 'HA HA HK' or a list of card tokens or ids, "
@@ -194,8 +197,10 @@ def parse_cards(text: str | Iterable[str] | Iterable[int]) -> list[int]:
     return list(_parse_tokens(tokens))
 
 
-def _parse_tokens(tokens: Iterable) -> tuple[int, ...]:
-    out = []
+def _parse_tokens(tokens: Iterable[Any]) -> tuple[int, ...]:
+    # Any: the items are unchecked (tokens, ids, anything); ``type(tok) is`` keeps the
+    # hot path fast, and mypy does not narrow through it
+    out: list[int] = []
     get = _TOKEN_IDS.get
     for tok in tokens:
         t = type(tok)
@@ -217,12 +222,12 @@ def _parse_tokens(tokens: Iterable) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _short(value) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def check_decks(decks, what: str = "decks") -> int:
+def check_decks(decks: object, what: str = "decks") -> int:
     """``decks`` checked to be a deck count 1..MAX_DECKS (CardError otherwise)."""
     if type(decks) is int and 1 <= decks <= MAX_DECKS:
         return decks
@@ -273,7 +278,7 @@ _DISPLAY_ORDER = {
 CARD_TOKENS = tuple(card_str(k) for k in range(NUM_KINDS))
 
 
-def _counts54(counts) -> list[int]:
+def _counts54(counts: object) -> list[int]:
     """``counts`` checked to be 54 non-negative integers (CardError otherwise)."""
     if isinstance(counts, (str, Mapping)) or not isinstance(counts, Iterable):
         raise CardError(f"counts: expected {NUM_KINDS} card counts, got {_short(counts)}")

@@ -33,7 +33,6 @@ from .cards import (
     card_str,
     parse_rank,
     point_value,
-    rank_of,
 )
 from .errors import CardError, VariantError
 
@@ -103,7 +102,7 @@ class Composition:
         """Copies of each of the 54 kinds."""
         c = [0] * NUM_KINDS
         for k in range(LITTLE_JOKER):
-            if rank_of(k) >= self.lowest_rank:
+            if k % 13 >= self.lowest_rank:   # k is suited: its rank is k % 13
                 c[k] = self.packs
         c[LITTLE_JOKER] = self.little_jokers
         c[BIG_JOKER] = self.big_jokers

@@ -61,3 +61,6 @@ class RecordError(ShengjiError, ValueError):
 
 class VariantError(ShengjiError):
     """A variant file or plugin is broken. The message names the file, line and key path."""
+
+    #: one line per problem, when a file failed its schema check (set by ``validate``)
+    problems: list[str]

@@ -40,7 +40,7 @@ DEFAULTS = {"calls": "auto", "may_call": "unrestricted", "join_twice": True,
             "dealer_copies_count": True, "bonus_level": "smaller_side"}
 ACE, KING = 12, 11
 
-Call = tuple  # (ordinal from 1, card kind id)
+Call = tuple[int, int]  # (ordinal from 1, card kind id)
 
 
 # ------------------------------------------------------------------ notation
@@ -207,7 +207,7 @@ class FriendTracker:
     def play(self, seat: int, cards: Iterable[int]) -> list[tuple[int, int, int, bool]]:
         """Count the cards ``seat`` plays; returns the calls fulfilled, as
         (seat, call index, card, already on the side)."""
-        out = []
+        out: list[tuple[int, int, int, bool]] = []
         if self.resolved:
             return out
         counts = self.rules.dealer_copies_count or seat != self.dealer

@@ -137,6 +137,9 @@ class Position:
     __slots__ = ("ctx", "players", "teams", "dealer_team", "leader", "hands", "trick",
                  "trick_points", "penalty", "kitty_points", "throws", "throw_penalty",
                  "captured", "penalties", "friends")
+    # points by seat (set by name in __init__, below)
+    captured: tuple[int, ...]
+    penalties: tuple[int, ...]
 
     def __init__(self, ctx: Context, hands: Sequence, leader: int, dealer_team, *,
                  teams: Sequence | None = None, trick: Sequence = (), trick_points: int = 0,
@@ -320,17 +323,19 @@ def lead_key(ctx: Context, cards: tuple) -> tuple:
     structures by (width, length, bottom strength, kinds bottom up), then the whole-suit
     throw; effective suit first."""
     rules = ctx.rules
+    top = rules.max_tuple
+    assert top is not None  # PlayRules.__post_init__ fills it in
     suit = ctx.effective_suit(cards[0])
     kinds = sorted(set(cards), key=lambda k: (ctx.strength(k), k))
     widths = {cards.count(k) for k in kinds}
     strengths = [ctx.strength(k) for k in kinds]
     w = cards.count(kinds[0])
     one_width = len(widths) == 1
-    if one_width and len(kinds) == 1 and w <= rules.max_tuple:
+    if one_width and len(kinds) == 1 and w <= top:
         return (suit, w, 1, strengths[0], tuple(kinds))
     run = all(b == a + 1 for a, b in zip(strengths, strengths[1:], strict=False))
     if (one_width and run and rules.tractors and w >= rules.tractor_min_width
-            and w <= rules.max_tuple and len(kinds) >= rules.tractor_min_length):
+            and w <= top and len(kinds) >= rules.tractor_min_length):
         return (suit, w, len(kinds), strengths[0], tuple(kinds))
     return (suit, 99)
 
@@ -342,7 +347,7 @@ def _vector(cards) -> tuple[int, ...]:
     return tuple(c)
 
 
-def _follows(game, legal) -> list:
+def _follows(game, legal) -> Sequence[tuple[int, ...]]:
     """Every legal follow (card tuples) in canonical order, or a lazy sequence already in
     that order (the engine's filler follows: kinds ascending, more copies first)."""
     from .engine.legal import FillerFollows

@@ -39,7 +39,7 @@ def _trace(variant, seed, c, reward, peek=False):
                 for a in e.possible_agents:
                     o = e.observe(a)
                     out.append((a, o["observation"].tobytes(), o["action_mask"].tobytes()))
-            if peek and rng.random() < 0.05 and e._game.phase == PLAYING:
+            if peek and rng.random() < 0.05 and e._gm.phase == PLAYING:
                 out.append(len(e.game.actions))
             legal = np.flatnonzero(obs["action_mask"])
             e.step(int(legal[rng.randrange(len(legal))]))
@@ -77,7 +77,7 @@ def test_illegal_action_in_c_is_the_same_error():
         try:
             e = raw_env("two-deck-80")
             e.reset(seed=3)
-            while e._game.phase != PLAYING:
+            while e._gm.phase != PLAYING:
                 mask = e.observe(e.agent_selection)["action_mask"]
                 e.step(int(np.flatnonzero(mask)[0]))
             mask = e.observe(e.agent_selection)["action_mask"]

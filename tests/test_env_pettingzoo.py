@@ -10,6 +10,7 @@ from pettingzoo.test import api_test, seed_test  # the 'rl' extra, part of the t
 
 from shengji.engine import IllegalAction
 from shengji.engine.events import DealScored
+from shengji.errors import ShengjiError
 from shengji.env import env, raw_env
 from shengji.env.building import DONE, N_ACTIONS
 from shengji.variants import list_variants
@@ -189,6 +190,19 @@ def test_masked_action_is_refused_with_a_clear_error():
     bad = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(IllegalAction, match="not allowed now"):
         e.step(bad)
+
+
+def test_before_reset_and_a_none_step_are_clear_errors():
+    """Found by mypy (``game``/``decision`` may be None): before the first ``reset``
+    the env raised AttributeError, and ``step(None)`` for a live agent a TypeError."""
+    e = raw_env("two-deck-80")
+    for call in (lambda: e.step(0), lambda: e.observe("player_0"), lambda: e.view("player_0")):
+        with pytest.raises(ShengjiError, match=r"call reset\(\) first"):
+            call()
+    e.reset(seed=0)
+    with pytest.raises(IllegalAction, match="needs an action number"):
+        e.step(None)
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))  # still live
 
 
 def test_view_in_info_and_view():

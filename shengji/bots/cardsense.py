@@ -7,6 +7,7 @@ hold. Shared with the Monte-Carlo bot through the heuristic.
 from __future__ import annotations
 
 from ..cards import NUM_KINDS
+from ..core import Context
 from ..core import _hand as _trusted_hand
 from ..memo import remember
 
@@ -17,7 +18,8 @@ TRUMP = 4
 #: every hit; unbounded per context (20,000 × 64 contexts) it reached ~15 MB.
 DECOMPOSED_CONTEXTS = 4
 DECOMPOSED_SIZE = 1024
-_DECOMPOSED: dict = {}
+#: id(context) → (the context, {card tuple: its components})
+_DECOMPOSED: dict[int, tuple[Context, dict[tuple[int, ...], list]]] = {}
 #: core Hands of plays, by card tuple (immutable; most plays recur). A deal makes at
 #: most a few hundred (two decks ~200, three ~300): two generations of HANDS_SIZE
 #: (``shengji.memo``), at most ~2 MB; common plays recur across deals and stay found.

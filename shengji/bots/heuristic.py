@@ -229,7 +229,7 @@ class HeuristicBot(Bot):
         for k, n in enumerate(hand):
             suit_len[eff[k]] += n
         cards = [k for k, n in enumerate(hand) for _ in range(n)]
-        top = {}
+        top: dict[int, int] = {}  # effective suit → its highest strength held
         for k in range(NUM_KINDS):
             top[eff[k]] = max(top.get(eff[k], -1), st[k])
 

@@ -16,9 +16,15 @@ is allowed as a plugin (``--allow-plugin MODULE``).
 from __future__ import annotations
 
 from importlib import resources
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ShengjiError
 from .base import Bot, Option, register
+
+if TYPE_CHECKING:
+    from ..engine import Action, Legal, SeatView
+    from ..env.qnet import QNet
+    from ..variants import Variant
 
 DEFAULT_MODEL = "two-deck-80"
 
@@ -44,14 +50,14 @@ def _actions(text: str) -> str:
     return text
 
 
-def _need_numpy(name: str):
+def _need_numpy(name: str) -> None:
     try:
         import numpy  # noqa: F401
     except ImportError:
         raise ShengjiError(f"bot {name!r} needs numpy: pip install 'shengji[rl]'") from None
 
 
-_NETS: dict = {}
+_NETS: dict[str, QNet] = {}
 
 
 @register
@@ -59,7 +65,7 @@ class LearnedBot(Bot):
     name = "learned"
     options = {"model": Option(_model, DEFAULT_MODEL, "a shipped checkpoint by name")}
 
-    def __init__(self, variant, seed=0, **options):
+    def __init__(self, variant: Variant, seed: int | str = 0, **options: Any) -> None:
         super().__init__(variant, seed, **options)
         _need_numpy(self.name)
         from ..env.policy import PolicyBot
@@ -80,7 +86,7 @@ class LearnedBot(Bot):
                                 max_moves=meta["max_moves"], history=meta["history"],
                                 label=self.name)
 
-    def act(self, view, legal):
+    def act(self, view: SeatView, legal: Legal) -> Action:
         return self._inner.act(view, legal)
 
 
@@ -91,7 +97,7 @@ class PolicySpecBot(Bot):
                                      " -> action; MODULE must be allowed (--allow-plugin)"),
                "actions": Option(_actions, "moves", "moves (whole moves) or cards")}
 
-    def __init__(self, variant, seed=0, **options):
+    def __init__(self, variant: Variant, seed: int | str = 0, **options: Any) -> None:
         super().__init__(variant, seed, **options)
         if not self.config["fn"]:
             raise ShengjiError("bot 'policy' needs fn=MODULE.NAME (a callable "
@@ -102,5 +108,5 @@ class PolicySpecBot(Bot):
         self._inner = PolicyBot(variant, seed, policy=load_callable(self.config["fn"]),
                                 actions=self.config["actions"], label=self.name)
 
-    def act(self, view, legal):
+    def act(self, view: SeatView, legal: Legal) -> Action:
         return self._inner.act(view, legal)

@@ -368,6 +368,7 @@ class MonteCarloBot(Bot):
     def _friends_state(self, view) -> FriendsState:
         """The calls as counted from the plays this seat has seen (shengji.friends)."""
         rules = self.variant.friend_rules
+        assert rules is not None  # asked only when the view has calls: finding friends
         t = FriendTracker(view.calls, view.dealer, rules)
         for trick in view.tricks + ((view.trick,) if view.trick else ()):
             for seat, cards in trick:

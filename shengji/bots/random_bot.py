@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import random
 from operator import mul
+from typing import TYPE_CHECKING, cast
 
 from ..cards import NUM_KINDS
 from ..engine.actions import Bury, CallFriends
 from .base import Bot, register
+
+if TYPE_CHECKING:
+    from ..engine import Action, Legal, SeatView
 
 #: chance of declaring when a declaration is offered during the deal / after the last card
 DECLARE_P = 0.25
 FINAL_DECLARE_P = 0.6
 
 
-def randbelow(rng, n: int) -> int:
+def randbelow(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` for n >= 1: the same draws (CPython's
     ``_randbelow_with_getrandbits``) without its argument handling; tests hold the two
     equal, so a seed keeps its game whatever Python's own randrange becomes."""
@@ -49,7 +54,7 @@ class RandomBot(Bot):
             return rng.randrange(1, n)
         return 0
 
-    def act(self, view, legal):
+    def act(self, view: SeatView, legal: Legal) -> Action:
         kind = legal.kind
         if kind == "follow" or kind == "lead":
             return legal[randbelow(self.rng, len(legal))]
@@ -66,7 +71,9 @@ class RandomBot(Bot):
         if kind == "call":
             # finding friends: ``count`` distinct calls among the single calls allowed
             picks = rng.sample(range(len(legal)), legal.count)
-            return CallFriends(view.seat, tuple(legal[i].calls[0] for i in sorted(picks)))
+            # (a call listing lists single CallFriends)
+            return CallFriends(view.seat, tuple(cast(CallFriends, legal[i]).calls[0]
+                                                for i in sorted(picks)))
         return legal[rng.randrange(len(legal))]
 
 

@@ -92,14 +92,14 @@ def _run(args, out, engine) -> int:
         elif args.verbose:
             bar.write(f"{'ok  ' if status == 'passed' else 'xfail'} {line}", file=out)
 
-    by_engine = {"engine": 0, "python": {}}
+    judged = 0                         # cases the engine judged
+    uncovered: dict[str, int] = {}     # kind → cases it does not cover (run on Python)
     for r in iter_results(args.paths, engine=engine):
         if engine is not None and hasattr(r, "judged_by"):  # not a FileProblem
             if r.judged_by == engine.name:
-                by_engine["engine"] += 1
+                judged += 1
             elif not r.problem:
-                kinds = by_engine["python"]
-                kinds[r.case.kind] = kinds.get(r.case.kind, 0) + 1
+                uncovered[r.case.kind] = uncovered.get(r.case.kind, 0) + 1
         if r.status == "xfailed":
             report("xfailed", f"{r.case.where}: {r.case.xfail}")
         elif r.passed:
@@ -121,10 +121,9 @@ def _run(args, out, engine) -> int:
     bar.close()
     passed, failed, xfailed = counts["passed"], counts["failed"], counts["xfailed"]
     if engine is not None and args.paths:
-        kinds = by_engine["python"]
-        rest = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
-        print(f"engine {engine.name}: {by_engine['engine']} cases judged by it; "
-              f"{sum(kinds.values())} not covered, run on the Python core"
+        rest = ", ".join(f"{k} {n}" for k, n in sorted(uncovered.items()))
+        print(f"engine {engine.name}: {judged} cases judged by it; "
+              f"{sum(uncovered.values())} not covered, run on the Python core"
               + (f" ({rest})" if rest else ""), file=out)
     print(summary(passed, failed, xfailed), file=out)
     return 1 if failed else 0

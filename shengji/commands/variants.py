@@ -64,8 +64,10 @@ def _list(house: bool) -> int:
     for src in all_sources():
         if src.kind == "house" and not house:
             continue
+        ref = src.path or src.mapping
+        assert ref is not None  # a Source holds a path or a mapping
         try:
-            v = load_variant(src.path or src.mapping, name=src.name)
+            v = load_variant(ref, name=src.name)
             rows.append((src.name, f"{v.decks}", v.settings["description"]))
         except ShengjiError as e:
             rows.append((src.name, "?", f"BROKEN: {str(e).splitlines()[0]}"))

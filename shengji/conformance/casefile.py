@@ -271,7 +271,7 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _need(cond: bool, msg: str) -> None:
+def _need(cond: object, msg: str) -> None:
     if not cond:
         raise _Problem(msg)
 

@@ -40,7 +40,7 @@ class CmdEngine:
         self.argv = argv
         self.name = name
         self.timeout = timeout
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue = queue.Queue()
         self._n = 0
 
@@ -66,6 +66,7 @@ class CmdEngine:
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        assert proc.stdin and proc.stdout and proc.stderr  # started with three pipes
         try:
             proc.stdin.close()
         except OSError:
@@ -88,9 +89,10 @@ class CmdEngine:
         if proc is not None:
             proc.kill()
             proc.wait()
+            assert proc.stderr is not None  # started with three pipes
             try:
-                err = (proc.stderr.read() or "").strip().splitlines()[-1:]
-                err = f"; stderr: {err[0][:200]}" if err else ""
+                last = (proc.stderr.read() or "").strip().splitlines()[-1:]
+                err = f"; stderr: {last[0][:200]}" if last else ""
             except (OSError, ValueError):
                 err = ""
             self._proc = None

@@ -291,6 +291,7 @@ def judge_friend_call(variant, case: Case):
     calls = parse_calls(case.value["calls"])  # a malformed call is an input error
     if "hand" in case.value:
         _hand(variant, case.value["hand"])
+    assert case.level is not None  # a context kind: read_cases made its level a problem
     problem = calls_problem(calls, _friend_rules(variant), _ctx(variant, case),
                             variant.composition.counts, case.level)
     return "invalid" if problem else "valid"

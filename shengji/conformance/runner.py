@@ -88,7 +88,7 @@ class VariantCache:
     """Variants by reference, resolved relative to the case file; loaded once."""
 
     def __init__(self) -> None:
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[tuple[str, int | None], Any] = {}
 
     def get(self, ref: str, case_file: Path, players: int | None = None):
         from ..variants import load_variant
@@ -124,6 +124,7 @@ def run_case(case: Case, variants: VariantCache | None = None, engine=None) -> C
     if case.problem:
         return CaseResult(case, False, case.expect, None, problem=case.problem)
     variants = variants or VariantCache()
+    assert case.variant is not None  # read_cases made a missing variant a problem
     try:
         variant = variants.get(case.variant, case.file, case.players)
     except _VariantProblem as e:

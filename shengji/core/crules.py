@@ -113,6 +113,7 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.tractor_min_width = rules.tractor_min_width
     r.tractor_min_length = rules.tractor_min_length
     r.bridge = int(bool(rules.tractor_bridges_level_gap))
+    assert rules.follow_protection is not None  # PlayRules.__post_init__ always sets it
     r.protection = FOLLOW_PROTECTION_CODES[rules.follow_protection]
     r.shorter_tractors = int(rules.shorter_tractors)
     r.bombs = BOMBS_CODES[rules.bombs]

@@ -9,14 +9,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from ..cards import CARD_TOKENS, NUM_KINDS, card_str, parse_cards
 from ..errors import RecordError, ShengjiError
-from ..friends import calls_text, parse_calls
+from ..friends import Call, calls_text, parse_calls
 
 
-def norm_cards(cards) -> tuple[int, ...]:
+def norm_cards(cards: str | Iterable[str] | Iterable[int]) -> tuple[int, ...]:
     """Tokens, a card string or kind ids → kind ids sorted by id, descending."""
     if isinstance(cards, tuple) and set(map(type, cards)) <= _INT:
         ids = sorted(cards, reverse=True)
@@ -32,7 +34,7 @@ def norm_cards(cards) -> tuple[int, ...]:
 _INT = frozenset({int})
 
 
-def cards_text(cards) -> str:
+def cards_text(cards: Iterable[int]) -> str:
     try:  # ids in range: a table lookup each (every view a server sends lists many cards)
         if all(type(c) is int and 0 <= c < NUM_KINDS for c in cards):
             return " ".join([CARD_TOKENS[c] for c in cards])
@@ -41,7 +43,7 @@ def cards_text(cards) -> str:
     return " ".join(card_str(c) for c in cards)  # raises CardError naming a bad id
 
 
-def _check_seat(action, seat) -> None:
+def _check_seat(action: Action, seat: object) -> None:
     if type(seat) is not int or seat < 0:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
             raise ShengjiError(f"{type(action).__name__}: seat must be a seat number 0, 1, ..., "
@@ -52,11 +54,11 @@ def _check_seat(action, seat) -> None:
 class Action:
     seat: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_seat(self, self.seat)
 
-    def to_dict(self) -> dict:
-        d = {"type": type(self).__name__, "seat": self.seat}
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": type(self).__name__, "seat": self.seat}
         if hasattr(self, "cards"):
             d["cards"] = cards_text(self.cards)
         if hasattr(self, "option"):
@@ -78,12 +80,12 @@ class Action:
 class _CardAction(Action):
     cards: tuple[int, ...]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_seat(self, self.seat)
         object.__setattr__(self, "cards", norm_cards(self.cards))
 
     @classmethod
-    def trusted(cls, seat: int, cards: tuple[int, ...]):
+    def trusted(cls: type[CA], seat: int, cards: tuple[int, ...]) -> CA:
         """Build from card ids already checked and sorted by id, descending (the
         engine's own listings); skips re-parsing on the hot path."""
         self = _new(cls)
@@ -92,6 +94,7 @@ class _CardAction(Action):
         return self
 
 
+CA = TypeVar("CA", bound=_CardAction)
 _new = object.__new__
 _set_seat = Action.__dict__["seat"].__set__
 _set_cards = _CardAction.__dict__["cards"].__set__
@@ -131,7 +134,7 @@ class ChooseForced(Action):
 
     option: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_seat(self, self.seat)
         if type(self.option) is not int or self.option < 0:
             raise ShengjiError(f"ChooseForced: option must be an index 0, 1, ..., "
@@ -143,18 +146,20 @@ class CallFriends(Action):
     """Finding friends (找朋友): after burying, the dealer calls cards — ``calls`` are
     (ordinal, card) pairs, ``"1 HA"`` = the first ♥A played (shengji.friends)."""
 
-    calls: tuple
+    calls: tuple[Call, ...]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_seat(self, self.seat)
         object.__setattr__(self, "calls", parse_calls(self.calls))
 
 
 ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced, TakeBack,
                                               CallFriends)}
+#: the actions that carry cards, by type name
+CARD_ACTION_TYPES: dict[str, type[_CardAction]] = {c.__name__: c for c in (Declare, Bury, Play)}
 
 
-def action_from_dict(d: dict, where: str = "action record") -> Action:
+def action_from_dict(d: dict[str, Any], where: str = "action record") -> Action:
     """The inverse of ``Action.to_dict``; a malformed record raises RecordError naming
     the field (``where`` says which record: ``game record: actions[3]``)."""
     needs = f"needs type (one of {', '.join(ACTION_TYPES)}), seat and cards/option/calls"
@@ -168,10 +173,10 @@ def action_from_dict(d: dict, where: str = "action record") -> Action:
     if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
         raise RecordError(f"{where}.seat: {_short(seat)} is not a seat number")
     if cls is Pass or cls is TakeBack:
-        return cls(seat)
+        return Pass(seat) if cls is Pass else TakeBack(seat)
     if cls is CallFriends:
         try:
-            return CallFriends(seat, d.get("calls"))
+            return CallFriends(seat, parse_calls(d.get("calls")))
         except ShengjiError as e:
             raise RecordError(f"{where}.calls: {e}") from None
     if cls is ChooseForced:
@@ -183,13 +188,13 @@ def action_from_dict(d: dict, where: str = "action record") -> Action:
     if not isinstance(cards, (str, list)):
         raise RecordError(f"{where}.cards: {_short(cards)} is not a card string such as "
                           "'HA HA'")
-    try:
-        return cls(seat, cards)
+    try:  # the card text parsed first: the field holds card ids
+        return CARD_ACTION_TYPES[cls.__name__](seat, norm_cards(cards))
     except ShengjiError as e:
         raise RecordError(f"{where}.cards: {e}") from None
 
 
-def _short(value) -> str:
+def _short(value: object) -> str:
     """A value as the JSON record spells it (null, "x"), cut to 60 characters."""
     try:
         text = json.dumps(value, ensure_ascii=False)

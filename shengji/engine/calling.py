@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..friends import FriendTracker, allowed_calls, calls_problem, calls_text
 from .actions import CallFriends
-from .events import FriendJoined, FriendsCalled
+from .events import Event, FriendJoined, FriendsCalled
 from .legal import Legal
 from .phase import CALLING, PLAYING, RULE_CALL, Phase
 
@@ -31,6 +31,7 @@ class Calling(Phase):
         """The sides as the deal begins, once the dealer is known."""
         # the dealer first, then the teammates in play order
         n, d = self.players, self.dealer
+        assert d is not None  # called once the dealer is known
         order = [(d + i) % n for i in range(n)]
         if self.friend_rules is None:
             self.side = tuple(s for s in order if self.teams[s] == self.dealer_team)
@@ -41,6 +42,7 @@ class Calling(Phase):
         """After the exchange: the dealer calls friends (if the variant has calls), then
         leads the first trick."""
         if self.friend_rules is not None and self._friends is None:
+            assert self.dealer is not None  # after the exchange: the dealer is known
             if self.friend_rules.calls:
                 self.phase = CALLING  # the dealer calls friends once the kitty is buried
                 self.to_act = self.dealer
@@ -52,27 +54,31 @@ class Calling(Phase):
 
     def _list_call(self, seat: int) -> Legal:
         # every single call allowed; the dealer makes ``count`` distinct ones at once
-        singles = allowed_calls(self.friend_rules, self.ctx, self.composition.counts,
-                                self.level)
+        rules = self.friend_rules
+        assert rules is not None  # the call phase exists in finding friends only
+        singles = allowed_calls(rules, self.ctx, self.composition.counts, self.level)
         return Legal("call", seat, tuple(CallFriends(seat, (c,)) for c in singles),
-                     count=self.friend_rules.calls)
+                     count=rules.calls)
 
     def _check_call(self, action: CallFriends) -> None:
+        assert self.friend_rules is not None  # the call phase: finding friends only
         problem = calls_problem(action.calls, self.friend_rules, self.ctx,
                                 self.composition.counts, self.level)
         if problem:
             self._refuse(f"seat {action.seat} cannot call {', '.join(calls_text(action.calls))}"
                          f": {problem}", "bad_call", RULE_CALL)
 
-    def _perform_call(self, action: CallFriends, plan: None, ev: list) -> None:
+    def _perform_call(self, action: CallFriends, plan: None, ev: list[Event]) -> None:
         self.calls = action.calls
+        assert self.dealer is not None and self.friend_rules is not None  # (the call phase)
         self._friends = FriendTracker(action.calls, self.dealer, self.friend_rules)
         ev.append(FriendsCalled(action.seat, action.calls))
         self._start_play()
 
-    def _count_friends(self, seat: int, cards: tuple, ev: list) -> None:
+    def _count_friends(self, seat: int, cards: tuple[int, ...], ev: list[Event]) -> None:
         """A play of called copies: who joins (public from now on)."""
         f = self._friends
+        assert f is not None  # asked only once the calls are made
         joins = f.play(seat, cards)
         if not joins:
             return

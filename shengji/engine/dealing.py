@@ -65,7 +65,7 @@ class Dealing(Phase):
         self._took_back: set = set()       # seats that took one back this deal (once each)
         self._bid_kinds, self._declaring = _declarable(self.level)
         self.trump = None
-        self.ctx = None
+        self.ctx = None  # type: ignore[assignment]  # no Context until the trump is set
         # the later phases' state, fresh for this deal
         self._start_exchange()
         self._start_sides()
@@ -232,6 +232,7 @@ class Dealing(Phase):
         self._take_kitty(kitty, ev)  # the exchange begins
 
     def _ordered_deck(self, deck: list, attempt: int) -> list:
+        assert self.deal_order is not None  # called only when there is one
         ordered = list(self.deal_order(self.deal_number, attempt, tuple(deck)))
         if sorted(ordered) != sorted(deck):
             raise ShengjiError(f"deal_order returned {len(ordered)} cards that are not an "
@@ -274,6 +275,7 @@ class Dealing(Phase):
             ev.append(_passed(action.seat))
             self._run_dealing(ev)
         elif isinstance(action, Declare):
+            assert bid is not None  # _check_declare made the Declare's Bid
             self._add_bid(bid, ev)
             if self._final is not None:
                 # after the last card every other seat may answer the new declaration,

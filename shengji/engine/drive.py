@@ -25,6 +25,7 @@ path (the differential tests compare the two).
 from __future__ import annotations
 
 from itertools import islice
+from typing import Any
 
 from ..cards import NUM_KINDS
 from ..errors import ShengjiError
@@ -39,7 +40,9 @@ from .tricks import _played, _trick_won
 #: False: the runner never uses the driver (tests compare it with the per-play path)
 ENABLED = True
 
-_ffi = _lib = None
+# cffi's FFI and compiled lib (untyped: the core has no stubs), loaded on first use
+_ffi: Any = None
+_lib: Any = None
 _DRIVE_STOP = _DRIVE_END = _DRIVE_PENDING = 0
 _LOG_PLAY = _LOG_TRICK = 0  # the log's records (core_c/drive.c)
 _HOOKS = ("shengji_failed_throw",)
@@ -144,7 +147,7 @@ def _materialise(game, st, penalty: int, ended: bool) -> int:
     add_action, add_event = actions.append, events.append
     trick = game._trick
     add_play = trick.append
-    new_tricks = []
+    new_tricks: list[tuple[tuple[int, tuple[int, ...]], ...]] = []
     tp = game.trick_points
     side = game.side
     trusted = Play.trusted
@@ -152,7 +155,7 @@ def _materialise(game, st, penalty: int, ended: bool) -> int:
     if len(cache) > _PLAYED_CACHE_SIZE:
         cache.clear()
     plays, seat_singles, _ = _single_tables()
-    last = None
+    last: int | None = None  # the winner's place in the last trick ended
     for w in it:
         if w < _LOG_PLAY:  # a single card: (trick << 11) | (seat << 7) | (card << 1) | lead
             # Played events are frozen: one record per (trick, seat, card, lead) serves
@@ -187,6 +190,7 @@ def _materialise(game, st, penalty: int, ended: bool) -> int:
             continue
         # a failed throw (cards: the attempt); the forced play is the next record
         forced = next(it)
+        fcards: tuple[int, ...]
         if forced < _LOG_PLAY:
             fcards = _SINGLES[forced >> 1 & 63]
         else:
@@ -220,6 +224,7 @@ def _materialise(game, st, penalty: int, ended: bool) -> int:
     game._trick_counts = b"".join([h._b for h in hs])
     if ended:
         t = new_tricks[-1]
+        assert last is not None  # the deal ended with a trick
         ev: list = []
         game._score(ev, t[last][0], t[last][1], t[0][1])
         events.extend(ev)
@@ -241,4 +246,4 @@ def _single_tables() -> tuple:
     return _TABLES
 
 
-_TABLES = None
+_TABLES: tuple[list, list, int] | None = None

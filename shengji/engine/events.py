@@ -8,11 +8,13 @@ notation); ``event_from_dict`` reads it back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar, TypeVar
 
 from ..cards import parse_cards
 from ..errors import RecordError, ShengjiError
-from ..friends import calls_text, parse_calls
+from ..friends import Call, calls_text, parse_calls
 from .actions import cards_text
 
 #: fields that hold a group of cards (tuple of kind ids) / several groups
@@ -22,15 +24,16 @@ _CARD_LIST_FIELDS = {"options"}
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    #: seat that alone may see this event's cards; None = public
-    private_to = None
+    #: seat that alone may see this event's cards; None = public (``_private``: a
+    #: property giving the event's seat)
+    private_to: ClassVar[int | None] = None
 
     def redacted(self) -> Event:
         """The event as seen by a seat other than ``private_to``."""
         return self
 
-    def to_dict(self) -> dict:
-        d = {"type": type(self).__name__}
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": type(self).__name__}
         for f in fields(self):
             v = getattr(self, f.name)
             if f.name in _CARD_FIELDS and v is not None:
@@ -47,9 +50,12 @@ class Event:
         return d
 
 
-def _private(cls):
+E = TypeVar("E", bound=Event)
+
+
+def _private(cls: type[E]) -> type[E]:
     """Mark an event class whose ``seat`` alone sees its cards."""
-    cls.private_to = property(lambda self: self.seat)
+    setattr(cls, "private_to", property(lambda self: self.seat))  # noqa: B010 - a class var becomes a property
     return cls
 
 
@@ -59,7 +65,7 @@ class DealStarted(Event):
     attempt: int          # 0, or the number of redeals before this shuffle
     dealer: int | None    # None in a first deal: the declarations decide
     level: int            # level rank of the deal (0..12): the dealer's
-    levels: tuple         # level of each seat (may exceed 12: passed A)
+    levels: tuple[int, ...]  # level of each seat (may exceed 12: passed A)
     first_seat: int       # seat that receives the first card
 
 
@@ -69,16 +75,16 @@ class CardDealt(Event):
     seat: int
     card: int | None      # None when redacted
 
-    def redacted(self):
+    def redacted(self) -> CardDealt:
         return replace(self, card=None)
 
 
 @dataclass(frozen=True, slots=True)
 class Declared(Event):
     seat: int
-    cards: tuple
+    cards: tuple[int, ...]
     trump: int | None
-    strength: tuple
+    strength: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +95,14 @@ class Passed(Event):
 @dataclass(frozen=True, slots=True)
 class BidTakenBack(Event):
     seat: int
-    cards: tuple          # the declaration withdrawn (declare.takeback)
+    cards: tuple[int, ...]  # the declaration withdrawn (declare.takeback)
 
 
 @dataclass(frozen=True, slots=True)
 class Redealt(Event):
     deal: int
     attempt: int
-    kitty: tuple          # the kitty that was turned (public when redealing)
+    kitty: tuple[int, ...]  # the kitty that was turned (public when redealing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +118,9 @@ class TrumpSet(Event):
 @dataclass(frozen=True, slots=True)
 class KittyTaken(Event):
     seat: int
-    cards: tuple | None
+    cards: tuple[int, ...] | None
 
-    def redacted(self):
+    def redacted(self) -> KittyTaken:
         return replace(self, cards=None)
 
 
@@ -122,17 +128,17 @@ class KittyTaken(Event):
 @dataclass(frozen=True, slots=True)
 class Buried(Event):
     seat: int
-    cards: tuple | None
+    cards: tuple[int, ...] | None
 
-    def redacted(self):
+    def redacted(self) -> Buried:
         return replace(self, cards=None)
 
 
 @dataclass(frozen=True, slots=True)
 class ThrowFailed(Event):
     seat: int
-    attempted: tuple
-    options: tuple        # forced plays the leader may have to make
+    attempted: tuple[int, ...]
+    options: tuple[tuple[int, ...], ...]  # forced plays the leader may have to make
     chooser: int | None   # seat that picks among several options, else None
     penalty: int
 
@@ -146,7 +152,7 @@ class ForcedChosen(Event):
 @dataclass(frozen=True, slots=True)
 class Played(Event):
     seat: int
-    cards: tuple
+    cards: tuple[int, ...] | None  # None where a table hides played cards (engine.view)
     trick: int
     lead: bool
 
@@ -155,7 +161,7 @@ class Played(Event):
 class TrickWon(Event):
     trick: int
     seat: int
-    points: int
+    points: int | None    # None where a table hides the dealers' points (engine.view)
     attacker_points: int  # attackers' trick points so far this deal
 
 
@@ -164,7 +170,7 @@ class FriendsCalled(Event):
     """Finding friends: the dealer's calls, public (``"1 HA"``: the first ♥A played)."""
 
     seat: int
-    calls: tuple
+    calls: tuple[Call, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +190,7 @@ class DealScored(Event):
     deal: int
     dealer: int
     trick_points: int
-    kitty: tuple          # the buried kitty, turned face up after the deal
+    kitty: tuple[int, ...]  # the buried kitty, turned face up after the deal
     kitty_points: int
     multiplier: int       # 0 when the dealers won the last trick
     kitty_bonus: int
@@ -192,28 +198,28 @@ class DealScored(Event):
     attacker_points: int  # what the scoring table saw
     next_side: str        # "dealers" or "attackers"
     rise: int
-    rising: tuple         # the seats that rose (``rise`` levels each)
+    rising: tuple[int, ...]  # the seats that rose (``rise`` levels each)
     # (a short-handed finding-friends side that holds: ``rise`` includes the bonus level)
-    levels: tuple         # level of each seat after the rise
+    levels: tuple[int, ...]  # level of each seat after the rise
     next_dealer: int
-    side: tuple           # the dealer's side at the end of the deal (dealer first)
+    side: tuple[int, ...]  # the dealer's side at the end of the deal (dealer first)
 
 
 @dataclass(frozen=True, slots=True)
 class MatchOver(Event):
-    winner: object        # the winning team (a seat's team id)
-    levels: tuple         # level of each seat
+    winner: int           # the winning team (a seat's team id)
+    levels: tuple[int, ...]  # level of each seat
     deals: int
 
 
-def maker(cls):
+def maker(cls: type[E]) -> Callable[..., E]:
     """A constructor of ``cls`` (a frozen, slotted event) that sets its slots directly:
     the same record as ``cls(*fields)``, for the engine's hot path (a dataclass
     ``__init__`` costs about twice as much). Fields are given by position."""
     setters = tuple(getattr(cls, f.name).__set__ for f in fields(cls))
     new = object.__new__
     if len(setters) != 4:
-        def make_any(*values):
+        def make_any(*values: object) -> E:
             e = new(cls)
             for set_, value in zip(setters, values, strict=True):
                 set_(e, value)
@@ -222,7 +228,7 @@ def maker(cls):
         return make_any
     s0, s1, s2, s3 = setters  # four fields (Played, TrickWon: every play): unrolled
 
-    def make(a, b, c, d):
+    def make(a: object, b: object, c: object, d: object) -> E:
         e = new(cls)
         s0(e, a)
         s1(e, b)
@@ -233,7 +239,7 @@ def maker(cls):
     return make
 
 
-EVENT_TYPES = {
+EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (DealStarted, CardDealt, Declared, Passed, BidTakenBack, Redealt, TrumpSet,
                 KittyTaken, Buried, ThrowFailed, ForcedChosen, Played, TrickWon, FriendsCalled,
@@ -241,7 +247,7 @@ EVENT_TYPES = {
 }
 
 
-def event_from_dict(d: dict, where: str = "event record") -> Event:
+def event_from_dict(d: dict[str, Any], where: str = "event record") -> Event:
     """The inverse of ``Event.to_dict``; a malformed record raises RecordError naming
     the field (``where`` says which record)."""
     if not isinstance(d, dict):
@@ -251,7 +257,7 @@ def event_from_dict(d: dict, where: str = "event record") -> Event:
     if cls is None:
         raise RecordError(f"{where}.type: {kind!r:.40} is not an event type (one of "
                           f"{', '.join(EVENT_TYPES)})")
-    kw = {}
+    kw: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in d:
             raise RecordError(f"{where}: missing key {f.name!r} (a {kind} has "

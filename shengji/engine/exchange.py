@@ -26,11 +26,13 @@ class Exchange(Phase):
     def _take_kitty(self, kitty: tuple, ev: list) -> None:
         """The dealer takes the kitty dealt aside, and buries next."""
         self.kitty = kitty
-        ev.append(_kitty_taken(self.dealer, tuple(sorted(kitty, reverse=True))))
-        hand = self.hands[self.dealer]
+        dealer = self.dealer
+        assert dealer is not None  # the trump is set: the dealer is known
+        ev.append(_kitty_taken(dealer, tuple(sorted(kitty, reverse=True))))
+        hand = self.hands[dealer]
         for c in kitty:
             hand[c] += 1
-        self.hand_len[self.dealer] += len(kitty)
+        self.hand_len[dealer] += len(kitty)
         self.phase = BURYING
         self.to_act = self.dealer
 
@@ -80,6 +82,7 @@ class Exchange(Phase):
             ev.append(_passed(action.seat))
             self._run_stealing(ev)
         else:  # a Declare: it overturns the standing declaration
+            assert bid is not None  # _check_declare made the Declare's Bid
             self._add_bid(bid, ev)
             self._steal(bid, ev)
 
@@ -103,6 +106,7 @@ class Exchange(Phase):
         self.ctx = ctx = v._context(self.level, bid.trump)
         self._eff, self._str, self._suit_kinds = _tables(ctx)
         self.kitty = _cards_desc(self.buried)
+        assert self.dealer is not None  # a burial was made: the dealer is known
         ev.append(TrumpSet(bid.trump, seat, self.dealer, self.level, None))
         ev.append(KittyTaken(seat, self.kitty))
         hand = self.hands[seat]

@@ -65,6 +65,7 @@ from .scoring import Scoring
 from .tricks import FOLLOW_LIMIT, HAND_CACHE_SIZE, Playing, PlayPlan, _played, _trick_won
 
 if TYPE_CHECKING:
+    from ..friends import Call
     from ..model import Bid
     from ..variants import Variant
     from .events import Event
@@ -83,7 +84,7 @@ class _Serves(NamedTuple):
     """What serves one phase: the actions it takes, and the names of the methods that
     list (seat, limit), check (action -> plan) and perform (action, plan, events)."""
 
-    actions: tuple
+    actions: tuple[type[Action], ...]
     listing: str
     check: str
     perform: str
@@ -173,7 +174,7 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         (self._strength_cache, self._overturn_cache, self._declare_cache, self._candidates,
          self._bid_cache) = _declaration_caches(v)
         self.actions: list[Action] = []
-        self.events: list = []
+        self.events: list[Event] = []
         self.deal_number = 0
         self.deals_played = 0
         self.dealer: int | None = None  # decided by the declarations in the first deal
@@ -186,14 +187,14 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         if self.first_dealer is not None:
             self.dealer = self.first_dealer  # the first deal is dealt and played as any
         #: seats on the dealer's side this deal, dealer first (the dealer's team); public
-        self.side: tuple = ()
+        self.side: tuple[int, ...] = ()
         #: is every seat's side public? (always, with fixed teams)
         self.sides_known = True
         #: finding friends: the rules of the calls (None: fixed teams)
         self.friend_rules = v.friend_rules
         #: this deal's calls ((ordinal, card), ...) and who fulfilled them ((seat, call), ...)
-        self.calls: tuple = ()
-        self.joined: tuple = ()
+        self.calls: tuple[Call, ...] = ()
+        self.joined: tuple[tuple[int, int], ...] = ()
         self._friends: FriendTracker | None = None
         self.winner = None
         self.phase = DEALING
@@ -220,6 +221,7 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             if seat is not None:  # a seat that is not to act has nothing to do; no seat 99
                 self._seat_arg(seat)
             return Legal("none", seat, ())
+        assert seat is not None  # a match not over has a seat to act
         trick = self._trick
         if self.phase == PLAYING and trick and len(trick[0][1]) == 1:
             # a single led (the commonest decision)
@@ -238,7 +240,8 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         """The listing of the phase in force for ``seat``, the seat to act."""
         if self.phase == PLAYING:
             return self._list_play(seat, limit)
-        return getattr(self, _PHASES[self.phase].listing)(seat)
+        listing: Callable[[int], Legal] = getattr(self, _PHASES[self.phase].listing)
+        return listing(seat)
 
     def can(self, action: Action) -> bool:
         try:
@@ -265,18 +268,18 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             plan = self._check(action)
         return self._perform(action, plan)
 
-    def _perform(self, action: Action, plan: Plan) -> list:
+    def _perform(self, action: Action, plan: Plan) -> list[Event]:
         """Apply an action known legal (``plan``: what ``_check`` returned for it) by the
         phase in force."""
         self._stamp += 1
         self._legal = None
-        ev: list = []
+        ev: list[Event] = []
         self.actions.append(action)
         if type(action) is Play and self.phase == PLAYING:  # the common case, first
             if plan is None:  # a follow the game listed
                 self._play_cards(action.seat, action.cards, ev)
-            else:
-                self._do_play(action, plan, ev)
+            else:  # (a Play's plan is a PlayPlan: type() above is not narrowed to it)
+                self._do_play(action, plan, ev)  # type: ignore[arg-type]
         else:
             getattr(self, _PHASES[self.phase].perform)(action, plan, ev)
         self.events.extend(ev)
@@ -284,12 +287,14 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
 
     def _plan(self, action: Action) -> Plan:
         """What ``_check`` returns for an action the game listed itself (known legal)."""
+        # (isinstance would also match subclasses; mypy does not narrow ``t is Play``)
         t = type(action)
         if t is Play:
             # a follow needs no plan; a lead may be a throw
-            return None if self._trick else self._play_plan(action.seat, action.cards)
+            return None if self._trick else self._play_plan(
+                action.seat, action.cards)  # type: ignore[attr-defined]
         if t is Declare:
-            return self._make_bid(action.seat, action.cards)
+            return self._make_bid(action.seat, action.cards)  # type: ignore[attr-defined]
         return None
 
     def _check(self, action: Action) -> Plan:
@@ -297,7 +302,8 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         of this phase), then the phase's own; returns the plan for ``_perform``."""
         t = type(action)
         if t is Play and self.phase == PLAYING and action.seat == self.to_act:
-            return self._check_play(action)  # the common case, first
+            # the common case, first (a Play: mypy does not narrow ``t is Play``)
+            return self._check_play(action)  # type: ignore[arg-type]
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}", "not_an_action", "")
         name = t.__name__
@@ -316,7 +322,8 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
                 f"{name} by seat {action.seat}: in the {self.phase} phase only "
                 f"{' or '.join(c.__name__ for c in expected)} is possible now", "wrong_phase",
                 rule)
-        return getattr(self, serves.check)(action)
+        check: Callable[[Action], Plan] = getattr(self, serves.check)
+        return check(action)
 
     @property
     def bids(self) -> tuple[Bid, ...]:
@@ -336,9 +343,9 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
             check_int(since, "since")
         return events_seen(self, None if seat is None else self._seat_arg(seat), since)
 
-    def _seat_arg(self, seat, what: str = "seat") -> int:
+    def _seat_arg(self, seat: object, what: str = "seat") -> int:
         if type(seat) is not int or not 0 <= seat < self.players:
-            check_int(seat, what, 0, self.players - 1)
+            return check_int(seat, what, 0, self.players - 1)
         return seat
 
     def snapshot(self) -> dict[str, Any]:
@@ -349,7 +356,8 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], variant: Variant | None = None) -> Game:
-        return record.rebuild(cls, data, variant)
+        game: Game = record.rebuild(cls, data, variant)
+        return game
 
     @classmethod
     def replay(cls, variant: Variant | str | os.PathLike[str], seed: int | str,
@@ -388,7 +396,7 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., Game], tuple[Any, ...]]:
         # pickled as its record: (variant, table size, seed, actions), rebuilt by replay
         # rules that are no file (a table's house rules) travel as their settings
         ref = self.variant_ref if isinstance(self.variant.source, (str, os.PathLike)) \
@@ -398,7 +406,7 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
                             self.first_dealer))
 
 
-def _check_game_args(seed, max_deals) -> None:
+def _check_game_args(seed: object, max_deals: object) -> None:
     """Types at the boundary (a saved game's fields arrive here): one line, not a
     TypeError deep in the deal."""
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
@@ -410,8 +418,10 @@ def _check_game_args(seed, max_deals) -> None:
                            f"got {max_deals!r:.40}")
 
 
-def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None,
-              start_levels=None, first_dealer=None) -> Game:
+def _unpickle(variant_ref: str | dict[str, Any], seed: int | str, max_deals: int | None,
+              deal_order: DealOrder | None, actions: tuple[Action, ...],
+              players: int | None = None, start_levels: Sequence[int] | None = None,
+              first_dealer: int | None = None) -> Game:
     from ..variants import load_variant
 
     return Game.replay(load_variant(variant_ref, players=players), seed, actions,
@@ -419,7 +429,7 @@ def _unpickle(variant_ref, seed, max_deals, deal_order, actions, players=None,
                        first_dealer=first_dealer)
 
 
-def _seat_arg(seat, players: int, what: str):
+def _seat_arg(seat: object, players: int, what: str) -> int | None:
     if seat is None:
         return None
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -427,14 +437,14 @@ def _seat_arg(seat, players: int, what: str):
     return seat
 
 
-def _start_levels(levels, game) -> tuple:
+def _start_levels(levels: object, game: Game) -> tuple[int, ...]:
     """Each seat's starting level (ranks 0..12, or '2'..'A'); a team's seats share one."""
     from ..cards import parse_rank
 
     if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
         raise ArgumentError(f"Game: start_levels: expected one level per seat, got "
                             f"{levels!r:.40}")
-    out = []
+    out: list[int] = []
     for lv in levels:
         if isinstance(lv, int) and not isinstance(lv, bool) and 0 <= lv <= 12:
             out.append(lv)
@@ -451,7 +461,7 @@ def _start_levels(levels, game) -> tuple:
     return tuple(out)
 
 
-def _variant_ref(variant) -> str:
+def _variant_ref(variant: Variant) -> str:
     """How a record names a loaded variant: its registered name when that name loads
     this very file, else its file path (a variant built from a mapping keeps its name;
     replaying it needs the Variant passed in). Remembered per Variant: finding the name
@@ -462,10 +472,10 @@ def _variant_ref(variant) -> str:
     return ref
 
 
-_REFS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_REFS: weakref.WeakKeyDictionary[Variant, str] = weakref.WeakKeyDictionary()
 
 
-def _find_ref(variant) -> str:
+def _find_ref(variant: Variant) -> str:
     from ..variants.registry import find
 
     src = find(variant.name)

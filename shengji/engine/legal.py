@@ -26,11 +26,12 @@ that judges them all and takes one reads only that one as a ``Play``).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import product
+from typing import overload
 
 from ..cards import NUM_KINDS
-from .actions import Play
+from .actions import Action, Play
 
 _SINGLES = tuple((k,) for k in range(NUM_KINDS))
 _SINGLE_PLAYS: dict = {}
@@ -44,13 +45,16 @@ def _single_play(seat: int, k: int) -> Play:
     return plays[k]
 
 
-class Legal(Sequence):
+class Legal(Sequence[Action]):
     """The actions listed for a seat. Those read from it are remembered (``_given``,
     by identity): when one comes back to ``Game.apply`` while the game is still in the
     state it was listed for (``_stamp``), it is known legal and is not checked again."""
 
     __slots__ = ("kind", "seat", "_items", "_n", "total", "count", "_set", "_given",
                  "_stamp", "_play", "_ids_at")
+    #: cards to bury or calls to pick (the protocol's ``count``). Its slot hides the
+    #: ``Sequence.count`` method, which no caller of a listing uses
+    count: int  # type: ignore[assignment]
 
     def __init__(self, kind: str, seat, items, total: int | None = None, count: int = 0,
                  stamp=None):
@@ -66,8 +70,8 @@ class Legal(Sequence):
             size = self._n = len(items)
         self.total = size if total is None else total
         self.count = count
-        self._set = None
-        self._given = {}
+        self._set: set | None = None
+        self._given: dict[int, object] = {}  # id(action) → the action handed out
         self._stamp = stamp
         self._play = play = kind == "follow" or kind == "lead"
         # a core HandList hands out an item's card ids without making its Hand
@@ -80,11 +84,16 @@ class Legal(Sequence):
     def __len__(self) -> int:
         return self._n
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Action]:
         # what Sequence's __iter__ yields (self[i] in order), without its IndexError probe
         return map(self.__getitem__, range(self._n))
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
         if type(i) is not int:
             if isinstance(i, slice):
                 return [self[j] for j in range(*i.indices(len(self)))]

@@ -18,7 +18,7 @@ one level deep, the C play driver reads and writes it in bulk).
 from __future__ import annotations
 
 from itertools import chain, repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from ..cards import NUM_KINDS, card_str
 from ..errors import VariantError
@@ -27,7 +27,19 @@ from .errors import IllegalAction, IllegalPlayAction
 from .events import Passed
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
+    from ..core import Context, Hand
+    from ..deck import Composition
+    from ..friends import Call, FriendRules, FriendTracker
+    from ..model import Bid
+    from ..rules import PlayRules
     from ..variants import Variant
+    from .actions import Action, Declare
+    from .events import CardDealt, Event
+    from .legal import Legal
+    from .tricks import PlayPlan
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
@@ -53,9 +65,127 @@ class Phase:
     players: int
     phase: str
     to_act: int | None
-    hands: list
+    hands: list[list[int]]
 
-    def _refuse(self, msg: str, reason: str, rule: str, play: bool = False):
+    if TYPE_CHECKING:
+        # The state the phases share, set by Game.__init__ and the phases' ``_start_*``,
+        # and the methods one phase calls on another: declared here for the type checker
+        # (each phase module is checked on its own against these names), absent at run
+        # time so that nothing about the game object changes.
+        seed: int | str
+        max_deals: int | None
+        deal_order: Callable[[int, int, tuple[int, ...]], Sequence[int]] | None
+        teams: tuple[int, ...]
+        team_ids: tuple[int, ...]
+        decks: int
+        composition: Composition
+        hand_size: int
+        kitty_size: int
+        rules: PlayRules
+        friend_rules: FriendRules | None
+        table_rules: dict[str, Any]
+        actions: list[Action]
+        events: list[Event]
+        deal_number: int
+        deals_played: int
+        dealer: int | None
+        dealer_team: int
+        level: int
+        levels: list[int]
+        trump: int | None
+        #: the deal's core Context; None while dealing, before the trump is known (the
+        #: phases that read it run after)
+        ctx: Context
+        _eff: list[int]
+        _str: list[int]
+        _suit_kinds: list[list[int]]
+        hand_len: list[int]
+        side: tuple[int, ...]
+        sides_known: bool
+        calls: tuple[Call, ...]
+        joined: tuple[tuple[int, int], ...]
+        _friends: FriendTracker | None
+        winner: int | None
+        trick_points: int
+        penalty: int
+        captured: list[int]
+        penalties: list[int]
+        buried: list[int]
+        leader: int | None
+        _top_level: int
+        _start_level: int
+        _unshuffled: bytes
+        _dealt_events: tuple[tuple[CardDealt, ...], ...]
+        _redeal_limit: int
+        _takeback_rule: str
+        _theft_rule: str
+        # the declaration hooks' kept results (Game.__init__ names their keys)
+        _strength_cache: dict[Any, Any]
+        _overturn_cache: dict[Any, Any]
+        _declare_cache: dict[Any, Any]
+        _candidates: dict[Any, Any]
+        _bid_cache: dict[Any, Any]
+        _stamp: int
+        _legal: Legal | None
+        _seat_hands: list[Hand | None]
+        _bids: list[Bid]
+
+        def _perform(self, action: Action, plan: PlayPlan | Bid | None) -> list[Event]:
+            raise NotImplementedError
+
+        def _start_deal(self, ev: list[Event], attempt: int) -> None:
+            raise NotImplementedError
+
+        def _start_exchange(self) -> None:
+            raise NotImplementedError
+
+        def _start_sides(self) -> None:
+            raise NotImplementedError
+
+        def _start_tricks(self) -> None:
+            raise NotImplementedError
+
+        def _start_play(self) -> None:
+            raise NotImplementedError
+
+        def _levels_tuple(self) -> tuple[int, ...]:
+            raise NotImplementedError
+
+        def team_levels(self) -> dict[int, int]:
+            raise NotImplementedError
+
+        def _hand_obj(self, cards: tuple[int, ...]) -> Hand:
+            raise NotImplementedError
+
+        def _take_kitty(self, kitty: tuple[int, ...], ev: list[Event]) -> None:
+            raise NotImplementedError
+
+        def _seat_sides(self) -> None:
+            raise NotImplementedError
+
+        def _tally_sides(self) -> None:
+            raise NotImplementedError
+
+        def _count_friends(self, seat: int, cards: tuple[int, ...], ev: list[Event]) -> None:
+            raise NotImplementedError
+
+        def _score(self, ev: list[Event], last_winner: int, winning: tuple[int, ...],
+                   lead: tuple[int, ...]) -> None:
+            raise NotImplementedError
+
+        def _offers(self, seat: int) -> tuple[Any, ...]:
+            raise NotImplementedError
+
+        def _decline(self, seat: int) -> None:
+            raise NotImplementedError
+
+        def _check_declare(self, action: Declare) -> Bid:
+            raise NotImplementedError
+
+        def _add_bid(self, bid: Bid, ev: list[Event]) -> None:
+            raise NotImplementedError
+
+    def _refuse(self, msg: str, reason: str, rule: str, play: bool = False) -> NoReturn:
         cls = IllegalPlayAction if play else IllegalAction
         raise cls(msg, reason, rule)
 
@@ -91,10 +221,10 @@ def _cards_desc(counts) -> tuple:
     return tuple(chain.from_iterable(map(repeat, _KINDS_DESC, reversed(counts))))
 
 
-_TABLES: dict = {}
+_TABLES: dict[Context, tuple[list[int], list[int], list[list[int]]]] = {}
 
 
-def _tables(ctx) -> tuple:
+def _tables(ctx: Context) -> tuple[list[int], list[int], list[list[int]]]:
     """Per context: effective suit and strength of each kind, and the kinds of each
     effective suit (4 = trumps), high kind ids first."""
     t = _TABLES.get(ctx)

@@ -6,8 +6,24 @@ would only add its own cost: about a tenth of a heuristic deal)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
 from . import drive
 from .errors import IllegalAction
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .events import Event
+    from .game import Game
+    from .legal import Legal
+    from .view import SeatView
+
+
+class Actor(Protocol):
+    """What ``play`` drives: a ``shengji.bots.Bot``, or anything with its ``act``."""
+
+    def act(self, view: SeatView, legal: Legal) -> Action: ...
 
 
 class LazyView:
@@ -18,7 +34,7 @@ class LazyView:
     view's fields are copied onto the proxy, so later reads cost what a plain
     attribute read costs."""
 
-    def __init__(self, game, seat: int):
+    def __init__(self, game: Game, seat: int) -> None:
         self._game, self._seat = game, seat
 
     # what a random bot reads, answered without building the view (tests hold these to
@@ -33,10 +49,10 @@ class LazyView:
         return g._n_deal - g._dealt if g.phase == "deal" else 0
 
     @property
-    def hand(self) -> tuple:
+    def hand(self) -> tuple[int, ...]:
         return tuple(self._game.hands[self._seat])
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         # only reached for names not copied yet: the first read, or a method/property
         view = self.__dict__.get("_view")
         if view is None:
@@ -51,7 +67,7 @@ class LazyView:
         return value
 
 
-def _view_fields() -> tuple:
+def _view_fields() -> tuple[str, ...]:
     from dataclasses import fields
 
     from .view import SeatView
@@ -61,17 +77,20 @@ def _view_fields() -> tuple:
 _VIEW_FIELDS = _view_fields()
 
 
-def _by_index(bot, name: str):
+def _by_index(bot: Actor, name: str) -> Callable[..., int] | None:
     """``bot.<name>`` (``play_index`` or ``declare_index``) when the class that defines
     the bot's ``act`` defines it too (see ``Bot.play_index``), else None: the bot is
     asked through ``act``."""
     for cls in type(bot).__mro__:
         if "act" in cls.__dict__:
-            return getattr(bot, name) if cls.__dict__.get(name) is not None else None
+            picker: Callable[..., int] | None = (getattr(bot, name)
+                                                 if cls.__dict__.get(name) is not None else None)
+            return picker
     return None
 
 
-def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None:
+def play(game: Game, bots: Sequence[Actor], *, stop_after_deals: int | None = None,
+         check: Callable[[Game, Action, list[Event]], object] | None = None) -> None:
     """Let ``bots[seat]`` act whenever ``seat`` is to act until the match is over (or
     ``stop_after_deals`` more deals have been scored). ``check(game, action, events)`` is
     called after every action (invariant tests hook in here)."""
@@ -87,6 +106,7 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
     eager = [bool(getattr(bots[s], "reads_view", False)) for s in range(game.players)]
     while game.phase != "over" and (target is None or game.deals_played < target):
         seat = game.to_act
+        assert seat is not None  # a match not over has a seat to act
         pick = pickers[seat]
         try:
             if pick is not None and game.phase == "play":
@@ -100,7 +120,8 @@ def play(game, bots, *, stop_after_deals: int | None = None, check=None) -> None
             else:
                 legal = game.legal_actions(seat)
                 view = game.view(seat) if eager[seat] else LazyView(game, seat)
-                action = bots[seat].act(view, legal)
+                # (a LazyView reads as the SeatView it builds)
+                action = bots[seat].act(view, legal)  # type: ignore[arg-type]
                 events = game.apply(action)
         except IllegalAction as e:
             raise IllegalAction(f"bot {type(bots[seat]).__name__} at seat {seat}: {e}",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from operator import mul
 
-from .events import DealScored, MatchOver, maker
+from .events import DealScored, Event, MatchOver, maker
 from .phase import OVER, Phase, _cards_desc
 from .tricks import _POINTS
 
@@ -17,7 +17,8 @@ class Scoring(Phase):
     """The end of a deal. State of the match (kept across deals): every seat's level,
     the deals played, the winner."""
 
-    def _score(self, ev: list, last_winner: int, winning: tuple, lead: tuple) -> None:
+    def _score(self, ev: list[Event], last_winner: int, winning: tuple[int, ...],
+               lead: tuple[int, ...]) -> None:
         v = self.variant
         side = self.side
         self._tally_sides()
@@ -33,6 +34,7 @@ class Scoring(Phase):
         rules = self.friend_rules
         outcome = v._score(total, rules is not None and bool(rules.short_handed(side)))
         self.sides_known = True  # the deal is over: every side is public
+        assert self.dealer is not None  # a deal was played: its dealer is known
         next_dealer = self._seat_from_hook(v._next_dealer(self.dealer, outcome, side),
                                            "shengji_next_dealer")
         if outcome.next == "dealers":

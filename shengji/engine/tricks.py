@@ -32,10 +32,11 @@ from .phase import (
 
 if TYPE_CHECKING:
     from ..core import Hand
+    from ..core.results import Decomposition
 
 #: what checking a play hands to performing it: (the components of a lead that may be a
 #: throw, else None; the play's core Hand). A follow the game listed itself has none.
-PlayPlan: TypeAlias = "tuple[tuple | None, Hand]"
+PlayPlan: TypeAlias = "tuple[Decomposition | None, Hand]"
 
 #: followers' legal plays are enumerated up to this many (the core reports the total)
 FOLLOW_LIMIT = 120
@@ -60,7 +61,8 @@ class Playing(Phase):
         self.captured = [0] * self.players   # trick points won by each seat
         self.penalties = [0] * self.players  # failed-throw penalties each seat incurred
         self.penalty = 0
-        self._choice = None
+        #: a failed throw whose forced play is being chosen: (thrower, options, penalty)
+        self._choice: tuple[int, tuple[tuple[int, ...], ...], int] | None = None
 
     def _single_follows(self, seat: int, trick) -> list:
         """The kinds ``seat`` may follow a single lead with: those of the led suit it holds,
@@ -128,7 +130,9 @@ class Playing(Phase):
     def _play_plan(self, seat: int, cards: tuple) -> PlayPlan:
         """(components of a lead that may be a throw, else None; the play's core Hand)."""
         play = self._hand_obj(cards)
-        if self._trick or (len(cards) <= self.rules.max_tuple and cards[0] == cards[-1]):
+        # (max_tuple: PlayRules.__post_init__ fills it in; read as is on this hot path)
+        if self._trick or (len(cards) <= self.rules.max_tuple  # type: ignore[operator]
+                           and cards[0] == cards[-1]):
             return None, play  # a follow; a lead of one card or one tuple
         try:
             comps = self.ctx.decompose(play)
@@ -179,6 +183,7 @@ class Playing(Phase):
 
     def _do_play(self, action: Play, plan: PlayPlan, ev: list) -> None:
         seat, cards = action.seat, action.cards
+        play: Hand | None
         comps, play = plan
         if comps is not None and len(comps) > 1:  # a throw: is every part unbeatable?
             others = [self._hand_of((seat + i) % self.players) for i in range(1, self.players)]
@@ -289,16 +294,19 @@ class Playing(Phase):
     # ----------------------------------------------------------- a forced play's choice
 
     def _list_choose(self, seat: int) -> Legal:
+        assert self._choice is not None  # (the choose phase)
         n = len(self._choice[1])
         return Legal("choose", seat, tuple(ChooseForced(seat, i) for i in range(n)))
 
     def _check_choose(self, action: ChooseForced) -> None:
+        assert self._choice is not None  # (the choose phase)
         n = len(self._choice[1])
         if not (isinstance(action.option, int) and 0 <= action.option < n):
             self._refuse(f"seat {action.seat}: forced-play option {action.option!r} does "
                          f"not exist (0..{n - 1})", "no_such_option", RULE_CHOOSE)
 
     def _perform_choose(self, action: ChooseForced, plan: None, ev: list) -> None:
+        assert self._choice is not None  # (the choose phase)
         leader, options, _ = self._choice
         self._choice = None
         self.phase = PLAYING

@@ -11,46 +11,58 @@ build).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from ..cards import format_counts
 from ..friends import calls_text
 from .actions import cards_text
+
+if TYPE_CHECKING:
+    from ..friends import Call
+    from ..model import Bid
+    from .events import Event
+    from .game import Game
+
+#: a play of a trick: (seat, card ids)
+TrickPlay = tuple[int, tuple[int, ...]]
 
 
 @dataclass(slots=True)
 class SeatView:
     seat: int
     players: int
-    teams: tuple
+    teams: tuple[int, ...]
     phase: str
     to_act: int | None
     deal_number: int
     dealer: int | None
     level: int
-    levels: tuple            # level of each seat (a team's seats share theirs)
+    levels: tuple[int, ...]  # level of each seat (a team's seats share theirs)
     trump: int | None        # None: no trump yet (dealing) or no-trump deal
     trump_set: bool          # False while dealing
     to_deal: int             # cards still to be dealt (0 in the last declaration round)
-    bids: tuple              # accepted declarations (shengji.model.Bid), in order
-    hand: tuple              # 54 counts
-    hand_sizes: tuple        # cards held by each seat
-    kitty: tuple | None      # the kitty, only for the dealer while burying
+    bids: tuple[Bid, ...]    # accepted declarations (shengji.model.Bid), in order
+    hand: tuple[int, ...]    # 54 counts
+    hand_sizes: tuple[int, ...]  # cards held by each seat
+    kitty: tuple[int, ...] | None  # the kitty, only for the dealer while burying
     kitty_size: int
     leader: int | None
     trick_number: int
-    trick: tuple             # ((seat, cards), ...) of the current trick
-    tricks: tuple            # completed tricks of this deal
-    played: tuple            # 54 counts: every card played face up this deal
+    trick: tuple[TrickPlay, ...]  # ((seat, cards), ...) of the current trick
+    tricks: tuple[tuple[TrickPlay, ...], ...]  # completed tricks of this deal
+    played: tuple[int, ...]  # 54 counts: every card played face up this deal
     trick_points: int        # attackers' points from tricks so far
-    forced_options: tuple    # after a failed throw, the options the chooser picks from
-    side: tuple = ()         # seats known to be on the dealer's side (dealer first)
+    #: after a failed throw, the options the chooser picks from
+    forced_options: tuple[tuple[int, ...], ...]
+    side: tuple[int, ...] = ()  # seats known to be on the dealer's side (dealer first)
     sides_known: bool = True  # every seat's side is public (fixed teams; all friends found)
-    calls: tuple = ()        # finding friends: the dealer's calls ((ordinal, card), ...)
-    joined: tuple = ()       # the calls fulfilled so far ((seat, call index), ...)
+    calls: tuple[Call, ...] = ()  # finding friends: the dealer's calls ((ordinal, card), ...)
+    joined: tuple[tuple[int, int], ...] = ()  # the calls fulfilled so far ((seat, call index), ...)
 
     @property
-    def team(self):
+    def team(self) -> int:
         return self.teams[self.seat]
 
     def same_side(self, a: int, b: int) -> bool | None:
@@ -66,7 +78,7 @@ class SeatView:
             return True
         return None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "players": self.players, "teams": list(self.teams),
             "phase": self.phase, "to_act": self.to_act, "deal": self.deal_number,
@@ -88,7 +100,7 @@ class SeatView:
         }
 
 
-def view_of(game, seat: int) -> SeatView:
+def view_of(game: Game, seat: int) -> SeatView:
     if not 0 <= seat < game.players:
         from .errors import IllegalAction
         raise IllegalAction(f"no seat {seat}: seats are 0..{game.players - 1}", "no_such_seat")
@@ -121,7 +133,7 @@ def view_of(game, seat: int) -> SeatView:
     )
 
 
-def public_sides(game, seat: int) -> dict:
+def public_sides(game: Game, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may know of the sides: the dealer's side as the plays have revealed
     it (the dealer, then each friend once a called copy is played), the calls, and the
     calls fulfilled. Never who holds a called card: every view, protocol message and
@@ -129,19 +141,19 @@ def public_sides(game, seat: int) -> dict:
     version and watches the privacy tests fail)."""
     return {"side": game.side, "sides_known": game.sides_known, "calls": game.calls,
             "joined": game.joined}
-def shown_tricks(table: dict, completed: int) -> range:
+def shown_tricks(table: Mapping[str, Any], completed: int) -> range:
     """Which completed tricks of the deal (0-based) a seat still sees: all of them, or
     with ``table.hide_played_cards`` only the last (the current trick is always shown)."""
     return range(max(0, completed - 1) if table["hide_played_cards"] else 0, completed)
 
 
-def points_shown(table: dict, dealers_won: bool) -> bool:
+def points_shown(table: Mapping[str, Any], dealers_won: bool) -> bool:
     """Are the points of a trick shown? Not when the dealers' side won it and
     ``table.hide_dealer_points`` (shengji.io: hide the defending team's points)."""
     return not (dealers_won and table["hide_dealer_points"])
 
 
-def _dealers_won(game, deal, dealer: int, seat: int) -> bool:
+def _dealers_won(game: Game, deal: int | None, dealer: int, seat: int) -> bool:
     """Was ``seat`` on the dealer's side? This deal: the side as public now (a friend
     found since shows as a dealer); an earlier deal: the dealer's team."""
     if deal == game.deal_number and game.side:
@@ -149,7 +161,7 @@ def _dealers_won(game, deal, dealer: int, seat: int) -> bool:
     return game.teams[seat] == game.teams[dealer]
 
 
-def events_seen(game, seat: int, since: int = 0) -> list:
+def events_seen(game: Game, seat: int | None, since: int = 0) -> list[Event]:
     """The events from index ``since`` on as ``seat`` may see them now: others' private
     cards hidden; with ``table.hide_played_cards`` the cards of tricks older than the last
     completed one (and of earlier deals) hidden; with ``table.hide_dealer_points`` the

@@ -18,10 +18,12 @@ PettingZoo and only ``openspiel`` needs OpenSpiel; both need numpy.
 
 from __future__ import annotations
 
+from typing import Any
+
 _LAZY = {"ShengjiEnv": "aec", "env": "aec", "raw_env": "aec"}
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     mod = _LAZY.get(name)
     if mod is None:
         raise AttributeError(f"module 'shengji.env' has no attribute {name!r}")

@@ -46,6 +46,7 @@ from ..engine.errors import IllegalAction
 from ..engine.events import DealScored, TrickWon
 from ..engine.game import Game
 from ..engine.phase import PLAYING
+from ..errors import ShengjiError
 from .building import DONE, N_ACTIONS, Decision
 from .cobserve import make_encoder
 from .cplay import END as _DRIVE_END
@@ -56,6 +57,8 @@ from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
 
 if TYPE_CHECKING:
+    from ..engine.actions import Action
+    from ..engine.events import Event
     from ..engine.view import SeatView
     from ..variants import Variant
 
@@ -66,8 +69,8 @@ REWARDS = ("levels", "points")
 ACTIONS = ("cards", "moves")
 
 
-class ShengjiEnv(AECEnv):
-    metadata = {"name": "shengji_v0", "render_modes": ["ansi", "human"],
+class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
+    metadata: dict[str, Any] = {"name": "shengji_v0", "render_modes": ["ansi", "human"],
                 "is_parallelizable": False}
 
     def __init__(self, variant: VariantRef = "two-deck-80", *, players: int | None = None,
@@ -106,7 +109,7 @@ class ShengjiEnv(AECEnv):
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         n_act = max_moves if self.moves_mode else N_ACTIONS
         self.n_actions = n_act
-        obs = {
+        obs: dict[str, spaces.Space[Any]] = {
             "observation": spaces.Box(self.layout.low, self.layout.high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (n_act,), dtype=np.int8),
         }
@@ -120,33 +123,47 @@ class ShengjiEnv(AECEnv):
         self._no_moves = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
         self._rng = random.Random()
         #: seats whose decisions come from act_engine (bots): not listed, no mask
-        self.external_seats: frozenset = frozenset()
-        self._game: Game | None = None
-        self._decision: Decision | None = None
+        self.external_seats: frozenset[int] = frozenset()
+        self._gm: Game | None = None
+        self._decision: Decision | MoveDecision | None = None
         #: the play phase run in C (cplay.CPlay), None on the Python path
         self._cp: CPlay | None = None
 
     # the Game and the Decision, read from outside: the C play phase (cplay) hands its
     # state over to them first, so they are exactly the per-step path's
+    def _game_now(self) -> Game:
+        """The game as it stands (inside: the C play phase, if any, not handed over)."""
+        g = self._gm
+        if g is None:
+            raise ShengjiError("no episode yet: call reset() first")
+        return g
+
+    def _game(self) -> Game:
+        """The episode's game (up to date); a clear error before the first ``reset``."""
+        g = self.game
+        if g is None:
+            raise ShengjiError("no episode yet: call reset() first")
+        return g
+
     @property
     def game(self) -> Game | None:
         if self._cp is not None:
             self._drop_c()
-        return self._game
+        return self._gm
 
     @game.setter
     def game(self, value: Game | None) -> None:
         self._cp = None
-        self._game = value
+        self._gm = value
 
     @property
-    def decision(self) -> Decision | None:
+    def decision(self) -> Decision | MoveDecision | None:
         if self._cp is not None:
             self._drop_c()
         return self._decision
 
     @decision.setter
-    def decision(self, value: Decision | None) -> None:
+    def decision(self, value: Decision | MoveDecision | None) -> None:
         if self._cp is not None:
             self._drop_c()
         self._decision = value
@@ -165,26 +182,29 @@ class ShengjiEnv(AECEnv):
         game_seed = self._rng.getrandbits(64)
         self._cp = None
         self._rewarded = True
-        self._game = Game(self.variant, game_seed, max_deals=self.deals)
+        self._gm = Game(self.variant, game_seed, max_deals=self.deals)
         self.tracker = self.encoder.new_tracker()
-        self.tracker.update(self._game.events)
+        self.tracker.update(self._gm.events)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._points = 0
         self._next_decision()
 
     def _next_decision(self) -> None:
-        g = self._game
+        g = self._gm
+        assert g is not None
         if g.over:
             self._decision = None
             self.terminations = dict.fromkeys(self.agents, True)
             return
-        self.agent_selection = self.possible_agents[g.to_act]
-        if g.to_act in self.external_seats:  # decided by act_engine: nothing to list
+        seat = g.to_act
+        assert seat is not None  # a game not over has a seat to act
+        self.agent_selection = self.possible_agents[seat]
+        if seat in self.external_seats:  # decided by act_engine: nothing to list
             self._decision = None
             return
         if g.phase == PLAYING and CPlay.usable(self, g):
@@ -193,16 +213,24 @@ class ShengjiEnv(AECEnv):
                 self._cp = cp
                 self._decision = None
                 return
-        self._decision = (MoveDecision.of_game(g, g.to_act, self.max_moves)
+        self._decision = (MoveDecision.of_game(g, seat, self.max_moves)
                           if self.moves_mode
-                          else Decision(g, g.to_act))
+                          else Decision(g, seat))
         if self.view_in_info:
-            self.infos[self.agent_selection] = {"view": g.view(g.to_act)}
+            self.infos[self.agent_selection] = {"view": g.view(seat)}
 
     def step(self, action: int | None) -> None:
+        if self._gm is None:
+            self._game()  # a clear error before the first reset
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            return self._was_dead_step(action)
+            self._was_dead_step(action)
+            return
+        dec = self._decision
+        if action is None or (dec is None and self._cp is None):
+            raise IllegalAction(f"{agent}: step() needs an action number here (None is for "
+                                "a finished agent; a seat in external_seats acts through "
+                                "act_engine)", "masked_action")
         a = int(action)
         cp = self._cp
         if cp is not None:  # the play phase in C (cplay)
@@ -216,7 +244,7 @@ class ShengjiEnv(AECEnv):
                         self.rewards[k] = 0.0
                 return None
             return self._step_c(cp, agent, a, rc)
-        dec = self._decision
+        assert dec is not None
         if not dec.allows(a):
             raise IllegalAction(
                 f"{agent}: action {a} is not allowed now (allowed: {dec.mask()})",
@@ -225,7 +253,7 @@ class ShengjiEnv(AECEnv):
         for k in self.rewards:
             self.rewards[k] = 0.0
         self._rewarded = True
-        engine_action = dec.moves[a] if self.moves_mode else dec.step(a)
+        engine_action = dec.moves[a] if isinstance(dec, MoveDecision) else dec.step(a)
         if engine_action is not None:
             self._apply(agent, engine_action)
         self._accumulate_rewards()
@@ -253,7 +281,8 @@ class ShengjiEnv(AECEnv):
         elif rc == _DRIVE_END:  # the deal's last trick: the engine scores it
             if self.reward_mode == "points":
                 self._c_trick_reward(cp)
-            g = self._game
+            g = self._gm
+            assert g is not None
             n0 = len(g.events)
             cp.flush(ended=True)
             self._cp = None
@@ -281,14 +310,16 @@ class ShengjiEnv(AECEnv):
         gained = tp - self._points
         self._points = tp
         if gained:
-            side = self._game.side
+            side = self._game_now().side
             rewards = self.rewards
             for s, agent in enumerate(self.possible_agents):
                 rewards[agent] += -gained if s in side else gained
 
     def _leave_c(self) -> None:
         """Hand the C play phase over to the Game (the Python path takes the next step)."""
-        self._cp.flush()
+        cp = self._cp
+        assert cp is not None
+        cp.flush()
         self._cp = None
         self.tracker.game = None  # the tracker's game fields: set again from the game
 
@@ -296,23 +327,25 @@ class ShengjiEnv(AECEnv):
         """Leave the C play phase mid-decision: the Game and a Decision holding the cards
         built so far, exactly what the per-step path would have."""
         cp = self._cp
+        assert cp is not None
         built = cp.built()
         self._leave_c()
-        g = self._game
+        g = self._game_now()
+        assert g.to_act is not None
         dec = Decision(g, g.to_act)
         for c in built:
             dec.step(c)
         self._decision = dec
 
-    def _apply(self, agent, engine_action) -> None:
-        events = self._game.apply(engine_action)
+    def _apply(self, agent: str, engine_action: Action) -> None:
+        events = self._game_now().apply(engine_action)
         self.tracker.update(events)
         self._reward(events)
         if self.view_in_info:
             self.infos[agent] = {}
         self._next_decision()
 
-    def act_engine(self, engine_action) -> None:
+    def act_engine(self, engine_action: Action) -> None:
         """Apply an engine action (``shengji.engine.actions``) for the seat to act, as
         one step: how the single-agent wrapper lets bots play the seats listed in
         ``external_seats`` (their decisions are not listed). Checked by the engine."""
@@ -324,11 +357,12 @@ class ShengjiEnv(AECEnv):
         self._apply(agent, engine_action)
         self._accumulate_rewards()
 
-    def _reward(self, events) -> None:
-        g = self._game
+    def _reward(self, events: list[Event]) -> None:
+        g = self._game_now()
         teams = g.teams
         agents = self.possible_agents
         rewards = self.rewards
+        ev: Any  # dispatched on type(ev) below, which mypy does not narrow through ``t``
         if self.reward_mode == "levels":
             for ev in events:
                 if type(ev) is DealScored and ev.rise:
@@ -364,13 +398,13 @@ class ShengjiEnv(AECEnv):
             if rc:
                 raise ValueError(f"observation core: error {rc}")
             return {"observation": cp._out_np.copy(), "action_mask": cp._mask_np.copy()}
-        g = self._game
+        g = self._game_now()
         dec = self._decision if g.to_act == seat and not g.over else None
         mask = np.zeros(self.n_actions, dtype=np.int8)
         obs = {"observation": self.encoder.encode(g, seat, dec, self.tracker),
                "action_mask": mask}
         if self.moves_mode:
-            if dec is not None:
+            if isinstance(dec, MoveDecision):  # (in moves mode: the decision, or None)
                 mask[:len(dec.moves)] = 1
                 obs["moves"] = dec.features(self.max_moves).copy()  # the caller's own
             else:
@@ -381,12 +415,12 @@ class ShengjiEnv(AECEnv):
 
     def view(self, agent: str) -> SeatView:
         """The structured view of ``agent``'s seat (``shengji.engine.SeatView``)."""
-        return self.game.view(self._seat[agent])
+        return self._game().view(self._seat[agent])
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        g = self.game
+        g = self._game()
         lines = [f"deal {g.deal_number}  phase {g.phase}  level {g.level}  trump {g.trump}"
                  f"  attackers' points {g.trick_points}"]
         from ..cards import format_counts

@@ -67,14 +67,14 @@ class Listed:
 
     def mask(self, prefix: list, counts: list) -> list:
         i = len(prefix)
-        out = set()
+        found = set()
         done = False
         for p in self.alive:
             if len(p) > i:
-                out.add(p[i])
+                found.add(p[i])
             else:
                 done = True
-        out = sorted(out)
+        out = sorted(found)
         if done:
             out.append(DONE)
         return out
@@ -208,7 +208,7 @@ class Calls:
                              "no action (decks of more than four packs)")
         self.count = count
         self.chosen: list = []
-        self.pending = None  # an ordinal waiting for its card
+        self.pending: int | None = None  # an ordinal waiting for its card
 
     def _feasible(self):
         need = self.count - len(self.chosen)
@@ -246,10 +246,11 @@ class Decision:
         self.seat = seat
         self.cards: list[int] = []
         self.counts = [0] * NUM_KINDS
-        self._options = None
-        self._mask = None
+        self._options: tuple[tuple[int, ...], ...] | None = None
+        self._mask: list[int] | None = None
         legal = game.legal_actions(seat)
         kind = legal.kind
+        s: Listed | Burial | OneSuit | Filler | KeepOrTakeBack | Calls
         if kind == "declare":
             s = Listed([() if type(a) is Pass else a.cards for a in legal])
         elif kind == "bury":

@@ -31,7 +31,9 @@ class CTracker:
     __slots__ = ("o", "game", "key")
 
     def __init__(self, players: int, history: int):
-        self.game = self.key = None  # the game and state the struct's game fields are of
+        # the game and state the struct's game fields are of: (its stamp, its event count)
+        self.game: object = None
+        self.key: tuple[int, int] | None = None
         o = self.o = ffi.new("sj_obs *")
         o.players = players
         o.history = history

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..engine.events import DealScored
 from .aec import ShengjiEnv
+from .moves import MoveDecision
 from .qnet import Adam, QNet
 
 #: the target's parts: levels of the deal, and card points from the move on
@@ -99,7 +100,7 @@ class Trainer:
         others = [s for s in range(len(teams)) if s not in learners]
         env.external_seats = frozenset(others)
         env.reset(seed=int(self.rng.integers(2**62)))
-        g = env.game
+        g = env._game()
         spec = self.opponent_specs[self.deals % len(self.opponent_specs)]
         bots = {s: make_bot(spec, self.variant, f"dmc:{self.seed}:{self.deals}:{s}")
                 for s in others}
@@ -109,9 +110,12 @@ class Trainer:
         got = dict.fromkeys(learners, 0.0)  # each learning seat's points reward so far
         while not g.over:
             s = g.to_act
+            assert s is not None  # a game not over has a seat to act
             if s in learners:
                 obs = env.observe(agents[s])
-                n = len(env.decision.moves)
+                dec = env.decision
+                assert isinstance(dec, MoveDecision)  # the env runs in moves mode
+                n = len(dec.moves)
                 moves = obs["moves"][:n]
                 if n > 1 and self.rng.random() < eps:
                     i = int(self.rng.integers(n))

@@ -28,6 +28,8 @@ batched learners (PPO, DQN and DMC actors) consume.
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 import numpy as np
 
@@ -45,7 +47,7 @@ class ShengjiGymEnv(gym.Env):
                  render_mode: str | None = None):
         from ..bots import make_bot, parse_spec
 
-        kw = {"actions": actions, "reward": reward, "deals": deals,
+        kw: dict[str, Any] = {"actions": actions, "reward": reward, "deals": deals,
               "render_mode": render_mode}
         if history is not None:
             kw["history"] = history
@@ -95,9 +97,10 @@ class ShengjiGymEnv(gym.Env):
         learner's reward meanwhile."""
         aec = self.aec
         total = 0.0
-        g = aec.game
+        g = aec._game()
         while not g.over and g.to_act != self.seat:
             s = g.to_act
+            assert s is not None  # a game not over has a seat to act
             action = self.bots[s].act(g.view(s), g.legal_actions(s))
             aec.act_engine(action)
             total += aec.rewards[self.agent]

@@ -85,8 +85,10 @@ class InfoRows:
     __slots__ = ("dealt", "rows")
 
     def __init__(self, players: int):
-        self.dealt = [[] for _ in range(players)]
-        self.rows = [[] for _ in range(players)]
+        #: per seat: the cards dealt to it; the rows (type, seat, cards, value) it saw
+        self.dealt: list[list[int]] = [[] for _ in range(players)]
+        self.rows: list[list[tuple[int, int | None, tuple[int, ...], int | None]]] = [
+            [] for _ in range(players)]
 
     def copy(self) -> InfoRows:
         new = InfoRows.__new__(InfoRows)
@@ -99,6 +101,7 @@ class InfoRows:
 
     def update(self, events) -> None:
         dealt, rows = self.dealt, self.rows
+        row: tuple[int, int | None, tuple[int, ...], int | None]
         for ev in events:
             t = type(ev)
             if t is CardDealt:

@@ -123,7 +123,8 @@ def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
     c0 = len(KINDS)
     tail = c0 + NUM_KINDS
     counts = out[:n, c0:tail]
-    rows, cols = [], []
+    rows: list[int] = []
+    cols: list[int] = []
     for i, m in enumerate(moves):
         cards = _cards_of(m)
         rows.extend([i] * len(cards))

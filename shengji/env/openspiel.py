@@ -29,6 +29,7 @@ it), which is what information-set MCTS needs.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 try:
     import numpy as np
@@ -44,7 +45,7 @@ from ..cards import NUM_KINDS, card_str
 from ..engine.actions import cards_text
 from ..engine.events import DealScored
 from ..engine.game import Game
-from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Decision
+from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Calls, Decision
 from .cobserve import make_encoder
 from .infostate import InfoLayout, InfoRows
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
@@ -156,7 +157,7 @@ class ShengjiState(pyspiel.State):
         self.deck: list[int] = []
         self.remaining = list(game.variant.composition.counts)
         self.game: Game | None = None
-        self.decision: Decision | None = None
+        self.decision: Decision | MoveDecision | None = None
         self.tracker = game.encoder.new_tracker()
         self.log = _InfoLog(game.variant.players)
         self.info = InfoRows(game.variant.players)
@@ -202,8 +203,9 @@ class ShengjiState(pyspiel.State):
         if not dec.allows(action):
             raise ValueError(f"player {dec.seat}: action {action} is not legal "
                              f"(legal: {dec.mask()})")
-        engine_action = dec.moves[action] if self._g.moves_mode else dec.step(action)
+        engine_action = dec.moves[action] if isinstance(dec, MoveDecision) else dec.step(action)
         if engine_action is not None:
+            assert self.game is not None  # a decision is listed: the deal is dealt
             self._absorb(self.game.apply(engine_action))
             self._next()
 
@@ -211,18 +213,22 @@ class ShengjiState(pyspiel.State):
         self.tracker.update(events)
         self.log.update(events)
         self.info.update(events)
+        players = self._g.variant.players
         for ev in events:
             if type(ev) is DealScored and ev.rise:
-                for s in range(self.game.players):
+                for s in range(players):
                     self._returns[s] += ev.rise if s in ev.rising else -ev.rise
 
     def _next(self) -> None:
         g = self.game
+        assert g is not None  # called once the deal is dealt
         if g.over:
             self.decision = None
         elif self._g.moves_mode:
+            assert g.to_act is not None  # not over: a seat to act
             self.decision = MoveDecision.of_game(g, g.to_act, self._g.max_moves)
         else:
+            assert g.to_act is not None
             self.decision = Decision(g, g.to_act)
 
     def _action_to_string(self, player, action):
@@ -230,7 +236,7 @@ class ShengjiState(pyspiel.State):
             return f"deck:{card_str(action)}"
         if self._g.moves_mode:
             dec = self.decision
-            if dec is not None and 0 <= action < len(dec.moves):
+            if isinstance(dec, MoveDecision) and 0 <= action < len(dec.moves):
                 return f"move {action}: {dec.moves[action]}"
             return f"move {action}"
         if action == DONE:
@@ -289,7 +295,7 @@ class _InfoLog:
     __slots__ = ("parts",)
 
     def __init__(self, players: int):
-        self.parts = [[] for _ in range(players)]
+        self.parts: list[list[str]] = [[] for _ in range(players)]
 
     def __deepcopy__(self, memo):
         new = _InfoLog.__new__(_InfoLog)
@@ -335,12 +341,16 @@ class ShengjiObserver:
     def set_from(self, state: ShengjiState, player: int):
         if self.perfect_recall:  # the information-state tensor (shengji.env.infostate)
             dec = state.decision
-            building, pending = (), 0
+            building: Sequence[int] = ()
+            pending = 0
             if dec is not None and dec.seat == player:
                 building = dec.cards
                 if dec.kind == "call":  # the calls chosen so far, the ordinal waiting
-                    building = tuple(c for n, c in dec._set.chosen for _ in range(n))
-                    pending = dec._set.pending or 0
+                    # (a move decision lists whole calls: none chosen, none waiting)
+                    calls = dec._set
+                    chosen = calls.chosen if isinstance(calls, Calls) else ()
+                    building = tuple(c for n, c in chosen for _ in range(n))
+                    pending = (calls.pending if isinstance(calls, Calls) else None) or 0
             state.info.tensor(self.game.info_layout, player, building, pending,
                               out=self.tensor[:self.game.info_layout.size])
             self._set_moves(state, player)
@@ -359,7 +369,8 @@ class ShengjiObserver:
             return
         dec = state.decision
         g = state.game
-        if dec is None or g is None or g.over or dec.seat != player:
+        # (in moves mode the decision is a MoveDecision, or None)
+        if not isinstance(dec, MoveDecision) or g is None or g.over or dec.seat != player:
             self.moves.fill(0)
         else:
             self.moves[:] = dec.features(self.game.max_moves)
@@ -394,7 +405,7 @@ def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiSta
     dealing = g.phase == "deal"
     # holders of hidden cards: the other seats' hands, the unseen kitty (after the burial,
     # for all but the dealer), and the undealt rest of the deck while dealing
-    caps = {s: g.hand_len[s] for s in range(p) if s != player}
+    caps: dict[int | str, int] = {s: g.hand_len[s] for s in range(p) if s != player}
     # the buried kitty is hidden from all but the seat that buried it (the dealer, or a
     # seat that stole it)
     burier = new.tracker.buried_by
@@ -405,7 +416,8 @@ def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiSta
         caps["deck"] = len(g._deck) - g._dealt
     pool = _hidden_pool(g, caps, kitty_hidden, dealing)
     voids = _voids(g) if g.phase in ("play", "choose") else {}
-    eff = getattr(g, "_eff", None)  # None until trump is settled (then no voids yet)
+    # None until trump is settled (then no voids yet)
+    eff: list[int] | None = getattr(g, "_eff", None)
     # what is public: cards a seat showed declaring and has not played since stay with it
     # (the dealer's may be in the kitty: they go there only when its hand cannot take them)
     known = {h: [0] * NUM_KINDS for h in caps}
@@ -423,8 +435,10 @@ def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiSta
                 if not pool[k]:
                     break
                 h = s
+                # (a hidden kitty was buried: the trump, and so eff, is settled)
                 if kitty_hidden and s == burier and (
-                        sum(known[s]) >= caps[s] or eff[k] in voids.get(s, ())):
+                        sum(known[s]) >= caps[s] or (eff is not None
+                                                     and eff[k] in voids.get(s, ()))):
                     h = "kitty"
                 known[h][k] += 1
                 pool[k] -= 1

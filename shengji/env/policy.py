@@ -23,6 +23,7 @@ its code.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from .building import N_ACTIONS, Decision
 from .moves import MAX_MOVES, MoveDecision
 from .observation import HISTORY
 from .viewobs import SeatMemory, ViewEncoder
+
+if TYPE_CHECKING:
+    from ..engine import Action, Legal, SeatView
 
 
 class _Seen:
@@ -87,7 +91,7 @@ class PolicyBot(Bot):
                                f"(allowed: {np.flatnonzero(mask).tolist()[:20]})")
         return a
 
-    def act(self, view, legal):
+    def act(self, view: SeatView, legal: Legal) -> Action:
         self.memory.see(view)
         self.decisions += 1
         vec = self.encoder.encode(view, legal.kind, self.memory)

@@ -299,8 +299,8 @@ def _from_record(record: dict, path: Path) -> list[tuple[str, list[dict]]]:
     except ShengjiError as e:
         raise ShengjiError(f"{path}: {e}") from None
     deals: list[tuple[str, list[dict]]] = []
-    for e in game.events:
-        d = e.to_dict()
+    for event in game.events:
+        d = event.to_dict()
         if d["type"] == "DealStarted":
             deals.append((f"{record.get('variant')} seed {record.get('seed')}", []))
         if deals:

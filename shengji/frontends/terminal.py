@@ -49,7 +49,7 @@ class Terminal:
         self.cursor = 0
         self.trick: list = []          # plays of the trick being narrated
         self.advisor = advisor         # bot spec whose advice leads the hints
-        self.advice = None             # (action text, reason) for the current prompt
+        self.advice: tuple[str, str] | None = None  # (action text, reason) for the current prompt
         # finding friends as narrated so far: the calls, which are fulfilled, the dealer's
         # side; a join is told after the trick that shows its card
         self.calls: list[str] = []
@@ -283,14 +283,15 @@ class Terminal:
         legal = state["legal"]
         kind = legal["kind"]
         advice = self.table.advice(self.seat, self.advisor)
-        self.advice = (self._action_text(advice["action"]), advice["reason"])
+        text = self._action_text(advice["action"])
+        self.advice = (text, advice["reason"])
         if kind == "bury":
-            return [self.advice[0]]
+            return [text]
         if kind == "choose":
             listed = [f"#{i}" for i in range(len(legal["actions"]))]
         else:  # (a call lists each single call allowed; the advice is a whole set)
             listed = [self._action_text(a) for a in legal["actions"]]
-        return [self.advice[0]] + [h for h in listed if h != self.advice[0]]
+        return [text] + [h for h in listed if h != text]
 
     @staticmethod
     def _action_text(a: dict) -> str:
@@ -407,7 +408,7 @@ class Terminal:
                 if action is None:
                     self.say("\nbye")
                     return 0
-                if action == "again":
+                if isinstance(action, str):  # "again": the prompt once more
                     continue
                 try:
                     table.act(self.seat, action)
@@ -427,7 +428,7 @@ class Terminal:
         text = refusal_text(
             e.reason, tried=self.cards(tried) if isinstance(tried, str) and tried else "",
             lead=self.cards(lead) if lead else "",
-            suit=self.suit_words(lead.split()[0], v) if lead else "",
+            suit=self.suit_words(lead.split()[0], v) if v and lead else "",
             count=legal["count"] if legal and legal.get("count") else None,
             message=yours(str(e), self.seat))
         self.say(self._paint(f"refused: {text}", RED))

@@ -397,7 +397,7 @@ def bradley_terry(n: int, boards: dict) -> list[tuple[float, float, float]]:
 def format_summary(s: dict) -> str:
     seats = f" ({s['seats']} seats)" if "seats" in s else ""
     lines = [f"arena · {s['variant']}{seats} · seed {s['seed']} · {s['mode']}"]
-    head = ("pair", "boards", "deals", "levels/deal (95%)", "deal win (95%)")
+    head: tuple[str, ...] = ("pair", "boards", "deals", "levels/deal (95%)", "deal win (95%)")
     if s["mode"] == "matches":
         head += ("match win (95%)",)
     rows = [head]
@@ -405,7 +405,7 @@ def format_summary(s: dict) -> str:
         a, b = p["bots"]
         lo, hi = p["level_difference_95"]
         wlo, whi = p["deal_win_rate_95"]
-        row = (f"{a} vs {b}", str(p["boards"]), str(p["deals"]),
+        row: tuple[str, ...] = (f"{a} vs {b}", str(p["boards"]), str(p["deals"]),
                f"{p['level_difference_per_deal']:+.3f} ({lo:+.3f}, {hi:+.3f})",
                f"{p['deal_win_rate']:.3f} ({wlo:.3f}, {whi:.3f})")
         if s["mode"] == "matches":
@@ -416,7 +416,7 @@ def format_summary(s: dict) -> str:
     for r in rows:
         lines.append("  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip())
     lines.append("")
-    rrows = [("bot", "Elo (95%)", "decisions", "median CPU ms")]
+    rrows: list[tuple[str, ...]] = [("bot", "Elo (95%)", "decisions", "median CPU ms")]
     for r in s["ratings"]:
         lo, hi = r["elo_95"]
         med = r["median_decision_ms"]

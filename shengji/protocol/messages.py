@@ -13,16 +13,19 @@ large, raises ``ProtocolError`` with a ``code`` a client can act on.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from ..cards import NUM_KINDS, SUITS, level_name, parse_cards, point_value
 from ..engine.actions import (
     ACTION_TYPES,
+    CARD_ACTION_TYPES,
     Action,
     CallFriends,
     ChooseForced,
     Pass,
     TakeBack,
     cards_text,
+    norm_cards,
 )
 from ..engine.legal import Legal
 from ..engine.view import SeatView
@@ -64,7 +67,7 @@ def error_message(err: ShengjiError) -> dict:
 # ----------------------------------------------------------------- inbound (client → server)
 
 #: message type → {key: (allowed types, required)}; ``type`` itself is implied
-CLIENT_MESSAGES = {
+CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "join": {"protocol": ((int,), True), "room": ((str,), True), "seat": ((int, type(None)), False),
              "token": ((str, type(None)), False), "name": ((str,), False)},
     "start": {"token": ((str,), True)},
@@ -187,7 +190,7 @@ def decode_action(d: dict, seat: int) -> Action:
                                              f"seat {d['seat']}")
     cls = ACTION_TYPES[d["type"]]
     if cls is Pass or cls is TakeBack:
-        return cls(seat)
+        return Pass(seat) if cls is Pass else TakeBack(seat)
     if cls is ChooseForced:
         return ChooseForced(seat, d["option"])
     if cls is CallFriends:
@@ -195,8 +198,8 @@ def decode_action(d: dict, seat: int) -> Action:
             return CallFriends(seat, d["calls"])
         except ShengjiError as e:
             raise ProtocolError("bad_call", str(e)) from None
-    try:
-        return cls(seat, d["cards"])
+    try:  # the card text parsed first: the field holds card ids
+        return CARD_ACTION_TYPES[d["type"]](seat, norm_cards(d["cards"]))
     except ShengjiError as e:
         raise ProtocolError("bad_cards", str(e)) from None
 
@@ -367,6 +370,7 @@ def decode_legal(d: dict | None, seat: int) -> Legal:
 
 def _decode_legal(d: dict, seat: int) -> Legal:
     kind = d["kind"]
+    items: Sequence[object]
     if kind in ("lead", "follow"):
         items = [tuple(sorted(parse_cards(a["cards"]), reverse=True)) for a in d["actions"]]
     else:

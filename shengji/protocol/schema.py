@@ -25,6 +25,7 @@ import json
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 from ..engine import events as _events
 from .messages import (
@@ -66,7 +67,7 @@ def nullable(schema: dict) -> dict:
 
 
 def obj(props: dict, required=None, *, strict: bool = False, doc: str = "") -> dict:
-    out = {"type": "object", "properties": props,
+    out: dict[str, Any] = {"type": "object", "properties": props,
            "required": sorted(props if required is None else required)}
     if strict:
         out["additionalProperties"] = False
@@ -76,7 +77,7 @@ def obj(props: dict, required=None, *, strict: bool = False, doc: str = "") -> d
 
 
 #: the JSON form of every event field, by name (events.Event.to_dict)
-EVENT_FIELDS = {
+EVENT_FIELDS: dict[str, dict[str, Any]] = {
     "deal": NAT, "attempt": NAT, "dealer": SEAT, "level": NAT, "levels": LEVELS,
     "first_seat": SEAT, "seat": SEAT, "card": CARD, "cards": CARDS, "trump": TRUMP,
     "strength": {"type": "array", "items": INT,
@@ -118,7 +119,7 @@ EVENT_DOCS = {
     "MatchOver": "a team passed the last level: the match is won",
 }
 #: keys the table adds to ThrowFailed (protocol/throws.py), present when a part is beaten
-THROW_NOTES = {"blocker": SEAT, "beaten": CARDS, "beaten_by": CARDS}
+THROW_NOTES: dict[str, dict[str, Any]] = {"blocker": SEAT, "beaten": CARDS, "beaten_by": CARDS}
 
 
 def event_classes() -> dict[str, type]:
@@ -128,7 +129,7 @@ def event_classes() -> dict[str, type]:
 
 
 def event_schema(name: str, cls: type) -> dict:
-    props = {"type": {"const": name}}
+    props: dict[str, dict[str, Any]] = {"type": {"const": name}}
     for f in dataclasses.fields(cls):
         if f.name not in EVENT_FIELDS:
             raise KeyError(f"event {name}.{f.name}: describe its JSON form in "
@@ -152,10 +153,10 @@ _JSON_TYPES = {int: "integer", str: "string", dict: "object", list: "array",
 def client_schemas() -> dict:
     out = {}
     for kind, spec in CLIENT_MESSAGES.items():
-        props = {"type": {"const": kind}}
+        props: dict[str, dict[str, Any]] = {"type": {"const": kind}}
         for key, (types, _required) in spec.items():
             names = [_JSON_TYPES[t] for t in types]
-            prop = {"type": names[0] if len(names) == 1 else names}
+            prop: dict[str, Any] = {"type": names[0] if len(names) == 1 else names}
             if "string" in names:
                 prop["maxLength"] = (MAX_CHAT_TEXT if (kind, key) == ("chat", "text")
                                      else MAX_SHORT_TEXT)

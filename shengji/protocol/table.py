@@ -49,7 +49,8 @@ class Table:
         self.game = Game(variant, seed, max_deals=max_deals, start_levels=start_levels,
                          first_dealer=first_dealer)
         self._notes: dict[int, dict] = {}  # event index -> keys added to that event
-        self._tricks = None  # (the game's completed-tricks tuple, its encoding)
+        # (the game's completed-tricks tuple, its encoding)
+        self._tricks: tuple[tuple, list] | None = None
         # with ``actions`` (engine Actions), the game is replayed up to them (a restore)
         for a in actions or ():
             first = len(self.game.events)
@@ -86,7 +87,7 @@ class Table:
 
     # ----------------------------------------------------------------- messages out
 
-    def state(self, seat: int, since: int | None = None) -> dict:
+    def state(self, seat: int | None, since: int | None = None) -> dict:
         """The ``state`` message for ``seat``: its view, its legal actions (when it is to
         act) and, with ``since``, the events from that index on as this seat may see them.
         ``event_index`` is the cursor for the next call. ``seat`` None: a spectator's
@@ -122,7 +123,7 @@ class Table:
         d["tricks"] = cached[1]
         return d
 
-    def events(self, seat: int, since: int = 0) -> list[dict]:
+    def events(self, seat: int | None, since: int = 0) -> list[dict]:
         """Events from index ``since`` on, as ``seat`` sees them (others' cards hidden, and
         what the variant's table options hide)."""
         if type(since) is not int:
@@ -162,7 +163,7 @@ class Table:
                 return i
         return 0
 
-    def replay(self, seat: int, deal: int) -> dict:
+    def replay(self, seat: int | None, deal: int) -> dict:
         """The ``replay`` message of a finished deal: its events as ``seat`` saw them
         (without the card-by-card dealing) and each seat's cards played in it, which are
         public once the deal is over. ``seat`` None: as a spectator saw it."""
@@ -184,6 +185,7 @@ class Table:
         hands: list[list[int]] = [[] for _ in range(self.players)]
         for e in events[start:end + 1]:
             if isinstance(e, Played):
+                assert e.cards is not None  # the game's own record hides no cards
                 hands[e.seat].extend(e.cards)
         return {"type": "replay", "protocol": PROTOCOL_VERSION, "deal": deal, "events": shown,
                 "played": [cards_text(sorted(h, reverse=True)) for h in hands]}

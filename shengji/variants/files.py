@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any, cast
 
 import jsonschema
 import yaml
@@ -204,16 +205,19 @@ def _alternatives(schemas) -> str:
 def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
     """One schema error → [(key path, message)] in words a rule-writer understands."""
     path = tuple(err.absolute_path)
-    kind, sch, inst = err.validator, err.schema, err.instance
+    # every validator named below sits in a mapping schema and has a value (jsonschema's
+    # types also allow a bool schema and an unset instance)
+    kind, inst, value = err.validator, cast(Any, err.instance), cast(Any, err.validator_value)
+    sch: Mapping[str, Any] = err.schema if isinstance(err.schema, Mapping) else {}
     if kind == "additionalProperties":
         known = list(sch.get("properties", {}))
         extra = [k for k in inst if k not in known]
         allowed = ", ".join(known) if known else "none"
         return [(path + (k,), f"unknown key (allowed here: {allowed})") for k in extra]
     if kind == "enum":
-        return [(path, f"{_yaml_repr(inst)} is not one of {_choices(err.validator_value)}")]
+        return [(path, f"{_yaml_repr(inst)} is not one of {_choices(value)}")]
     if kind == "type":
-        want = err.validator_value
+        want = value
         want = [want] if isinstance(want, str) else want
         words = " or ".join(_TYPE_NAMES.get(w, w) for w in want)
         return [(path, f"{_yaml_repr(inst)} is not {words}")]
@@ -224,14 +228,14 @@ def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
         )
         return [(path, f"{inst!r} is out of range (allowed {rng})")]
     if kind == "required":
-        missing = [k for k in err.validator_value if k not in inst]
+        missing = [k for k in value if k not in inst]
         return [(path, f"missing key {', '.join(map(repr, missing))}")]
     if kind == "oneOf":
-        return [(path, f"{_yaml_repr(inst)} is not {_alternatives(err.validator_value)}")]
+        return [(path, f"{_yaml_repr(inst)} is not {_alternatives(value)}")]
     if kind == "uniqueItems":
         return [(path, f"{inst!r} lists a value twice")]
     if kind in ("minItems", "minLength"):
-        return [(path, f"{inst!r} is empty (at least {err.validator_value} needed)")]
+        return [(path, f"{inst!r} is empty (at least {value} needed)")]
     return [(path, err.message)]
 
 

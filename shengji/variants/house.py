@@ -146,6 +146,7 @@ def check_house(text: str, bases: Mapping, players: int | None = None,
     if errors:
         errors.sort(key=lambda e: e.pop("_line", 0))
         raise HouseRulesError(errors)
+    assert isinstance(base, str)  # else the checks above named it in errors
     mapping = dict(data)
     mapping["extends"] = base
     if players is None and "players" not in data:

@@ -65,6 +65,7 @@ def _open(ref: str, base: Path | None, where: str) -> tuple[VariantFile, str | N
     if src is not None:
         if src.mapping is not None:
             return from_mapping(src.mapping, origin=f"<entry point {src.name}>"), src.name
+        assert src.path is not None  # a Source holds a mapping or a path
         return read_file(src.path), src.name
     path = Path(ref) if base is None else base / ref
     if path.is_file():

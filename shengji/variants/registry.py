@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import cast
 
 from ..errors import VariantError
 
@@ -28,7 +29,9 @@ BUILTIN_ORDER = ("one-deck-40", "two-deck-80", "three-deck-titanic", "four-deck"
 def builtin_dir() -> Path:
     """The installed copy of the repository's ``variants/`` folder. In a checkout
     ``shengji/variants/builtin`` is a symlink to it; a wheel holds a real copy."""
-    return Path(os.fspath(resources.files("shengji.variants").joinpath("builtin"))).resolve()
+    # a regular package's files() is a real path (typeshed says only Traversable)
+    folder = cast("os.PathLike[str]", resources.files("shengji.variants").joinpath("builtin"))
+    return Path(os.fspath(folder)).resolve()
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from .. import plugins as plugin_mod
 from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_level, suit_of
@@ -23,16 +23,24 @@ from ..rules import PlayRules
 from .files import display_path
 from .loading import Resolved, where_set
 
+if TYPE_CHECKING:
+    import pluggy
 
-def _of_type(value, types, what: str, none: bool = False):
+    from ..core import Context
+
+T = TypeVar("T")
+
+
+def _of_type(value: object, types: type | tuple[type, ...], what: str,
+             none: bool = False) -> None:
     if (value is None and none) or isinstance(value, types):
-        return value
+        return
     names = " or ".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
     raise ArgumentError(f"{what}: expected {names}{' or None' if none else ''}, got "
                         f"{type(value).__name__} {value!r:.40}")
 
 
-def _items(value, what: str) -> list:
+def _items(value: object, what: str) -> list[Any]:
     """A list argument (any iterable but a string, bytes or mapping) as a list."""
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
         raise ArgumentError(f"{what}: expected a list, got {type(value).__name__} "
@@ -49,13 +57,13 @@ def _level(level: int | str) -> int:
 class Variant:
     """One ruleset. Build it with ``shengji.variants.load_variant``."""
 
-    def __init__(self, resolved: Resolved, extra_plugins: Iterable = (),
-                 allow_plugins: Iterable[str] = ()):
+    def __init__(self, resolved: Resolved, extra_plugins: Iterable[object] = (),
+                 allow_plugins: Iterable[str] = ()) -> None:
         self.name: str = resolved.name
         self.path: Path | None = resolved.path
         self.files = [f.path for f in resolved.files]
         self._vfiles = resolved.files  # with line numbers, for messages
-        self.settings: dict = resolved.settings
+        self.settings: dict[str, Any] = resolved.settings
         s = self.settings
         #: the cards shuffled (shengji.deck.Composition); ``decks`` is its number of packs
         self.composition = Composition.from_settings(s)
@@ -71,7 +79,7 @@ class Variant:
                 self.friend_rules = FriendRules.from_settings(s, self.players)
             except VariantError as e:
                 raise VariantError(f"{display_path(self.path)}: {e}") from None
-        self._contexts: dict = {}
+        self._contexts: dict[tuple[int | str, int | str | None], Context] = {}
         #: what load_variant was given (reloading with another player count uses it)
         self.source: str | PathLike[str] | Mapping[str, Any] = resolved.path or s
         #: the player count given to load_variant (a CLI's --seats), else None
@@ -79,7 +87,7 @@ class Variant:
         self.extra_plugins = tuple(extra_plugins)
         self.allow_plugins = tuple(allow_plugins)
         self.pm = plugin_mod.new_manager()
-        self.plugins = []  # loaded plugin objects, in registration order
+        self.plugins: list[object] = []  # loaded plugin objects, in registration order
         allowed = set(allow_plugins) | resolved.trusted_plugins
         for name, where in resolved.plugins:
             obj = plugin_mod.resolve_plugin(name, where, trusted=name in allowed)
@@ -100,7 +108,7 @@ class Variant:
 
     # --- calling hooks -----------------------------------------------------------------
 
-    def _plugin_hook(self, hooks) -> str | None:
+    def _plugin_hook(self, hooks: Iterable[str]) -> str | None:
         """The first of ``hooks`` (hook names) that one of the variant's plugins
         implements; None when the built-in behaviour serves them all (what the C
         playout and the play driver can stand in for)."""
@@ -110,8 +118,14 @@ class Variant:
                     return hook
         return None
 
-    def _call(self, hook: str, expect: type | tuple, **kwargs):
-        """Call a hook; wrap a plugin's own crash and check the result's type."""
+    @overload
+    def _call(self, hook: str, expect: type[T], **kwargs: Any) -> T: ...
+    @overload
+    def _call(self, hook: str, expect: tuple[type, ...], **kwargs: Any) -> Any: ...
+
+    def _call(self, hook: str, expect: type | tuple[type, ...], **kwargs: Any) -> Any:
+        """Call a hook; wrap a plugin's own crash and check the result's type (the
+        result is of ``expect``)."""
         try:
             direct = self._direct.get(hook)
             if direct is None:
@@ -172,7 +186,7 @@ class Variant:
             "any level; hooks shengji_declaration_strength, shengji_may_overturn)"
         )
 
-    def context(self, level: int | str, trump: int | str | None):
+    def context(self, level: int | str, trump: int | str | None) -> Context:
         """The core's Context for one deal (cached per level and trump)."""
         from ..core import Context  # imported late: the variant system works without C
 
@@ -183,19 +197,21 @@ class Variant:
             self._contexts[key] = Context(self.play_rules, level, trump)
         return self._contexts[key]
 
-    def _context(self, level: int, trump: int | None):
+    def _context(self, level: int, trump: int | None) -> Context:
         """``context`` for the engine's own level and trump: no argument checks."""
         ctx = self._contexts.get((level, trump))
         return ctx if ctx is not None else self.context(level, trump)
 
     # --- declaring ---------------------------------------------------------------------
 
-    def _cards(self, cards, what: str = "declaration") -> tuple[int, ...]:
+    def _cards(self, cards: str | Iterable[str] | Iterable[int],
+               what: str = "declaration") -> tuple[int, ...]:
         ids = parse_cards(cards)
         self.composition.check(ids, what=what)
         return tuple(sorted(ids))
 
-    def declaration_strength(self, cards, level: int | str) -> tuple:
+    def declaration_strength(self, cards: str | Iterable[str] | Iterable[int],
+                             level: int | str) -> tuple[int, ...]:
         """Strength of showing ``cards`` at this level; ``()`` = they cannot declare."""
         return self._strength(self._cards(cards), _level(level))
 
@@ -203,11 +219,12 @@ class Variant:
     # hook calls and result checks as the public methods, for arguments the engine built
     # itself (kind ids sorted, seats in range, its own Bids): no argument checks.
 
-    def _strength(self, cards: tuple, level: int) -> tuple:
+    def _strength(self, cards: tuple[int, ...], level: int) -> tuple[int, ...]:
         return tuple(self._call("shengji_declaration_strength", tuple, cards=cards,
                                 level=level))
 
-    def bid(self, seat: int, cards, level: int | str) -> Bid:
+    def bid(self, seat: int, cards: str | Iterable[str] | Iterable[int],
+            level: int | str) -> Bid:
         """A Bid record for ``cards`` shown by ``seat`` (strength ``()`` if they cannot
         declare). Jokers name no trump; level cards name their suit."""
         self._seat(seat)
@@ -227,11 +244,12 @@ class Variant:
             _of_type(b, Bid, f"bids[{i}]")
         return self._overturns(current_bid, new_bid, tuple(bids))
 
-    def _overturns(self, current_bid, new_bid, bids: tuple) -> bool:
+    def _overturns(self, current_bid: Bid | None, new_bid: Bid,
+                   bids: tuple[Bid, ...]) -> bool:
         return self._call("shengji_may_overturn", bool, current=current_bid, new=new_bid,
                           bids=bids)
 
-    def declare(self, steps: Sequence, level: int | str) -> tuple[list[bool], Bid | None]:
+    def declare(self, steps: Sequence[Any], level: int | str) -> tuple[list[bool], Bid | None]:
         """Judge declarations shown in order: ``steps`` are ``(seat, cards)`` pairs or
         ``{seat, cards}`` mappings. Returns (accepted per step, the standing bid)."""
         accepted: list[bool] = []
@@ -251,7 +269,8 @@ class Variant:
                 bids.append(new)
         return accepted, (bids[-1] if bids else None)
 
-    def no_declaration(self, deal_number: int, kitty, level: int | str,
+    def no_declaration(self, deal_number: int, kitty: str | Iterable[str] | Iterable[int],
+                       level: int | str,
                        redeals: int = 0) -> NoBidOutcome:
         check_int(deal_number, "deal_number", 0)
         check_int(redeals, "redeals", 0)
@@ -277,25 +296,25 @@ class Variant:
 
     # --- playing -------------------------------------------------------------------------
 
-    def failed_throw(self, result, leader: int) -> FailedThrow:
+    def failed_throw(self, result: Any, leader: int) -> FailedThrow:
         if not all(hasattr(result, a) for a in ("forced", "forced_options", "blocker")):
             raise ArgumentError(f"result: expected a ThrowResult (forced, forced_options, "
                                 f"blocker), got {type(result).__name__} {result!r:.40}")
         self._seat(leader, "leader")
         return self._failed_throw(result, leader)
 
-    def _failed_throw(self, result, leader: int) -> FailedThrow:
+    def _failed_throw(self, result: Any, leader: int) -> FailedThrow:
         return self._call(
             "shengji_failed_throw", FailedThrow, result=result, leader=leader, players=self.players
         )
 
-    def kitty_multiplier(self, context, play, lead=None) -> int:
+    def kitty_multiplier(self, context: Context, play: Any, lead: Any = None) -> int:
         if not callable(getattr(context, "kitty_multiplier", None)):
             raise ArgumentError(f"context: expected a core Context, got "
                                 f"{type(context).__name__} {context!r:.40}")
         return self._kitty_multiplier(context, play, lead)
 
-    def _kitty_multiplier(self, context, play, lead) -> int:
+    def _kitty_multiplier(self, context: Context, play: Any, lead: Any) -> int:
         value = self._call(
             "shengji_kitty_multiplier", int, context=context, play=play, lead=lead
         )
@@ -319,16 +338,16 @@ class Variant:
             self._bad_result("shengji_score_deal", outcome, "next dealers|attackers, rise >= 0")
         return outcome
 
-    def next_dealer(self, dealer: int, outcome: ScoreOutcome, side: Sequence = ()) -> int:
+    def next_dealer(self, dealer: int, outcome: ScoreOutcome, side: Sequence[int] = ()) -> int:
         """``side``: the dealer's side at the end of the deal (default: the dealer's team)."""
         self._seat(dealer, "dealer")
         _of_type(outcome, ScoreOutcome, "outcome")
-        side = tuple(self._seat(s, "side[]") for s in _items(side, "side"))
-        side = side or tuple(s for s in range(self.players)
-                                    if self.teams[s] == self.teams[dealer])
-        return self._next_dealer(dealer, outcome, side)
+        seats = tuple(self._seat(s, "side[]") for s in _items(side, "side"))
+        seats = seats or tuple(s for s in range(self.players)
+                               if self.teams[s] == self.teams[dealer])
+        return self._next_dealer(dealer, outcome, seats)
 
-    def _next_dealer(self, dealer: int, outcome: ScoreOutcome, side: tuple) -> int:
+    def _next_dealer(self, dealer: int, outcome: ScoreOutcome, side: tuple[int, ...]) -> int:
         seat = self._call(
             "shengji_next_dealer", int, dealer=dealer, outcome=outcome, players=self.players,
             side=side,
@@ -343,7 +362,7 @@ class Variant:
             self._bad_result("shengji_start_level", level, "a level rank 0..12")
         return level
 
-    def _seat(self, seat, what: str = "seat") -> int:
+    def _seat(self, seat: object, what: str = "seat") -> int:
         return check_int(seat, what, 0, self.players - 1)
 
     @property
@@ -367,34 +386,37 @@ class Variant:
             self._bad_result("shengji_advance", new, f"a level {level}..{level + rise}")
         return new
 
-    def dealers_back_to_start(self, deal_level: int, last_play, attackers_won: bool) -> bool:
+    def dealers_back_to_start(self, deal_level: int,
+                              last_play: str | Iterable[str] | Iterable[int],
+                              attackers_won: bool) -> bool:
         """Does the dealers' side fall back to the start level (the jack rule)?"""
         check_int(deal_level, "deal_level", 0, 13)
         return self._back_to_start(deal_level, tuple(parse_cards(last_play)),
                                    bool(attackers_won))
 
-    def _back_to_start(self, deal_level: int, last_play: tuple, attackers_won: bool) -> bool:
+    def _back_to_start(self, deal_level: int, last_play: tuple[int, ...],
+                       attackers_won: bool) -> bool:
         return self._call("shengji_dealers_back_to_start", bool, deal_level=deal_level,
                           last_play=last_play, attackers_won=attackers_won)
 
-    def _bad_result(self, hook: str, result, expected: str):
+    def _bad_result(self, hook: str, result: object, expected: str) -> NoReturn:
         raise VariantError(
             f"variant {self.name}: hook {hook} returned {result!r}; expected {expected}"
         )
 
-    def match_winner(self, levels: Mapping, outcome: ScoreOutcome, dealer_team: int,
-                     side: Sequence = ()):
+    def match_winner(self, levels: Mapping[int, int], outcome: ScoreOutcome, dealer_team: int,
+                     side: Sequence[int] = ()) -> int | None:
         """``side``: the dealer's side (default: every seat of ``dealer_team``)."""
         _of_type(levels, Mapping, "levels")
         _of_type(outcome, ScoreOutcome, "outcome")
         check_int(dealer_team, "dealer_team", 0)
-        side = tuple(self._seat(s, "side[]") for s in _items(side, "side"))
-        side = side or tuple(s for s, t in enumerate(self.teams) if t == dealer_team)
-        return self._match_winner(dict(levels), outcome, dealer_team, side)
+        seats = tuple(self._seat(s, "side[]") for s in _items(side, "side"))
+        seats = seats or tuple(s for s, t in enumerate(self.teams) if t == dealer_team)
+        return self._match_winner(dict(levels), outcome, dealer_team, seats)
 
-    def _match_winner(self, levels: dict, outcome: ScoreOutcome, dealer_team: int,
-                      side: tuple):
-        return self._call(
+    def _match_winner(self, levels: dict[int, int], outcome: ScoreOutcome, dealer_team: int,
+                      side: tuple[int, ...]) -> int | None:
+        winner: int | None = self._call(
             "shengji_match_winner",
             (int, type(None)),
             levels=levels,
@@ -402,16 +424,17 @@ class Variant:
             dealer_team=dealer_team,
             side=side,
         )
+        return winner
 
 
-def _direct_hooks(pm) -> dict:
+def _direct_hooks(pm: pluggy.PluginManager) -> dict[str, tuple[Any, Any, tuple[str, ...] | None]]:
     """hook name -> (its implementations list, the one implementation, its argument
     names or None when they are ``variant`` and the spec's own) for every ``shengji_``
     hook that only one plain implementation serves (the built-in behaviour, when no
     plugin overrides it): ``Variant._call`` calls that function as pluggy's
     ``_multicall`` would, without pluggy's per-call cost. The live list is kept so that
     a plugin registered later sends the hook through pluggy."""
-    out = {}
+    out: dict[str, tuple[Any, Any, tuple[str, ...] | None]] = {}
     for name in dir(pm.hook):
         if not name.startswith("shengji_"):
             continue

@@ -160,12 +160,14 @@ def server_config(app, *, host: str = "127.0.0.1", port: int = 8000,
     http, ws = limited_protocols(http_cls, ws_cls, caps, limits)
     config = uvicorn.Config(
         app, host=host, port=port, http=http, ws=ws,
-        timeout_keep_alive=limits.keep_alive,
+        # uvicorn annotates an int but hands it to loop.call_later, which takes seconds as a
+        # float: the tests use half a second
+        timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
         limit_concurrency=limits.max_sockets + 64,
         h11_max_incomplete_event_size=limits.max_header_bytes,
         # frames a little over the protocol's own limit; no compression (it costs CPU on
         # every message and a small frame may inflate to a large one)
         ws_max_size=ws_max_size, ws_per_message_deflate=False,
         proxy_headers=proxy_headers, forwarded_allow_ips="127.0.0.1", **kw)
-    config.caps = caps
+    config.caps = caps  # type: ignore[attr-defined]  # our attribute on uvicorn's Config
     return config

@@ -47,7 +47,7 @@ THRESHOLDS = (700, 10, 1 << 30)
 class GcPauses:
     def __init__(self, reclaim_interval: float = 600.0):
         self.reclaim_interval = reclaim_interval
-        self.saved = None      # the thresholds to restore
+        self.saved: tuple[int, int, int] | None = None      # the thresholds to restore
         self.reclaims = 0
         self.longest_reclaim = 0.0
         self._task: asyncio.Task | None = None

@@ -16,6 +16,7 @@ import concurrent.futures
 import multiprocessing
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from ...protocol import ProtocolError
 
@@ -44,7 +45,7 @@ def figures(variant, seed, deals: int, deadline: float, bot: str = "heuristic") 
     while game.deals_played < deals and not game.over and time.monotonic() < deadline:
         play(game, bots, stop_after_deals=1)
     played = max(game.deals_played, 1)
-    scored = [e for e in game.events if type(e).__name__ == "DealScored"]
+    scored: list[Any] = [e for e in game.events if type(e).__name__ == "DealScored"]
     failed = sum(1 for e in game.events if type(e).__name__ == "ThrowFailed")
     tricks = sum(1 for e in game.events if type(e).__name__ == "TrickWon")
     return {
@@ -62,7 +63,7 @@ def run_preview(house_text: str, base_text: str, seed, deals: int, time_cap: flo
     from ...variants.house import rules_variant
 
     start = time.monotonic()
-    out = {}
+    out: dict[str, Any] = {}
     for i, (side, text) in enumerate((("house", house_text), ("base", base_text))):
         deadline = start + time_cap * (i + 1) / 2
         out[side] = figures(rules_variant(text, trusted=True), seed, deals, deadline)

@@ -6,12 +6,24 @@ again and again costs no scan of the game. Mixed into ``rooms.Room``, whose
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...engine import DealScored
 from ...protocol import ProtocolError
 from .seats import encode
 
+if TYPE_CHECKING:
+    from ...protocol.table import Table
+
 
 class RoomReplays:
+    # set by rooms.Room.__init__
+    table: Table
+    _replays: dict[tuple[int | None, int], str]
+    _indexed: int
+    _scored: list[int]
+    _public_deals: dict[int, dict]
+
     def replay(self, seat: int | None, deal: int) -> str:
         """A finished deal never changes: its replay is built once per seat and kept. A
         deal not scored yet is refused from the index of scored deals, without a look at

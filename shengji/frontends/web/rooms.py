@@ -118,7 +118,7 @@ class Room(RoomReplays):
 
     # ----------------------------------------------------------------- info
 
-    def live(self, seat: int) -> bool:
+    def live(self, seat: int | None) -> bool:
         return any(c.seat == seat for c in self.conns)
 
     def seat_infos(self) -> list[dict]:

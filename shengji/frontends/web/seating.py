@@ -72,7 +72,7 @@ async def arrange(room, seat: int, msg: dict) -> None:
         if new != conn.seat:
             conn.seat = new
             moved.append(conn)
-    controls["host"] = order.index(host_of(room))
+    controls["host"] = order.index(seat)  # the host arranges (checked above)
     room.controls = controls
     room._scanned = len(table.game.events)
     room.saved = 0
@@ -87,8 +87,8 @@ async def arrange(room, seat: int, msg: dict) -> None:
 
 def game_args(controls: dict | None) -> dict:
     """The Game arguments of a room's controls."""
-    return {k: controls[k] for k in ("start_levels", "first_dealer")
-            if (controls or {}).get(k) is not None}
+    given = controls or {}
+    return {k: given[k] for k in ("start_levels", "first_dealer") if given.get(k) is not None}
 
 
 def controls_fields(room) -> dict:

@@ -7,8 +7,12 @@ from __future__ import annotations
 import hashlib
 import json
 import unicodedata
+from typing import TYPE_CHECKING
 
 from .limits import Bucket, Limits
+
+if TYPE_CHECKING:
+    from .rooms import Room
 
 MAX_NAME = 24
 
@@ -54,14 +58,14 @@ class Conn:
         limits = limits or Limits()
         self._send = send
         self._close = close     # async close(code, reason), or None
-        self.seat = None
+        self.seat: int | None = None
         self.cursor = 0
-        self.room = None
+        self.room: Room | None = None
         self.address = address
         self.bucket = Bucket(limits.msg_rate, limits.msg_burst)
         self.limited = False    # over the rate: told once, then messages are dropped
         self.dropped = 0
-        self.closing = None     # a reason to close this connection, set by the lobby
+        self.closing: str | None = None     # a reason to close this connection, set by the lobby
         self.watching = False
 
     async def send(self, msg: dict | str) -> None:

@@ -106,16 +106,20 @@ class Store:
         self.path = str(path)
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
-        self.db = None
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise self._unusable(e) from None
         try:
             self._open()
         except sqlite3.Error as e:  # not a database, read-only, locked, ...
-            if self.db is not None:
-                self.db.close()
-            raise StoreError(f"--db {self.path}: cannot use it: {e}") from None
+            self.db.close()
+            raise self._unusable(e) from None
+
+    def _unusable(self, e: sqlite3.Error) -> StoreError:
+        return StoreError(f"--db {self.path}: cannot use it: {e}")
 
     def _open(self) -> None:
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
