@@ -8,7 +8,9 @@ reads an observation at every decision where it has one, as a learner would:
 - ``simulate``: the engine with random bots (what ``shengji simulate`` runs; the C play
   driver plays the play phase), no observations: the reference for the ratios;
 - ``pettingzoo raw`` / ``pettingzoo env()``: ``shengji.env`` (card-by-card actions), the
-  observation vector and the mask at every step; ``pettingzoo moves``: whole-move mode;
+  observation vector and the mask at every step; ``pettingzoo raw, py``: the same with
+  the play phase on the per-step Python path (``shengji.env.cplay.ENABLED = False``, as
+  before it ran in C); ``pettingzoo moves``: whole-move mode;
 - ``openspiel shengji``: our OpenSpiel game, its observation tensor at every decision
   (``make_observation(game).set_from``);
 - ``openspiel hearts``: OpenSpiel's C++ hearts through pyspiel,
@@ -72,6 +74,20 @@ def pettingzoo(variant, wrapped: bool, **kw):
             legal = np.flatnonzero(obs["action_mask"])
             e.step(int(legal[rng.randrange(len(legal))]))
     return one
+
+
+def python_play_phase(one):
+    """``one`` with the play phase on the per-step Python path (``shengji.env.cplay``
+    off): the environment as it was before the play phase ran in C."""
+    from shengji.env import cplay
+
+    def run(i):
+        cplay.ENABLED = False
+        try:
+            one(i)
+        finally:
+            cplay.ENABLED = True
+    return run
 
 
 def openspiel_game(name: str, params: dict | None = None):
@@ -144,6 +160,7 @@ def main() -> None:
         "simulate": lambda: simulate(v),
         "pettingzoo raw": lambda: pettingzoo(v, False),
         "pettingzoo env()": lambda: pettingzoo(v, True),
+        "pettingzoo raw, py": lambda: python_play_phase(pettingzoo(v, False)),
         "pettingzoo moves": lambda: pettingzoo(v, False, actions="moves"),
         "openspiel shengji": lambda: openspiel_game("shengji", {"variant": args.variant}),
         "openspiel hearts": lambda: openspiel_game("hearts"),

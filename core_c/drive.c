@@ -439,3 +439,28 @@ int64_t sj_drive_step(const sj_rules *r, sj_drive *d, int64_t pick)
     int64_t rc = apply(r, d, pick);
     return rc ? rc : listed(r, d);
 }
+
+/* The environments' entry (shengji/env/cplay.py): the seat to act plays P (54 counts),
+ * chosen by the caller rather than listed, and applied as a listed pick of the same
+ * cards would be (a lead's throw check and failed-throw outcome, the trick's end).
+ * Nothing is listed after it. 0, SJ_DRIVE_END, SJ_DRIVE_PENDING (only Python can apply
+ * it: nothing applied) or an SJ_ERR_* code. */
+int64_t sj_drive_play(const sj_rules *r, sj_drive *d, const uint8_t *P)
+{
+    if (!sj__prepared(r))
+        return SJ_ERR_CONTEXT;
+    if (!d || !P || d->log_len < 0 || d->log_len > SJ_DRIVE_LOG - LOG_ROOM ||
+        d->to_act < 0 || d->to_act >= d->players || d->n_trick < 0 ||
+        d->n_trick >= d->players)
+        return SJ_ERR_ARG;
+    /* the play as the one option listed: row 0 of the leads or of the follows */
+    if (d->n_trick == 0) {
+        memcpy(d->leads, P, SJ_NK);
+        d->open_kind = OPEN_LEAD;
+    } else {
+        memcpy(d->follows, P, SJ_NK);
+        d->open_kind = OPEN_LISTED;
+    }
+    d->n_open = 0;
+    return apply(r, d, 0);
+}

@@ -6,6 +6,7 @@
 
 #include "observe.h"
 #include "shengji_core.h"
+#include "sj_internal.h"
 
 #define NK 54
 #define KINDS 7      /* decision kinds; index KINDS = not to act */
@@ -195,4 +196,223 @@ void sj_obs_deal_start(sj_obs *o)
     memset(o->buried, 0, sizeof o->buried);
     o->buried_by = -1;
     o->n_moves = 0;
+}
+
+/* ---------------------------------------------------------------- the play phase in C
+ * The sets and masks are building.py's (OneSuit, Listed, Filler), which documents them;
+ * the tests hold the two equal step by step. */
+#define DONE NK
+#define SET_ONE_SUIT 1
+#define SET_ROWS 2
+#define SET_FILLER 3
+
+/* the mask of the cards built so far (building.py's mask of each set) */
+static void build_mask(const sj_rules *r, const uint8_t *H, sj_build *b)
+{
+    uint8_t *m = b->mask;
+    memset(m, 0, sizeof b->mask);
+    int top = b->last < 0 ? NK - 1 : b->last;
+    if (b->set == SET_ONE_SUIT) {
+        if (b->last < 0) {
+            for (int k = 0; k < NK; k++)
+                m[k] = H[k] != 0;
+            return;
+        }
+        int suit = r->esuit[b->last];
+        for (int k = 0; k <= b->last; k++)
+            m[k] = r->esuit[k] == suit && H[k] > b->counts[k];
+        m[DONE] = 1;
+    } else if (b->set == SET_ROWS) {
+        /* a row is alive when it holds the cards built and nothing more above the last;
+         * its next card is the last again while it holds more of it, else the next
+         * kind below that it holds; none left: DONE */
+        for (int i = 0; i < b->n_rows; i++) {
+            const uint8_t *R = b->rows[i];
+            int alive = 1;
+            for (int k = NK - 1; k > top && alive; k--)
+                alive = R[k] == b->counts[k];
+            if (!alive || R[top] < b->counts[top])
+                continue;
+            int next = -1;
+            if (b->last >= 0 && R[top] > b->counts[top])
+                next = top;
+            else
+                for (int k = b->last < 0 ? top : top - 1; k >= 0; k--)
+                    if (R[k]) {
+                        next = k;
+                        break;
+                    }
+            m[next < 0 ? DONE : next] = 1;
+        }
+    } else { /* filler: all of base plus r cards of pool */
+        int used = 0, high_base = -1, fill_below = 0;
+        for (int k = 0; k < NK; k++)
+            if (b->pool[k])
+                used += b->counts[k];
+        int need = b->r - used;
+        for (int k = top; k >= 0; k--)
+            if (b->base[k] > b->counts[k]) {
+                high_base = k;
+                break;
+            }
+        for (int k = 0; k <= top; k++) {
+            int fr = b->pool[k] ? b->pool[k] - b->counts[k] : 0;
+            fill_below += fr;
+            if (k < high_base)
+                continue;
+            if (b->base[k] > b->counts[k]) {
+                if (fill_below >= need)
+                    m[k] = 1;
+            } else if (fr > 0 && need > 0 && fill_below >= need)
+                m[k] = 1;
+        }
+        if (high_base < 0 && need == 0)
+            m[DONE] = 1;
+    }
+}
+
+int sj_build_open(const sj_rules *r, const sj_drive *d, sj_build *b)
+{
+    if (!sj__prepared(r) || !d || !b || d->to_act < 0 || d->to_act >= d->players ||
+        d->players > SJ_MAX_PLAYERS)
+        return SJ_ERR_ARG;
+    const uint8_t *H = d->hands[d->to_act];
+    memset(b->counts, 0, NK);
+    b->n = 0;
+    b->last = -1;
+    b->n_rows = 0;
+    if (d->n_trick == 0) {
+        b->kind = 2;
+        if (d->throws)
+            b->set = SET_ONE_SUIT;
+        else {
+            int n = sj_lead_list(r, H, 0, &b->rows[0][0], SJ_BUILD_ROWS);
+            if (n < 0)
+                return n;
+            if (n == 0 || n > SJ_BUILD_ROWS)
+                return 0;
+            b->set = SET_ROWS;
+            b->n_rows = n;
+        }
+        build_mask(r, H, b);
+        return 1;
+    }
+    b->kind = 3;
+    const sj_lead *L = &d->lead;
+    int suit = -1, held = 0, nl = L->n;
+    for (int k = NK - 1; k >= 0; k--) /* the lead's first card: its largest id */
+        if (d->trick[0][k]) {
+            suit = r->esuit[k];
+            break;
+        }
+    if (nl == 1) { /* a single: the led suit's kinds held, else any kind held */
+        b->set = SET_ROWS;
+        int n = 0;
+        for (int pass = 0; pass < 2 && !n; pass++)
+            for (int k = 0; k < NK; k++)
+                if (H[k] && (pass || r->esuit[k] == suit)) {
+                    memset(b->rows[n], 0, NK);
+                    b->rows[n++][k] = 1;
+                }
+        b->n_rows = n;
+        build_mask(r, H, b);
+        return n > 0;
+    }
+    for (int k = 0; k < NK; k++) {
+        int in = r->esuit[k] == suit;
+        b->base[k] = in ? H[k] : 0;
+        b->pool[k] = in ? 0 : H[k];
+        held += b->base[k];
+    }
+    int bomb = 0, rainbow = 0;
+    if ((r->bombs == SJ_BOMBS_ANY_SUIT || r->bombs == SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP) &&
+        nl >= 4)
+        for (int k = 0; k < NK; k++)
+            bomb |= H[k] >= nl && (r->bombs == SJ_BOMBS_ANY_SUIT || r->esuit[k] == SJ_TRUMP);
+    if (r->rainbow_min)
+        for (int k = 0; k < NK; k++)
+            rainbow |= d->trick[0][k] && r->esuit[k] != suit;
+    if (held <= nl && !bomb && !rainbow) { /* the whole suit held, and fillers */
+        b->set = SET_FILLER;
+        b->r = nl - held;
+        build_mask(r, H, b);
+        return 1;
+    }
+    uint64_t total = 0;
+    int32_t got = 0, exact = 0;
+    int rc = sj_legal_follows(r, L, H, NK, &b->rows[0][0], SJ_BUILD_ROWS * NK, &got, &total,
+                              &exact, NULL);
+    if (rc)
+        return rc;
+    if (!exact || (uint64_t)got != total || got <= 0)
+        return 0; /* more than kept: Python lists them */
+    b->set = SET_ROWS;
+    b->n_rows = got;
+    build_mask(r, H, b);
+    return 1;
+}
+
+int sj_build_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_t a)
+{
+    if (!d || !o || !b || d->to_act < 0 || d->to_act >= d->players)
+        return SJ_ERR_ARG;
+    if (a < 0 || a > DONE || !b->mask[a])
+        return SJ_BUILD_ILLEGAL;
+    int seat = d->to_act;
+    if (a < NK) {
+        b->counts[a]++;
+        b->n++;
+        b->last = a;
+        build_mask(r, d->hands[seat], b);
+        return 0;
+    }
+    uint8_t before[NK], played[SJ_MAXCARDS];
+    memcpy(before, d->hands[seat], NK);
+    int ended = d->n_trick == d->players - 1;
+    int64_t rc = sj_drive_play(r, d, b->counts);
+    if (rc != 0 && rc != SJ_DRIVE_END)
+        return (int)rc; /* pending (nothing applied) or an error */
+    /* what was played (a failed throw's forced play is not what was built) */
+    int n = 0;
+    for (int k = NK - 1; k >= 0; k--)
+        for (int c = d->hands[seat][k]; c < before[k]; c++)
+            played[n++] = (uint8_t)k;
+    int orc = sj_obs_move(o, seat, 0, played, n);
+    if (orc)
+        return orc;
+    if (ended)
+        sj_obs_trick_end(o);
+    if (rc == SJ_DRIVE_END)
+        return SJ_DRIVE_END;
+    int open = sj_build_open(r, d, b);
+    if (open < 0)
+        return open;
+    return 1 | (ended ? 2 : 0) | (open ? 0 : 4);
+}
+
+int sj_build_observe(sj_obs *o, const sj_drive *d, const sj_build *b, int32_t seat,
+                     float *out, int32_t out_len, int8_t *mask, int32_t mask_len)
+{
+    if (!o || !d || !b || !mask || mask_len != 60 || seat < 0 || seat >= d->players ||
+        d->players != o->players)
+        return SJ_ERR_ARG;
+    int p = d->players, acting = seat == d->to_act;
+    o->decision = acting ? b->kind : KINDS;
+    if (acting)
+        memcpy(o->building, b->counts, NK);
+    memcpy(o->hand, d->hands[seat], NK);
+    o->leader = d->leader;
+    o->in_trick = d->n_trick;
+    o->points = d->trick_points;
+    o->trick_number = d->trick_number;
+    for (int s = 0; s < p; s++) {
+        o->hand_len[s] = d->hand_len[s];
+        o->captured[s] = d->captured[s];
+    }
+    int rc = sj_observe(o, seat, out, out_len);
+    if (rc)
+        return rc;
+    for (int i = 0; i < 60; i++)
+        mask[i] = acting ? (int8_t)b->mask[i] : 0;
+    return SJ_OK;
 }

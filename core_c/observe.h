@@ -59,3 +59,40 @@ int sj_obs_bury(sj_obs *o, int32_t seat, const uint8_t *cards, int32_t n);
 void sj_obs_deal_start(sj_obs *o);
 
 #endif
+
+/* ---------------------------------------------------------------- the play phase in C
+ * The environments' card-by-card decisions of the play phase, built against the play
+ * driver's state (sj_drive, drive.c) instead of the Python engine: sj_build_open lists
+ * the decision of the seat to act (as shengji/env/building.py's Decision lists it: the
+ * same prefix-closed mask), sj_build_step applies one action (a card, or DONE: the play
+ * through sj_drive_play, the tracker updated as its events would), sj_build_observe
+ * writes a seat's observation and mask from that state (shengji/env/cplay.py). */
+#include "shengji_core.h"
+
+#define SJ_BUILD_ROWS 256 /* listed plays kept at most (more: the decision is Python's) */
+#define SJ_BUILD_ILLEGAL -102 /* the action is not allowed now */
+
+typedef struct {
+    int32_t kind;        /* the observation's decision kind: 2 lead, 3 follow */
+    int32_t set;         /* how the legal plays are held: 1 one suit, 2 rows, 3 filler */
+    int32_t n;           /* cards built */
+    int32_t last;        /* the last card built, -1 none */
+    int32_t r;           /* filler: cards of the pool to add */
+    int32_t n_rows;
+    uint8_t counts[54];  /* the cards built */
+    uint8_t base[54];    /* filler: the led suit's cards held (all played) */
+    uint8_t pool[54];    /* filler: the other cards */
+    uint8_t mask[60];    /* the actions allowed now */
+    uint8_t rows[256][54]; /* rows: the legal plays */
+} sj_build;
+
+/* 1: the decision of d->to_act is listed in b; 0: it is Python's; < 0 an error */
+int sj_build_open(const sj_rules *r, const sj_drive *d, sj_build *b);
+/* apply action a of the seat to act: 0 a card added; > 0 a play made (1, | 2 when it
+ * ended the trick, | 4 when the next decision is Python's); SJ_DRIVE_END (the deal's
+ * last trick is done), SJ_DRIVE_PENDING (only Python can apply the play: nothing
+ * applied), SJ_BUILD_ILLEGAL, or an error */
+int sj_build_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_t a);
+/* seat's observation (out, sj_obs_size floats) and mask (60 int8, zero unless to act) */
+int sj_build_observe(sj_obs *o, const sj_drive *d, const sj_build *b, int32_t seat,
+                     float *out, int32_t out_len, int8_t *mask, int32_t mask_len);

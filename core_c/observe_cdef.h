@@ -41,3 +41,22 @@ int sj_obs_move(sj_obs *o, int32_t seat, int32_t kind, const uint8_t *cards, int
 void sj_obs_trick_end(sj_obs *o);
 int sj_obs_bury(sj_obs *o, int32_t seat, const uint8_t *cards, int32_t n);
 void sj_obs_deal_start(sj_obs *o);
+#define SJ_BUILD_ROWS ...
+#define SJ_BUILD_ILLEGAL ...
+typedef struct {
+    int32_t kind;
+    int32_t set;
+    int32_t n;
+    int32_t last;
+    int32_t r;
+    int32_t n_rows;
+    uint8_t counts[54];
+    uint8_t base[54];
+    uint8_t pool[54];
+    uint8_t mask[60];
+    uint8_t rows[256][54];
+} sj_build;
+int sj_build_open(const sj_rules *r, const sj_drive *d, sj_build *b);
+int sj_build_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_t a);
+int sj_build_observe(sj_obs *o, const sj_drive *d, const sj_build *b, int32_t seat,
+                     float *out, int32_t out_len, int8_t *mask, int32_t mask_len);

@@ -366,6 +366,8 @@ typedef struct {
 
 int64_t sj_drive_start(const sj_rules *r, sj_drive *d);
 int64_t sj_drive_step(const sj_rules *r, sj_drive *d, int64_t pick);
+/* the environments': the seat to act plays the given cards (drive.c) */
+int64_t sj_drive_play(const sj_rules *r, sj_drive *d, const uint8_t *P);
 
 /* The deal's shuffle (shuffle.c): ``cards`` permuted in place as shengji.engine.game.shuffle
  * permutes them with random.Random(seed) for a str seed; ``key`` is the seed's

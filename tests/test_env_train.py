@@ -157,3 +157,20 @@ def test_policy_spec_plays_an_allowed_module(tmp_path, monkeypatch):
     s = arena("one-deck-40", ["policy:fn=rl_policy_mod.pick", "random"], boards=2,
               progress=False)
     assert s["pairs"][0]["deals"] == 4
+
+
+def test_trainer_opponents_cycle_deal_by_deal(monkeypatch):
+    t = Trainer("one-deck-40", opponents="random, heuristic", fit_every=10_000,
+                max_moves=16, hidden=16, hidden2=8)
+    assert t.opponent_specs == ["random", "heuristic"]
+    made = []
+    import shengji.bots as bots
+
+    real = bots.make_bot
+    monkeypatch.setattr(bots, "make_bot", lambda spec, *a: made.append(spec) or real(spec, *a))
+    t.play_deal()
+    t.play_deal()
+    assert set(made[:len(made) // 2]) == {"random"} and set(made[len(made) // 2:]) == {
+        "heuristic"}
+    with pytest.raises(ShengjiError, match="unknown bot"):
+        Trainer("one-deck-40", opponents="random,nobody")

@@ -41,12 +41,18 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
     ) from None
 
 from ..cards import NUM_KINDS
+from ..engine.actions import Play
 from ..engine.errors import IllegalAction
 from ..engine.events import DealScored, TrickWon
 from ..engine.game import Game
+from ..engine.phase import PLAYING
 from ..errors import ShengjiError
 from .building import DONE, N_ACTIONS, Decision
 from .cobserve import make_encoder
+from .cplay import END as _DRIVE_END
+from .cplay import ILLEGAL as SJ_BUILD_ILLEGAL
+from .cplay import PENDING as _DRIVE_PENDING
+from .cplay import PYTHONS, TRICK_ENDED, CPlay
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
 
@@ -118,14 +124,49 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._rng = random.Random()
         #: seats whose decisions come from act_engine (bots): not listed, no mask
         self.external_seats: frozenset[int] = frozenset()
-        self.game: Game | None = None
-        self.decision: Decision | MoveDecision | None = None
+        self._gm: Game | None = None
+        self._decision: Decision | MoveDecision | None = None
+        #: the play phase run in C (cplay.CPlay), None on the Python path
+        self._cp: CPlay | None = None
+
+    # the Game and the Decision, read from outside: the C play phase (cplay) hands its
+    # state over to them first, so they are exactly the per-step path's
+    def _game_now(self) -> Game:
+        """The game as it stands (inside: the C play phase, if any, not handed over)."""
+        g = self._gm
+        if g is None:
+            raise ShengjiError("no episode yet: call reset() first")
+        return g
 
     def _game(self) -> Game:
-        """The episode's game; a clear error before the first ``reset``."""
-        if self.game is None:
+        """The episode's game (up to date); a clear error before the first ``reset``."""
+        g = self.game
+        if g is None:
             raise ShengjiError("no episode yet: call reset() first")
-        return self.game
+        return g
+
+    @property
+    def game(self) -> Game | None:
+        if self._cp is not None:
+            self._drop_c()
+        return self._gm
+
+    @game.setter
+    def game(self, value: Game | None) -> None:
+        self._cp = None
+        self._gm = value
+
+    @property
+    def decision(self) -> Decision | MoveDecision | None:
+        if self._cp is not None:
+            self._drop_c()
+        return self._decision
+
+    @decision.setter
+    def decision(self, value: Decision | MoveDecision | None) -> None:
+        if self._cp is not None:
+            self._drop_c()
+        self._decision = value
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -139,9 +180,11 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         if seed is not None:
             self._rng.seed(f"shengji-env:{seed}")
         game_seed = self._rng.getrandbits(64)
-        self.game = Game(self.variant, game_seed, max_deals=self.deals)
+        self._cp = None
+        self._rewarded = True
+        self._gm = Game(self.variant, game_seed, max_deals=self.deals)
         self.tracker = self.encoder.new_tracker()
-        self.tracker.update(self.game.events)
+        self.tracker.update(self._gm.events)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -152,35 +195,56 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._next_decision()
 
     def _next_decision(self) -> None:
-        g = self._game()
+        g = self._gm
+        assert g is not None
         if g.over:
-            self.decision = None
+            self._decision = None
             self.terminations = dict.fromkeys(self.agents, True)
             return
         seat = g.to_act
         assert seat is not None  # a game not over has a seat to act
         self.agent_selection = self.possible_agents[seat]
         if seat in self.external_seats:  # decided by act_engine: nothing to list
-            self.decision = None
+            self._decision = None
             return
-        self.decision = (MoveDecision.of_game(g, seat, self.max_moves)
-                         if self.moves_mode
-                         else Decision(g, seat))
+        if g.phase == PLAYING and CPlay.usable(self, g):
+            cp = CPlay(g, self.tracker, self.encoder)
+            if cp.open():  # the play phase goes on in C (cplay)
+                self._cp = cp
+                self._decision = None
+                return
+        self._decision = (MoveDecision.of_game(g, seat, self.max_moves)
+                          if self.moves_mode
+                          else Decision(g, seat))
         if self.view_in_info:
             self.infos[self.agent_selection] = {"view": g.view(seat)}
 
     def step(self, action: int | None) -> None:
-        self._game()  # a clear error before the first reset
+        if self._gm is None:
+            self._game()  # a clear error before the first reset
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        dec = self.decision
-        if action is None or dec is None:
+        dec = self._decision
+        if action is None or (dec is None and self._cp is None):
             raise IllegalAction(f"{agent}: step() needs an action number here (None is for "
                                 "a finished agent; a seat in external_seats acts through "
                                 "act_engine)", "masked_action")
         a = int(action)
+        cp = self._cp
+        if cp is not None:  # the play phase in C (cplay)
+            rc = (cp._step(cp.r, cp.st, cp.o, cp.b, a) if 0 <= a < N_ACTIONS
+                  else SJ_BUILD_ILLEGAL)
+            if rc == 0:  # a card added: no reward (nothing to add up once they are zero)
+                self._cumulative_rewards[agent] = 0.0
+                if self._rewarded:
+                    self._rewarded = False
+                    for k in self.rewards:
+                        self.rewards[k] = 0.0
+                return None
+            return self._step_c(cp, agent, a, rc)
+        assert dec is not None
         if not dec.allows(a):
             raise IllegalAction(
                 f"{agent}: action {a} is not allowed now (allowed: {dec.mask()})",
@@ -188,6 +252,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._cumulative_rewards[agent] = 0.0
         for k in self.rewards:
             self.rewards[k] = 0.0
+        self._rewarded = True
         engine_action = dec.moves[a] if isinstance(dec, MoveDecision) else dec.step(a)
         if engine_action is not None:
             self._apply(agent, engine_action)
@@ -195,8 +260,85 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         if self.render_mode == "human" and engine_action is not None:
             print(self.render())
 
+    def _step_c(self, cp: CPlay, agent: str, a: int, rc: int) -> None:
+        """A step of the play phase in C (cplay) past adding a card (``rc``: the C
+        step's answer): the same state, observations and rewards as the per-step path."""
+        if rc == SJ_BUILD_ILLEGAL:
+            raise IllegalAction(
+                f"{agent}: action {a} is not allowed now (allowed: {cp.mask_list()})",
+                "masked_action")
+        self._cumulative_rewards[agent] = 0.0
+        for k in self.rewards:
+            self.rewards[k] = 0.0
+        self._rewarded = True
+        if rc > 0:  # a play made
+            if rc & TRICK_ENDED and self.reward_mode == "points":
+                self._c_trick_reward(cp)
+            self.agent_selection = self.possible_agents[cp.st.to_act]
+            if rc & PYTHONS:  # the next decision only Python lists
+                self._leave_c()
+                self._next_decision()
+        elif rc == _DRIVE_END:  # the deal's last trick: the engine scores it
+            if self.reward_mode == "points":
+                self._c_trick_reward(cp)
+            g = self._gm
+            assert g is not None
+            n0 = len(g.events)
+            cp.flush(ended=True)
+            self._cp = None
+            self.tracker.game = None
+            events = g.events
+            i = len(events) - 1
+            while type(events[i]) is not TrickWon:
+                i -= 1
+            rest = events[max(i + 1, n0):]  # the scoring's, and the next deal's
+            self.tracker.update(rest)
+            self._reward(rest)
+            self._next_decision()
+        elif rc == _DRIVE_PENDING:  # a play only the engine applies: it does
+            seat = cp.st.to_act
+            cards = tuple(cp.built())
+            self._leave_c()
+            self._apply(agent, Play.trusted(seat, cards))
+        elif rc < 0:
+            raise ValueError(f"play phase in C: rules core error {rc}")
+        self._accumulate_rewards()
+
+    def _c_trick_reward(self, cp: CPlay) -> None:
+        """``reward="points"`` after a trick played in C (as ``_reward`` of TrickWon)."""
+        tp = cp.st.trick_points
+        gained = tp - self._points
+        self._points = tp
+        if gained:
+            side = self._game_now().side
+            rewards = self.rewards
+            for s, agent in enumerate(self.possible_agents):
+                rewards[agent] += -gained if s in side else gained
+
+    def _leave_c(self) -> None:
+        """Hand the C play phase over to the Game (the Python path takes the next step)."""
+        cp = self._cp
+        assert cp is not None
+        cp.flush()
+        self._cp = None
+        self.tracker.game = None  # the tracker's game fields: set again from the game
+
+    def _drop_c(self) -> None:
+        """Leave the C play phase mid-decision: the Game and a Decision holding the cards
+        built so far, exactly what the per-step path would have."""
+        cp = self._cp
+        assert cp is not None
+        built = cp.built()
+        self._leave_c()
+        g = self._game_now()
+        assert g.to_act is not None
+        dec = Decision(g, g.to_act)
+        for c in built:
+            dec.step(c)
+        self._decision = dec
+
     def _apply(self, agent: str, engine_action: Action) -> None:
-        events = self._game().apply(engine_action)
+        events = self._game_now().apply(engine_action)
         self.tracker.update(events)
         self._reward(events)
         if self.view_in_info:
@@ -211,11 +353,12 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._cumulative_rewards[agent] = 0.0
         for k in self.rewards:
             self.rewards[k] = 0.0
+        self._rewarded = True
         self._apply(agent, engine_action)
         self._accumulate_rewards()
 
     def _reward(self, events: list[Event]) -> None:
-        g = self._game()
+        g = self._game_now()
         teams = g.teams
         agents = self.possible_agents
         rewards = self.rewards
@@ -242,13 +385,21 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
                     rewards[agents[s]] += -gained if s in side else gained
 
     _points = 0
+    #: False: every reward is zero (a step may skip setting and adding them up)
+    _rewarded = True
 
     # ------------------------------------------------------------------ observing
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
-        g = self._game()
-        dec = self.decision if g.to_act == seat and not g.over else None
+        cp = self._cp
+        if cp is not None:  # written by C (cplay.CPlay.observe, inlined)
+            rc = cp._obs(cp.o, cp.st, cp.b, seat, cp._out, cp.size, cp._mask, N_ACTIONS)
+            if rc:
+                raise ValueError(f"observation core: error {rc}")
+            return {"observation": cp._out_np.copy(), "action_mask": cp._mask_np.copy()}
+        g = self._game_now()
+        dec = self._decision if g.to_act == seat and not g.over else None
         mask = np.zeros(self.n_actions, dtype=np.int8)
         obs = {"observation": self.encoder.encode(g, seat, dec, self.tracker),
                "action_mask": mask}

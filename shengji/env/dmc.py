@@ -4,7 +4,8 @@
 
 One network ``Q(s, a)`` (``shengji.env.qnet``) scores every listed move of a decision
 (``actions="moves"``, ``shengji.env.moves``); the learner plays the seats of one team
-(the team alternates deal by deal) against bots (``--opponents``, default ``random``),
+(the team alternates deal by deal) against bots (``--opponents``, default ``random``;
+several, comma-separated, are cycled deal by deal),
 choosing the move of highest Q, or a random one with probability ε (from 0.2 down to
 0.02). When a deal ends, every move each learning seat made is a sample whose target
 (``target``) is half the levels the seat gained (−those the others gained) plus the card
@@ -56,7 +57,12 @@ class Trainer:
                  eps_start: float = 0.2, eps_end: float = 0.02, eps_deals: int = 2000):
         from ..bots import parse_spec
 
-        parse_spec(opponents)
+        # several specs, comma-separated: the opponents of a deal cycle through them
+        self.opponent_specs = [o.strip() for o in opponents.split(",") if o.strip()]
+        if not self.opponent_specs:
+            parse_spec(opponents)  # the bot module's own one-line error
+        for spec in self.opponent_specs:
+            parse_spec(spec)
         self.variant_ref = variant
         self.env = ShengjiEnv(variant, actions="moves", max_moves=max_moves, reward="points")
         self.variant = self.env.variant
@@ -95,7 +101,8 @@ class Trainer:
         env.external_seats = frozenset(others)
         env.reset(seed=int(self.rng.integers(2**62)))
         g = env._game()
-        bots = {s: make_bot(self.opponents, self.variant, f"dmc:{self.seed}:{self.deals}:{s}")
+        spec = self.opponent_specs[self.deals % len(self.opponent_specs)]
+        bots = {s: make_bot(spec, self.variant, f"dmc:{self.seed}:{self.deals}:{s}")
                 for s in others}
         eps = self.epsilon()
         mine: dict = {s: ([], [], []) for s in learners}
@@ -234,17 +241,19 @@ def main(argv=None) -> None:
     ap.add_argument("--minutes", type=float, default=15.0, help="CPU minutes to train")
     ap.add_argument("--deals", type=int, default=0, help="stop after this many deals")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--opponents", default="random", help="bot spec of the other seats")
+    ap.add_argument("--opponents", default="random",
+                    help="bot spec of the other seats (comma-separated: cycled deal by deal)")
+    ap.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate")
     ap.add_argument("--eval-every", type=int, default=400)
     ap.add_argument("--eval-boards", type=int, default=20)
     ap.add_argument("--out", default="learned.npz")
     ap.add_argument("--resume", help="a checkpoint to continue from")
     ap.add_argument("--plot", metavar="FILE.png")
     args = ap.parse_args(argv)
-    t = Trainer(args.variant, seed=args.seed, opponents=args.opponents)
+    t = Trainer(args.variant, seed=args.seed, opponents=args.opponents, lr=args.lr)
     if args.resume:
         t.net = QNet.load(args.resume)
-        t.opt = Adam(t.net.params)
+        t.opt = Adam(t.net.params, args.lr)
         t.deals = t.net.meta["curve"][-1]["deals"] if t.net.meta.get("curve") else 0
     if not t.deals:  # the untrained network: where the curve starts
         print("eval", json.dumps(t.evaluate(args.eval_boards)), flush=True)

@@ -1,0 +1,140 @@
+"""The play phase of the card-by-card environment, run in C (core_c/observe.c, drive.c).
+
+In the play phase every step of the PettingZoo environment (``aec.ShengjiEnv``) would
+otherwise go through the Python engine: the decision's mask (``building.Decision``), the
+engine's action, its events, the tracker and the observation. ``CPlay`` keeps that
+stretch in C instead: the play driver's state (``sj_drive``, filled from the ``Game`` as
+``shengji.engine.drive`` fills it), the observation tracker (``sj_obs``) and the
+decision being built (``sj_build``: the same prefix-closed masks as ``building.py``).
+One C call per step and one per observation.
+
+The ``Game`` falls behind while C plays; ``flush`` gives it, in bulk, exactly the
+actions, events and state the per-step path would have made (``drive._materialise``).
+The environment flushes at the deal's end, before any step only Python can take (a
+failed throw the next seat chooses for, a called card of finding friends, a follow list
+longer than C keeps), and whenever its ``game`` or ``decision`` is read from outside.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import NUM_KINDS
+from ..engine import drive as _drive
+from ..engine import tricks
+from ..engine.phase import PLAYING
+from .building import N_ACTIONS
+
+try:
+    from .._core import ffi, lib
+except ImportError:  # pragma: no cover - no C core: the Python path only
+    ffi = lib = None
+
+#: False: the environments never use the C play phase (the tests compare both paths)
+ENABLED = True
+
+PLAYED, TRICK_ENDED, PYTHONS = 1, 2, 4
+#: sj_build_step's other answers (observe.h, shengji_core.h)
+END, PENDING, ILLEGAL = (lib.SJ_DRIVE_END, lib.SJ_DRIVE_PENDING,
+                         lib.SJ_BUILD_ILLEGAL) if lib is not None else (-100, -101, -102)
+
+
+class CPlay:
+    """The C state of one environment's play phase (see the module's docstring)."""
+
+    __slots__ = ("st", "b", "o", "r", "game", "penalty", "size", "_step", "_obs",
+                 "_out", "_mask", "_out_np", "_mask_np")
+
+    def __init__(self, game, tracker, encoder) -> None:
+        self.game = game
+        self.o = tracker.o
+        self.r = game.ctx._r
+        self.size = encoder.size
+        st = self.st = ffi.new("sj_drive *")
+        self.b = ffi.new("sj_build *")
+        self._step = lib.sj_build_step
+        self._obs = lib.sj_build_observe
+        # C writes each observation here; the caller gets copies (its own arrays)
+        self._out = ffi.new("float[]", self.size)
+        self._mask = ffi.new("int8_t[]", N_ACTIONS)
+        self._out_np = np.frombuffer(ffi.buffer(self._out), dtype=np.float32)
+        self._mask_np = np.frombuffer(ffi.buffer(self._mask), dtype=np.int8)
+        m = game.players
+        st.players = m
+        st.pickers = 0  # nothing listed by the driver: the env builds each play
+        st.side = sum(1 << s for s in game.side)
+        st.throws = bool(game.rules.throws)
+        st.throw_penalty = self.penalty = game.variant.settings["penalties"]["failed_throw"]
+        st.follow_limit = tricks.FOLLOW_LIMIT
+        st.to_act = game.to_act
+        st.leader = game.leader
+        trick = game._trick
+        st.n_trick = len(trick)
+        st.trick_number = game.trick_number
+        st.trick_points = game.trick_points
+        st.penalty = game.penalty
+        st.captured[0:m] = game.captured
+        st.penalties[0:m] = game.penalties
+        st.hand_len[0:m] = game.hand_len
+        ffi.memmove(st.hands, b"".join(map(bytes, game.hands)), m * NUM_KINDS)
+        if trick:
+            ffi.memmove(st.trick, game._trick_counts, len(trick) * NUM_KINDS)
+        st.played[0:NUM_KINDS] = game.played
+        friends = game._friends
+        if friends is not None and not game.sides_known:
+            for (_, card), done in zip(friends.calls, friends.done, strict=True):
+                if not done:
+                    st.watch[card] = 1
+        rc = lib.sj_drive_start(self.r, st)
+        if rc != 0:
+            raise ValueError(f"play driver: rules core error {rc}")
+        # the tracker's game fields, as the encoder sets them (the calls: the game's)
+        o = self.o
+        encoder._sync(game, o)
+        calls = game.calls
+        o.call_pending = 0
+        o.n_calls = len(calls)
+        if calls:
+            o.calls[0:2 * len(calls)] = [x for call in calls for x in call]
+
+    @staticmethod
+    def usable(env, game) -> bool:
+        """May ``env``'s next decisions be played in C?"""
+        return (ENABLED and lib is not None and not env.moves_mode
+                and hasattr(env.tracker, "o")
+                and not env.external_seats and not env.view_in_info
+                and env.render_mode is None and game.phase == PLAYING
+                and game.to_act is not None and _drive.usable(game))
+
+    def open(self) -> bool:
+        """List the decision of the seat to act; False when only Python can list it."""
+        rc = lib.sj_build_open(self.r, self.st, self.b)
+        if rc < 0:
+            raise ValueError(f"play phase in C: rules core error {rc}")
+        return rc == 1
+
+    def step(self, a: int) -> int:
+        """``sj_build_step``'s answer to action ``a`` (flags, or a negative code)."""
+        return self._step(self.r, self.st, self.o, self.b, a)
+
+    def observe(self, seat: int) -> dict:
+        rc = self._obs(self.o, self.st, self.b, seat, self._out, self.size, self._mask,
+                       N_ACTIONS)
+        if rc:
+            raise ValueError(f"observation core: error {rc}")
+        return {"observation": self._out_np.copy(), "action_mask": self._mask_np.copy()}
+
+    def mask_list(self) -> list:
+        return [a for a in range(N_ACTIONS) if self.b.mask[a]]
+
+    def built(self) -> list:
+        """The cards built so far, in the order they were added (ids descending)."""
+        counts = self.b.counts
+        return [k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(counts[k])]
+
+    def flush(self, ended: bool = False) -> None:
+        """Give the Game what C played since the last flush."""
+        st = self.st
+        if st.log_len:
+            _drive._materialise(self.game, st, self.penalty, ended)
+            st.log_len = 0
