@@ -76,7 +76,8 @@ DRAW = {
     "both": "LongerTuplesProtectedAndOnlyDrawTractorOnTractor",
     "suit_only": "NoFormatBasedDraw",
 }
-EVAL = {"all_components": "All", "highest_card": "Highest", "unit_length": "TrickUnitLength"}
+# `all` is shengji.io's All (any split that beats); `all_components` our strongest split
+EVAL = {"all": "All", "highest_card": "Highest", "unit_length": "TrickUnitLength"}
 BOMBS = {"none": "NoBombs", "any_suit": "AllowBombs",
          "follow_suit_or_trump": "AllowBombsSuitFollowing"}
 MAPPED = {"follow_protection": DRAW, "ruff_compare": EVAL, "bombs": BOMBS}
@@ -89,6 +90,8 @@ FIXED_PLAY: dict[str, Any] = {
     "tractors": True,
     "throws": True,
     "tractor_bridges_level_gap": True,
+    "genuine_tuples": True,     # PR #512: a triple cut from a longer tuple is no pair
+    "tractors_first": True,     # TrickFormat::from_cards: a tractor before a wider tuple
 }
 
 
