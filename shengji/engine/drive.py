@@ -79,16 +79,16 @@ def usable(game) -> bool:
     return game.variant._plugin_hook(_HOOKS) is None
 
 
-def drive(game, pickers: list) -> bool:
-    """Play ``game`` on through the C driver while the seat to act has a picker
-    (``pickers[seat]``: its ``play_index``, or None). Returns False when it made no play
-    (the caller takes the decision through the per-play path)."""
+def start_state(st, game, pickers: int) -> int:
+    """Fill the driver state ``st`` (an ``sj_drive *``) from ``game`` at a decision of its
+    play; ``pickers``: the bit mask of the seats the caller answers for. Returns the
+    failed-throw penalty. Shared by ``drive`` and the research env's C play phase."""
+    if _ffi is None and not _load():
+        raise RuntimeError("the play driver needs the C core")
     m = game.players
-    st = _ffi.new("sj_drive *")
     st.players = m
-    st.pickers = sum(1 << s for s in range(m) if pickers[s] is not None)
-    side = game.side
-    st.side = sum(1 << s for s in side)
+    st.pickers = pickers
+    st.side = sum(1 << s for s in game.side)
     st.throws = bool(game.rules.throws)
     st.throw_penalty = penalty = game.variant.settings["penalties"]["failed_throw"]
     st.follow_limit = tricks.FOLLOW_LIMIT
@@ -112,6 +112,16 @@ def drive(game, pickers: list) -> bool:
         for (_, card), done in zip(tracker.calls, tracker.done, strict=True):
             if not done:
                 st.watch[card] = 1
+    return penalty
+
+
+def drive(game, pickers: list) -> bool:
+    """Play ``game`` on through the C driver while the seat to act has a picker
+    (``pickers[seat]``: its ``play_index``, or None). Returns False when it made no play
+    (the caller takes the decision through the per-play path)."""
+    m = game.players
+    st = _ffi.new("sj_drive *")
+    penalty = start_state(st, game, sum(1 << s for s in range(m) if pickers[s] is not None))
     r = game.ctx._r
     step = _lib.sj_drive_step
     rc = _lib.sj_drive_start(r, st)

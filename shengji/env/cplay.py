@@ -21,7 +21,6 @@ import numpy as np
 
 from ..cards import NUM_KINDS
 from ..engine import drive as _drive
-from ..engine import tricks
 from ..engine.phase import PLAYING
 from .building import N_ACTIONS
 
@@ -59,32 +58,8 @@ class CPlay:
         self._mask = ffi.new("int8_t[]", N_ACTIONS)
         self._out_np = np.frombuffer(ffi.buffer(self._out), dtype=np.float32)
         self._mask_np = np.frombuffer(ffi.buffer(self._mask), dtype=np.int8)
-        m = game.players
-        st.players = m
-        st.pickers = 0  # nothing listed by the driver: the env builds each play
-        st.side = sum(1 << s for s in game.side)
-        st.throws = bool(game.rules.throws)
-        st.throw_penalty = self.penalty = game.variant.settings["penalties"]["failed_throw"]
-        st.follow_limit = tricks.FOLLOW_LIMIT
-        st.to_act = game.to_act
-        st.leader = game.leader
-        trick = game._trick
-        st.n_trick = len(trick)
-        st.trick_number = game.trick_number
-        st.trick_points = game.trick_points
-        st.penalty = game.penalty
-        st.captured[0:m] = game.captured
-        st.penalties[0:m] = game.penalties
-        st.hand_len[0:m] = game.hand_len
-        ffi.memmove(st.hands, b"".join(map(bytes, game.hands)), m * NUM_KINDS)
-        if trick:
-            ffi.memmove(st.trick, game._trick_counts, len(trick) * NUM_KINDS)
-        st.played[0:NUM_KINDS] = game.played
-        friends = game._friends
-        if friends is not None and not game.sides_known:
-            for (_, card), done in zip(friends.calls, friends.done, strict=True):
-                if not done:
-                    st.watch[card] = 1
+        # nothing listed by the driver (pickers 0): the env builds each play
+        self.penalty = _drive.start_state(st, game, 0)
         rc = lib.sj_drive_start(self.r, st)
         if rc != 0:
             raise ValueError(f"play driver: rules core error {rc}")
