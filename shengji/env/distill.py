@@ -1,0 +1,242 @@
+"""A warm start for the ``learned`` bot: Q(s, a) taught to pick the moves a teacher bot
+(``heuristic``) picks, NumPy only.
+
+    python -m shengji.env.distill --deals 1500 --out warm.npz
+    python -m shengji.env.dmc --resume warm.npz --deals 800 --out learned.npz  # optional
+
+Deals are played in the PettingZoo environment in whole-move mode (``actions="moves"``,
+``shengji.env.moves``). One team's seats (alternating deal by deal) are played by the
+teacher, the others by ``--opponents`` (comma-separated specs, cycled deal by deal).
+Every decision of a seat the teacher plays (the other team's too when the opponent is
+the teacher) with more than one listed move is a sample: the observation and the listed
+moves' features exactly as the environment (and so the ``learned`` bot, whose view-built
+observation the tests hold equal) gives them, and the index of the listed move the
+teacher chose. A teacher's move that is not listed (a list over ``max_moves`` is a
+sample) is played but not kept.
+
+The network (``shengji.env.qnet``, unchanged, so inference is unchanged) is fitted by a
+softmax cross-entropy over each decision's listed moves, with Adam. Why cross-entropy
+and not a regression or a margin: the bot only takes the argmax, so only the order of
+the Q values of one decision matters; the cross-entropy is the likelihood of the
+teacher's choice, uses every listed move of the decision at once (no target value to
+invent for the moves the teacher did not take) and has smooth gradients, where a
+margin loss stops learning from decisions already right by the margin. The Q values it
+leaves are logits, not level/point estimates: a DMC run from this start
+(``dmc --resume``) first refits their scale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from .aec import ShengjiEnv
+from .moves import MoveDecision
+from .qnet import Adam, QNet
+
+
+def move_key(action) -> tuple:
+    """An engine action as a comparable key (cards as a multiset)."""
+    return (type(action).__name__, tuple(sorted(getattr(action, "cards", ()))),
+            getattr(action, "option", None), getattr(action, "calls", None))
+
+
+def ce_loss_and_grads(net: QNet, S, A, starts, labels):
+    """Mean softmax cross-entropy of the teacher's choice over each decision's listed
+    moves, and its gradients. ``S``: B states; ``A``: the B decisions' listed moves one
+    after another (M rows); ``starts``: where each decision's rows begin (B, ascending,
+    the first 0); ``labels``: the chosen row of each decision, counted from its start."""
+    p = net.params
+    B = len(starts)
+    counts = np.diff(np.append(starts, len(A)))
+    seg = np.repeat(np.arange(B), counts)
+    s = S * net.inv_high
+    a = A * net.inv_move
+    hs = s @ p["Ws"]
+    z1 = a @ p["Wa"] + hs[seg] + p["b1"]
+    h1 = np.maximum(z1, 0)
+    z2 = h1 @ p["W2"] + p["b2"]
+    h2 = np.maximum(z2, 0)
+    q = (h2 @ p["w3"])[:, 0] + p["b3"][0]
+    m = np.maximum.reduceat(q, starts)
+    e = np.exp(q - m[seg])
+    z = np.add.reduceat(e, starts)
+    chosen = starts + labels
+    loss = float(np.mean(np.log(z) + m - q[chosen]))
+    dq = e / z[seg]
+    dq[chosen] -= 1.0
+    dq = (dq / B).astype(np.float32)[:, None]
+    g = {"w3": h2.T @ dq, "b3": dq.sum(0)}
+    dz2 = (dq @ p["w3"].T) * (z2 > 0)
+    g["W2"] = h1.T @ dz2
+    g["b2"] = dz2.sum(0)
+    dz1 = (dz2 @ p["W2"].T) * (z1 > 0)
+    g["Wa"] = a.T @ dz1
+    g["b1"] = dz1.sum(0)
+    g["Ws"] = s.T @ np.add.reduceat(dz1, starts)
+    return loss, g
+
+
+class Distiller:
+    def __init__(self, variant="two-deck-80", *, seed: int = 0, teacher: str = "heuristic",
+                 opponents: str = "random,heuristic", hidden: int = 128, hidden2: int = 64,
+                 lr: float = 1e-3, batch: int = 256, max_moves: int = 64):
+        from ..bots import parse_spec
+
+        parse_spec(teacher)
+        self.opponent_specs = [o.strip() for o in opponents.split(",") if o.strip()]
+        if not self.opponent_specs:
+            parse_spec(opponents)  # the bot module's own one-line error
+        for spec in self.opponent_specs:
+            parse_spec(spec)
+        self.teacher = teacher
+        self.env = ShengjiEnv(variant, actions="moves", max_moves=max_moves)
+        self.variant = self.env.variant
+        self.seed = seed
+        lay = self.env.layout
+        self.net = QNet(lay.high, hidden, hidden2, seed, meta={
+            "variant": self.variant.name, "players": self.variant.players,
+            "history": lay.history, "obs_size": lay.size, "max_moves": max_moves,
+            "trainer": "shengji.env.distill", "teacher": teacher, "curve": [],
+            "losses": []})
+        self.opt = Adam(self.net.params, lr)
+        self.rng = np.random.default_rng(seed)
+        self.batch = batch
+        self.deals = 0
+        self.skipped = 0  # teacher moves not in the list
+        self.S: list = []  # per decision: the observation
+        self.A: list = []  # per decision: its listed moves' features (n × F)
+        self.y: list = []  # per decision: the teacher's index
+
+    def play_deal(self) -> None:
+        """One deal: the teacher at one team's seats, opponents at the others; the
+        teacher's decisions are the samples."""
+        from ..bots import make_bot
+
+        env = self.env
+        teams = self.variant.teams
+        team = teams[self.deals % len(teams)] if len(set(teams)) > 1 else None
+        spec = self.opponent_specs[self.deals % len(self.opponent_specs)]
+        seats = range(len(teams))
+        taught = {s for s in seats if team is None or teams[s] == team}
+        if team is None:  # every seat its own team: one taught seat
+            taught = {self.deals % len(teams)}
+        specs = {s: self.teacher if s in taught else spec for s in seats}
+        recorded = {s for s in seats if specs[s] == self.teacher}
+        env.external_seats = frozenset(s for s in seats if s not in recorded)
+        env.reset(seed=int(self.rng.integers(2**62)))
+        g = env._game()
+        bots = {s: make_bot(specs[s], self.variant, f"distill:{self.seed}:{self.deals}:{s}")
+                for s in seats}
+        agents = env.possible_agents
+        while not g.over:
+            s = g.to_act
+            assert s is not None  # a game not over has a seat to act
+            action = bots[s].act(g.view(s), g.legal_actions(s))
+            if s in recorded:
+                obs = env.observe(agents[s])
+                dec = env.decision
+                assert isinstance(dec, MoveDecision)  # the env runs in moves mode
+                key = move_key(action)
+                i = next((j for j, m in enumerate(dec.moves) if move_key(m) == key), None)
+                if i is None:
+                    self.skipped += 1
+                    env.act_engine(action)
+                    continue
+                n = len(dec.moves)
+                if n > 1:
+                    self.S.append(obs["observation"].copy())
+                    self.A.append(obs["moves"][:n].copy())
+                    self.y.append(i)
+                env.step(i)
+            else:
+                env.act_engine(action)
+        self.deals += 1
+
+    def arrays(self):
+        S = np.asarray(self.S, np.float32)
+        y = np.asarray(self.y, np.int64)
+        return S, self.A, y
+
+    def fit(self, epochs: int = 1, holdout: float = 0.0) -> list:
+        """``epochs`` passes of Adam over the samples (the last ``holdout`` share kept
+        out); per epoch the mean training loss, the held-out loss and the held-out share
+        of decisions where the teacher's move has the highest Q."""
+        S, A, y = self.arrays()
+        n = len(y)
+        n_fit = n - int(n * holdout)
+        out = []
+        for epoch in range(epochs):
+            order = self.rng.permutation(n_fit)
+            losses = []
+            for b in range(0, n_fit, self.batch):
+                idx = order[b:b + self.batch]
+                loss, grads = ce_loss_and_grads(self.net, S[idx], *_pack(A, y, idx))
+                self.opt.step(self.net.params, grads)
+                losses.append(loss)
+            row = {"epoch": epoch + 1, "samples": n_fit,
+                   "loss": float(np.mean(losses)) if losses else float("nan")}
+            if n_fit < n:
+                row.update(self.agreement(S[n_fit:], A[n_fit:], y[n_fit:]))
+            self.net.meta["losses"].append(row)
+            out.append(row)
+        return out
+
+    def agreement(self, S, A, y) -> dict:
+        idx = np.arange(len(y))
+        loss, _ = ce_loss_and_grads(self.net, S, *_pack(A, y, idx))
+        hits = sum(int(np.argmax(self.net.q_values(S[i], A[i]))) == y[i] for i in idx)
+        return {"holdout_loss": loss, "holdout_agreement": float(hits) / max(1, len(y))}
+
+
+def _pack(A, y, idx):
+    rows = [A[i] for i in idx]
+    counts = np.array([len(r) for r in rows])
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    return np.concatenate(rows), starts, y[idx]
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m shengji.env.distill",
+                                 description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="two-deck-80")
+    ap.add_argument("--deals", type=int, default=1000, help="deals of teacher play")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--teacher", default="heuristic")
+    ap.add_argument("--opponents", default="random,heuristic",
+                    help="bot spec of the other team (comma-separated: cycled deal by deal)")
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate")
+    ap.add_argument("--holdout", type=float, default=0.05,
+                    help="share of decisions kept out to measure the agreement")
+    ap.add_argument("--eval-boards", type=int, default=20,
+                    help="duplicate boards against random after fitting (0: none)")
+    ap.add_argument("--out", default="warm.npz")
+    args = ap.parse_args(argv)
+    d = Distiller(args.variant, seed=args.seed, teacher=args.teacher,
+                  opponents=args.opponents, lr=args.lr)
+    t0 = time.process_time()
+    while d.deals < args.deals:
+        d.play_deal()
+        if d.deals % 100 == 0:
+            print(f"deals {d.deals}  decisions {len(d.y)}  unlisted {d.skipped}  "
+                  f"cpu {time.process_time() - t0:.0f}s", flush=True)
+    for row in d.fit(args.epochs, args.holdout):
+        print("fit", json.dumps(row), f"cpu {time.process_time() - t0:.0f}s", flush=True)
+    d.net.meta.update(distill_deals=d.deals, distill_samples=len(d.y))
+    if args.eval_boards:
+        from .dmc import Trainer
+
+        t = Trainer(args.variant, seed=args.seed, max_moves=d.env.max_moves)
+        t.net = d.net
+        t.deals = 0
+        print("eval", json.dumps(t.evaluate(args.eval_boards)), flush=True)
+    d.net.save(args.out)
+    print(f"saved {args.out}")
+
+
+if __name__ == "__main__":
+    main()

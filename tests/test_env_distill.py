@@ -1,0 +1,85 @@
+"""The distillation warm start (shengji.env.distill): the teacher's recorded move is the
+one it played, the cross-entropy's gradients match finite differences, a few deals and
+a fit give a finite loss that falls, and the checkpoint saves and loads for the learned
+bot's inference."""
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numpy")
+
+from shengji.bots import make_bot  # noqa: E402
+from shengji.env.distill import Distiller, _pack, ce_loss_and_grads, main, move_key  # noqa: E402
+from shengji.env.moves import MoveDecision  # noqa: E402
+from shengji.env.qnet import QNet  # noqa: E402
+from shengji.engine.game import Game  # noqa: E402
+from shengji.variants import load_variant  # noqa: E402
+
+
+def test_cross_entropy_gradients_match_finite_differences():
+    net = QNet(np.ones(12, np.float32) * 3, hidden=6, hidden2=4, seed=2)
+    net.params = {k: v.astype(np.float64) for k, v in net.params.items()}
+    rng = np.random.default_rng(0)
+    S = rng.random((3, 12))
+    A = [rng.random((k, 70)) for k in (2, 5, 3)]
+    y = np.array([1, 4, 0])
+    args = (S, *_pack(A, y, np.arange(3)))
+    loss, g = ce_loss_and_grads(net, *args)
+    # three decisions of 2, 5 and 3 moves: near log(n) each before training
+    assert abs(loss - np.mean(np.log([2, 5, 3]))) < 1.0
+    for name in ("W2", "Ws", "Wa", "b1", "w3"):
+        p = net.params[name].reshape(-1)
+        i = int(np.argmax(np.abs(g[name].reshape(-1))))
+        old = p[i]
+        p[i] = old + 1e-6
+        up, _ = ce_loss_and_grads(net, *args)
+        p[i] = old - 1e-6
+        down, _ = ce_loss_and_grads(net, *args)
+        p[i] = old
+        assert abs((up - down) / 2e-6 - g[name].reshape(-1)[i]) < 1e-5, name
+
+
+def test_recorded_label_is_the_teachers_move():
+    v = load_variant("two-deck-80")
+    g = Game(v, "distill-label", max_deals=1)
+    bot = make_bot("heuristic", v, "t")
+    found = 0
+    while not g.over and found < 20:
+        s = g.to_act
+        action = bot.act(g.view(s), g.legal_actions(s))
+        dec = MoveDecision.of_game(g, s, 64)
+        hits = [m for m in dec.moves if move_key(m) == move_key(action)]
+        if hits:
+            found += 1
+            assert len(hits) == 1  # a listed move is one key: the label is exact
+        g.apply(action)
+    assert found == 20
+
+
+def test_distill_few_deals_finite_loss_that_falls_and_round_trip(tmp_path):
+    d = Distiller("one-deck-40", hidden=16, hidden2=8, lr=3e-3, batch=64, max_moves=16,
+                  opponents="random")
+    for _ in range(3):
+        d.play_deal()
+    assert d.deals == 3 and len(d.y) == len(d.S) == len(d.A) > 20
+    assert all(0 <= y < len(a) and len(a) > 1 for y, a in zip(d.y, d.A))
+    assert d.skipped < len(d.y) / 4  # the teacher's move is nearly always listed
+    rows = d.fit(epochs=15)
+    assert all(math.isfinite(r["loss"]) for r in rows)
+    assert rows[-1]["loss"] < rows[0]["loss"]
+    path = tmp_path / "warm.npz"
+    d.net.save(path)
+    back = QNet.load(path)
+    S, A, _ = d.arrays()
+    assert np.allclose(back.q_values(S[0], A[0]), d.net.q_values(S[0], A[0]))
+    assert back.meta["trainer"] == "shengji.env.distill" and back.meta["max_moves"] == 16
+
+
+def test_distill_command_line(tmp_path, capsys):
+    out = tmp_path / "w.npz"
+    main(["--variant", "one-deck-40", "--deals", "2", "--epochs", "1",
+          "--eval-boards", "0", "--out", str(out)])
+    assert "saved" in capsys.readouterr().out
+    assert QNet.load(out).meta["distill_deals"] == 2
