@@ -6,16 +6,13 @@ bot's inference."""
 import math
 
 import numpy as np
-import pytest
 
-pytest.importorskip("numpy")
-
-from shengji.bots import make_bot  # noqa: E402
-from shengji.env.distill import Distiller, _pack, ce_loss_and_grads, main, move_key  # noqa: E402
-from shengji.env.moves import MoveDecision  # noqa: E402
-from shengji.env.qnet import QNet  # noqa: E402
-from shengji.engine.game import Game  # noqa: E402
-from shengji.variants import load_variant  # noqa: E402
+from shengji.bots import make_bot
+from shengji.engine.game import Game
+from shengji.env.distill import Distiller, _pack, ce_loss_and_grads, main, move_key
+from shengji.env.moves import MoveDecision
+from shengji.env.qnet import QNet
+from shengji.variants import load_variant
 
 
 def test_cross_entropy_gradients_match_finite_differences():
@@ -64,7 +61,7 @@ def test_distill_few_deals_finite_loss_that_falls_and_round_trip(tmp_path):
     for _ in range(3):
         d.play_deal()
     assert d.deals == 3 and len(d.y) == len(d.S) == len(d.A) > 20
-    assert all(0 <= y < len(a) and len(a) > 1 for y, a in zip(d.y, d.A))
+    assert all(0 <= y < len(a) and len(a) > 1 for y, a in zip(d.y, d.A, strict=True))
     assert d.skipped < len(d.y) / 4  # the teacher's move is nearly always listed
     rows = d.fit(epochs=15)
     assert all(math.isfinite(r["loss"]) for r in rows)

@@ -161,7 +161,7 @@ class Distiller:
         y = np.asarray(self.y, np.int64)
         return S, self.A, y
 
-    def fit(self, epochs: int = 1, holdout: float = 0.0) -> list:
+    def fit(self, epochs: int = 1, holdout: float = 0.0, log=None) -> list:
         """``epochs`` passes of Adam over the samples (the last ``holdout`` share kept
         out); per epoch the mean training loss, the held-out loss and the held-out share
         of decisions where the teacher's move has the highest Q."""
@@ -183,6 +183,8 @@ class Distiller:
                 row.update(self.agreement(S[n_fit:], A[n_fit:], y[n_fit:]))
             self.net.meta["losses"].append(row)
             out.append(row)
+            if log:
+                log(row)
         return out
 
     def agreement(self, S, A, y) -> dict:
@@ -224,8 +226,8 @@ def main(argv=None) -> None:
         if d.deals % 100 == 0:
             print(f"deals {d.deals}  decisions {len(d.y)}  unlisted {d.skipped}  "
                   f"cpu {time.process_time() - t0:.0f}s", flush=True)
-    for row in d.fit(args.epochs, args.holdout):
-        print("fit", json.dumps(row), f"cpu {time.process_time() - t0:.0f}s", flush=True)
+    d.fit(args.epochs, args.holdout, log=lambda row: print(
+        "fit", json.dumps(row), f"cpu {time.process_time() - t0:.0f}s", flush=True))
     d.net.meta.update(distill_deals=d.deals, distill_samples=len(d.y))
     if args.eval_boards:
         from .dmc import Trainer
