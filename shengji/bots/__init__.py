@@ -16,6 +16,7 @@ from . import random_bot  # noqa: F401, I001
 from . import heuristic  # noqa: F401
 from . import mc  # noqa: F401
 from . import learned  # noqa: F401  (learned, policy: shengji.env, the rl extra)
-from .base import BOTS, Bot, Option, describe, make_bot, parse_spec, register
+from .base import BOTS, Bot, Option, describe, make_bot, parse_spec, parse_specs, register
 
-__all__ = ["BOTS", "Bot", "Option", "describe", "make_bot", "parse_spec", "register"]
+__all__ = ["BOTS", "Bot", "Option", "describe", "make_bot", "parse_spec", "parse_specs",
+           "register"]

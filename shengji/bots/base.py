@@ -117,6 +117,17 @@ def parse_spec(spec: str) -> tuple[type[Bot], dict[str, Any]]:
     return cls, values
 
 
+def parse_specs(text: str) -> list[str]:
+    """``"random, heuristic"`` → ``["random", "heuristic"]``, each spec checked (the
+    trainers' ``--opponents``: a list cycled deal by deal). Raises ShengjiError."""
+    specs = [s.strip() for s in text.split(",") if s.strip()] if isinstance(text, str) else []
+    if not specs:
+        parse_spec(text)  # the one-line error of an empty or mistyped spec
+    for spec in specs:
+        parse_spec(spec)
+    return specs
+
+
 def make_bot(spec: str, variant: Variant, seed: int | str = 0) -> Bot:
     """A bot from its spec (``"heuristic"``, ``"mc:budget=500"``)."""
     from ..variants.variant import Variant

@@ -84,14 +84,10 @@ class Distiller:
     def __init__(self, variant="two-deck-80", *, seed: int = 0, teacher: str = "heuristic",
                  opponents: str = "random,heuristic", hidden: int = 128, hidden2: int = 64,
                  lr: float = 1e-3, batch: int = 256, max_moves: int = 64):
-        from ..bots import parse_spec
+        from ..bots import parse_spec, parse_specs
 
         parse_spec(teacher)
-        self.opponent_specs = [o.strip() for o in opponents.split(",") if o.strip()]
-        if not self.opponent_specs:
-            parse_spec(opponents)  # the bot module's own one-line error
-        for spec in self.opponent_specs:
-            parse_spec(spec)
+        self.opponent_specs = parse_specs(opponents)
         self.teacher = teacher
         self.env = ShengjiEnv(variant, actions="moves", max_moves=max_moves)
         self.variant = self.env.variant

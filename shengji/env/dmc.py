@@ -55,14 +55,10 @@ class Trainer:
                  batch: int = 128, fit_every: int = 2048, epochs: int = 2,
                  max_moves: int = 64,
                  eps_start: float = 0.2, eps_end: float = 0.02, eps_deals: int = 2000):
-        from ..bots import parse_spec
+        from ..bots import parse_specs
 
         # several specs, comma-separated: the opponents of a deal cycle through them
-        self.opponent_specs = [o.strip() for o in opponents.split(",") if o.strip()]
-        if not self.opponent_specs:
-            parse_spec(opponents)  # the bot module's own one-line error
-        for spec in self.opponent_specs:
-            parse_spec(spec)
+        self.opponent_specs = parse_specs(opponents)
         self.variant_ref = variant
         self.env = ShengjiEnv(variant, actions="moves", max_moves=max_moves, reward="points")
         self.variant = self.env.variant
