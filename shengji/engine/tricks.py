@@ -223,9 +223,8 @@ class Playing(Phase):
             played[c] += 1
         self.hand_len[seat] -= len(cards)
         ev.append(_played(seat, cards, self.trick_number, not self._trick))
-        undo: tuple | bool | None = False
-        if self._play_takeback_rule:
-            undo = (seat, cards, None)
+        # table.play_takeback: what taking this play back restores (always None without it)
+        undo: tuple | None = (seat, cards, None) if self._play_takeback_rule else None
         if self._friends is not None and not self.sides_known:
             if undo:
                 joined = self.joined
@@ -240,11 +239,9 @@ class Playing(Phase):
         self._trick_counts += play._b  # the trick as the core reads it, kept as it grows
         if len(self._trick) < self.players:
             self.to_act = (seat + 1) % self.players
-            if undo is not False:
-                self._undo = undo if isinstance(undo, tuple) else None
+            self._undo = undo
             return
-        if undo is not False:
-            self._undo = None  # the last play completes the trick at once
+        self._undo = None  # the last play completes the trick at once
         trick = self._trick
         idx = self.ctx._winner_of(self._trick_counts, len(trick))
         winner = trick[idx][0]
