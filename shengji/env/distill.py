@@ -56,11 +56,7 @@ def ce_loss_and_grads(net: QNet, S, A, starts, labels):
     s = S * net.inv_high
     a = A * net.inv_move
     hs = s @ p["Ws"]
-    z1 = a @ p["Wa"] + hs[seg] + p["b1"]
-    h1 = np.maximum(z1, 0)
-    z2 = h1 @ p["W2"] + p["b2"]
-    h2 = np.maximum(z2, 0)
-    q = (h2 @ p["w3"])[:, 0] + p["b3"][0]
+    layers, q = net.tail(a @ p["Wa"] + hs[seg] + p["b1"])
     m = np.maximum.reduceat(q, starts)
     e = np.exp(q - m[seg])
     z = np.add.reduceat(e, starts)
@@ -68,14 +64,8 @@ def ce_loss_and_grads(net: QNet, S, A, starts, labels):
     loss = float(np.mean(np.log(z) + m - q[chosen]))
     dq = e / z[seg]
     dq[chosen] -= 1.0
-    dq = (dq / B).astype(np.float32)[:, None]
-    g = {"w3": h2.T @ dq, "b3": dq.sum(0)}
-    dz2 = (dq @ p["w3"].T) * (z2 > 0)
-    g["W2"] = h1.T @ dz2
-    g["b2"] = dz2.sum(0)
-    dz1 = (dz2 @ p["W2"].T) * (z1 > 0)
+    g, dz1 = net.tail_grads(layers, (dq / B).astype(np.float32)[:, None])
     g["Wa"] = a.T @ dz1
-    g["b1"] = dz1.sum(0)
     g["Ws"] = s.T @ np.add.reduceat(dz1, starts)
     return loss, g
 

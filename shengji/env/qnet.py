@@ -65,27 +65,38 @@ class QNet:
 
     def loss_and_grads(self, S, A, y):
         """Mean squared error of Q(S[i], A[i]) against y, and its gradients."""
-        p = self.params
         s = S * self.inv_high
         a = A * self.inv_move
-        z1 = s @ p["Ws"] + a @ p["Wa"] + p["b1"]
+        z1 = s @ self.params["Ws"] + a @ self.params["Wa"] + self.params["b1"]
+        layers, q = self.tail(z1)
+        err = q - y
+        loss = float(np.mean(err ** 2))
+        g, dz1 = self.tail_grads(layers, (2.0 / len(y)) * err[:, None])
+        g["Ws"] = s.T @ dz1
+        g["Wa"] = a.T @ dz1
+        return loss, g
+
+    def tail(self, z1):
+        """From the first layer's sum (before its ReLU) to Q: the layers kept for
+        ``tail_grads``, and Q of each row. Shared by every loss the trainers fit."""
+        p = self.params
         h1 = np.maximum(z1, 0)
         z2 = h1 @ p["W2"] + p["b2"]
         h2 = np.maximum(z2, 0)
-        q = (h2 @ p["w3"])[:, 0] + p["b3"][0]
-        err = q - y
-        n = len(y)
-        loss = float(np.mean(err ** 2))
-        dq = (2.0 / n) * err[:, None]
+        return (z1, h1, z2, h2), (h2 @ p["w3"])[:, 0] + p["b3"][0]
+
+    def tail_grads(self, layers, dq):
+        """The gradients of the layers above the first sum for dLoss/dQ ``dq`` (rows × 1),
+        with ``b1``'s, and dLoss/d(first sum) for the caller's own Ws and Wa."""
+        p = self.params
+        z1, h1, z2, h2 = layers
         g = {"w3": h2.T @ dq, "b3": dq.sum(0)}
         dz2 = (dq @ p["w3"].T) * (z2 > 0)
         g["W2"] = h1.T @ dz2
         g["b2"] = dz2.sum(0)
         dz1 = (dz2 @ p["W2"].T) * (z1 > 0)
-        g["Ws"] = s.T @ dz1
-        g["Wa"] = a.T @ dz1
         g["b1"] = dz1.sum(0)
-        return loss, g
+        return g, dz1
 
     # ------------------------------------------------------------------ files
 
