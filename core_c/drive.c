@@ -61,7 +61,7 @@ static int filler_build(const uint8_t *pool, int r, filler_t *f)
     for (int i = n - 1; i >= 0; i--) {
         const uint64_t *nxt = f->ways[i + 1];
         int cap = f->caps[i];
-        uint64_t acc = 0; /* every term <= FILLER_MAX and cap <= 4: no overflow */
+        uint64_t acc = 0; /* acc <= FILLER_MAX before each add: no overflow */
         for (int j = 0; j <= r; j++) {
             acc += nxt[j];
             if (j > cap)

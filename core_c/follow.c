@@ -13,6 +13,7 @@
  * listing stops and the total is reported as a lower bound (docs/semantics.md §5) */
 #define FOLLOW_BUDGET 2000000L
 #define MEMO_CAP 8192u
+#define PACK_BUDGET 1000000L /* nodes of one plain packing search (five packs and more) */
 #define MEMO_AFTER 512 /* nodes before the memo is worth allocating */
 #define KEYLEN 56
 
@@ -76,7 +77,7 @@ typedef struct {
     /* genuine_tuples (follow check): the hand's and the play's cards of the suit, and
      * the plain tuples of each width the components asked along the current path */
     uint8_t hand0[64], play0[64];
-    int slots[5];
+    int slots[9];
     /* collected requirement sets (legal follows) */
     uint8_t (*finals)[64];
     int nfinals, capfinals;
@@ -101,7 +102,7 @@ static int genuine_ok(const search_t *fs)
     if (!r->genuine_tuples ||
         !(r->protection == SJ_PROTECT_LONGER_TUPLES || r->protection == SJ_PROTECT_BOTH))
         return 1;
-    for (int w = 2; w <= 4; w++) {
+    for (int w = 2; w <= 8; w++) {
         if (!fs->slots[w])
             continue;
         int covered = 0, spare = 0;
@@ -118,7 +119,7 @@ static int genuine_ok(const search_t *fs)
 static void count_slots(search_t *fs, const sj_pattern *p, int sign)
 {
     for (int j = 0; j < p->n_shapes && j < SJ_PAT_SHAPES; j++)
-        if (p->shapes[j].len == 1 && p->shapes[j].w >= 2 && p->shapes[j].w <= 4)
+        if (p->shapes[j].len == 1 && p->shapes[j].w >= 2 && p->shapes[j].w <= 8)
             fs->slots[p->shapes[j].w] += sign;
 }
 
@@ -249,21 +250,71 @@ static int place(search_t *fs, const job_t *jb, int j, int prev_key)
     return 0;
 }
 
-/* plain tuples only (need[w] tuples of width w): a counting argument instead of search */
+/* Widths or counts of 5..8 (five packs and more): a small bin packing (eight copies give
+ * 4+4, 5+3, 6+2 or 2+2+2+2), searched exactly. Tuples are placed widest first; kinds
+ * are grouped by the copies they still have (cap[c]); tuples of one width take groups
+ * in non-increasing order, which loses no packing (sort any packing's placements of
+ * that width by the room left at the time) and tries each multiset once. Returns 1, 0,
+ * or SJ_ERR_LIMIT when the node budget runs out (never a guess). */
+static int pack_dfs(int *cap, int *need, int w, int cmax, long *budget)
+{
+    if (need[w] == 0) {
+        do
+            w--;
+        while (w >= 2 && need[w] == 0);
+        cmax = 8;
+    }
+    if (w < 2)
+        return 1;
+    if (--*budget < 0)
+        return SJ_ERR_LIMIT;
+    int fit = 0, room = 0, want = 0;
+    for (int c = w; c <= 8; c++)
+        fit += cap[c] * (c / w);
+    for (int c = 2; c <= 8; c++)
+        room += cap[c] * c, want += need[c] * c;
+    if (fit < need[w] || room < want)
+        return 0;
+    need[w]--;
+    int rc = 0;
+    for (int c = cmax; c >= w && !rc; c--) {
+        if (!cap[c])
+            continue;
+        cap[c]--, cap[c - w]++;
+        rc = pack_dfs(cap, need, w, c, budget);
+        cap[c]++, cap[c - w]--;
+    }
+    need[w]++;
+    return rc;
+}
+
+/* plain tuples only (need[w] tuples of width w): a counting argument instead of search
+ * while every width and count is at most 4; 1, 0 or SJ_ERR_LIMIT */
 static int plain_feasible(const sj_rules *r, int s, const uint8_t *c, const int *need, int strict)
 {
-    int cnt[5] = {0, 0, 0, 0, 0};
+    int cnt[9] = {0};
     int hi = r->str_hi[SU(s)] & 63;
     for (int t = 0; t < hi; t++) {
         int n = r->lev_n[SU(s)][t] & 7;
         for (int x = 0; x < n && x < 4; x++) {
             int v = c[K(r->lev_kinds[SU(s)][t][x])];
-            if (v >= 1 && v <= 4)
+            if (v >= 1 && v <= 8)
                 cnt[v]++;
         }
     }
-    if (strict)
-        return need[2] <= cnt[2] && need[3] <= cnt[3] && need[4] <= cnt[4];
+    if (strict) {
+        for (int v = 2; v <= 8; v++)
+            if (need[v] > cnt[v])
+                return 0;
+        return 1;
+    }
+    if (need[5] | need[6] | need[7] | need[8] | cnt[5] | cnt[6] | cnt[7] | cnt[8]) {
+        int nd[9];
+        long budget = PACK_BUDGET;
+        for (int v = 0; v <= 8; v++)
+            nd[v] = need[v];
+        return pack_dfs(cnt, nd, 8, 8, &budget);
+    }
     if (need[4] > cnt[4])
         return 0;
     int free4 = cnt[4] - need[4];
@@ -279,7 +330,7 @@ static int plain_feasible(const sj_rules *r, int s, const uint8_t *c, const int 
 /* can c (suit s) supply every structure of the pattern at once? */
 static int can_supply(search_t *fs, uint8_t *c, const sj_pattern *p, int strict)
 {
-    int need[5] = {0, 0, 0, 0, 0}, plain = 1;
+    int need[9] = {0}, plain = 1;
     for (int j = 0; j < p->n_shapes && j < SJ_PAT_SHAPES; j++) {
         const sj_shape sh = p->shapes[j];
         if (!sj__shape_exists(fs->r, sh.w, sh.len))
@@ -301,7 +352,7 @@ static void grouped_pattern(const sj_shape *t, int nt, const int *need, sj_patte
     int n = 0;
     for (int i = 0; i < nt && n < SJ_PAT_SHAPES; i++)
         out->shapes[n++] = t[i];
-    for (int v = 4; v >= 2; v--)
+    for (int v = 8; v >= 2; v--)
         for (int c = 0; c < need[v] && n < SJ_PAT_SHAPES; c++) {
             out->shapes[n].w = (uint8_t)v;
             out->shapes[n].len = 1;
@@ -319,18 +370,19 @@ static void grouped_pattern(const sj_shape *t, int nt, const int *need, sj_patte
 static int group_tractors(search_t *fs, const sj_pattern *plain, int strict, sj_pattern *out)
 {
     const sj_rules *r = fs->r;
-    int need[5] = {0, 0, 0, 0, 0};
+    int need[9] = {0};
     for (int j = 0; j < plain->n_shapes && j < SJ_PAT_SHAPES; j++)
-        if (plain->shapes[j].w >= 2 && plain->shapes[j].w <= 4)
+        if (plain->shapes[j].w >= 2 && plain->shapes[j].w <= 8)
             need[plain->shapes[j].w]++;
+    const int vmax = r->max_tuple > 4 ? r->max_tuple : 4;
     sj_shape chosen[SJ_PAT_SHAPES];
     int nt = 0, prev_cards = INT_MAX, prev_w = INT_MAX;
     sj_pattern trial;
     for (;;) {
         int best_v = 0, best_k = 0, found = 0;
         /* candidates (v, k) by (cards, v) descending, not above the previous choice */
-        for (int cards = 4 * SJ_PAT_SHAPES; cards >= 4 && !found; cards--) {
-            for (int v = 4; v >= 2 && !found; v--) {
+        for (int cards = vmax * SJ_PAT_SHAPES; cards >= 4 && !found; cards--) {
+            for (int v = vmax; v >= 2 && !found; v--) {
                 if (cards % v || cards / v < 2 || cards / v > need[v])
                     continue;
                 int k = cards / v;
@@ -406,12 +458,15 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
         out->n_shapes = 0;
     }
     int top = w < r->max_tuple ? w : r->max_tuple;
-    int budget = w * len, need[5] = {0, 0, 0, 0, 0};
+    int budget = w * len, need[9] = {0};
     while (out->n_shapes < SJ_PAT_SHAPES) {
         int got = 0;
         for (int v = top < budget ? top : budget; v >= 2; v--) {
             need[v]++;
-            if (plain_feasible(r, fs->s, fs->suit_left, need, strict)) {
+            int rc = plain_feasible(r, fs->s, fs->suit_left, need, strict);
+            if (rc < 0)
+                return rc;
+            if (rc) {
                 got = v;
                 break;
             }
@@ -687,7 +742,7 @@ typedef struct {
     int suffix[SJ_NK + 1];   /* cards available from kl[i..] */
     int need;                /* cards to choose from avail; -1: nothing is legal */
     int nf, words;           /* requirement sets (0: none) */
-    uint64_t *ok;            /* [nkl][5][words]: sets still met after taking v of kl[i] */
+    uint64_t *ok;            /* [nkl][9][words]: sets still met after taking v of kl[i] */
     uint64_t *zero;          /* [nkl+1][words]: sets needing nothing from kl[i..] */
     uint64_t *alive;         /* [nkl+1][words] */
     uint8_t cur[64];
@@ -762,7 +817,7 @@ static int enum_rec(enum_t *en, int i, int need)
     int top = en->avail[k] < need ? en->avail[k] : need;
     for (int v = top; v >= 0; v--) {
         if (en->nf) {
-            const uint64_t *okv = en->ok + ((size_t)i * 5 + v) * en->words;
+            const uint64_t *okv = en->ok + ((size_t)i * 9 + v) * en->words;
             uint64_t *nxt = alive + en->words;
             uint64_t any = 0;
             for (int w = 0; w < en->words; w++)
@@ -895,7 +950,7 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
     if (en->nf && en->need >= 0) {
         int words = (en->nf + 63) / 64;
         en->words = words;
-        en->ok = calloc((size_t)en->nkl * 5 * words, sizeof(uint64_t));
+        en->ok = calloc((size_t)en->nkl * 9 * words, sizeof(uint64_t));
         en->zero = calloc((size_t)(en->nkl + 1) * words, sizeof(uint64_t));
         en->alive = calloc((size_t)(en->nkl + 1) * words, sizeof(uint64_t));
         if (!en->ok || !en->zero || !en->alive)
@@ -909,9 +964,9 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
                 int k = en->kl[i];
                 if (fs->finals[f][k] == 0 && (en->zero[(size_t)(i + 1) * words + w] & bit))
                     en->zero[(size_t)i * words + w] |= bit;
-                for (int v = 0; v < 5; v++)
+                for (int v = 0; v < 9; v++)
                     if (fs->finals[f][k] <= v)
-                        en->ok[((size_t)i * 5 + v) * words + w] |= bit;
+                        en->ok[((size_t)i * 9 + v) * words + w] |= bit;
             }
         }
     }

@@ -4,7 +4,7 @@
  * the trick winner compare ranks (2 < 3 < ... < A), whatever the suits.
  *
  * A rainbow lead is an sj_lead with esuit SJ_RAINBOW and one component per rank group:
- * w = cards of that rank (up to 16), len = 1, top = the rank, first = the group's index.
+ * w = cards of that rank (up to 32 at eight packs), len = 1, top = the rank, first = the group's index.
  */
 #include "shengji_core.h"
 #include "sj_internal.h"
@@ -49,7 +49,7 @@ int sj__rainbow_decompose(const sj_rules *r, const uint8_t *c, int n, sj_lead *o
     out->n = n;
     out->esuit = SJ_RAINBOW;
     /* components best first: more cards first, then the higher rank */
-    for (int cards = 4 * 4; cards >= 1; cards--)
+    for (int cards = 4 * 8; cards >= 1; cards--) /* four suits of eight packs */
         for (int q = 12; q >= 0; q--)
             if (t[q] == cards) {
                 sj_comp *cp = &out->comps[out->ncomp];

@@ -204,7 +204,7 @@ static void split_done(match_t *mt)
             if (mt->val[i] <= mt->cur[i])
                 return;
     int n = 0;
-    for (int w = 1; w <= 4; w++)
+    for (int w = 1; w <= 8; w++)
         for (int len = 1; len <= SJ_MAXCARDS; len++) {
             int first = n, any = 0;
             if (w == 1 && len == 1) {

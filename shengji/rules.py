@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .cards import NUM_KINDS
+from .cards import MAX_DECKS, NUM_KINDS
 from .errors import RulesError, ShengjiError
 
 Shape = tuple[int, int]
@@ -72,8 +72,8 @@ def parse_shape(text: str | Shape) -> Shape:
                 f"unknown shape {text!r}: expected one of {', '.join(SHAPE_NAMES)} "
                 "or WIDTHxLENGTH such as 2x3 (three consecutive pairs)"
             ) from None
-    if not (1 <= w <= 4 and 1 <= ln <= 24):
-        raise RulesError(f"shape {text!r} out of range: width 1..4, length 1..24")
+    if not (1 <= w <= MAX_DECKS and 1 <= ln <= 24):
+        raise RulesError(f"shape {text!r} out of range: width 1..{MAX_DECKS}, length 1..24")
     if w == 1 and ln != 1:
         raise RulesError(f"shape {text!r}: runs of singles are not a structure")
     return (w, ln)
@@ -161,10 +161,10 @@ def _tractor_lists(widths: tuple[int, ...], tractors: tuple[int, int]) -> list[P
 def default_ladder(lead: Shape, max_tuple: int,
                    tractors: tuple[int, int] | None = None) -> Ladder:
     """The generated ladder (see ``_default_ladder``), arguments checked first."""
-    if type(lead) is not tuple or type(max_tuple) is not int or not 1 <= max_tuple <= 4:
+    if type(lead) is not tuple or type(max_tuple) is not int or not 1 <= max_tuple <= MAX_DECKS:
         lead = _shape_arg(lead)
-        if not _is_int(max_tuple) or not 1 <= max_tuple <= 4:
-            raise RulesError(f"max_tuple: {max_tuple!r} is not an integer 1..4")
+        if not _is_int(max_tuple) or not 1 <= max_tuple <= MAX_DECKS:
+            raise RulesError(f"max_tuple: {max_tuple!r} is not an integer 1..{MAX_DECKS}")
     if tractors is not None and not (type(tractors) is tuple and len(tractors) == 2
                                      and all(_is_int(t) and t >= 1 for t in tractors)):
         raise RulesError(f"tractors: {tractors!r} is not (narrowest width, shortest length)")
@@ -252,7 +252,7 @@ def _check_bool(name: str, value: object) -> None:
 #: these against the compiled core)
 MAX_LADDERS = 16
 MAX_LADDER_PATTERNS = 24
-MAX_PATTERN_SHAPES = 64
+MAX_PATTERN_SHAPES = 72  # the core's SJ_PAT_SHAPES (72 pairs: one eight-pack suit)
 
 
 @dataclass(frozen=True)
@@ -263,7 +263,7 @@ class PlayRules:
     PlayRules that exists can always be handed to the C core."""
 
     decks: int = 2
-    #: widest tuple that exists; None → one deck 1 (singles only), else min(decks, 4)
+    #: widest tuple that exists; None → one deck 1 (singles only), else decks
     max_tuple: int | None = None
     tractors: bool = True
     throws: bool = True
@@ -306,9 +306,9 @@ class PlayRules:
     tractors_first: bool = False
 
     def __post_init__(self) -> None:
-        _check_int("decks", self.decks, 1, 4)
+        _check_int("decks", self.decks, 1, MAX_DECKS)
         if self.max_tuple is None:
-            object.__setattr__(self, "max_tuple", 1 if self.decks == 1 else min(self.decks, 4))
+            object.__setattr__(self, "max_tuple", self.decks)
         _check_int("max_tuple", self.max_tuple, 1)
         if self._max_tuple > self.decks:
             raise RulesError(
@@ -320,7 +320,7 @@ class PlayRules:
             _check_bool(name, getattr(self, name))
         self._normalise_protection()
         self._normalise_copies()
-        _check_int("tractor_min_width", self.tractor_min_width, 2, 4)
+        _check_int("tractor_min_width", self.tractor_min_width, 2, MAX_DECKS)
         _check_int("tractor_min_length", self.tractor_min_length, 2, 24)
         ranks = self.constant_ranks
         if isinstance(ranks, (str, bytes)) or not isinstance(ranks, Iterable):

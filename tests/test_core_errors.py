@@ -30,8 +30,9 @@ def test_too_many_copies_names_card_and_decks():
         CTX.decompose("HA HA HA")
     with pytest.raises(HandError, match="hand: 3 copies of HK"):
         CTX.check_follow("HA", "HK HK HK", "HK")
-    with pytest.raises(HandError, match="5 copies"):
-        Hand("HA " * 5)
+    with pytest.raises(HandError, match="9 copies of HA but at most 8 decks"):
+        Hand("HA " * 9)  # MAX_DECKS: eight packs
+    assert max(Hand("HA " * 8).counts) == 8
 
 
 def test_play_not_in_hand():
@@ -189,7 +190,7 @@ def test_following_may_be_a_mapping():
         ({"tractor_bridges_level_gap": "yes"}, "tractor_bridges_level_gap"),
         ({"decks": True}, "decks"),
         ({"decks": "2"}, "decks"),
-        ({"decks": 5}, "decks"),
+        ({"decks": 9}, "decks"),
         ({"tractor_min_length": 2.5}, "tractor_min_length"),
         ({"tractor_min_width": None}, "tractor_min_width"),
         ({"constant_ranks": "2"}, "constant_ranks"),
@@ -238,8 +239,8 @@ def test_play_rules_reject_what_the_c_struct_cannot_hold():
         PlayRules(decks=2, following=ladders)
     with pytest.raises(RulesError, match="25 patterns"):
         PlayRules(decks=2, following={"2x24": ["pair"] * 25})
-    with pytest.raises(RulesError, match="65 structures"):
-        PlayRules(decks=4, following={"4x24": [" + ".join(["pair"] * 65)]})
+    with pytest.raises(RulesError, match="73 structures"):  # SJ_PAT_SHAPES: 72
+        PlayRules(decks=8, following={"8x24": [" + ".join(["pair"] * 73)]})
 
 
 @pytest.mark.parametrize(

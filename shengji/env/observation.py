@@ -76,6 +76,14 @@ class Layout:
         p = variant.players
         comp = variant.composition
         d = comp.max_copies  # most copies of one card (packs, or jokers beyond them)
+        if variant.friend_rules is not None and d > MAX_ORDINAL:
+            # a call names "the n-th copy": the action space has n = 1..MAX_ORDINAL only
+            from ..errors import VariantError
+
+            raise VariantError(
+                f"deck.packs: {comp.packs} packs ({d} copies of a card) with finding friends: "
+                f"the RL environments' friend calls name the 1st..{MAX_ORDINAL}th copy only "
+                f"(at most {MAX_ORDINAL} packs there; the engine plays up to 8)")
         total = comp.total
         self.players = p
         self.pieces = [

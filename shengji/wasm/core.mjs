@@ -13,7 +13,7 @@
 // never a trap. Messages are those of shengji/core.py, word for word.
 
 const NK = 54;
-const MAX_DECKS = 4;
+const MAX_DECKS = 8;
 const SUITS = "SHCD";
 const SUIT_SYMBOLS = "♠♥♣♦";
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -112,7 +112,7 @@ export function formatCounts(counts) {
 }
 
 /** Cards (a string, a list of tokens or kind ids, or 54 counts as a Uint8Array) → 54
- * counts. At most 4 copies of a card (the most any game plays). */
+ * counts. At most MAX_DECKS (8) copies of a card (the most any game plays). */
 export function counts(cards, what = "cards") {
   // 54 counts as they are: the core checks every count against the packs' copies
   if (cards instanceof Uint8Array && cards.length === NK) return cards;
@@ -176,7 +176,7 @@ function parseTrump(trump) {
 function parseShape(s, where) {
   if (Array.isArray(s) && s.length === 2 && s.every(Number.isInteger)) {
     const [w, len] = s;
-    if (w < 1 || w > 4 || len < 1 || len > 24) throw rulesError(`${where}: shape ${JSON.stringify(s)} out of range: width 1..4, length 1..24`);
+    if (w < 1 || w > MAX_DECKS || len < 1 || len > 24) throw rulesError(`${where}: shape ${JSON.stringify(s)} out of range: width 1..${MAX_DECKS}, length 1..24`);
     return [w, len];
   }
   const t = String(s).trim().toLowerCase();
@@ -225,14 +225,14 @@ export function normaliseRules(json) {
   const choice = (name, allowed) => {
     if (!allowed.includes(r[name])) throw rulesError(`${name}: ${JSON.stringify(r[name])} is not one of ${allowed.join(", ")}`);
   };
-  int("decks", 1, 4);
-  if (r.max_tuple === null) r.max_tuple = r.decks === 1 ? 1 : Math.min(r.decks, 4);
+  int("decks", 1, MAX_DECKS);
+  if (r.max_tuple === null) r.max_tuple = r.decks;
   int("max_tuple", 1, r.decks);
   for (const b of ["tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors", "genuine_tuples",
     "tractors_first"]) bool(b);
   if (r.follow_protection === null) r.follow_protection = r.must_break_tuples === false ? "longer_tuples" : "none";
   choice("follow_protection", FOLLOW_PROTECTIONS);
-  int("tractor_min_width", 2, 4);
+  int("tractor_min_width", 2, MAX_DECKS);
   int("tractor_min_length", 2, 24);
   if (!Array.isArray(r.constant_ranks) || !r.constant_ranks.every((x) => Number.isInteger(x) && x >= 0 && x <= 12)) {
     throw rulesError(`constant_ranks: ${JSON.stringify(r.constant_ranks)} is not a list of rank indices 0..12`);
@@ -264,7 +264,7 @@ export function normaliseRules(json) {
     }
     const lead = parseShape(entry[0], "following");
     const ladder = entry[1].map((p) => {
-      if (!Array.isArray(p) || p.length > 64) throw rulesError(`following.${shapeStr(lead)}: a pattern is a list of at most 64 shapes`);
+      if (!Array.isArray(p) || p.length > 72) throw rulesError(`following.${shapeStr(lead)}: a pattern is a list of at most 72 shapes`);
       return p.map((s) => parseShape(s, `following.${shapeStr(lead)}`));
     });
     for (const pat of ladder) checkPattern(r, lead, pat);

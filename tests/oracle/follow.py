@@ -75,7 +75,7 @@ def check_follow(ctx, lead, hand, play):
         # shengji.io PR #512: the plain w-tuples asked, less the kinds the play holds
         # exactly w of, must not be there among the kinds held exactly w times outside
         # the play
-        for w in range(2, 5):
+        for w in range(2, ctx.rules.decks + 1):
             slots = sum(1 for pattern in asked for pw, pl in pattern if (pw, pl) == (w, 1))
             covered = sum(1 for c in play if c == w)
             spare = sum(1 for h, c in zip(held, play, strict=True) if h - c == w)
