@@ -1,0 +1,80 @@
+"""Five to eight packs end to end (issue 28 item 7, docs/semantics.md §11): deals of the
+six-pack house variant and of finding friends at ten seats on five packs keep the engine's
+invariants; what cannot follow yet refuses clearly (the RL environments' friend calls);
+the limits are eight packs, not nine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from engine_helpers import run_checked
+
+from shengji.bots import make_bot
+from shengji.cards import MAX_DECKS
+from shengji.core import Context
+from shengji.engine import Game
+from shengji.errors import HandError, RulesError, VariantError
+from shengji.rules import PlayRules
+from shengji.variants import load_variant
+
+SIX = Path(__file__).parent / "cases" / "house" / "six-packs.yaml"
+TEN_FRIENDS = """\
+extends: finding-friends
+players: 10
+by_players:
+  10: {deck: {packs: 5, big_jokers: 5, little_jokers: 5}, hand_size: 26, kitty_size: 10}
+"""
+
+
+def _play(v, seed, deals=2):
+    game = Game(v, seed, max_deals=deals)
+    bots = [make_bot("heuristic" if s % 2 else "random", v, f"{seed}/{s}")
+            for s in range(v.players)]
+    run_checked(game, bots)
+    return game
+
+
+def test_six_packs_deals_keep_invariants():
+    v = load_variant(SIX)
+    assert v.decks == 6 and v.play_rules.max_tuple == 6
+    assert max(v.composition.counts) == 6
+    game = _play(v, "six-packs")
+    assert game.deals_played == 2
+
+
+def test_finding_friends_ten_seats_five_packs(tmp_path):
+    path = tmp_path / "ten.yaml"
+    path.write_text(TEN_FRIENDS)
+    v = load_variant(path)
+    assert (v.players, v.decks, max(v.composition.counts)) == (10, 5, 5)
+    game = _play(v, "ten-friends", deals=1)
+    assert game.deals_played == 1
+
+
+def test_rl_env_refuses_friend_calls_beyond_four_packs(tmp_path):
+    """The RL action space names the 1st..4th copy of a card only: finding friends at
+    five packs is refused up front, naming deck.packs, not mid-game."""
+    pytest.importorskip("pettingzoo")
+    from shengji.env.aec import raw_env
+
+    path = tmp_path / "ten.yaml"
+    path.write_text(TEN_FRIENDS)
+    with pytest.raises(VariantError, match=r"deck\.packs: 5 packs .*1st\.\.4th copy"):
+        raw_env(str(path))
+    raw_env(SIX)  # fixed teams: no friend calls, six packs are fine
+
+
+def test_limits_are_eight_packs():
+    assert MAX_DECKS == 8
+    PlayRules(decks=8, max_tuple=8, tractor_min_width=8)
+    with pytest.raises(RulesError, match="decks"):
+        PlayRules(decks=9)
+    with pytest.raises(RulesError, match="tractor_min_width"):
+        PlayRules(decks=8, tractor_min_width=9)
+    with pytest.raises(VariantError, match="decks"):
+        load_variant({"extends": "two-deck-80", "decks": 9, "hand_size": 120, "kitty_size": 6})
+    ctx = Context(PlayRules(decks=8), 0, 0)
+    assert ctx.decompose("HA " * 8)[0].width == 8
+    with pytest.raises(HandError, match="9 copies of HA"):
+        ctx.decompose("HA " * 9)
