@@ -33,6 +33,7 @@ CORE_TESTS = [
     "tests/test_engine_fast_paths.py",
     "tests/test_engine_drive.py",
     "tests/test_differential.py",
+    "tests/test_differential_packs.py",
     "tests/test_oracle.py",
     "tests/test_playout.py",
     "tests/test_fuzz.py::test_random_inputs",

@@ -89,11 +89,11 @@ class Data:
 def make_context(d: Data) -> Context:
     """Rules, level and trump: valid values mostly, out-of-range ones one time in 16."""
     bad = d.byte() < 16
-    decks = d.int_in(0, 5) if bad else d.int_in(1, 4)
+    decks = d.int_in(0, 9) if bad else d.int_in(1, 8)  # the core plays 1..8 packs
     kw = dict(decks=decks, tractors=d.byte() % 4 != 0, throws=d.byte() % 4 != 0,
-              tractor_min_width=d.pick((2, 3, 1, 5)) if bad else d.pick((2, 2, 3)),
+              tractor_min_width=d.pick((2, 3, 1, 9)) if bad else d.pick((2, 2, 3)),
               tractor_min_length=d.pick((2, 3, 1)) if bad else d.pick((2, 2, 3)),
-              max_tuple=d.pick((None, 1, 5)) if bad else d.pick((None, d.int_in(1, decks))),
+              max_tuple=d.pick((None, 1, 9)) if bad else d.pick((None, d.int_in(1, decks))),
               tractor_bridges_level_gap=d.byte() % 2 == 0, shorter_tractors=d.byte() % 3 != 0,
               kitty_cap=d.pick((64, 2, 1, 0, 2**40)) if bad else d.pick((64, 2, 2**40)),
               rainbow_min=d.pick((0, 4, 5, 3, 17)) if bad else d.pick((0, 0, 4, 5, 8)),

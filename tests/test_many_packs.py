@@ -78,3 +78,14 @@ def test_limits_are_eight_packs():
     assert ctx.decompose("HA " * 8)[0].width == 8
     with pytest.raises(HandError, match="9 copies of HA"):
         ctx.decompose("HA " * 9)
+
+
+@pytest.mark.parametrize("seats, packs, kitty", [(10, 5, 10), (11, 5, 6), (12, 6, 12)])
+def test_shengji_io_friends_above_nine_seats(seats, packs, kitty):
+    """shengji.io's default: players / 2 full packs; the kitty is what is left over, raised
+    by the player count until it holds at least 5 (core/src/settings.rs,
+    game_state/initialize_phase.rs)."""
+    v = load_variant("house/finding-friends-shengji-io", players=seats)
+    assert (v.decks, v.kitty_size) == (packs, kitty)
+    assert v.players * v.hand_size + v.kitty_size == packs * 54
+    assert _play(v, f"io-{seats}", deals=1).deals_played == 1
