@@ -40,7 +40,8 @@ PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 8192
 #: legal plays listed to a client at most (the list says when it is a prefix)
 LEGAL_LIMIT = 200
-#: a card string longer than this cannot be a real action (4 decks: 216 cards)
+#: a card string longer than this cannot be a real action (a hand holds at most 216 cards:
+#: eight packs between two seats; "H10 " is 4 characters)
 MAX_CARDS_CHARS = 1200
 
 
