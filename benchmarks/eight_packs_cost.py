@@ -1,16 +1,13 @@
-"""What lifting the four-copies limit would cost at one to four packs (issue 28 item 7).
+"""What raising the four-copies limit to eight packs costs at one to four packs (issue 28
+item 7, docs/semantics.md §11).
 
-    python benchmarks/eight_packs_cost.py [--runs 9] [--callgrind]
+    python benchmarks/eight_packs_cost.py [--base REV] [--runs 9] [--callgrind]
 
-``eight_packs.diff`` is a sketch of the C side of eight packs: ``sj_prepare`` accepts 8
-packs, tuple widths and ``tractor_min_width`` up to 8, the tallies of follow.c and
-playout.c are sized for 8, and ``plain_feasible`` gains a widest-first search for counts
-or widths above 4, behind a fast path that keeps the old counting argument otherwise.
-(It is not the whole raise: docs/semantics.md §11 lists the rest.) This script copies
-``core_c/`` twice into a temporary directory, applies the sketch to one copy, builds
-``valgrind_driver.c`` (every entry point and playouts, one to four packs) from each with
-``-O2``, checks that both print the same checksum, then times them in alternation (CPU
-seconds, medians and bests) and, with ``--callgrind``, counts their instructions (no
+Builds ``core_c/valgrind_driver.c`` (every entry point and playouts, one to four packs)
+with ``-O2`` twice: against the C core of git revision REV (default: the last commit
+before the raise) and against the working tree's ``core_c/``; checks that both print the
+same checksum (one to four packs unchanged, bit for bit), then times them in alternation
+(CPU seconds, medians and bests) and, with ``--callgrind``, counts their instructions (no
 machine load disturbs that figure; a few minutes). Not a test.
 """
 
@@ -28,11 +25,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORE_C = HERE.parent / "core_c"
-PATCH = HERE / "eight_packs.diff"
+#: the last commit with the four-pack core (the raise came in the commit after it)
+BEFORE_RAISE = "bb1d881"
 
 
 def _build(root: Path, name: str) -> Path:
-    sources = re.findall(r'"core_c/(\w+\.c)"', (CORE_C / "build_core.py").read_text("utf-8"))
+    sources = re.findall(r'"core_c/(\w+\.c)"',
+                         (root / "core_c" / "build_core.py").read_text("utf-8"))
     exe = root / name
     subprocess.run(["gcc", "-O2", "-Icore_c", "core_c/valgrind_driver.c",
                     *(f"core_c/{s}" for s in sources), "-o", str(exe)], cwd=root, check=True)
@@ -54,23 +53,26 @@ def _instructions(exe: Path, tmp: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", default=BEFORE_RAISE, help="git revision of the four-pack core")
     ap.add_argument("--runs", type=int, default=9, help="alternating runs of each build")
     ap.add_argument("--callgrind", action="store_true", help="also count instructions")
     args = ap.parse_args(argv)
-    if not shutil.which("gcc") or not shutil.which("patch"):
-        sys.exit("needs gcc and patch")
+    if not shutil.which("gcc") or not shutil.which("git"):
+        sys.exit("needs gcc and git")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         exes = {}
         for name in ("base", "eight"):
             root = tmp / name
-            shutil.copytree(CORE_C, root / "core_c")
             if name == "eight":
-                done = subprocess.run(["patch", "-p1", "-s", "-i", str(PATCH)], cwd=root,
-                                      capture_output=True, text=True)
-                if done.returncode:
-                    sys.exit("eight_packs.diff no longer applies to core_c/ (regenerate it "
-                             f"against the current sources): {done.stdout.strip()}")
+                shutil.copytree(CORE_C, root / "core_c")
+            else:
+                root.mkdir()
+                tar = subprocess.run(["git", "archive", args.base, "core_c"], cwd=CORE_C.parent,
+                                     capture_output=True, check=False)
+                if tar.returncode:
+                    sys.exit(f"git archive {args.base}: {tar.stderr.decode().strip()}")
+                subprocess.run(["tar", "-x"], input=tar.stdout, cwd=root, check=True)
             exes[name] = _build(root, name)
         times: dict[str, list[float]] = {"base": [], "eight": []}
         sums = set()
