@@ -216,3 +216,33 @@ def test_packs(check, decks, data):
 @LONG
 def test_packs_long(check, decks, data):
     check(data, decks)
+
+
+def _counts(text):
+    return Hand(text).counts
+
+
+@pytest.mark.parametrize("lead, hand, want", [
+    # a sextuple led: six of the eight nines, nothing else
+    ("H5 " * 6, "H9 " * 8 + "HK", ["H9 " * 6]),
+    # two quads thrown: eight copies give 4 + 4 (the counting argument stops at four)
+    ("H5 " * 4 + "H3 " * 4, "H9 " * 8 + "HK", ["H9 " * 8]),
+    # a quintuple and a triple thrown: the quintuple out of the six nines, then the
+    # triple out of the three eights (one nine is left, too few)
+    ("H5 " * 5 + "H3 " * 3, "H9 " * 6 + "H8 " * 3 + "HK", ["H9 " * 5 + "H8 " * 3]),
+    # a pair tractor led, the hand's only tractor cut from two sextuples
+    ("H6 H6 H5 H5", "HQ " * 6 + "HJ " * 6, ["HQ HQ HJ HJ"]),
+])
+def test_wide_follows_by_hand(lead, hand, want):
+    """Legal follows worked out by hand at eight packs (docs/semantics.md §4 with wider
+    tuples): the oracle and the C core each give exactly these."""
+    from oracle import OracleContext
+
+    from shengji.rules import PlayRules
+
+    rules = PlayRules(decks=8, throws=True)
+    want_set = {_counts(w) for w in want}
+    octx = OracleContext(rules, 0, 0)  # level 2, spades trump: hearts plain
+    assert octx.legal_follows(_counts(lead), _counts(hand)) == want_set
+    got = Context(rules, 0, 0).legal_follows(H(_counts(lead)), H(_counts(hand)), limit=100)
+    assert {p.counts for p in got.plays} == want_set
