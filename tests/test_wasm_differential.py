@@ -1,6 +1,6 @@
 """Differential test: core.wasm (through engine.mjs in Node) against the cffi build.
 
-Random positions for each deck count 1..4 over a sample of knob settings: the lead's
+Random positions for each deck count 1..8 over a sample of knob settings: the lead's
 decomposition, the verdict of a follow with its reason and sentence (a listed legal
 follow or random cards of the hand), the winner of a trick, the kitty multiplier, and for
 some positions the legal follows and a throw. Every answer, errors included, must be the
@@ -235,7 +235,7 @@ def run_differential(decks: int, n: int, seed: int) -> dict:
     return tally
 
 
-@pytest.mark.parametrize("decks", [1, 2, 3, 4])
+@pytest.mark.parametrize("decks", [1, 2, 3, 4, 6, 8])
 def test_wasm_agrees_with_cffi(decks):
     tally = run_differential(decks, POSITIONS, seed=0)
     assert tally["positions"] == POSITIONS
@@ -244,7 +244,7 @@ def test_wasm_agrees_with_cffi(decks):
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("decks", [1, 2, 3, 4])
+@pytest.mark.parametrize("decks", [1, 2, 3, 4, 5, 6, 7, 8])
 def test_wasm_agrees_with_cffi_long(decks):
     tally = run_differential(decks, 100_000, seed=1)
     print(f"decks {decks}: {tally}")
