@@ -42,6 +42,7 @@ VARIANTS = [
     str(CASES_HOUSE / "shorter-tractors-seed002.yaml"),
     str(CASES_HOUSE / "follow-protection-suit-only.yaml"),
     str(CASES_HOUSE / "quad-tractor-on-tractor.yaml"),
+    str(CASES_HOUSE / "six-packs.yaml"),  # sextuples and wider tractors (issue 28 item 7)
 ]
 
 
