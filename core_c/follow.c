@@ -964,9 +964,9 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
                 int k = en->kl[i];
                 if (fs->finals[f][k] == 0 && (en->zero[(size_t)(i + 1) * words + w] & bit))
                     en->zero[(size_t)i * words + w] |= bit;
-                for (int v = 0; v < 9; v++)
-                    if (fs->finals[f][k] <= v)
-                        en->ok[((size_t)i * 9 + v) * words + w] |= bit;
+                /* enum_rec takes v <= avail[k] of kind k: only those entries are read */
+                for (int v = fs->finals[f][k]; v <= en->avail[k] && v < 9; v++)
+                    en->ok[((size_t)i * 9 + v) * words + w] |= bit;
             }
         }
     }

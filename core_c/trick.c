@@ -203,8 +203,10 @@ static void split_done(match_t *mt)
         for (int i = 0; i < nc; i++)
             if (mt->val[i] <= mt->cur[i])
                 return;
-    int n = 0;
-    for (int w = 1; w <= 8; w++)
+    int n = 0, wmax = 1; /* widths F does not have add nothing: not walked */
+    for (int i = 0; i < nc; i++)
+        wmax = F->comps[i].w > wmax ? F->comps[i].w : wmax;
+    for (int w = 1; w <= wmax && w <= 8; w++)
         for (int len = 1; len <= SJ_MAXCARDS; len++) {
             int first = n, any = 0;
             if (w == 1 && len == 1) {
