@@ -244,7 +244,7 @@ static int16_t *sio_slot(sio_t *S, sio_key k, int *fresh)
 
 static int sio_grow(sio_t *S)
 {
-    long cap = S->cap ? S->cap * 2 : 1024;
+    long cap = S->cap ? S->cap * 2 : 64; /* small first: it grows as a lead needs */
     sio_key *ok = S->keys;
     int16_t *ov = S->vals;
     long oc = S->cap;
