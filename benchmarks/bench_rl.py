@@ -152,6 +152,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", default="",
+                    help="comma-separated contenders to run (default: all), e.g. "
+                         "'simulate,pettingzoo raw,pettingzoo env()'")
     args = ap.parse_args()
     from shengji.variants import load_variant
 
@@ -166,6 +169,13 @@ def main() -> None:
         "openspiel hearts": lambda: openspiel_game("hearts"),
         "rlcard doudizhu": rlcard_doudizhu,
     }
+    if args.only:
+        wanted = [w.strip() for w in args.only.split(",")]
+        unknown = [w for w in wanted if w not in contenders]
+        if unknown:
+            ap.error(f"--only: unknown {', '.join(unknown)} (choose among "
+                     f"{', '.join(contenders)})")
+        contenders = {k: contenders[k] for k in wanted}
     players = {}
     for name, make in contenders.items():
         try:
