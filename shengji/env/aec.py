@@ -101,6 +101,8 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.moves_mode = actions == "moves"
         self.max_moves = max_moves
         self.reward_mode = reward
+        #: a C play step's flags that need _step_c: the next decision Python's, a reward
+        self._c_slow = PYTHONS | (TRICK_ENDED if reward == "points" else 0)
         self.view_in_info = view_in_info
         self.render_mode = render_mode
         self.encoder = make_encoder(self.variant, history)
@@ -236,8 +238,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             a = int(action)
             rc = (cp._step(cp.r, cp.st, cp.o, cp.b, a) if 0 <= a < N_ACTIONS
                   else SJ_BUILD_ILLEGAL)
-            if rc == 0 or (rc > 0 and not rc & PYTHONS and not (
-                    rc & TRICK_ENDED and self.reward_mode == "points")):
+            if rc >= 0 and not rc & self._c_slow:
                 # a card added or a play made, no reward: nothing to add up once the
                 # rewards are zero
                 self._cumulative_rewards[agent] = 0.0
