@@ -8,7 +8,9 @@ reads an observation at every decision where it has one, as a learner would:
 - ``simulate``: the engine with random bots (what ``shengji simulate`` runs; the C play
   driver plays the play phase), no observations: the reference for the ratios;
 - ``pettingzoo raw`` / ``pettingzoo env()``: ``shengji.env`` (card-by-card actions), the
-  observation vector and the mask at every step; ``pettingzoo raw, py``: the same with
+  observation vector and the mask at every step (``env()`` makes PettingZoo's order
+  checks itself; ``pettingzoo wrapper``: raw inside PettingZoo's OrderEnforcingWrapper,
+  what ``env()`` returned before); ``pettingzoo raw, py``: the same with
   the play phase on the per-step Python path (``shengji.env.cplay.ENABLED = False``, as
   before it ran in C); ``pettingzoo moves``: whole-move mode;
 - ``openspiel shengji``: our OpenSpiel game, its observation tensor at every decision
@@ -58,10 +60,15 @@ def simulate(variant):
     return one
 
 
-def pettingzoo(variant, wrapped: bool, **kw):
+def pettingzoo(variant, wrapped: bool | str, **kw):
     from shengji.env import env, raw_env
 
-    e = (env if wrapped else raw_env)(variant, **kw)
+    if wrapped == "pettingzoo":  # what env() returned before it made the checks itself
+        from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+        e = OrderEnforcingWrapper(raw_env(variant, **kw))
+    else:
+        e = (env if wrapped else raw_env)(variant, **kw)
     rng = random.Random(0)
 
     def one(i):
@@ -163,6 +170,7 @@ def main() -> None:
         "simulate": lambda: simulate(v),
         "pettingzoo raw": lambda: pettingzoo(v, False),
         "pettingzoo env()": lambda: pettingzoo(v, True),
+        "pettingzoo wrapper": lambda: pettingzoo(v, "pettingzoo"),
         "pettingzoo raw, py": lambda: python_play_phase(pettingzoo(v, False)),
         "pettingzoo moves": lambda: pettingzoo(v, False, actions="moves"),
         "openspiel shengji": lambda: openspiel_game("shengji", {"variant": args.variant}),
