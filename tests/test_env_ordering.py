@@ -157,3 +157,32 @@ def test_env_is_our_environment_itself():
     r = raw_env("two-deck-80")
     with pytest.raises(Exception, match="call reset"):  # raw: the engine's own error
         r.step(0)
+
+
+@pytest.mark.parametrize("phase", ["deal", "play"])
+@pytest.mark.parametrize("action", [1.0, 1.5, "1", np.float32(2), np.array([1, 2])])
+def test_actions_that_are_not_integers_are_refused_not_rounded(phase, action):
+    """(AssertOutOfBoundsWrapper refuses what Discrete does not contain.)"""
+    e = ours()
+    if phase == "play":
+        to_the_play_phase(e)
+    else:
+        e.reset(seed=2)
+    before = e.observe(e.agent_selection)
+    with pytest.raises(IllegalAction, match="is not an action number"):
+        e.step(action)
+    after = e.observe(e.agent_selection)
+    assert np.array_equal(before["observation"], after["observation"])
+    assert np.array_equal(before["action_mask"], after["action_mask"])
+
+
+def test_numpy_integer_actions_are_accepted():
+    a, b = ours(), ours()
+    for e in (a, b):
+        e.reset(seed=4)
+    for _ in range(60):  # through the dealing into the play phase
+        legal = np.flatnonzero(a.observe(a.agent_selection)["action_mask"])
+        a.step(legal[0])  # np.int64
+        b.step(int(legal[0]))
+        assert np.array_equal(a.observe(a.agent_selection)["observation"],
+                              b.observe(b.agent_selection)["observation"])

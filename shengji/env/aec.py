@@ -25,6 +25,7 @@ acting seat's ``info["view"]``; ``env.view(agent)`` gives any seat's at any time
 
 from __future__ import annotations
 
+import operator
 import os
 import random
 from typing import TYPE_CHECKING, Any, Union
@@ -235,7 +236,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         if cp is not None and action is not None:  # the play phase in C (cplay): an
             self._has_updated = True              # episode under way, no agent done
             agent = self.agent_selection
-            a = int(action)
+            a = action if type(action) is int else _action_number(agent, action)
             rc = (cp._step(cp.r, cp.st, cp.o, cp.b, a) if 0 <= a < N_ACTIONS
                   else SJ_BUILD_ILLEGAL)
             if rc >= 0 and not rc & self._c_slow:
@@ -268,7 +269,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             raise IllegalAction(f"{agent}: step() needs an action number here (None is for "
                                 "a finished agent; a seat in external_seats acts through "
                                 "act_engine)", "masked_action")
-        a = int(action)
+        a = action if type(action) is int else _action_number(agent, action)
         assert dec is not None  # (the C play phase, cp, is handled above)
         if not dec.allows(a):
             raise IllegalAction(
@@ -494,6 +495,17 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         if self._ordered and not self._has_reset:
             before_reset["agent_iter"]()
         return AgentIterable(self, max_iter, self._ordered)
+
+
+def _action_number(agent: str, action: Any) -> int:
+    """An action given as another integer type (numpy's, bool): its number; anything
+    else (a float, an array, a string) is refused, never rounded (as PettingZoo's
+    AssertOutOfBoundsWrapper refuses what ``Discrete`` does not contain)."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise IllegalAction(f"{agent}: action {action!r} is not an action number (an "
+                            "integer allowed by the mask)", "masked_action") from None
 
 
 def raw_env(variant: VariantRef = "two-deck-80", **kwargs: Any) -> ShengjiEnv:
