@@ -1,6 +1,7 @@
 """Deals per second of the research environments, side by side in one run (one core).
 
     python benchmarks/bench_rl.py [--variant two-deck-80] [--seconds 2] [--repeat 3]
+                                  [--only NAME ...]
 
 Every contender plays whole deals (or games) with uniformly random legal actions, and
 reads an observation at every decision where it has one, as a learner would:
@@ -159,9 +160,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--only", default="",
-                    help="comma-separated contenders to run (default: all), e.g. "
-                         "'simulate,pettingzoo raw,pettingzoo env()'")
+    ap.add_argument("--only", action="append", default=[], metavar="CONTENDER",
+                    help="run this contender (repeat the option for more; default: "
+                         "all), e.g. --only simulate --only 'pettingzoo env()'")
     args = ap.parse_args()
     from shengji.variants import load_variant
 
@@ -178,7 +179,7 @@ def main() -> None:
         "rlcard doudizhu": rlcard_doudizhu,
     }
     if args.only:
-        wanted = [w.strip() for w in args.only.split(",")]
+        wanted = args.only
         unknown = [w for w in wanted if w not in contenders]
         if unknown:
             ap.error(f"--only: unknown {', '.join(unknown)} (choose among "
