@@ -15,11 +15,13 @@ allowed actions, ``step``) over the same seeded deals, every part timed with
   ``random.randrange``); and, timed apart on the same state before each ``last()``, what
   ``last()`` holds: the C observation call and the two copies handed to the caller;
 - ``deal end``: the step that ends the deal (the engine's events and actions built in
-  bulk, the scoring) and the finished agents' last steps.
+  bulk, the scoring), and the finished agents' ``last()`` and ``step(None)``.
 
 Medians over ``--repeat`` rounds, in ms per deal, next to ``simulate``'s whole deal in
-the same run. Timing every span slows the loop a little: the parts add up to somewhat
-more than ``bench_rl.py``'s whole loop.
+the same run (CPU time). The spans are timed with ``perf_counter`` (a CPU clock costs
+more than some spans) and scaled by the whole loop's CPU time over its wall time, so that
+other processes on the machine count as little as they can. Timing every span slows
+the loop a little: the parts add up to somewhat more than ``bench_rl.py``'s whole loop.
 """
 
 from __future__ import annotations
@@ -44,8 +46,10 @@ def parts(variant: str, deals: int) -> dict[str, float]:
     tick = (pc() - t0) / 10000  # one perf_counter call
     acc: dict[str, float] = dict.fromkeys(
         ["reset", "python steps", "C: agent_iter", "C: last()", "C:   observe call",
-         "C:   copies", "C: caller's choice", "C: step", "deal end"], 0.0)
+         "C:   copies", "C: caller's choice", "C: step", "deal end: last play",
+         "deal end: agents done"], 0.0)
     n_c = 0
+    wall0, cpu0 = pc(), time.process_time()
     for i in range(deals):
         ta = pc()
         e.reset(seed=i)
@@ -63,7 +67,7 @@ def parts(variant: str, deals: int) -> dict[str, float]:
                 obs, _, term, trunc, _ = e.last()
                 if term or trunc:
                     e.step(None)
-                    acc["deal end"] += pc() - tb - tick
+                    acc["deal end: agents done"] += pc() - tb - tick
                     continue
                 legal = np.flatnonzero(obs["action_mask"])
                 e.step(int(legal[rng.randrange(len(legal))]))
@@ -92,10 +96,13 @@ def parts(variant: str, deals: int) -> dict[str, float]:
             e.step(a)
             t2 = pc()
             if e._cp is None and e._gm.over:  # the step that ended the deal
-                acc["deal end"] += t2 - t1 - tick
+                acc["deal end: last play"] += t2 - t1 - tick
             else:
                 acc["C: step"] += t2 - t1 - tick
-    out = {k: 1e3 * v / deals for k, v in acc.items()}
+    # the spans are wall time (perf_counter: cheap enough for spans of a microsecond);
+    # other processes' share of the core is taken out by the loop's CPU / wall ratio
+    scale = (time.process_time() - cpu0) / (pc() - wall0)
+    out = {k: 1e3 * v * scale / deals for k, v in acc.items()}
     out["sum of the parts"] = sum(v for k, v in out.items() if not k.startswith("C:  "))
     out["C steps per deal"] = n_c / deals
     return out

@@ -186,3 +186,30 @@ def test_numpy_integer_actions_are_accepted():
         b.step(int(legal[0]))
         assert np.array_equal(a.observe(a.agent_selection)["observation"],
                               b.observe(b.agent_selection)["observation"])
+
+
+@pytest.mark.parametrize("phase", ["deal", "play"])
+def test_each_observation_is_the_callers_own(phase):
+    """The encoders write into one buffer each and hand out copies: an observation kept
+    does not change with later ones, and writing into it changes nothing else."""
+    import pickle
+
+    e = ours()
+    if phase == "play":
+        to_the_play_phase(e)
+    else:
+        e.reset(seed=2)
+    first = e.observe(e.agent_selection)
+    kept = {k: v.copy() for k, v in first.items()}
+    other = e.observe(e.possible_agents[(e.possible_agents.index(e.agent_selection) + 1)
+                                        % len(e.possible_agents)])
+    first["observation"][:] = -1
+    first["action_mask"][:] = 0
+    again = e.observe(e.agent_selection)
+    for k in kept:
+        assert np.array_equal(again[k], kept[k])
+    assert not np.shares_memory(again["observation"], other["observation"])
+    legal = np.flatnonzero(again["action_mask"])
+    e.step(int(legal[0]))
+    assert np.array_equal(again["observation"], kept["observation"])
+    pickle.loads(pickle.dumps(e.encoder))  # its buffer is not pickled

@@ -445,18 +445,22 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             before_reset["observe"]()
         g = self._game_now()
         dec = self._decision if g.to_act == seat and not g.over else None
-        mask = np.zeros(self.n_actions, dtype=np.int8)
-        obs = {"observation": self.encoder.encode(g, seat, dec, self.tracker),
-               "action_mask": mask}
+        vec = self.encoder.encode(g, seat, dec, self.tracker)
         if self.moves_mode:
+            mask = np.zeros(self.n_actions, dtype=np.int8)
             if isinstance(dec, MoveDecision):  # (in moves mode: the decision, or None)
                 mask[:len(dec.moves)] = 1
-                obs["moves"] = dec.features(self.max_moves).copy()  # the caller's own
+                moves = dec.features(self.max_moves).copy()  # the caller's own
             else:
-                obs["moves"] = self._no_moves.copy()
-        elif dec is not None:
-            mask[dec.mask()] = 1
-        return obs
+                moves = self._no_moves.copy()
+            return {"observation": vec, "action_mask": mask, "moves": moves}
+        if dec is None:
+            return {"observation": vec,
+                    "action_mask": np.zeros(self.n_actions, dtype=np.int8)}
+        allowed = bytearray(self.n_actions)  # (cheaper than numpy's fancy indexing)
+        for a in dec.mask():
+            allowed[a] = 1
+        return {"observation": vec, "action_mask": np.frombuffer(allowed, dtype=np.int8)}
 
     def view(self, agent: str) -> SeatView:
         """The structured view of ``agent``'s seat (``shengji.engine.SeatView``)."""
