@@ -1,6 +1,7 @@
 """Deals per second of the research environments, side by side in one run (one core).
 
     python benchmarks/bench_rl.py [--variant two-deck-80] [--seconds 2] [--repeat 3]
+                                  [--only simulate,openspiel shengji,...]
 
 Every contender plays whole deals (or games) with uniformly random legal actions, and
 reads an observation at every decision where it has one, as a learner would:
@@ -12,7 +13,8 @@ reads an observation at every decision where it has one, as a learner would:
   the play phase on the per-step Python path (``shengji.env.cplay.ENABLED = False``, as
   before it ran in C); ``pettingzoo moves``: whole-move mode;
 - ``openspiel shengji``: our OpenSpiel game, its observation tensor at every decision
-  (``make_observation(game).set_from``);
+  (``make_observation(game).set_from``); ``openspiel shengji, py``: the same with the
+  play phase on the per-step Python path (``cplay.ENABLED = False``);
 - ``openspiel hearts``: OpenSpiel's C++ hearts through pyspiel,
   ``state.information_state_tensor`` at every decision (hearts has no observation
   tensor);
@@ -21,7 +23,8 @@ reads an observation at every decision where it has one, as a learner would:
 
 The contenders run in turn, ``--repeat`` rounds, each for about ``--seconds`` of CPU
 time (``time.process_time``: other load on the machine does not count); the medians and
-the ratios to ``simulate`` are printed (``--json`` for one JSON object).
+the ratios to ``simulate`` are printed (``--json`` for one JSON object; ``--only``: a
+comma-separated subset of the contenders, by name).
 """
 
 from __future__ import annotations
@@ -152,6 +155,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", default="", help="comma-separated contender names")
     args = ap.parse_args()
     from shengji.variants import load_variant
 
@@ -163,11 +167,19 @@ def main() -> None:
         "pettingzoo raw, py": lambda: python_play_phase(pettingzoo(v, False)),
         "pettingzoo moves": lambda: pettingzoo(v, False, actions="moves"),
         "openspiel shengji": lambda: openspiel_game("shengji", {"variant": args.variant}),
+        "openspiel shengji, py": lambda: python_play_phase(
+            openspiel_game("shengji", {"variant": args.variant})),
         "openspiel hearts": lambda: openspiel_game("hearts"),
         "rlcard doudizhu": rlcard_doudizhu,
     }
+    only = [n.strip() for n in args.only.split(",") if n.strip()]
+    unknown = [n for n in only if n not in contenders]
+    if unknown:
+        ap.error(f"--only: no contender {', '.join(unknown)} (known: {', '.join(contenders)})")
     players = {}
     for name, make in contenders.items():
+        if only and name not in only:
+            continue
         try:
             players[name] = make()
         except ImportError as e:  # rlcard is optional
