@@ -164,6 +164,7 @@ class ShengjiState(pyspiel.State):
         super().__init__(game)
         self.deck: list[int] = []
         self.remaining = list(game.variant.composition.counts)
+        self._left = game.deck_size  # cards the chance player has still to place
         self._gm: Game | None = None
         self._decision: Decision | MoveDecision | None = None
         #: the play phase in C, or None (a clone's or unpickled copy: linked on first use)
@@ -244,7 +245,7 @@ class ShengjiState(pyspiel.State):
         return list(self._decision.mask())
 
     def chance_outcomes(self):
-        left = self._g.deck_size - len(self.deck)
+        left = self._left
         return [(k, n / left) for k, n in enumerate(self.remaining) if n]
 
     def _apply_action(self, action):
@@ -263,7 +264,8 @@ class ShengjiState(pyspiel.State):
                 raise ValueError(f"chance outcome {action}: no copy of {card_str(action)} left")
             self.deck.append(action)
             self.remaining[action] -= 1
-            if len(self.deck) == self._g.deck_size:
+            self._left -= 1
+            if not self._left:
                 deck = tuple(self.deck)
                 self._gm = Game(self._g.variant, bytes(deck).hex(), max_deals=1,
                                 deal_order=FixedDeck(deck))
@@ -385,7 +387,8 @@ class ShengjiState(pyspiel.State):
         return "take back" if action == TAKE_BACK else card_str(action)
 
     def is_terminal(self):
-        # (while C plays, the game is behind but not over: C hands the deal's end over)
+        if self._cp is not None:  # (the game behind C is never over: C hands the end over)
+            return False
         return self._gm is not None and self._gm.over
 
     def returns(self):
