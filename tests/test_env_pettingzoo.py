@@ -10,9 +10,9 @@ from pettingzoo.test import api_test, seed_test  # the 'rl' extra, part of the t
 
 from shengji.engine import IllegalAction
 from shengji.engine.events import DealScored
-from shengji.errors import ShengjiError
 from shengji.env import env, raw_env
 from shengji.env.building import DONE, N_ACTIONS
+from shengji.errors import ShengjiError
 from shengji.variants import list_variants
 
 VARIANTS = [v for v in list_variants() if not v.startswith("house/")]

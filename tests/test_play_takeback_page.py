@@ -12,7 +12,17 @@ import time
 import urllib.request
 
 import pytest
-from browsertools import ARGS, CHROMIUM, new_page, pick_cards, press, serve, shots_dir, state, wait_js
+from browsertools import (
+    ARGS,
+    CHROMIUM,
+    new_page,
+    pick_cards,
+    press,
+    serve,
+    shots_dir,
+    state,
+    wait_js,
+)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium package)",

@@ -11,7 +11,7 @@ import pytest
 
 starlette = pytest.importorskip("starlette", reason="the web extra is missing")
 from starlette.testclient import TestClient  # noqa: E402
-from webtools import BASE, WS, join, new_room, room_of, send, some_action  # noqa: E402
+from webtools import BASE, WS, join, room_of, send, some_action  # noqa: E402
 
 from shengji.frontends.web.app import create_app  # noqa: E402
 

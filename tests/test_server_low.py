@@ -287,3 +287,25 @@ def test_a_store_error_is_a_shengji_error():
     assert issubclass(StoreError, ShengjiError)
     with pytest.raises(StoreError, match="cannot use it"):
         Store("/proc/version")
+
+
+def test_a_database_of_another_schema_version_is_refused_and_closed(tmp_path, monkeypatch):
+    import sqlite3
+
+    from shengji.frontends.web import store as store_mod
+    db = tmp_path / "future.db"
+    with sqlite3.connect(db) as c:
+        c.execute(f"PRAGMA user_version={store_mod.SCHEMA_VERSION + 1}")
+    opened = []
+    real_connect = sqlite3.connect
+
+    def spy(*args, **kw):
+        conn = real_connect(*args, **kw)
+        opened.append(conn)
+        return conn
+    monkeypatch.setattr(store_mod.sqlite3, "connect", spy)
+    with pytest.raises(StoreError, match="schema version"):
+        Store(str(db))
+    assert len(opened) == 1
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        opened[0].execute("SELECT 1")

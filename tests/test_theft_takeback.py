@@ -109,7 +109,7 @@ def test_burier_games_keep_the_invariants_and_replay():
         game = Game(v, seed, max_deals=2)
         bots = [make_bot(["random", "heuristic"][s % 2], v, f"b/{seed}/{s}") for s in range(4)]
         run_checked(game, bots)
-        for e, after in zip(game.events, game.events[1:]):
+        for e, after in zip(game.events, game.events[1:], strict=False):
             # the burier answers first: its Pass or Declared follows its Buried
             asked += isinstance(e, Buried) and getattr(after, "seat", None) == e.seat
         assert Game.replay(v, seed, game.actions, max_deals=2).snapshot() == game.snapshot()

@@ -2,7 +2,8 @@
 as many cards (docs/rules.md §8); with kitty theft (炒地皮, declare.kitty_theft) every
 other seat in turn may then overturn the declaration, take the buried cards and bury in
 its turn (with declare.theft_burier_bids the seat that buried is asked first: a
-reinforcement of its own stands, another trump takes the kitty back). Then the dealer calls friends (engine.calling) or leads (engine.tricks).
+reinforcement of its own stands, another trump takes the kitty back). Then the dealer
+calls friends (engine.calling) or leads (engine.tricks).
 """
 
 from __future__ import annotations

@@ -115,6 +115,9 @@ class Store:
         except sqlite3.Error as e:  # not a database, read-only, locked, ...
             self.db.close()
             raise self._unusable(e) from None
+        except StoreError:  # another schema version: refused, and nothing left open
+            self.db.close()
+            raise
 
     def _unusable(self, e: sqlite3.Error) -> StoreError:
         return StoreError(f"--db {self.path}: cannot use it: {e}")
