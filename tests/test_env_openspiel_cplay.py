@@ -167,3 +167,17 @@ def _python_twin(game, seed):
         return _in_c_play_py(game, random.Random(seed))
     finally:
         cplay.ENABLED = old
+
+
+def test_resampling_a_state_in_c():
+    import shengji.env.openspiel as sos
+
+    game = pyspiel.load_game("shengji", {"variant": "two-deck-80"})
+    state = _in_c_play(game, random.Random(9))
+    player = state.current_player()
+    legal = state.legal_actions()
+    r = sos.resample(state, player, random.Random(0))
+    assert state._cp is not None  # the original stays in C
+    assert r.legal_actions() == legal
+    assert r.information_state_string(player) == state.information_state_string(player)
+    assert r.game.hands[player] == state.game.hands[player]
