@@ -194,12 +194,6 @@ class ShengjiState(pyspiel.State):
             self._drop_c()
         return self._decision
 
-    @decision.setter
-    def decision(self, value: Decision | MoveDecision | None) -> None:
-        if self._cp is not None:
-            self._drop_c()
-        self._decision = value
-
     @property
     def log(self) -> _InfoLog:
         self._catch_up()
