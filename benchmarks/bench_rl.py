@@ -1,7 +1,7 @@
 """Deals per second of the research environments, side by side in one run (one core).
 
     python benchmarks/bench_rl.py [--variant two-deck-80] [--seconds 2] [--repeat 3]
-                                  [--only simulate --only "openspiel shengji" ...]
+                                  [--only NAME ...]
 
 Every contender plays whole deals (or games) with uniformly random legal actions, and
 reads an observation at every decision where it has one, as a learner would:
@@ -9,7 +9,9 @@ reads an observation at every decision where it has one, as a learner would:
 - ``simulate``: the engine with random bots (what ``shengji simulate`` runs; the C play
   driver plays the play phase), no observations: the reference for the ratios;
 - ``pettingzoo raw`` / ``pettingzoo env()``: ``shengji.env`` (card-by-card actions), the
-  observation vector and the mask at every step; ``pettingzoo raw, py``: the same with
+  observation vector and the mask at every step (``env()`` makes PettingZoo's order
+  checks itself; ``pettingzoo wrapper``: raw inside PettingZoo's OrderEnforcingWrapper,
+  what ``env()`` returned before); ``pettingzoo raw, py``: the same with
   the play phase on the per-step Python path (``shengji.env.cplay.ENABLED = False``, as
   before it ran in C); ``pettingzoo moves``: whole-move mode;
 - ``openspiel shengji``: our OpenSpiel game, its observation tensor at every decision
@@ -65,10 +67,15 @@ def simulate(variant):
     return one
 
 
-def pettingzoo(variant, wrapped: bool, **kw):
+def pettingzoo(variant, wrapped: bool | str, **kw):
     from shengji.env import env, raw_env
 
-    e = (env if wrapped else raw_env)(variant, **kw)
+    if wrapped == "pettingzoo":  # what env() returned before it made the checks itself
+        from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+        e = OrderEnforcingWrapper(raw_env(variant, **kw))
+    else:
+        e = (env if wrapped else raw_env)(variant, **kw)
     rng = random.Random(0)
 
     def one(i):
@@ -266,8 +273,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--only", action="append", default=[], metavar="NAME",
-                    help="run this contender (repeat the option for several)")
+    ap.add_argument("--only", action="append", default=[], metavar="CONTENDER",
+                    help="run this contender (repeat the option for more; default: "
+                         "all), e.g. --only simulate --only 'pettingzoo env()'")
     args = ap.parse_args()
     from shengji.variants import load_variant
 
@@ -276,6 +284,7 @@ def main() -> None:
         "simulate": lambda: simulate(v),
         "pettingzoo raw": lambda: pettingzoo(v, False),
         "pettingzoo env()": lambda: pettingzoo(v, True),
+        "pettingzoo wrapper": lambda: pettingzoo(v, "pettingzoo"),
         "pettingzoo raw, py": lambda: python_play_phase(pettingzoo(v, False)),
         "pettingzoo moves": lambda: pettingzoo(v, False, actions="moves"),
         "openspiel shengji": lambda: openspiel_game("shengji", {"variant": args.variant}),
@@ -285,14 +294,15 @@ def main() -> None:
         "openspiel hearts": lambda: openspiel_game("hearts"),
         "rlcard doudizhu": rlcard_doudizhu,
     }
-    only = args.only
-    unknown = [n for n in only if n not in contenders]
-    if unknown:
-        ap.error(f"--only: no contender {unknown} (known: {list(contenders)})")
+    if args.only:
+        wanted = args.only
+        unknown = [w for w in wanted if w not in contenders]
+        if unknown:
+            ap.error(f"--only: unknown {', '.join(unknown)} (choose among "
+                     f"{', '.join(contenders)})")
+        contenders = {k: contenders[k] for k in wanted}
     players = {}
     for name, make in contenders.items():
-        if only and name not in only:
-            continue
         try:
             players[name] = make()
         except ImportError as e:  # rlcard is optional
