@@ -18,7 +18,7 @@ reads an observation at every decision where it has one, as a learner would:
   (``make_observation(game).set_from``); ``openspiel shengji, py``: the same with the
   play phase on the per-step Python path (``cplay.ENABLED = False``);
 - ``openspiel empty``: the floor of any Python OpenSpiel game here, a game that does
-  nothing (``_EmptyGame``) through the same loop, with as many chance nodes (and
+  nothing (``_register_empty``) through the same loop, with as many chance nodes (and
   outcomes) and decisions per deal as ``openspiel shengji`` has on the variant (counted
   on a few deals first), ten legal actions each and an observer that writes nothing;
 - ``openspiel hearts``: OpenSpiel's C++ hearts through pyspiel,
