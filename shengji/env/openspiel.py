@@ -254,6 +254,9 @@ class ShengjiState(pyspiel.State):
                 self._step_c(cp, action, rc)
             return
         if self._gm is None:
+            if not 0 <= action < len(self.remaining):
+                raise ValueError(f"chance outcome {action}: not a card kind "
+                                 f"(0..{len(self.remaining) - 1})")
             if not self.remaining[action]:
                 raise ValueError(f"chance outcome {action}: no copy of {card_str(action)} left")
             self.deck.append(action)
