@@ -1,8 +1,9 @@
-"""The play phase of the card-by-card environment, run in C (core_c/observe.c, drive.c).
+"""The play phase of the card-by-card environments, run in C (core_c/observe.c, drive.c).
 
-In the play phase every step of the PettingZoo environment (``aec.ShengjiEnv``) would
-otherwise go through the Python engine: the decision's mask (``building.Decision``), the
-engine's action, its events, the tracker and the observation. ``CPlay`` keeps that
+In the play phase every step of the PettingZoo environment (``aec.ShengjiEnv``) and of
+the OpenSpiel game (``openspiel.ShengjiState``) would otherwise go through the Python
+engine: the decision's mask (``building.Decision``), the engine's action, its events, the
+tracker and the observation. ``CPlay`` keeps that
 stretch in C instead: the play driver's state (``sj_drive``, filled from the ``Game`` as
 ``shengji.engine.drive`` fills it), the observation tracker (``sj_obs``) and the
 decision being built (``sj_build``: the same prefix-closed masks as ``building.py``).
@@ -79,11 +80,8 @@ class CPlay:
     @staticmethod
     def usable(env, game) -> bool:
         """May ``env``'s next decisions be played in C?"""
-        return (ENABLED and lib is not None and not env.moves_mode
-                and hasattr(env.tracker, "o")
-                and not env.external_seats and not env.view_in_info
-                and env.render_mode is None and game.phase == PLAYING
-                and game.to_act is not None and _drive.usable(game))
+        return (not env.moves_mode and not env.external_seats and not env.view_in_info
+                and env.render_mode is None and playable(game, env.tracker))
 
     def open(self) -> bool:
         """List the decision of the seat to act; False when only Python can list it."""
