@@ -101,6 +101,13 @@ def test_step_after_every_agent_is_done_warns_and_does_nothing():
         assert not e.agents
 
 
+def test_raw_env_step_after_every_agent_is_done_is_a_clear_error():
+    e = raw_env("two-deck-80")
+    play_to_the_end(e)
+    with pytest.raises(IllegalAction, match="after the game ended"):
+        e.step(0)
+
+
 def test_the_same_episode_through_both():
     """Same seeds, same observations, rewards and ends: checks change nothing."""
     a, b = ours(), wrapped()

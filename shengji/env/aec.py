@@ -260,6 +260,9 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             if not self.agents:
                 step_after_done()
                 return
+        elif not self.agents:  # raw_env: no warning and return, but no KeyError either
+            raise IllegalAction("step() after the game ended (every agent is done): "
+                                "call reset()", "masked_action")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
