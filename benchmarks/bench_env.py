@@ -7,8 +7,8 @@ action mask of the seat to act), a uniform choice among the allowed actions, and
 ``env.step``. Episodes are one deal each, from seeds 0..episodes-1. Reports the median
 of ``--repeat`` runs in CPU time of this process (``time.process_time``: other load on
 the machine does not count), for the raw environment and for ``shengji.env.env`` (with
-PettingZoo's order-enforcing wrapper), plus the engine actions (plays, declarations,
-burials) per second that those steps amount to.
+PettingZoo's order checks, made by the environment itself), plus the engine actions
+(plays, declarations, burials) per second that those steps amount to.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def main() -> None:
     out = {}
     # counted per timed run, outside the timed loop
     bar = Progress(2 * args.repeat, "runs", enabled=args.progress)
-    for name, make in (("raw_env", raw_env), ("env (wrapped)", env)):
+    for name, make in (("raw_env", raw_env), ("env (checked)", env)):
         runs = []
         for _ in range(args.repeat):
             runs.append(run(make, args.variant, args.episodes))

@@ -1,6 +1,7 @@
 """Deals per second of the research environments, side by side in one run (one core).
 
     python benchmarks/bench_rl.py [--variant two-deck-80] [--seconds 2] [--repeat 3]
+                                  [--only NAME ...]
 
 Every contender plays whole deals (or games) with uniformly random legal actions, and
 reads an observation at every decision where it has one, as a learner would:
@@ -8,11 +9,18 @@ reads an observation at every decision where it has one, as a learner would:
 - ``simulate``: the engine with random bots (what ``shengji simulate`` runs; the C play
   driver plays the play phase), no observations: the reference for the ratios;
 - ``pettingzoo raw`` / ``pettingzoo env()``: ``shengji.env`` (card-by-card actions), the
-  observation vector and the mask at every step; ``pettingzoo raw, py``: the same with
+  observation vector and the mask at every step (``env()`` makes PettingZoo's order
+  checks itself; ``pettingzoo wrapper``: raw inside PettingZoo's OrderEnforcingWrapper,
+  what ``env()`` returned before); ``pettingzoo raw, py``: the same with
   the play phase on the per-step Python path (``shengji.env.cplay.ENABLED = False``, as
   before it ran in C); ``pettingzoo moves``: whole-move mode;
 - ``openspiel shengji``: our OpenSpiel game, its observation tensor at every decision
-  (``make_observation(game).set_from``);
+  (``make_observation(game).set_from``); ``openspiel shengji, py``: the same with the
+  play phase on the per-step Python path (``cplay.ENABLED = False``);
+- ``openspiel empty``: the floor of any Python OpenSpiel game here, a game that does
+  nothing (``_register_empty``) through the same loop, with as many chance nodes (and
+  outcomes) and decisions per deal as ``openspiel shengji`` has on the variant (counted
+  on a few deals first), ten legal actions each and an observer that writes nothing;
 - ``openspiel hearts``: OpenSpiel's C++ hearts through pyspiel,
   ``state.information_state_tensor`` at every decision (hearts has no observation
   tensor);
@@ -21,7 +29,8 @@ reads an observation at every decision where it has one, as a learner would:
 
 The contenders run in turn, ``--repeat`` rounds, each for about ``--seconds`` of CPU
 time (``time.process_time``: other load on the machine does not count); the medians and
-the ratios to ``simulate`` are printed (``--json`` for one JSON object).
+the ratios to ``simulate`` are printed (``--json`` for one JSON object; ``--only NAME``,
+repeated: those contenders alone).
 """
 
 from __future__ import annotations
@@ -58,10 +67,15 @@ def simulate(variant):
     return one
 
 
-def pettingzoo(variant, wrapped: bool, **kw):
+def pettingzoo(variant, wrapped: bool | str, **kw):
     from shengji.env import env, raw_env
 
-    e = (env if wrapped else raw_env)(variant, **kw)
+    if wrapped == "pettingzoo":  # what env() returned before it made the checks itself
+        from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+        e = OrderEnforcingWrapper(raw_env(variant, **kw))
+    else:
+        e = (env if wrapped else raw_env)(variant, **kw)
     rng = random.Random(0)
 
     def one(i):
@@ -132,6 +146,113 @@ def openspiel_game(name: str, params: dict | None = None):
     return one
 
 
+def openspiel_empty(variant_name: str):
+    """``openspiel_game`` on a Python game that does nothing, shaped as our deal."""
+    import pyspiel
+
+    import shengji.env.openspiel  # noqa: F401 - registers the game
+
+    ours = pyspiel.load_game("shengji", {"variant": variant_name})
+    rng = random.Random(1)
+    decisions = []
+    for _ in range(5):
+        s = ours.new_initial_state()
+        n = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+                n += 1
+        decisions.append(n)
+    counts = list(ours.variant.composition.counts)
+    params = {"counts": ",".join(map(str, counts)),
+              "decisions": round(statistics.mean(decisions)),
+              "players": ours.num_players()}
+    _register_empty(pyspiel)
+    return openspiel_game("bench_rl_empty", params)
+
+
+def _register_empty(pyspiel) -> None:
+    if "bench_rl_empty" in pyspiel.registered_names():
+        return
+    gtype = pyspiel.GameType(
+        short_name="bench_rl_empty", long_name="bench_rl: a game doing nothing",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=12, min_num_players=2, provides_information_state_string=False,
+        provides_information_state_tensor=False, provides_observation_string=False,
+        provides_observation_tensor=True,
+        parameter_specification={"counts": "2", "decisions": 1, "players": 4})
+    legal = list(range(0, 60, 6))  # ten actions
+
+    class EmptyGame(pyspiel.Game):
+        def __init__(self, params=None):
+            p = dict(params or {})
+            self.counts = [int(x) for x in str(p.get("counts", "2")).split(",")]
+            self.decisions = int(p.get("decisions", 1))
+            m = int(p.get("players", 4))
+            info = pyspiel.GameInfo(
+                num_distinct_actions=60, max_chance_outcomes=len(self.counts),
+                num_players=m, min_utility=-1.0, max_utility=1.0,
+                max_game_length=sum(self.counts) + self.decisions)
+            super().__init__(gtype, info, p)
+
+        def new_initial_state(self):
+            return EmptyState(self)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            return EmptyObserver()
+
+    class EmptyState(pyspiel.State):
+        def __init__(self, game):
+            super().__init__(game)
+            self.remaining = list(game.counts)
+            self.left = sum(game.counts)
+            self.todo = game.decisions
+            self.players = game.num_players()
+
+        def current_player(self):
+            if self.left:
+                return pyspiel.PlayerId.CHANCE
+            if not self.todo:
+                return pyspiel.PlayerId.TERMINAL
+            return self.todo % self.players
+
+        def _legal_actions(self, player):
+            return list(legal)
+
+        def chance_outcomes(self):
+            left = self.left
+            return [(k, n / left) for k, n in enumerate(self.remaining) if n]
+
+        def _apply_action(self, action):
+            if self.left:
+                self.remaining[action] -= 1
+                self.left -= 1
+            else:
+                self.todo -= 1
+
+        def is_terminal(self):
+            return not self.left and not self.todo
+
+        def returns(self):
+            return [0.0] * self.players
+
+    class EmptyObserver:
+        def __init__(self):
+            self.tensor = np.zeros(1, np.float32)
+            self.dict = {"observation": self.tensor}
+
+        def set_from(self, state, player):
+            pass
+
+    pyspiel.register_game(gtype, EmptyGame)
+
+
 def rlcard_doudizhu():
     import rlcard
 
@@ -152,6 +273,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", action="append", default=[], metavar="CONTENDER",
+                    help="run this contender (repeat the option for more; default: "
+                         "all), e.g. --only simulate --only 'pettingzoo env()'")
     args = ap.parse_args()
     from shengji.variants import load_variant
 
@@ -160,12 +284,23 @@ def main() -> None:
         "simulate": lambda: simulate(v),
         "pettingzoo raw": lambda: pettingzoo(v, False),
         "pettingzoo env()": lambda: pettingzoo(v, True),
+        "pettingzoo wrapper": lambda: pettingzoo(v, "pettingzoo"),
         "pettingzoo raw, py": lambda: python_play_phase(pettingzoo(v, False)),
         "pettingzoo moves": lambda: pettingzoo(v, False, actions="moves"),
         "openspiel shengji": lambda: openspiel_game("shengji", {"variant": args.variant}),
+        "openspiel shengji, py": lambda: python_play_phase(
+            openspiel_game("shengji", {"variant": args.variant})),
+        "openspiel empty": lambda: openspiel_empty(args.variant),
         "openspiel hearts": lambda: openspiel_game("hearts"),
         "rlcard doudizhu": rlcard_doudizhu,
     }
+    if args.only:
+        wanted = args.only
+        unknown = [w for w in wanted if w not in contenders]
+        if unknown:
+            ap.error(f"--only: unknown {', '.join(unknown)} (choose among "
+                     f"{', '.join(contenders)})")
+        contenders = {k: contenders[k] for k in wanted}
     players = {}
     for name, make in contenders.items():
         try:

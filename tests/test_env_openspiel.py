@@ -155,3 +155,12 @@ def test_actions_and_outcomes_print():
     state = random_state(game, random.Random(4), lambda s: s.game is not None)
     assert state.action_to_string(state.current_player(), DONE) == "done"
     assert game.num_distinct_actions() == 60 and game.max_chance_outcomes() == 54
+
+
+@pytest.mark.parametrize("outcome", [-2, 54, 10**6])  # (-1: pyspiel refuses it)
+def test_a_chance_outcome_that_is_no_card_kind_is_a_clear_error(outcome):
+    state = load("two-deck-80").new_initial_state()
+    with pytest.raises(ValueError, match=f"chance outcome {outcome}: not a card kind"):
+        state.apply_action(outcome)
+    state.apply_action(0)  # the state is unharmed: a real outcome still applies
+    assert len(state.history()) == 1

@@ -12,7 +12,8 @@
 
 Modules: ``building`` (the card-by-card action encoding, shared by both),
 ``observation`` (the seat's view as one flat vector with named pieces), ``aec`` (the
-PettingZoo environment), ``openspiel`` (the OpenSpiel game). Only ``aec`` needs
+PettingZoo environment; ``ordering``: PettingZoo's order checks it makes itself for
+``env()``), ``openspiel`` (the OpenSpiel game). Only ``aec`` needs
 PettingZoo and only ``openspiel`` needs OpenSpiel; both need numpy.
 """
 

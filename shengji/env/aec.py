@@ -25,6 +25,7 @@ acting seat's ``info["view"]``; ``env.view(agent)`` gives any seat's at any time
 
 from __future__ import annotations
 
+import operator
 import os
 import random
 from typing import TYPE_CHECKING, Any, Union
@@ -55,6 +56,7 @@ from .cplay import PENDING as _DRIVE_PENDING
 from .cplay import PYTHONS, TRICK_ENDED, CPlay
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
+from .ordering import AgentIterable, before_reset, missing, step_after_done
 
 if TYPE_CHECKING:
     from ..engine.actions import Action
@@ -100,6 +102,8 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.moves_mode = actions == "moves"
         self.max_moves = max_moves
         self.reward_mode = reward
+        #: a C play step's flags that need _step_c: the next decision Python's, a reward
+        self._c_slow = PYTHONS | (TRICK_ENDED if reward == "points" else 0)
         self.view_in_info = view_in_info
         self.render_mode = render_mode
         self.encoder = make_encoder(self.variant, history)
@@ -128,6 +132,13 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._decision: Decision | MoveDecision | None = None
         #: the play phase run in C (cplay.CPlay), None on the Python path
         self._cp: CPlay | None = None
+        #: PettingZoo's order checks (shengji.env.ordering): set by env(), not raw_env()
+        self._ordered = False
+        self._has_reset = False
+        self._has_updated = False
+
+    def __getattr__(self, name: str) -> Any:  # only for attributes not found
+        raise missing(self, name)
 
     # the Game and the Decision, read from outside: the C play phase (cplay) hands its
     # state over to them first, so they are exactly the per-step path's
@@ -177,6 +188,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
     # ------------------------------------------------------------------ episode
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._has_reset = self._has_updated = True
         if seed is not None:
             self._rng.seed(f"shengji-env:{seed}")
         game_seed = self._rng.getrandbits(64)
@@ -220,31 +232,48 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             self.infos[self.agent_selection] = {"view": g.view(seat)}
 
     def step(self, action: int | None) -> None:
-        if self._gm is None:
-            self._game()  # a clear error before the first reset
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        dec = self._decision
-        if action is None or (dec is None and self._cp is None):
-            raise IllegalAction(f"{agent}: step() needs an action number here (None is for "
-                                "a finished agent; a seat in external_seats acts through "
-                                "act_engine)", "masked_action")
-        a = int(action)
         cp = self._cp
-        if cp is not None:  # the play phase in C (cplay)
+        if cp is not None and action is not None:  # the play phase in C (cplay): an
+            self._has_updated = True              # episode under way, no agent done
+            agent = self.agent_selection
+            a = action if type(action) is int else _action_number(agent, action)
             rc = (cp._step(cp.r, cp.st, cp.o, cp.b, a) if 0 <= a < N_ACTIONS
                   else SJ_BUILD_ILLEGAL)
-            if rc == 0:  # a card added: no reward (nothing to add up once they are zero)
+            if rc >= 0 and not rc & self._c_slow:
+                # a card added or a play made, no reward: nothing to add up once the
+                # rewards are zero
                 self._cumulative_rewards[agent] = 0.0
                 if self._rewarded:
                     self._rewarded = False
                     for k in self.rewards:
                         self.rewards[k] = 0.0
+                if rc:
+                    self.agent_selection = self.possible_agents[cp.st.to_act]
                 return None
             return self._step_c(cp, agent, a, rc)
-        assert dec is not None
+        if not self._has_reset:
+            if self._ordered:
+                before_reset["step"]()
+            self._game()  # a clear error before the first reset
+        if self._ordered:
+            self._has_updated = True
+            if not self.agents:
+                step_after_done()
+                return
+        elif not self.agents:  # raw_env: no warning and return, but no KeyError either
+            raise IllegalAction("step() after the game ended (every agent is done): "
+                                "call reset()", "masked_action")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        dec = self._decision
+        if action is None or (dec is None and cp is None):
+            raise IllegalAction(f"{agent}: step() needs an action number here (None is for "
+                                "a finished agent; a seat in external_seats acts through "
+                                "act_engine)", "masked_action")
+        a = action if type(action) is int else _action_number(agent, action)
+        assert dec is not None  # (the C play phase, cp, is handled above)
         if not dec.allows(a):
             raise IllegalAction(
                 f"{agent}: action {a} is not allowed now (allowed: {dec.mask()})",
@@ -390,6 +419,23 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
 
     # ------------------------------------------------------------------ observing
 
+    def last(self, observe: bool = True
+             ) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
+        """AECEnv.last, with the C play phase's observation inlined (a step's hot path)."""
+        agent = self.agent_selection
+        cp = self._cp
+        if cp is not None and observe:  # (as observe below)
+            rc = cp._obs(cp.o, cp.st, cp.b, self._seat[agent], cp._out, cp.size, cp._mask,
+                         N_ACTIONS)
+            if rc:
+                raise ValueError(f"observation core: error {rc}")
+            obs: dict[str, Any] | None = {"observation": cp._out_np.copy(),
+                                          "action_mask": cp._mask_np.copy()}
+        else:
+            obs = self.observe(agent) if observe else None
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         cp = self._cp
@@ -398,26 +444,34 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             if rc:
                 raise ValueError(f"observation core: error {rc}")
             return {"observation": cp._out_np.copy(), "action_mask": cp._mask_np.copy()}
+        if self._ordered and not self._has_reset:
+            before_reset["observe"]()
         g = self._game_now()
         dec = self._decision if g.to_act == seat and not g.over else None
-        mask = np.zeros(self.n_actions, dtype=np.int8)
-        obs = {"observation": self.encoder.encode(g, seat, dec, self.tracker),
-               "action_mask": mask}
+        vec = self.encoder.encode(g, seat, dec, self.tracker)
         if self.moves_mode:
+            mask = np.zeros(self.n_actions, dtype=np.int8)
             if isinstance(dec, MoveDecision):  # (in moves mode: the decision, or None)
                 mask[:len(dec.moves)] = 1
-                obs["moves"] = dec.features(self.max_moves).copy()  # the caller's own
+                moves = dec.features(self.max_moves).copy()  # the caller's own
             else:
-                obs["moves"] = self._no_moves.copy()
-        elif dec is not None:
-            mask[dec.mask()] = 1
-        return obs
+                moves = self._no_moves.copy()
+            return {"observation": vec, "action_mask": mask, "moves": moves}
+        if dec is None:
+            return {"observation": vec,
+                    "action_mask": np.zeros(self.n_actions, dtype=np.int8)}
+        allowed = bytearray(self.n_actions)  # (cheaper than numpy's fancy indexing)
+        for a in dec.mask():
+            allowed[a] = 1
+        return {"observation": vec, "action_mask": np.frombuffer(allowed, dtype=np.int8)}
 
     def view(self, agent: str) -> SeatView:
         """The structured view of ``agent``'s seat (``shengji.engine.SeatView``)."""
         return self._game().view(self._seat[agent])
 
     def render(self) -> str | None:
+        if self._ordered and not self._has_reset:
+            before_reset["render"]()
         if self.render_mode is None:
             return None
         g = self._game()
@@ -439,17 +493,40 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
     def close(self) -> None:
         pass
 
+    def state(self) -> Any:
+        if self._ordered and not self._has_reset:
+            before_reset["state"]()
+        return super().state()
+
+    def agent_iter(self, max_iter: int = 2**63) -> AgentIterable:
+        if self._ordered and not self._has_reset:
+            before_reset["agent_iter"]()
+        return AgentIterable(self, max_iter, self._ordered)
+
+
+def _action_number(agent: str, action: Any) -> int:
+    """An action given as another integer type (numpy's, bool): its number; anything
+    else (a float, an array, a string) is refused, never rounded (as PettingZoo's
+    AssertOutOfBoundsWrapper refuses what ``Discrete`` does not contain)."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise IllegalAction(f"{agent}: action {action!r} is not an action number (an "
+                            "integer allowed by the mask)", "masked_action") from None
+
 
 def raw_env(variant: VariantRef = "two-deck-80", **kwargs: Any) -> ShengjiEnv:
     """The environment without PettingZoo's wrappers (fastest)."""
     return ShengjiEnv(variant, **kwargs)
 
 
-def env(variant: VariantRef = "two-deck-80", **kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's order-enforcing wrapper (the usual entry)."""
-    from pettingzoo.utils import wrappers
-
-    return wrappers.OrderEnforcingWrapper(ShengjiEnv(variant, **kwargs))
+def env(variant: VariantRef = "two-deck-80", **kwargs: Any) -> ShengjiEnv:
+    """The environment with PettingZoo's order checks (the usual entry): the checks of
+    ``OrderEnforcingWrapper``, with its errors, made by the environment itself
+    (``shengji.env.ordering``) rather than by a wrapper forwarding every call."""
+    e = ShengjiEnv(variant, **kwargs)
+    e._ordered = True
+    return e
 
 
 __all__ = ["ShengjiEnv", "env", "raw_env", "DONE", "N_ACTIONS"]

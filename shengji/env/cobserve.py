@@ -8,6 +8,8 @@ writes the whole vector. ``make_encoder`` picks this one when the C core is buil
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..cards import NUM_KINDS
@@ -100,16 +102,32 @@ class CEncoder:
         self.players = variant.players
         self.history = history
         self.size = self.layout.size
+        # encode's buffer, made on first use: C writes there and the caller gets a copy
+        # (cheaper than wrapping a new array for C each time); not pickled
+        self._buf: Any = None
+        self._view: np.ndarray | None = None
+
+    def __getstate__(self):
+        return {**self.__dict__, "_buf": None, "_view": None}
 
     def new_tracker(self) -> CTracker:
         return CTracker(self.players, self.history)
 
     def encode(self, game, seat: int, decision, tracker: CTracker) -> np.ndarray:
-        out = np.empty(self.size, dtype=np.float32)
-        self.encode_into(game, seat, decision, tracker, out)
-        return out
+        buf = self._buf
+        if buf is None:
+            buf = self._buf = ffi.new("float[]", self.size)
+            self._view = np.frombuffer(ffi.buffer(buf), dtype=np.float32)
+        self._write(game, seat, decision, tracker, buf)
+        assert self._view is not None
+        return self._view.copy()
 
     def encode_into(self, game, seat: int, decision, tracker: CTracker, out) -> None:
+        if len(out) != self.size:
+            raise ValueError(f"observation buffer of {len(out)}: needs {self.size}")
+        self._write(game, seat, decision, tracker, ffi.from_buffer("float[]", out))
+
+    def _write(self, game, seat: int, decision, tracker: CTracker, out) -> None:
         o = tracker.o
         if decision is None:
             o.decision = _NOT_TO_ACT
@@ -132,7 +150,7 @@ class CEncoder:
         if tracker.game is not game or tracker.key != key:
             tracker.game, tracker.key = game, key
             self._sync(game, o)
-        _check(lib.sj_observe(o, seat, ffi.from_buffer("float[]", out), self.size))
+        _check(lib.sj_observe(o, seat, out, self.size))
 
     def _sync(self, game, o) -> None:
         m = self.players

@@ -1,8 +1,9 @@
-"""The play phase of the card-by-card environment, run in C (core_c/observe.c, drive.c).
+"""The play phase of the card-by-card environments, run in C (core_c/observe.c, drive.c).
 
-In the play phase every step of the PettingZoo environment (``aec.ShengjiEnv``) would
-otherwise go through the Python engine: the decision's mask (``building.Decision``), the
-engine's action, its events, the tracker and the observation. ``CPlay`` keeps that
+In the play phase every step of the PettingZoo environment (``aec.ShengjiEnv``) and of
+the OpenSpiel game (``openspiel.ShengjiState``) would otherwise go through the Python
+engine: the decision's mask (``building.Decision``), the engine's action, its events, the
+tracker and the observation. ``CPlay`` keeps that
 stretch in C instead: the play driver's state (``sj_drive``, filled from the ``Game`` as
 ``shengji.engine.drive`` fills it), the observation tracker (``sj_obs``) and the
 decision being built (``sj_build``: the same prefix-closed masks as ``building.py``).
@@ -42,7 +43,7 @@ class CPlay:
     """The C state of one environment's play phase (see the module's docstring)."""
 
     __slots__ = ("st", "b", "o", "r", "game", "penalty", "size", "_step", "_obs",
-                 "_out", "_mask", "_out_np", "_mask_np")
+                 "_out", "_mask", "_out_np", "_mask_np", "_legal_np")
 
     def __init__(self, game, tracker, encoder) -> None:
         self.game = game
@@ -51,13 +52,7 @@ class CPlay:
         self.size = encoder.size
         st = self.st = ffi.new("sj_drive *")
         self.b = ffi.new("sj_build *")
-        self._step = lib.sj_build_step
-        self._obs = lib.sj_build_observe
-        # C writes each observation here; the caller gets copies (its own arrays)
-        self._out = ffi.new("float[]", self.size)
-        self._mask = ffi.new("int8_t[]", N_ACTIONS)
-        self._out_np = np.frombuffer(ffi.buffer(self._out), dtype=np.float32)
-        self._mask_np = np.frombuffer(ffi.buffer(self._mask), dtype=np.int8)
+        self._buffers()
         # nothing listed by the driver (pickers 0): the env builds each play
         self.penalty = _drive.start_state(st, game, 0)
         rc = lib.sj_drive_start(self.r, st)
@@ -72,14 +67,21 @@ class CPlay:
         if calls:
             o.calls[0:2 * len(calls)] = [x for call in calls for x in call]
 
+    def _buffers(self) -> None:
+        self._step = lib.sj_build_step
+        self._obs = lib.sj_build_observe
+        # C writes each observation here; the caller gets copies (its own arrays)
+        self._out = ffi.new("float[]", self.size)
+        self._mask = ffi.new("int8_t[]", N_ACTIONS)
+        self._out_np = np.frombuffer(ffi.buffer(self._out), dtype=np.float32)
+        self._mask_np = np.frombuffer(ffi.buffer(self._mask), dtype=np.int8)
+        self._legal_np = np.frombuffer(ffi.buffer(self.b.mask), dtype=np.uint8)
+
     @staticmethod
     def usable(env, game) -> bool:
         """May ``env``'s next decisions be played in C?"""
-        return (ENABLED and lib is not None and not env.moves_mode
-                and hasattr(env.tracker, "o")
-                and not env.external_seats and not env.view_in_info
-                and env.render_mode is None and game.phase == PLAYING
-                and game.to_act is not None and _drive.usable(game))
+        return (not env.moves_mode and not env.external_seats and not env.view_in_info
+                and env.render_mode is None and playable(game, env.tracker))
 
     def open(self) -> bool:
         """List the decision of the seat to act; False when only Python can list it."""
@@ -102,6 +104,10 @@ class CPlay:
     def mask_list(self) -> list:
         return [a for a in range(N_ACTIONS) if self.b.mask[a]]
 
+    def legal(self) -> list:
+        """The actions allowed now (``mask_list``'s, from a view of the mask)."""
+        return self._legal_np.nonzero()[0].tolist()
+
     def built(self) -> list:
         """The cards built so far, in the order they were added (ids descending)."""
         counts = self.b.counts
@@ -113,3 +119,37 @@ class CPlay:
         if st.log_len:
             _drive._materialise(self.game, st, self.penalty, ended)
             st.log_len = 0
+
+    # copies (the OpenSpiel game's states are cloned attribute by attribute, and
+    # pickled; copy.deepcopy goes through __reduce__ too): the C structs alone, tied by
+    # ``link`` to the copy's own game and tracker (copied with them) before any use
+    def link(self, game, tracker) -> None:
+        self.game = game
+        self.o = tracker.o
+        self.r = game.ctx._r
+
+    def __reduce__(self):
+        return (_unpickled, (bytes(ffi.buffer(self.st)), bytes(ffi.buffer(self.b)),
+                             self.penalty, self.size))
+
+
+def _unpickled(st: bytes, b: bytes, penalty: int, size: int) -> CPlay:
+    """A pickled ``CPlay`` (not linked: see ``CPlay.link``); sizes checked."""
+    if len(st) != ffi.sizeof("sj_drive") or len(b) != ffi.sizeof("sj_build"):
+        raise ValueError("pickled play phase in C: struct sizes differ from this core's")
+    cp = CPlay.__new__(CPlay)
+    cp.game = cp.o = cp.r = None
+    cp.penalty, cp.size = penalty, size
+    cp.st = ffi.new("sj_drive *")
+    cp.b = ffi.new("sj_build *")
+    ffi.memmove(cp.st, st, len(st))
+    ffi.memmove(cp.b, b, len(b))
+    cp._buffers()
+    return cp
+
+
+def playable(game, tracker) -> bool:
+    """May ``game``'s next decisions be played in C, as far as the game and the tracker
+    go (``CPlay.usable`` adds the environment's own conditions)?"""
+    return (ENABLED and lib is not None and hasattr(tracker, "o") and game.phase == PLAYING
+            and game.to_act is not None and _drive.usable(game))

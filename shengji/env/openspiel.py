@@ -42,9 +42,11 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
     ) from None
 
 from ..cards import NUM_KINDS, card_str
-from ..engine.actions import cards_text
-from ..engine.events import DealScored
+from ..engine.actions import Play, cards_text
+from ..engine.events import DealScored, TrickWon
 from ..engine.game import Game
+from ..engine.phase import PLAYING
+from . import cplay
 from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Calls, Decision
 from .cobserve import make_encoder
 from .infostate import InfoLayout, InfoRows
@@ -152,67 +154,197 @@ class ShengjiGame(pyspiel.Game):
 
 
 class ShengjiState(pyspiel.State):
+    """A deal in progress. In the play phase (card-by-card actions) the decisions run in
+    C (``shengji.env.cplay.CPlay``, as in the PettingZoo environment): the ``Game``
+    falls behind and gets C's plays in bulk at the deal's end, before a step only Python
+    takes, and whenever ``game`` or ``decision`` is read from outside. The information
+    state's text and rows (``log``, ``info``) follow the game's events only when read."""
+
     def __init__(self, game: ShengjiGame):
         super().__init__(game)
         self.deck: list[int] = []
         self.remaining = list(game.variant.composition.counts)
-        self.game: Game | None = None
-        self.decision: Decision | MoveDecision | None = None
+        self._left = game.deck_size  # cards the chance player has still to place
+        self._gm: Game | None = None
+        self._decision: Decision | MoveDecision | None = None
+        #: the play phase in C, or None (a clone's or unpickled copy: linked on first use)
+        self._cp: cplay.CPlay | None = None
         self.tracker = game.encoder.new_tracker()
-        self.log = _InfoLog(game.variant.players)
-        self.info = InfoRows(game.variant.players)
+        self._log = _InfoLog(game.variant.players)
+        self._info = InfoRows(game.variant.players)
+        #: the game's events that _log and _info have taken in
+        self._seen = 0
         self._returns = [0.0] * game.variant.players
 
     @property
     def _g(self) -> ShengjiGame:
         return self.get_game()  # not kept in __dict__: clones and pickles copy that
 
+    # read from outside: the C play phase, if any, hands its state over first, so they
+    # are exactly the per-step path's
+    @property
+    def game(self) -> Game | None:
+        if self._cp is not None:
+            self._drop_c()
+        return self._gm
+
+    @property
+    def decision(self) -> Decision | MoveDecision | None:
+        if self._cp is not None:
+            self._drop_c()
+        return self._decision
+
+    @property
+    def log(self) -> _InfoLog:
+        self._catch_up()
+        return self._log
+
+    @property
+    def info(self) -> InfoRows:
+        self._catch_up()
+        return self._info
+
+    def _catch_up(self) -> None:
+        """Give the information state's text and rows the game's events they lack."""
+        g = self.game  # (the C play phase handed over)
+        if g is not None and self._seen < len(g.events):
+            events = g.events[self._seen:]
+            self._seen = len(g.events)
+            self._log.update(events)
+            self._info.update(events)
+
     # ------------------------------------------------------------------ the API
 
     def current_player(self):
-        if self.game is None:
+        cp = self._cp
+        if cp is not None:
+            return cp.st.to_act
+        g = self._gm
+        if g is None:
             return pyspiel.PlayerId.CHANCE
-        if self.game.over:
+        if g.over:
             return pyspiel.PlayerId.TERMINAL
-        return self.game.to_act
+        return g.to_act
 
     def _legal_actions(self, player):
-        if self.game is None or self.game.over or player != self.game.to_act:
+        cp = self._cp
+        if cp is not None:  # the C decision's mask
+            if player != cp.st.to_act:
+                return []
+            return cp.legal()
+        g = self._gm
+        if g is None or g.over or player != g.to_act:
             return []
-        return list(self.decision.mask())
+        assert self._decision is not None  # a seat to act has its decision listed
+        return list(self._decision.mask())
 
     def chance_outcomes(self):
-        left = self._g.deck_size - len(self.deck)
+        left = self._left
         return [(k, n / left) for k, n in enumerate(self.remaining) if n]
 
     def _apply_action(self, action):
         action = int(action)
-        if self.game is None:
+        cp = self._cp
+        if cp is not None:  # the play phase in C (cplay)
+            if cp.game is None:  # a clone's or unpickled copy
+                self._link(cp)
+            rc = (cp._step(cp.r, cp.st, cp.o, cp.b, action) if 0 <= action < N_ACTIONS
+                  else cplay.ILLEGAL)
+            if rc:  # (0: a card added)
+                self._step_c(cp, action, rc)
+            return
+        if self._gm is None:
+            if not 0 <= action < len(self.remaining):
+                raise ValueError(f"chance outcome {action}: not a card kind "
+                                 f"(0..{len(self.remaining) - 1})")
             if not self.remaining[action]:
                 raise ValueError(f"chance outcome {action}: no copy of {card_str(action)} left")
             self.deck.append(action)
             self.remaining[action] -= 1
-            if len(self.deck) == self._g.deck_size:
+            self._left -= 1
+            if not self._left:
                 deck = tuple(self.deck)
-                self.game = Game(self._g.variant, bytes(deck).hex(), max_deals=1,
-                                 deal_order=FixedDeck(deck))
-                self._absorb(self.game.events)
+                self._gm = Game(self._g.variant, bytes(deck).hex(), max_deals=1,
+                                deal_order=FixedDeck(deck))
+                self._absorb(self._gm.events)
                 self._next()
             return
-        dec = self.decision
+        dec = self._decision
+        assert dec is not None  # the deal is dealt and not over: a decision is listed
         if not dec.allows(action):
             raise ValueError(f"player {dec.seat}: action {action} is not legal "
                              f"(legal: {dec.mask()})")
         engine_action = dec.moves[action] if isinstance(dec, MoveDecision) else dec.step(action)
         if engine_action is not None:
-            assert self.game is not None  # a decision is listed: the deal is dealt
-            self._absorb(self.game.apply(engine_action))
+            assert self._gm is not None  # a decision is listed: the deal is dealt
+            self._absorb(self._gm.apply(engine_action))
             self._next()
+
+    def _step_c(self, cp: cplay.CPlay, action: int, rc: int) -> None:
+        """A step of the play phase in C past adding a card (``rc``: the C step's answer):
+        the same state as the per-step path's."""
+        if rc == cplay.ILLEGAL:
+            raise ValueError(f"player {cp.st.to_act}: action {action} is not legal "
+                             f"(legal: {cp.mask_list()})")
+        if rc > 0:  # a play made; C lists the next decision unless it is Python's
+            if rc & cplay.PYTHONS:
+                self._leave_c()
+                self._next()
+        elif rc == cplay.END:  # the deal's last trick: the engine scores it
+            g = self._gm
+            assert g is not None
+            n0 = len(g.events)
+            cp.flush(ended=True)
+            self._cp = None
+            self.tracker.game = None  # the tracker's game fields: set again from the game
+            events = g.events
+            i = len(events) - 1
+            while type(events[i]) is not TrickWon:
+                i -= 1
+            # the tracker followed the plays in C: the scoring's events are left
+            self._absorb(events[max(i + 1, n0):])
+            self._next()
+        elif rc == cplay.PENDING:  # a play only the engine applies: it does
+            seat = cp.st.to_act
+            cards = tuple(cp.built())
+            self._leave_c()
+            assert self._gm is not None
+            self._absorb(self._gm.apply(Play.trusted(seat, cards)))
+            self._next()
+        else:
+            raise ValueError(f"play phase in C: rules core error {rc}")
+
+    def _link(self, cp: cplay.CPlay) -> None:
+        assert self._gm is not None  # C plays a dealt deal
+        cp.link(self._gm, self.tracker)
+        self.tracker.game = None  # the copy's tracker: its game fields set by C
+
+    def _leave_c(self) -> None:
+        """Hand the C play phase over to the Game (the Python path takes the next step)."""
+        cp = self._cp
+        assert cp is not None
+        if cp.game is None:
+            self._link(cp)
+        cp.flush()
+        self._cp = None
+        self.tracker.game = None  # the tracker's game fields: set again from the game
+
+    def _drop_c(self) -> None:
+        """Leave the C play phase mid-decision: the Game and a Decision holding the cards
+        built so far, exactly what the per-step path would have."""
+        cp = self._cp
+        assert cp is not None
+        built = cp.built()
+        self._leave_c()
+        g = self._gm
+        assert g is not None and g.to_act is not None
+        dec = Decision(g, g.to_act)
+        for c in built:
+            dec.step(c)
+        self._decision = dec
 
     def _absorb(self, events) -> None:
         self.tracker.update(events)
-        self.log.update(events)
-        self.info.update(events)
         players = self._g.variant.players
         for ev in events:
             if type(ev) is DealScored and ev.rise:
@@ -220,16 +352,22 @@ class ShengjiState(pyspiel.State):
                     self._returns[s] += ev.rise if s in ev.rising else -ev.rise
 
     def _next(self) -> None:
-        g = self.game
-        assert g is not None  # called once the deal is dealt
+        g = self._gm
+        assert g is not None and self._cp is None  # called once the deal is dealt
         if g.over:
-            self.decision = None
+            self._decision = None
         elif self._g.moves_mode:
             assert g.to_act is not None  # not over: a seat to act
-            self.decision = MoveDecision.of_game(g, g.to_act, self._g.max_moves)
+            self._decision = MoveDecision.of_game(g, g.to_act, self._g.max_moves)
         else:
             assert g.to_act is not None
-            self.decision = Decision(g, g.to_act)
+            if g.phase == PLAYING and cplay.playable(g, self.tracker):
+                cp = cplay.CPlay(g, self.tracker, self._g.encoder)
+                if cp.open():  # the play phase goes on in C
+                    self._cp = cp
+                    self._decision = None
+                    return
+            self._decision = Decision(g, g.to_act)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -246,7 +384,9 @@ class ShengjiState(pyspiel.State):
         return "take back" if action == TAKE_BACK else card_str(action)
 
     def is_terminal(self):
-        return self.game is not None and self.game.over
+        if self._cp is not None:  # (the game behind C is never over: C hands the end over)
+            return False
+        return self._gm is not None and self._gm.over
 
     def returns(self):
         return list(self._returns)
@@ -337,6 +477,9 @@ class ShengjiObserver:
         self.moves = self.tensor[layout.size:].reshape(-1, MOVE_FEATURES)
         if game.moves_mode:
             self.dict["moves"] = self.moves
+        # the play phase in C writes the observation vector here (cplay.CPlay)
+        self._c_out = None if cplay.ffi is None or self.perfect_recall else \
+            cplay.ffi.from_buffer("float[]", self.tensor)
 
     def set_from(self, state: ShengjiState, player: int):
         if self.perfect_recall:  # the information-state tensor (shengji.env.infostate)
@@ -355,11 +498,20 @@ class ShengjiObserver:
                               out=self.tensor[:self.game.info_layout.size])
             self._set_moves(state, player)
             return
-        if state.game is None:
+        cp = state._cp
+        if cp is not None:  # the play phase in C: the vector written by C
+            if cp.game is None:  # a clone's or unpickled copy
+                state._link(cp)
+            rc = cp._obs(cp.o, cp.st, cp.b, player, self._c_out, cp.size, cp._mask,
+                         N_ACTIONS)
+            if rc:
+                raise ValueError(f"observation core: error {rc}")
+            return
+        g = state._gm
+        if g is None:
             self.tensor.fill(0)
             return
-        g = state.game
-        dec = state.decision if g.to_act == player and not g.over else None
+        dec = state._decision if g.to_act == player and not g.over else None
         size = self.game.encoder.layout.size
         self.game.encoder.encode_into(g, player, dec, state.tracker, self.tensor[:size])
         self._set_moves(state, player)
