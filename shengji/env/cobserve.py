@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import NUM_KINDS
-from ..engine.events import Buried, DealStarted, Declared, Played, TrickWon
+from ..engine.events import Buried, CardDealt, DealStarted, Declared, Played, TrickWon
 from .building import KINDS
 from .observation import HISTORY, Encoder, Layout
 
@@ -74,6 +74,8 @@ class CTracker:
         o = self.o
         for ev in events:
             t = type(ev)
+            if t is CardDealt:  # the most frequent on the Python path: nothing to keep
+                continue
             if t is Played:
                 c = ev.cards
                 _check(lib.sj_obs_move(o, ev.seat, 0, bytes(c), len(c)))
