@@ -136,7 +136,7 @@ class CEncoder:
             calls, pending = game.calls, 0
         else:
             o.decision = _KIND[decision.kind]
-            ffi.memmove(o.building, bytes(decision.counts) if decision.cards else _ZERO,
+            ffi.memmove(o.building, bytearray(decision.counts) if decision.cards else _ZERO,
                         NUM_KINDS)
             if decision.kind == "call":  # the calls chosen so far
                 calls, pending = decision._set.chosen, decision._set.pending or 0
@@ -146,7 +146,7 @@ class CEncoder:
         o.n_calls = len(calls)
         if calls:
             o.calls[0:2 * len(calls)] = [x for call in calls for x in call]
-        ffi.memmove(o.hand, bytes(game.hands[seat]), NUM_KINDS)
+        ffi.memmove(o.hand, bytearray(game.hands[seat]), NUM_KINDS)
         # the game's own fields change only with its actions: set once per action
         key = (game._stamp, len(game.events))
         if tracker.game is not game or tracker.key != key:
@@ -164,7 +164,7 @@ class CEncoder:
             counts = [0] * NUM_KINDS
             for c in bid.cards:
                 counts[c] += 1
-            ffi.memmove(o.bid, bytes(counts), NUM_KINDS)
+            ffi.memmove(o.bid, bytearray(counts), NUM_KINDS)
         else:
             o.bid_seat = -1
         o.dealing = game.phase == "deal"
