@@ -121,6 +121,18 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
     "rainbow-winner": ("rainbow.c", "cmp = v[i] > cur[i] ? 1 : v[i] < cur[i] ? -1 : 0;",
                        "cmp = v[i] >= cur[i] ? 1 : v[i] < cur[i] ? -1 : 0;",
                        "an equal rainbow follow wins"),
+    # decomposition: shengji_io (shapes.c, sio_*)
+    "sio-last": ("shapes.c", "for (int i = m - 1; i >= 0 && pick < 0; i--) {",
+                 "for (int i = 0; i < m && pick < 0; i++) {",
+                 "shengji_io keeps the first split listed with the largest unit, not the last"),
+    "sio-consumed": ("shapes.c", "    st->rep = !consumed;", "    st->rep = 1;",
+                     "shengji_io lists the lowest card's tuple after tractors that use it up"),
+    "sio-tractor-key": ("shapes.c", "*key = w * st->len[end] * 2 + 1;",
+                        "*key = w * st->len[end] * 2;",
+                        "shengji_io ranks a tractor as a tuple of as many cards"),
+    "sio-suit-order": ("shapes.c", "static const int rank[4] = {0, 1, 3, 2};",
+                       "static const int rank[4] = {0, 1, 2, 3};",
+                       "shengji_io orders equal cards ♠ ♥ ♣ ♦ (ours), not ♠ ♥ ♦ ♣"),
 }
 
 STAGES = [

@@ -3,6 +3,7 @@
     python benchmarks/shengjiio_diff.py          # 300 positions per class and deck count
     python benchmarks/shengjiio_diff.py --positions 2000 --examples 5 --seed 7
     python benchmarks/shengjiio_diff.py --decks 4 --classes follows,winners
+    python benchmarks/shengjiio_diff.py --unset decomposition   # a knob's before/after
 
 The other side is shengji.io's `shengji-mechanics` crate (rbtying/shengji, the commit in
 SHENGJI_IO_COMMIT) behind a small JSON-lines driver (benchmarks/shengjiio/driver.rs).
@@ -92,6 +93,7 @@ FIXED_PLAY: dict[str, Any] = {
     "tractor_bridges_level_gap": True,
     "genuine_tuples": True,     # PR #512: a triple cut from a longer tuple is no pair
     "tractors_first": True,     # TrickFormat::from_cards: a tractor before a wider tuple
+    "decomposition": "shengji_io",  # from_cards' split: ties by find_plays' listing order
 }
 
 
@@ -644,6 +646,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--draw", default="",
                     help="only these follow_protection values (e.g. none,tractor_on_tractor)")
+    ap.add_argument("--unset", default="",
+                    help="FIXED_PLAY knobs left at our default (e.g. decomposition), to "
+                         "measure a knob's effect at the same seed")
     ap.add_argument("--driver", default=os.environ.get("SHENGJI_IO_DRIVER", DEFAULT_DRIVER))
     args = ap.parse_args(argv)
     classes = [c for c in args.classes.split(",") if c]
@@ -658,6 +663,10 @@ def main(argv: list[str]) -> int:
         ap.error("--decks: 1..4")
     keys = schema_play_keys()
     check_mapping(keys)
+    unset = [k for k in args.unset.split(",") if k]
+    if any(k not in FIXED_PLAY for k in unset):
+        ap.error(f"--unset: one of {', '.join(FIXED_PLAY)}")
+    keys = {k: v for k, v in keys.items() if k not in unset}
     drv = Driver(args.driver)
     tally = Tally(args.examples)
     jobs = [(c, d) for c in classes for d in decks]

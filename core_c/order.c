@@ -65,6 +65,9 @@ int sj_prepare(sj_rules *r, sj_err *e)
     FIELD(r->shorter_tractors == 0 || r->shorter_tractors == 1, SJ_RF_SHORTER_TRACTORS);
     FIELD(r->genuine_tuples == 0 || r->genuine_tuples == 1, SJ_RF_GENUINE_TUPLES);
     FIELD(r->tractors_first == 0 || r->tractors_first == 1, SJ_RF_TRACTORS_FIRST);
+    /* shengji.io takes every copy of a card as one tuple: tuples as wide as the packs */
+    FIELD(r->decomposition == SJ_DECOMP_SEEDS ||
+          (r->decomposition == SJ_DECOMP_SHENGJI_IO && r->max_tuple == r->decks), SJ_RF_DECOMPOSITION);
     FIELD(r->bombs >= SJ_BOMBS_NONE && r->bombs <= SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP, SJ_RF_BOMBS);
     FIELD(r->rainbow_min == 0 || (r->rainbow_min >= 4 && r->rainbow_min <= 16), SJ_RF_RAINBOW_MIN);
     for (int k = 0; k < SJ_NK; k++)

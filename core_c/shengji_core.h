@@ -72,6 +72,10 @@
 #define SJ_BOMBS_ANY_SUIT 1          /* a bomb may be played whatever was led */
 #define SJ_BOMBS_FOLLOW_SUIT 2       /* a bomb of the led suit is exempt from the shape */
 #define SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP 3  /* FOLLOW_SUIT, and a trump bomb while holding the led suit */
+
+/* sj_rules.decomposition: which split of a lead (§3) */
+#define SJ_DECOMP_SEEDS 0             /* more cards, then wider, taken greedily */
+#define SJ_DECOMP_SHENGJI_IO 1        /* shengji.io from_cards over find_plays */
 #define SJ_KITTY_EXPONENTIAL 0
 #define SJ_KITTY_POWER 1
 #define SJ_KITTY_TABLE 2
@@ -111,6 +115,7 @@
 #define SJ_RF_COPIES 21
 #define SJ_RF_GENUINE_TUPLES 22
 #define SJ_RF_TRACTORS_FIRST 23
+#define SJ_RF_DECOMPOSITION 24
 
 typedef struct {
     int32_t code;   /* SJ_ERR_* */
@@ -173,6 +178,7 @@ typedef struct {
                                     * keeps a genuine one back (shengji.io PR #512) */
     int32_t tractors_first;        /* 0/1: of components of as many cards, a tractor before a
                                     * wider tuple (shengji.io TrickFormat::from_cards) */
+    int32_t decomposition;         /* SJ_DECOMP_*: the seeds' split or shengji.io's */
 } sj_rules;
 
 typedef struct {

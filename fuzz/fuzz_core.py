@@ -26,7 +26,7 @@ from shengji.playout import FriendsState, Position, playout, playouts
 from shengji.rules import PlayRules
 
 NK = 54
-_KNOBS = ("ruff_compare", "failed_throw", "kitty", "follow_protection", "bombs")
+_KNOBS = ("ruff_compare", "failed_throw", "kitty", "follow_protection", "bombs", "decomposition")
 _CHOICES = {
     "ruff_compare": ("strongest", "all_components", "highest_card", "bogus"),
     "failed_throw": ("smallest", "next_player_chooses", "first_blocker", "x"),
@@ -34,6 +34,7 @@ _CHOICES = {
     "follow_protection": ("none", "longer_tuples", "tractor_on_tractor", "both", "suit_only",
                           "some"),
     "bombs": ("none", "any_suit", "follow_suit", 4),
+    "decomposition": ("seeds", "shengji_io", "greedy"),
 }
 _FOLLOWING = ({}, {"pair": ["pair", "singles"]},
               {"titanic": ["titanic", "triple + triple", "tractor", "triple + pair", "singles"],

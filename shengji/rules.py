@@ -40,6 +40,9 @@ FOLLOW_PROTECTIONS = ("none", "longer_tuples", "tractor_on_tractor", "both", "su
 #: suit (shengji.io's code and unit test; its doc comment reads as follow_suit)
 BOMBS = ("none", "any_suit", "follow_suit", "follow_suit_or_trump")
 KITTY_POLICIES = ("exponential", "power", "table", "twice_size")
+#: which split of a lead into components (docs/semantics.md §3): the seeds' (more cards,
+#: then wider, taken greedily) or shengji.io's (TrickFormat::from_cards over find_plays)
+DECOMPOSITIONS = ("seeds", "shengji_io")
 #: keys of the ``table`` kitty policy, and the shape each names
 KITTY_TABLE_KEYS = ("single", "pair", "triple", "quad", "tractor", "titanic")
 
@@ -304,6 +307,10 @@ class PlayRules:
     #: decomposition: of components of as many cards, a tractor before a wider tuple
     #: (shengji.io TrickFormat::from_cards: a quad and a two-pair tractor)
     tractors_first: bool = False
+    #: the split of a lead into components, one of DECOMPOSITIONS: "seeds" (§3), or
+    #: "shengji_io" (its from_cards: the largest unit by size and tractor, ties by the
+    #: order find_plays lists splits in)
+    decomposition: str = "seeds"
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, 4)
@@ -334,6 +341,12 @@ class PlayRules:
         _check_choice("failed_throw", self.failed_throw, FAILED_THROW)
         _check_choice("kitty", self.kitty, KITTY_POLICIES)
         _check_choice("bombs", self.bombs, BOMBS)
+        _check_choice("decomposition", self.decomposition, DECOMPOSITIONS)
+        if self.decomposition == "shengji_io" and self._max_tuple != self.decks:
+            raise RulesError(
+                f"decomposition: shengji_io takes every copy of a card as one tuple, so "
+                f"max_tuple must be {self.decks} (the deck count), not {self.max_tuple}"
+            )
         _check_int("rainbow_min", self.rainbow_min, 0, 16)
         if 0 < self.rainbow_min < 4:
             raise RulesError(

@@ -116,6 +116,26 @@ def test_decompose_tractor_kitty(decks, data):
         assert cctx.kitty_multiplier(H(lead)) == octx.kitty_multiplier(lead), show(lead)
 
 
+@pytest.mark.parametrize("decks", [2, 3, 4])
+@given(data=st.data())
+@FAST
+def test_decompose_shengji_io(decks, data):
+    """§3 decomposition: shengji_io (shengji.io find_plays / from_cards) on leads of up
+    to 12 cards, several structures and loose copies together: the C core's pruned
+    search against the oracle's full listing of shengji.io's splits."""
+    rules, level, trump, _ = data.draw(contexts(decks))
+    rules = dataclasses.replace(rules, decomposition="shengji_io", max_tuple=decks)
+    note(f"rules={rules!r} level={level} trump={trump}")
+    cctx, octx = Context(rules, level, trump), OracleContext(rules, level, trump)
+    for _ in range(3):
+        _, lead = data.draw(leads(octx, max_size=12, modes=("throw", "throw", "loose")))
+        note(f"lead={show(lead)}")
+        want = octx.decompose(lead)
+        got = [(c.width, c.length, c.cards.counts) for c in cctx.decompose(H(lead))]
+        assert got == want, (show(lead), [(w, ln, show(c)) for w, ln, c in got])
+        assert cctx.kitty_multiplier(H(lead)) == octx.kitty_multiplier(lead), show(lead)
+
+
 @pytest.mark.parametrize(
     "decks, level, trump, lead, first",
     [

@@ -53,6 +53,8 @@ def knob_sample(decks: int, rng: random.Random) -> PlayRules:
         kw["copies"] = tuple(copies)
     kw["genuine_tuples"] = rng.random() < 0.3
     kw["tractors_first"] = rng.random() < 0.3
+    if kw.get("max_tuple", decks) == decks and rng.random() < 0.3:
+        kw["decomposition"] = "shengji_io"
     return PlayRules(**kw)
 
 

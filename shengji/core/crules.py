@@ -46,6 +46,10 @@ BOMBS_CODES = {
     "follow_suit": lib.SJ_BOMBS_FOLLOW_SUIT,
     "follow_suit_or_trump": lib.SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP,
 }
+DECOMPOSITION_CODES = {
+    "seeds": lib.SJ_DECOMP_SEEDS,
+    "shengji_io": lib.SJ_DECOMP_SHENGJI_IO,
+}
 KITTY_CODES = {
     "exponential": lib.SJ_KITTY_EXPONENTIAL,
     "power": lib.SJ_KITTY_POWER,
@@ -59,7 +63,7 @@ _RULE_FIELDS = {
         "tractor_min_length", "tractor_bridges_level_gap", "follow_protection",
         "constant_ranks", "ruff_compare", "failed_throw", "kitty", "kitty_cap",
         "kitty_table", "shorter_tractors", "bombs", "rainbow_min", "copies",
-        "genuine_tuples", "tractors_first")},
+        "genuine_tuples", "tractors_first", "decomposition")},
     lib.SJ_RF_N_LADDERS: "following",  # the ladders' count, and their contents
     lib.SJ_RF_LADDERS: "following",
 }
@@ -120,6 +124,7 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.shorter_tractors = int(rules.shorter_tractors)
     r.genuine_tuples = int(rules.genuine_tuples)
     r.tractors_first = int(rules.tractors_first)
+    r.decomposition = DECOMPOSITION_CODES[rules.decomposition]
     r.bombs = BOMBS_CODES[rules.bombs]
     r.rainbow_min = rules.rainbow_min
     assert rules.copies is not None  # PlayRules fills it in

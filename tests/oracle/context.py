@@ -12,7 +12,8 @@ from shengji.errors import HandError
 
 from . import follow, kitty, rainbow, throw, trick
 from .order import TRUMP, build_order
-from .structures import best_partition, is_structure, structure_counts, total
+from .sio_decompose import sio_partition
+from .structures import best_partition, is_structure, key, structure_counts, total
 
 
 def as_counts(cards, decks: int | None = None):
@@ -57,6 +58,10 @@ class OracleContext:
 
     # §3 -------------------------------------------------------------------------
     def _partition(self, counts):
+        if self.rules.decomposition == "shengji_io":
+            # shengji.io's choice of split, listed best first by the §3 key like ours
+            return sorted(sio_partition(self, counts), key=lambda st: key(self, st),
+                          reverse=True)
         return best_partition(self, counts, self._memo)[1]
 
     def lead_components(self, lead):
