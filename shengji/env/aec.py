@@ -279,13 +279,16 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
                 f"{agent}: action {a} is not allowed now (allowed: {dec.mask()})",
                 "masked_action")
         self._cumulative_rewards[agent] = 0.0
-        for k in self.rewards:
-            self.rewards[k] = 0.0
-        self._rewarded = True
+        if self._rewarded:  # (zero already: nothing to reset)
+            self._rewarded = False
+            for k in self.rewards:
+                self.rewards[k] = 0.0
         engine_action = dec.moves[a] if isinstance(dec, MoveDecision) else dec.step(a)
         if engine_action is not None:
+            self._rewarded = True  # the action's events may reward
             self._apply(agent, engine_action)
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+        # (a card added: every reward zero, nothing to add up)
         if self.render_mode == "human" and engine_action is not None:
             print(self.render())
 

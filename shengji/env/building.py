@@ -99,15 +99,16 @@ class Burial:
             return [DONE]
         hand = self.hand
         top = prefix[-1] if prefix else NUM_KINDS - 1
-        # cards still free at kind ids <= k, counted from the bottom
-        out = []
+        # kind k is allowed when a card of it is free and the free cards at ids <= k are
+        # enough to finish: from the first k where they are, every free kind up to top
         below = 0
-        for k in range(top + 1):
-            free = hand[k] - counts[k]
-            below += free
-            if free > 0 and below >= need:
-                out.append(k)
-        return out
+        for first in range(top + 1):
+            below += hand[first] - counts[first]
+            if below >= need:
+                break
+        else:
+            return []
+        return [k for k in range(first, top + 1) if hand[k] > counts[k]]
 
     def add(self, prefix: list, k: int) -> None:
         pass

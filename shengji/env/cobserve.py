@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import NUM_KINDS
-from ..engine.events import Buried, DealStarted, Declared, Played, TrickWon
+from ..engine.events import Buried, CardDealt, DealStarted, Declared, Played, TrickWon
 from .building import KINDS
 from .observation import HISTORY, Encoder, Layout
 
@@ -74,6 +74,8 @@ class CTracker:
         o = self.o
         for ev in events:
             t = type(ev)
+            if t is CardDealt:  # the most frequent on the Python path: nothing to keep
+                continue
             if t is Played:
                 c = ev.cards
                 _check(lib.sj_obs_move(o, ev.seat, 0, bytes(c), len(c)))
@@ -134,7 +136,7 @@ class CEncoder:
             calls, pending = game.calls, 0
         else:
             o.decision = _KIND[decision.kind]
-            ffi.memmove(o.building, bytes(decision.counts) if decision.cards else _ZERO,
+            ffi.memmove(o.building, bytearray(decision.counts) if decision.cards else _ZERO,
                         NUM_KINDS)
             if decision.kind == "call":  # the calls chosen so far
                 calls, pending = decision._set.chosen, decision._set.pending or 0
@@ -144,7 +146,7 @@ class CEncoder:
         o.n_calls = len(calls)
         if calls:
             o.calls[0:2 * len(calls)] = [x for call in calls for x in call]
-        ffi.memmove(o.hand, bytes(game.hands[seat]), NUM_KINDS)
+        ffi.memmove(o.hand, bytearray(game.hands[seat]), NUM_KINDS)
         # the game's own fields change only with its actions: set once per action
         key = (game._stamp, len(game.events))
         if tracker.game is not game or tracker.key != key:
@@ -162,7 +164,7 @@ class CEncoder:
             counts = [0] * NUM_KINDS
             for c in bid.cards:
                 counts[c] += 1
-            ffi.memmove(o.bid, bytes(counts), NUM_KINDS)
+            ffi.memmove(o.bid, bytearray(counts), NUM_KINDS)
         else:
             o.bid_seat = -1
         o.dealing = game.phase == "deal"
