@@ -48,7 +48,7 @@ from ..engine.events import DealScored, TrickWon
 from ..engine.game import Game
 from ..engine.phase import PLAYING
 from ..errors import ShengjiError
-from .building import DONE, N_ACTIONS, Decision
+from .building import DONE, N_ACTIONS, Decision, decision_holding
 from .cobserve import make_encoder
 from .cplay import END as _DRIVE_END
 from .cplay import ILLEGAL as SJ_BUILD_ILLEGAL
@@ -362,12 +362,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         assert cp is not None
         built = cp.built()
         self._leave_c()
-        g = self._game_now()
-        assert g.to_act is not None
-        dec = Decision(g, g.to_act)
-        for c in built:
-            dec.step(c)
-        self._decision = dec
+        self._decision = decision_holding(self._game_now(), built)
 
     def _apply(self, agent: str, engine_action: Action) -> None:
         events = self._game_now().apply(engine_action)

@@ -326,6 +326,16 @@ class Decision:
         return ChooseForced(seat, self._options.index(cards))
 
 
+def decision_holding(game, built) -> Decision:
+    """The decision of ``game``'s seat to act with the cards ``built`` already added: a
+    play half built in C (``cplay``) handed back to the Python path."""
+    assert game.to_act is not None
+    dec = Decision(game, game.to_act)
+    for c in built:
+        dec.step(c)
+    return dec
+
+
 def actions_for(action) -> list[int]:
     """The steps that build an engine action (the inverse of ``Decision``)."""
     if isinstance(action, ChooseForced):

@@ -47,7 +47,7 @@ from ..engine.events import DealScored, TrickWon
 from ..engine.game import Game
 from ..engine.phase import PLAYING
 from . import cplay
-from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Calls, Decision
+from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Calls, Decision, decision_holding
 from .cobserve import make_encoder
 from .infostate import InfoLayout, InfoRows
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
@@ -336,12 +336,8 @@ class ShengjiState(pyspiel.State):
         assert cp is not None
         built = cp.built()
         self._leave_c()
-        g = self._gm
-        assert g is not None and g.to_act is not None
-        dec = Decision(g, g.to_act)
-        for c in built:
-            dec.step(c)
-        self._decision = dec
+        assert self._gm is not None
+        self._decision = decision_holding(self._gm, built)
 
     def _absorb(self, events) -> None:
         self.tracker.update(events)
