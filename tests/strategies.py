@@ -194,6 +194,13 @@ def structure(draw, octx, suit, avail, max_cards):
             ln = max(ln, rules.tractor_min_length)
     if w * ln > max_cards:
         ln = 1
+    return tuple_run(draw, octx, suit, avail, w, ln)
+
+
+def tuple_run(draw, octx, suit, avail, w, ln):
+    """``w`` copies of each of up to ``ln`` kinds of ``suit`` held ``w`` times in
+    ``avail``, of consecutive strengths downwards from a drawn top (shorter where the run
+    breaks; nothing if no kind is held ``w`` times)."""
     kinds = [k for k in kinds_by_strength(octx, suit) if avail[k] >= w]
     if not kinds:
         return tuple([0] * NUM_KINDS)

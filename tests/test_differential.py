@@ -13,6 +13,7 @@ import dataclasses
 import os
 
 import pytest
+from diffcheck import H, same_legal_follows, setup, show
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from oracle import OracleContext
@@ -34,7 +35,7 @@ from strategies import (
     trick,
 )
 
-from shengji.cards import NUM_KINDS, format_counts
+from shengji.cards import NUM_KINDS
 from shengji.core import Context, Hand
 from shengji.errors import HandError
 from shengji.rules import PlayRules
@@ -46,20 +47,6 @@ FAST = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-
-
-def H(counts):
-    return Hand.from_counts(counts)
-
-
-def show(counts):
-    return format_counts(counts) or "(none)"
-
-
-def setup(data, decks):
-    rules, level, trump, octx = data.draw(contexts(decks))
-    note(f"rules={rules!r} level={level} trump={trump}")
-    return Context(rules, level, trump), octx
 
 
 def sign(x):
@@ -214,14 +201,7 @@ def test_follow(decks, data):
     note(f"lead={show(lead)} hand={show(hand)}")
     if sum(hand) < sum(lead):
         return
-    want = octx.legal_follows(lead, hand)
-    got = cctx.legal_follows(H(lead), H(hand), limit=100_000)
-    got_set = {p.counts for p in got.plays}
-    assert got.total == len(got.plays)
-    assert got_set == want, (
-        "C only: " + "; ".join(show(p) for p in got_set - want),
-        "oracle only: " + "; ".join(show(p) for p in want - got_set),
-    )
+    want = same_legal_follows(cctx, octx, lead, hand)
     # §5: the enumeration stops at the limit but reports the true total
     few = cctx.legal_follows(H(lead), H(hand), limit=1)
     assert few.total == len(want) and len(few.plays) == min(1, len(want))
@@ -276,14 +256,7 @@ def test_follow_groupings(decks, data):
     note(f"lead={show(lead)} hand={show(hand)}")
     if sum(hand) < sum(lead):
         return
-    want = octx.legal_follows(lead, hand)
-    got = cctx.legal_follows(H(lead), H(hand), limit=100_000)
-    got_set = {p.counts for p in got.plays}
-    assert got.total == len(got.plays)
-    assert got_set == want, (
-        "C only: " + "; ".join(show(p) for p in got_set - want),
-        "oracle only: " + "; ".join(show(p) for p in want - got_set),
-    )
+    same_legal_follows(cctx, octx, lead, hand)
 
 
 @pytest.mark.parametrize("decks", [2, 3])

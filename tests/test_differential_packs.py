@@ -14,11 +14,11 @@ from __future__ import annotations
 import os
 
 import pytest
+from diffcheck import H, same_legal_follows, setup, show
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from oracle.follow import sub_multisets
 from strategies import (
-    contexts,
     effective_suits,
     filled,
     full,
@@ -27,9 +27,10 @@ from strategies import (
     minus,
     shaped_group,
     suited_group,
+    tuple_run,
 )
 
-from shengji.cards import NUM_KINDS, format_counts
+from shengji.cards import NUM_KINDS
 from shengji.core import Context, Hand
 
 _EXTRA = os.environ.get("SHENGJI_DIFF_EXAMPLES")
@@ -38,14 +39,6 @@ QUICK = settings(max_examples=int(_EXTRA or 40), deadline=None,
 LONG = settings(max_examples=int(_EXTRA or 300), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 ZERO = tuple([0] * NUM_KINDS)
-
-
-def H(counts):
-    return Hand.from_counts(counts)
-
-
-def show(counts):
-    return format_counts(counts) or "(none)"
 
 
 def add(a, b):
@@ -66,16 +59,7 @@ def wide_structure(draw, octx, suit, avail, room):
     if (rules.tractors and w >= max(2, rules.tractor_min_width)
             and room // w >= max(2, rules.tractor_min_length) and draw(st.booleans())):
         ln = max(2, rules.tractor_min_length)
-    kinds = [k for k in kinds_by_strength(octx, suit) if avail[k] >= w]
-    if not kinds:
-        return ZERO
-    chain = [draw(st.sampled_from(kinds))]
-    for _ in range(ln - 1):
-        below = [k for k in kinds if octx.strengths[k] == octx.strengths[chain[-1]] - 1]
-        if not below:
-            break
-        chain.append(draw(st.sampled_from(below)))
-    return tuple(w if k in chain else 0 for k in range(NUM_KINDS))
+    return tuple_run(draw, octx, suit, avail, w, ln)
 
 
 @st.composite
@@ -132,12 +116,6 @@ def wide_trick(draw, octx):
     return plays
 
 
-def setup(data, decks):
-    rules, level, trump, octx = data.draw(contexts(decks))
-    note(f"rules={rules!r} level={level} trump={trump}")
-    return Context(rules, level, trump), octx
-
-
 def check_decompose(data, decks):
     cctx, octx = setup(data, decks)
     for _ in range(4):
@@ -155,14 +133,7 @@ def check_follow(data, decks):
     note(f"lead={show(lead)} hand={show(hand)}")
     if sum(hand) < sum(lead):
         return
-    want = octx.legal_follows(lead, hand)
-    got = cctx.legal_follows(H(lead), H(hand), limit=100_000)
-    got_set = {p.counts for p in got.plays}
-    assert got.total == len(got.plays)
-    assert got_set == want, (
-        "C only: " + "; ".join(show(p) for p in got_set - want),
-        "oracle only: " + "; ".join(show(p) for p in want - got_set),
-    )
+    same_legal_follows(cctx, octx, lead, hand)
     plays = list(sub_multisets(hand, sum(lead)))
     for i in data.draw(st.lists(st.integers(0, len(plays) - 1), max_size=6)):
         p = plays[i]

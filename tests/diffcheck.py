@@ -1,0 +1,40 @@
+"""What the differential tests (the C core against the oracle, tests/test_differential*.py)
+share: how a drawn context is set up on both sides, how counts are shown, and the legal
+follows compared as sets."""
+
+from __future__ import annotations
+
+from hypothesis import note
+from strategies import contexts
+
+from shengji.cards import format_counts
+from shengji.core import Context, Hand
+
+
+def H(counts):
+    return Hand.from_counts(counts)
+
+
+def show(counts):
+    return format_counts(counts) or "(none)"
+
+
+def setup(data, decks):
+    """(C context, oracle context) for one drawn rule set, level and trump."""
+    rules, level, trump, octx = data.draw(contexts(decks))
+    note(f"rules={rules!r} level={level} trump={trump}")
+    return Context(rules, level, trump), octx
+
+
+def same_legal_follows(cctx, octx, lead, hand):
+    """The C core lists exactly the oracle's legal follows (and counts them); returns
+    that set."""
+    want = octx.legal_follows(lead, hand)
+    got = cctx.legal_follows(H(lead), H(hand), limit=100_000)
+    got_set = {p.counts for p in got.plays}
+    assert got.total == len(got.plays)
+    assert got_set == want, (
+        "C only: " + "; ".join(show(p) for p in got_set - want),
+        "oracle only: " + "; ".join(show(p) for p in want - got_set),
+    )
+    return want
