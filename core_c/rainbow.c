@@ -145,15 +145,16 @@ int sj__rainbow_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *oth
         return SJ_OK;
     int cand[13], nc = 0;
     if (r->failed_throw == SJ_THROW_FIRST_BLOCKER) {
-        /* the first holding to beat anything: its beaten unit of the fewest cards, lowest */
+        /* the first holding to beat anything: its beaten unit of the lowest rank, whatever
+         * its size (shengji.io lists a rainbow's units by rank, trick.rs
+         * try_rainbow_format, and forces the first beaten; one unit per rank) */
         int t[13], best = -1;
         rank_totals(others + (size_t)first_any * SJ_NK, t);
         for (int i = 0; i < ncomp; i++) {
             const sj_comp *ci = &lead->comps[i];
             if (!beats(t, ci->top, ci->w))
                 continue;
-            if (best < 0 || ci->w < lead->comps[best].w ||
-                (ci->w == lead->comps[best].w && ci->top < lead->comps[best].top))
+            if (best < 0 || ci->top < lead->comps[best].top)
                 best = i;
         }
         cand[nc++] = best;

@@ -51,14 +51,14 @@ def test_follow_differences_pinned(decks, level, trump, play, lead, hand, cards,
     assert ctx.check_follow(Hand(lead), Hand(hand), Hand(cards)).ok is ours
 
 
-def test_rainbow_first_blocker_forces_the_fewest_cards():
-    """A bug of ours (§11): shengji.io's rainbow units are in rank order
+def test_rainbow_first_blocker_forces_the_lowest_beaten_rank():
+    """Was a bug of ours (§11): shengji.io's rainbow units are in rank order
     (trick.rs try_rainbow_format), so its first blocker forces the lowest beaten rank,
-    `S2 H2 C2 D2 D2` here; our §6 reading forces the beaten unit of the fewest cards."""
+    `S2 H2 C2 D2 D2` here, whatever its size; we forced the unit of the fewest cards."""
     ctx = _ctx(2, "9", None, follow_protection="tractor_on_tractor", rainbow_min=4)
     res = ctx.check_throw(Hand("S2 H2 C2 D2 D2 S8 H8 C8 D8"), [Hand("SK SK HK CK DK")])
     assert not res.valid
-    assert str(res.forced) == str(Hand("S8 H8 C8 D8"))
-    # with units of equal size the rank decides, as in shengji.io
+    assert str(res.forced) == str(Hand("S2 H2 C2 D2 D2"))
+    # with units of equal size the rank decides too
     res = ctx.check_throw(Hand("S2 H2 C2 D2 S8 H8 C8 D8 D8"), [Hand("SK SK HK CK DK")])
     assert str(res.forced) == str(Hand("S2 H2 C2 D2"))

@@ -69,7 +69,7 @@ def check_throw(ctx, lead, others):
         for j, h in enumerate(others):
             mine = [u for u in units if beats(h, u[0], u[1])]
             if mine:
-                forced = min(mine, key=lambda u: (u[1], u[0]))
+                forced = min(mine, key=lambda u: u[0])  # the lowest rank (one unit per rank)
                 return False, forced[2], [forced[2]], j
         return True, None, [], None
     beaten = sorted((u for u in units if any(beats(h, u[0], u[1]) for h in others)),
