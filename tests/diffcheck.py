@@ -38,3 +38,15 @@ def same_legal_follows(cctx, octx, lead, hand):
         "oracle only: " + "; ".join(show(p) for p in want - got_set),
     )
     return want
+
+
+def same_throw_check(cctx, octx, lead, others):
+    """The C core judges a throw as the oracle does: validity, the forced play, the
+    blocker and every option (under `smallest` the one forced play is the only one)."""
+    note(f"lead={show(lead)} others={[show(h) for h in others]}")
+    valid, forced, options, blocker = octx.check_throw(lead, others)
+    r = cctx.check_throw(H(lead), [H(h) for h in others])
+    assert r.valid == valid
+    assert (r.forced.counts if r.forced is not None else None) == forced
+    assert r.blocker == blocker
+    assert [o.counts for o in r.forced_options] == options

@@ -13,7 +13,7 @@ import dataclasses
 import os
 
 import pytest
-from diffcheck import H, same_legal_follows, setup, show
+from diffcheck import H, same_legal_follows, same_throw_check, setup, show
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from oracle import OracleContext
@@ -296,14 +296,7 @@ def test_throw(decks, data):
         h = data.draw(holdings(octx, suit, avail, data.draw(st.integers(0, 5)), 3))
         avail = minus(avail, h)
         others.append(h)
-    note(f"lead={show(lead)} others={[show(h) for h in others]}")
-    valid, forced, options, blocker = octx.check_throw(lead, others)
-    r = cctx.check_throw(H(lead), [H(h) for h in others])
-    assert r.valid == valid
-    assert (r.forced.counts if r.forced is not None else None) == forced
-    assert r.blocker == blocker
-    # §6: under `smallest` the one forced play is the only option listed
-    assert [o.counts for o in r.forced_options] == options
+    same_throw_check(cctx, octx, lead, others)
 
 
 # -- §7 trick winner, §8 kitty -----------------------------------------------------------

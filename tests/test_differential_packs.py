@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from diffcheck import H, same_legal_follows, setup, show
+from diffcheck import H, same_legal_follows, same_throw_check, setup, show
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from oracle.follow import sub_multisets
@@ -150,13 +150,7 @@ def check_throw(data, decks):
         h = data.draw(wide_hand(octx, suit, avail, data.draw(st.integers(0, decks + 1)), 2))
         avail = minus(avail, h)
         others.append(h)
-    note(f"lead={show(lead)} others={[show(h) for h in others]}")
-    valid, forced, options, blocker = octx.check_throw(lead, others)
-    r = cctx.check_throw(H(lead), [H(h) for h in others])
-    assert r.valid == valid
-    assert (r.forced.counts if r.forced is not None else None) == forced
-    assert r.blocker == blocker
-    assert [o.counts for o in r.forced_options] == options
+    same_throw_check(cctx, octx, lead, others)
 
 
 def check_trick(data, decks):
