@@ -292,8 +292,10 @@ async function setBase(base, players, settings) {
     const seats = $("seatslabel").hidden ? null : Number($("seats").value);
     const got = await check(`extends: ${scalar(base)}\n`, seats);
     // the player chose again while this was fetched: the newer choice wins, and this
-    // stale answer must not put the lobby's variant (and its seats) back
-    if (asked !== hr.asked) return false;
+    // stale answer must not put the lobby's variant (and its seats) back. The lobby may
+    // have moved before the newer fetch was even asked (its change handler waits a tick),
+    // so the variant shown now is checked too: only a pasted file sets the lobby's variant
+    if (asked !== hr.asked || $("variant").value !== base) return false;
     if (!got.ok) { showStatus(got.data.message || "this base cannot be used", true); return false; }
     settings = got.data.base_settings;
     players = got.data.players;
