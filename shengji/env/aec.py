@@ -419,16 +419,12 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
 
     def last(self, observe: bool = True
              ) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
-        """AECEnv.last, with the C play phase's observation inlined (a step's hot path)."""
+        """AECEnv.last, the C play phase's observation asked directly (a step's hot path)."""
         agent = self.agent_selection
         cp = self._cp
+        obs: dict[str, Any] | None
         if cp is not None and observe:  # (as observe below)
-            rc = cp._obs(cp.o, cp.st, cp.b, self._seat[agent], cp._out, cp.size, cp._mask,
-                         N_ACTIONS)
-            if rc:
-                raise ValueError(f"observation core: error {rc}")
-            obs: dict[str, Any] | None = {"observation": cp._out_np.copy(),
-                                          "action_mask": cp._mask_np.copy()}
+            obs = cp.observe(self._seat[agent])
         else:
             obs = self.observe(agent) if observe else None
         return (obs, self._cumulative_rewards[agent], self.terminations[agent],
@@ -437,11 +433,8 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         cp = self._cp
-        if cp is not None:  # written by C (cplay.CPlay.observe, inlined)
-            rc = cp._obs(cp.o, cp.st, cp.b, seat, cp._out, cp.size, cp._mask, N_ACTIONS)
-            if rc:
-                raise ValueError(f"observation core: error {rc}")
-            return {"observation": cp._out_np.copy(), "action_mask": cp._mask_np.copy()}
+        if cp is not None:  # written by C
+            return cp.observe(seat)
         if self._ordered and not self._has_reset:
             before_reset["observe"]()
         g = self._game_now()
