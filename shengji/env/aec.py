@@ -297,7 +297,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         step's answer): the same state, observations and rewards as the per-step path."""
         if rc == SJ_BUILD_ILLEGAL:
             raise IllegalAction(
-                f"{agent}: action {a} is not allowed now (allowed: {cp.mask_list()})",
+                f"{agent}: action {a} is not allowed now (allowed: {cp.legal()})",
                 "masked_action")
         self._cumulative_rewards[agent] = 0.0
         for k in self.rewards:

@@ -101,11 +101,8 @@ class CPlay:
             raise ValueError(f"observation core: error {rc}")
         return {"observation": self._out_np.copy(), "action_mask": self._mask_np.copy()}
 
-    def mask_list(self) -> list:
-        return [a for a in range(N_ACTIONS) if self.b.mask[a]]
-
     def legal(self) -> list:
-        """The actions allowed now (``mask_list``'s, from a view of the mask)."""
+        """The actions allowed now, ascending (read from a view of the C mask)."""
         return self._legal_np.nonzero()[0].tolist()
 
     def built(self) -> list:

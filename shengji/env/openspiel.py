@@ -285,7 +285,7 @@ class ShengjiState(pyspiel.State):
         the same state as the per-step path's."""
         if rc == cplay.ILLEGAL:
             raise ValueError(f"player {cp.st.to_act}: action {action} is not legal "
-                             f"(legal: {cp.mask_list()})")
+                             f"(legal: {cp.legal()})")
         if rc > 0:  # a play made; C lists the next decision unless it is Python's
             if rc & cplay.PYTHONS:
                 self._leave_c()
