@@ -313,17 +313,9 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         elif rc == _DRIVE_END:  # the deal's last trick: the engine scores it
             if self.reward_mode == "points":
                 self._c_trick_reward(cp)
-            g = self._gm
-            assert g is not None
-            n0 = len(g.events)
-            cp.flush(ended=True)
+            rest = cp.finish()  # the scoring's events, and the next deal's
             self._cp = None
             self.tracker.game = None
-            events = g.events
-            i = len(events) - 1
-            while type(events[i]) is not TrickWon:
-                i -= 1
-            rest = events[max(i + 1, n0):]  # the scoring's, and the next deal's
             self.tracker.update(rest)
             self._reward(rest)
             self._next_decision()

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..cards import NUM_KINDS
 from ..engine import drive as _drive
+from ..engine.events import TrickWon
 from ..engine.phase import PLAYING
 from .building import N_ACTIONS
 
@@ -116,6 +117,18 @@ class CPlay:
         if st.log_len:
             _drive._materialise(self.game, st, self.penalty, ended)
             st.log_len = 0
+
+    def finish(self) -> list:
+        """At the deal's end: flush, and the game's events C did not follow (those after
+        the last trick: the scoring's, and the next deal's)."""
+        game = self.game
+        n0 = len(game.events)
+        self.flush(ended=True)
+        events = game.events
+        i = len(events) - 1
+        while type(events[i]) is not TrickWon:
+            i -= 1
+        return events[max(i + 1, n0):]
 
     # copies (the OpenSpiel game's states are cloned attribute by attribute, and
     # pickled; copy.deepcopy goes through __reduce__ too): the C structs alone, tied by

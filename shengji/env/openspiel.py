@@ -43,7 +43,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
 
 from ..cards import NUM_KINDS, card_str
 from ..engine.actions import Play, cards_text
-from ..engine.events import DealScored, TrickWon
+from ..engine.events import DealScored
 from ..engine.game import Game
 from ..engine.phase import PLAYING
 from . import cplay
@@ -291,18 +291,10 @@ class ShengjiState(pyspiel.State):
                 self._leave_c()
                 self._next()
         elif rc == cplay.END:  # the deal's last trick: the engine scores it
-            g = self._gm
-            assert g is not None
-            n0 = len(g.events)
-            cp.flush(ended=True)
+            rest = cp.finish()  # the tracker followed the plays in C: the scoring's left
             self._cp = None
             self.tracker.game = None  # the tracker's game fields: set again from the game
-            events = g.events
-            i = len(events) - 1
-            while type(events[i]) is not TrickWon:
-                i -= 1
-            # the tracker followed the plays in C: the scoring's events are left
-            self._absorb(events[max(i + 1, n0):])
+            self._absorb(rest)
             self._next()
         elif rc == cplay.PENDING:  # a play only the engine applies: it does
             seat = cp.st.to_act
