@@ -530,43 +530,48 @@ static int follow_from(search_t *fs, int i)
     return rc;
 }
 
+/* a requirement set (the cards a way of following uses) kept once: 0, or < 0 */
+static int add_final(search_t *fs, const uint8_t *used)
+{
+    int oom = 0;
+    if (fs->nfinals < 32) {
+        for (int f = 0; f < fs->nfinals; f++)
+            if (!memcmp(fs->finals[f], used, 64))
+                return 0;
+    } else if (memo_visit(&fs->fset, 0, used, &oom)) {
+        return 0;
+    }
+    if (oom)
+        return SJ_ERR_MEMORY;
+    if (fs->nfinals == 31) { /* from now on the set is hashed: enter all so far */
+        for (int f = 0; f < fs->nfinals; f++)
+            memo_visit(&fs->fset, 0, fs->finals[f], &oom);
+        memo_visit(&fs->fset, 0, used, &oom);
+        if (oom)
+            return SJ_ERR_MEMORY;
+    }
+    if (fs->nfinals >= MAX_FINALS)
+        return SJ_ERR_LIMIT;
+    if (fs->nfinals == fs->capfinals) {
+        int cap = fs->capfinals ? fs->capfinals * 2 : 16;
+        void *p = realloc(fs->finals, sizeof(*fs->finals) * (size_t)cap);
+        if (!p)
+            return SJ_ERR_MEMORY;
+        fs->finals = p;
+        fs->capfinals = cap;
+    }
+    memcpy(fs->finals[fs->nfinals++], used, 64);
+    return 0;
+}
+
 static int collect_from(search_t *fs, int i)
 {
     sj_pattern pat;
     i = next_asking(fs, i, &pat);
     if (i < 0)
         return i;
-    if (i >= fs->lead->ncomp) {
-        int oom = 0;
-        if (fs->nfinals < 32) {
-            for (int f = 0; f < fs->nfinals; f++)
-                if (!memcmp(fs->finals[f], fs->used, 64))
-                    return 0;
-        } else if (memo_visit(&fs->fset, 0, fs->used, &oom)) {
-            return 0;
-        }
-        if (oom)
-            return SJ_ERR_MEMORY;
-        if (fs->nfinals == 31) { /* from now on the set is hashed: enter all so far */
-            for (int f = 0; f < fs->nfinals; f++)
-                memo_visit(&fs->fset, 0, fs->finals[f], &oom);
-            memo_visit(&fs->fset, 0, fs->used, &oom);
-            if (oom)
-                return SJ_ERR_MEMORY;
-        }
-        if (fs->nfinals >= MAX_FINALS)
-            return SJ_ERR_LIMIT;
-        if (fs->nfinals == fs->capfinals) {
-            int cap = fs->capfinals ? fs->capfinals * 2 : 16;
-            void *p = realloc(fs->finals, sizeof(*fs->finals) * (size_t)cap);
-            if (!p)
-                return SJ_ERR_MEMORY;
-            fs->finals = p;
-            fs->capfinals = cap;
-        }
-        memcpy(fs->finals[fs->nfinals++], fs->used, 64);
-        return 0;
-    }
+    if (i >= fs->lead->ncomp)
+        return add_final(fs, fs->used);
     job_t jb = {M_COLLECT, 0, i, &pat, NULL};
     return place(fs, &jb, 0, INT_MAX);
 }
@@ -666,6 +671,12 @@ static int follow_normally(const sj_rules *r, const sj_lead *lead, const uint8_t
     }
     if (h <= n)
         return SJ_FOLLOW_OK;
+    if (r->follow_requirements == SJ_FOLLOWREQ_SHENGJI_IO) {
+        if (r->protection == SJ_PROTECT_NO_SHAPE)
+            return SJ_FOLLOW_OK; /* NoFormatBasedDraw: the suit only */
+        int rc = sj__sio_follow(r, lead, H, P);
+        return rc < 0 ? rc : rc ? SJ_FOLLOW_OK : SJ_MUST_FOLLOW_SHAPE;
+    }
     search_t fs;
     search_init(&fs, r, lead);
     for (int k = 0; k < SJ_NK; k++)
@@ -757,10 +768,12 @@ typedef struct {
     const sj_lead *lead;
     const uint8_t *hand;
     int inexact;             /* the requirement sets are only a part of them (budget) */
+    sj_sio *sio;             /* follow_requirements shengji_io: its judgement of this hand */
+    int sio_check;           /* ... asked of each follow met (not closed under the sets) */
 } enum_t;
 
 /* the follows are filtered (requirement sets, or a rainbow) rather than any cards */
-#define FILTERED(en) ((en)->nf || (en)->rainbow)
+#define FILTERED(en) ((en)->nf || (en)->rainbow || (en)->sio_check)
 
 /* Follows come out in one canonical order: kinds ascending, more copies first, i.e.
  * the 54-count vectors in descending lexicographic order (the playout policy relies
@@ -794,6 +807,15 @@ static int enum_rec(enum_t *en, int i, int need)
                 return rc;
             if (rc != SJ_FOLLOW_OK)
                 return 0;
+        }
+        if (en->sio_check) {
+            uint8_t P[64];
+            memset(P, 0, sizeof P);
+            for (int k = 0; k < SJ_NK; k++)
+                P[k] = (uint8_t)(en->base[k] + en->cur[k]);
+            int rc = sj__sio_judge(en->sio, P);
+            if (rc <= 0)
+                return rc;
         }
         if (en->have_select) {
             if (en->total++ != en->select)
@@ -879,6 +901,38 @@ static void enum_free(enum_t *en)
     free(en->zero);
     free(en->alive);
     en->ok = en->zero = en->alive = NULL;
+    sj__sio_close(en->sio);
+    en->sio = NULL;
+}
+
+static int add_final_cb(void *fs, const uint8_t *used)
+{
+    return add_final((search_t *)fs, used);
+}
+
+/* follow_requirements shengji_io: the requirement sets are the ways of supplying the
+ * requirements a legal follow may meet first (sj__sio_collect); with the protection a
+ * play meeting one can still be refused (shengji.io's genuine-tuple guard, or an earlier
+ * requirement), so each follow met is judged in full. When the sets are too many, or any
+ * play of the suit may do, every play is judged. */
+static int sio_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t *H, enum_t *en,
+                       search_t *fs)
+{
+    int rc = sj__sio_open(r, lead, H, en->budget, &en->sio);
+    if (rc < 0)
+        return rc;
+    int all = 0;
+    rc = sj__sio_collect(en->sio, add_final_cb, fs, &all);
+    if (rc == SJ_ERR_LIMIT || all || (rc >= 0 && fs->nfinals == 0)) {
+        fs->nfinals = 0;
+        en->sio_check = 1;
+        return 0;
+    }
+    if (rc < 0)
+        return rc;
+    en->nf = fs->nfinals;
+    en->sio_check = r->protection == SJ_PROTECT_LONGER_TUPLES || r->protection == SJ_PROTECT_BOTH;
+    return 0;
 }
 
 /* Everything the enumeration needs from (lead, hand H of hn cards): base, avail, need
@@ -913,6 +967,15 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
                 en->avail[k] = H[k];
         }
         en->need = hn < n ? -1 : n - h;
+    } else if (r->follow_requirements == SJ_FOLLOWREQ_SHENGJI_IO &&
+               r->protection != SJ_PROTECT_NO_SHAPE) {
+        for (int k = 0; k < SJ_NK; k++)
+            if (r->esuit[k] == s)
+                en->avail[k] = H[k];
+        en->need = n;
+        rc = sio_prepare(r, lead, H, en, fs);
+        if (rc < 0)
+            return rc;
     } else {
         for (int k = 0; k < SJ_NK; k++)
             if (r->esuit[k] == s)

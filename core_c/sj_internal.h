@@ -117,4 +117,21 @@ int sj__max_top(const sj_rules *r, int s, const uint8_t *c, int w, int len);
 int sj__decompose_err(const sj_rules *r, const uint8_t *cin, int n, sj_lead *out, int which,
                       int index, sj_err *e);
 
+/* ---- sio_follow.c (play.follow_requirements: shengji_io, §4) */
+
+/* shengji.io's judgement of follows of one lead from one hand (its requirement listing
+ * and the hand's answers kept between plays) */
+typedef struct sj_sio sj_sio;
+/* H: the hand's 64-entry counts; budget: match nodes for the context's lifetime */
+int sj__sio_open(const sj_rules *r, const sj_lead *lead, const uint8_t *H, long budget,
+                 sj_sio **out);
+void sj__sio_close(sj_sio *S);
+/* a play P (the lead's size, all of the led suit, from H) is legal: 1, 0, or < 0 */
+int sj__sio_judge(sj_sio *S, const uint8_t *P);
+/* every play that can be legal, as the card sets handed to add (0: go on, < 0: stop);
+ * *all = 1 when any play of the suit can be */
+int sj__sio_collect(sj_sio *S, int (*add)(void *, const uint8_t *), void *arg, int *all);
+/* one play judged (open, judge, close) */
+int sj__sio_follow(const sj_rules *r, const sj_lead *lead, const uint8_t *H, const uint8_t *P);
+
 #endif
