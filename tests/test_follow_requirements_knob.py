@@ -4,10 +4,14 @@ the house cases."""
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
 
-from shengji.core import Context, ffi, lib
-from shengji.errors import RulesError, VariantError
+from shengji.cards import NUM_KINDS
+from shengji.core import Context, Hand, ffi, lib
+from shengji.errors import RulesError, ShengjiError, VariantError
 from shengji.rules import PlayRules
 from shengji.variants import load_variant
 
@@ -49,3 +53,132 @@ def test_the_knob_reaches_the_core_and_the_core_checks_it():
         assert (rc == 0) is ok, value
         if not ok:
             assert rc == lib.SJ_ERR_RULES and err.a == lib.SJ_RF_FOLLOW_REQUIREMENTS
+
+
+# --- what the knob decides (the differential tests hold the core to the oracle) --------
+
+PROTECTIONS = ("none", "longer_tuples", "tractor_on_tractor", "both")
+
+
+@pytest.mark.parametrize("protection, mixed_widths, genuine_triple", [
+    # shengji.io's crate (rbtying/shengji 71f8d43) asked through the sjio-driver of
+    # benchmarks/shengjiio_diff.py: NoProtections, LongerTuplesProtected,
+    # OnlyDrawTractorOnTractor, LongerTuplesProtectedAndOnlyDrawTractorOnTractor
+    ("none", False, True),
+    ("longer_tuples", True, False),
+    ("tractor_on_tractor", False, True),
+    ("both", True, False),
+])
+def test_the_issue_28_examples_get_shengji_ios_verdicts(protection, mixed_widths,
+                                                        genuine_triple):
+    """issue 28 item 5. Lead S5 S5 S5 S4 S4 S4 (level 9, ♥), hand SQ SQ S8 S8 S8 S7 S7:
+    shengji.io asks a pair next to a triple (S7 S7 S8 S8 S8) and refuses
+    SQ SQ S8 S8 S8 S7 unless longer tuples are protected; the seeds accept it. Lead
+    CK CK CQ (level 4, ♦), hand C9 C9 C7 C7 C7: shengji.io's genuine-tuple guard refuses
+    the triple C7 C7 C7 under LongerTuplesProtected whatever genuine_tuples says."""
+    def verdicts(requirements, genuine):
+        rules = PlayRules(decks=3, follow_protection=protection, genuine_tuples=genuine,
+                          follow_requirements=requirements)
+        a = Context(rules, "9", "H").check_follow(
+            Hand("S5 S5 S5 S4 S4 S4"), Hand("SQ SQ S8 S8 S8 S7 S7"), Hand("SQ SQ S8 S8 S8 S7"))
+        b = Context(rules, "4", "D").check_follow(
+            Hand("CK CK CQ"), Hand("C9 C9 C7 C7 C7"), Hand("C7 C7 C7"))
+        return a.ok, b.ok
+
+    for genuine in (False, True):
+        assert verdicts("shengji_io", genuine) == (mixed_widths, genuine_triple)
+    assert verdicts("seeds", False) == (True, True)
+    a = Context(PlayRules(decks=3, follow_protection=protection, follow_requirements="shengji_io"),
+                "9", "H").check_follow(Hand("S5 S5 S5 S4 S4 S4"), Hand("SQ SQ S8 S8 S8 S7 S7"),
+                                       Hand("SQ SQ S8 S8 S8 S7"))
+    if not a.ok:
+        assert a.reason == "must_follow_shape" and "must follow shape" in a.detail
+
+
+def _multisets(kinds, counts, n):
+    if n == 0:
+        yield {}
+        return
+    if not kinds:
+        return
+    k, rest = kinds[0], kinds[1:]
+    for v in range(min(counts[k], n), -1, -1):
+        for m in _multisets(rest, counts, n - v):
+            yield {**m, k: v} if v else m
+
+
+def _random_position(rng, decks):
+    """A structured lead (runs of tuples, Titanics and quads at 3-4 decks) and a hand
+    holding more of its suit, also built from runs."""
+    protection = rng.choice(PROTECTIONS)
+    rules = PlayRules(decks=decks, follow_protection=protection,
+                      follow_requirements="shengji_io",
+                      decomposition=rng.choice(["seeds", "shengji_io"]),
+                      tractor_min_width=rng.choice([2, 2, min(3, decks)]) if decks > 1 else 2)
+    ctx = Context(rules, rng.randrange(13), rng.choice([None, 0, 1, 2, 3]))
+    suit = ctx.effective_suit(rng.choice([0, 13, 26, 39, 52]))
+    kinds = sorted((k for k in range(NUM_KINDS) if ctx.effective_suit(k) == suit),
+                   key=ctx.strength)
+    avail = [decks] * NUM_KINDS
+
+    def runs(most):
+        out = [0] * NUM_KINDS
+        for _ in range(rng.randint(1, 3)):
+            start, width = rng.randrange(len(kinds)), rng.randint(1, decks)
+            for k in kinds[start:start + rng.choice([1, 2, 2, 3])]:
+                v = min(width - (rng.random() < 0.15), avail[k], most - sum(out))
+                if v > 0:
+                    out[k] += v
+                    avail[k] -= v
+        return out
+
+    lead = runs(4 + 3 * decks)
+    hand = runs(sum(lead) + rng.randint(1, 8))
+    while sum(hand) <= sum(lead):
+        k = rng.choice(kinds)
+        if avail[k]:
+            hand[k] += 1
+            avail[k] -= 1
+    return ctx, lead, hand, [k for k in kinds if hand[k]]
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+def test_legal_follows_are_exactly_the_plays_check_follow_accepts(decks):
+    """The enumeration (requirement sets, then each follow judged) and the single check
+    agree under the knob, over every play of the suit, with every protection."""
+    rng = random.Random(2800 + decks)
+    asked = 0
+    while asked < 60:
+        ctx, lead, hand, suit = _random_position(rng, decks)
+        if not sum(lead):
+            continue
+        n = sum(lead)
+        plays = list(itertools.islice(_multisets(suit, hand, n), 301))
+        if len(plays) > 300:
+            continue
+        asked += 1
+        counts = [[m.get(k, 0) for k in range(NUM_KINDS)] for m in plays]
+        ok = ctx.check_follows(Hand.from_counts(lead), Hand.from_counts(hand),
+                               [Hand.from_counts(c) for c in counts])
+        want = {tuple(c) for c, v in zip(counts, ok) if v}
+        lf = ctx.legal_follows(Hand.from_counts(lead), Hand.from_counts(hand))
+        assert lf.exact
+        got = {tuple(p.counts) for p in lf.plays}
+        assert got == want and lf.total == len(want), (lead, hand)
+        assert want, "every hand has a legal follow"
+
+
+def test_a_unit_too_long_to_list_is_a_budget_error_not_a_hang():
+    """The listing of coarser readings grows like the Bell numbers: a lead unit of more
+    than 20 cards whose own shape the hand cannot give is refused with the budget error
+    (a unit the hand or the play gives as it is never needs the listing)."""
+    rules = PlayRules(decks=3, follow_requirements="shengji_io")
+    ctx = Context(rules, "K", "H")
+    lead = Hand(" ".join(f"S{r}" for r in "2345678" for _ in range(3)))  # 7 triples
+    hand = Hand("S9 S9 S10 S10 SJ SJ SQ SQ SA SA S2 S2 S3 S3 S4 S4 S5 S5 S6 S6 S7 S7 S8")
+    play = Hand("S9 S9 S10 S10 SJ SJ SQ SQ SA SA S2 S2 S3 S3 S4 S4 S5 S5 S6 S6 S7")
+    with pytest.raises(ShengjiError, match="budget"):
+        ctx.check_follow(lead, hand, play)
+    # the same lead followed by its own shape: decided at the first requirement
+    hand3 = Hand(str(lead) + " S9 S9")
+    assert ctx.check_follow(lead, hand3, lead).ok

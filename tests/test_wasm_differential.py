@@ -55,6 +55,8 @@ def knob_sample(decks: int, rng: random.Random) -> PlayRules:
     kw["tractors_first"] = rng.random() < 0.3
     if kw.get("max_tuple", decks) == decks and rng.random() < 0.3:
         kw["decomposition"] = "shengji_io"
+    if rng.random() < 0.3:
+        kw["follow_requirements"] = "shengji_io"
     return PlayRules(**kw)
 
 
