@@ -182,3 +182,20 @@ def test_a_unit_too_long_to_list_is_a_budget_error_not_a_hang():
     # the same lead followed by its own shape: decided at the first requirement
     hand3 = Hand(str(lead) + " S9 S9")
     assert ctx.check_follow(lead, hand3, lead).ok
+
+
+@pytest.mark.parametrize("base, protection", [
+    ("three-deck-titanic", "none"), ("four-deck", "longer_tuples"), ("two-deck-80", "both")])
+def test_playouts_pick_the_follows_the_engine_lists(base, protection):
+    """The playout's random follow (sj__follow_pick: count, then the drawn one) walks the
+    same follows as the engine's legal actions under the knob (test_playout's reference)."""
+    from test_playout import to_play_phase
+
+    from shengji.playout import Position, playout, reference_playout
+
+    v = load_variant({"extends": base, "name": "sio-follow",
+                      "play": {"follow_requirements": "shengji_io",
+                               "follow_protection": protection}})
+    for seed in range(4):
+        g = to_play_phase(v, seed, 5)
+        assert playout(Position.from_game(g), seed) == reference_playout(g, seed)
