@@ -133,11 +133,33 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
     "sio-suit-order": ("shapes.c", "static const int rank[4] = {0, 1, 3, 2};",
                        "static const int rank[4] = {0, 1, 2, 3};",
                        "shengji_io orders equal cards ♠ ♥ ♣ ♦ (ours), not ♠ ♥ ♦ ♣"),
+    # follow_requirements: shengji_io (sio_follow.c)
+    "siof-guard": ("sio_follow.c", "if (slots[w] > covered && spare >= slots[w] - covered)",
+                   "if (slots[w] > covered && spare > slots[w] - covered)",
+                   "the genuine-tuple guard needs one spare tuple more than the slots left"),
+    "siof-protect": ("sio_follow.c", "return M->protect ? M->c0[k] == w && M->c[k] == M->c0[k]",
+                     "return M->protect ? M->c0[k] >= w && M->c[k] == M->c0[k]",
+                     "a protected longer tuple is broken for a shorter one"),
+    "siof-adjacency": ("sio_follow.c", "S->can[i] = (uint8_t)(S->include_new || u->len > 1);",
+                       "S->can[i] = (uint8_t)1;",
+                       "tractor_on_tractor: a led tuple asks for runs"),
+    "siof-play-protected": ("sio_follow.c", "rc = sio_supplies(S, j, P, 0, NULL, NULL);",
+                            "rc = sio_supplies(S, j, P, S->protect, NULL, NULL);",
+                            "the play is read under the protection, as the hand is"),
+    "siof-merge-stable": ("sio_follow.c",
+                          "if (S->end[y] - S->pos[y] <= S->end[x] - S->pos[x])",
+                          "if (S->end[y] - S->pos[y] < S->end[x] - S->pos[x])",
+                          "of units with as many readings left, the later is coarsened first"),
+    "siof-setparts": ("sio_follow.c", "key[c] = (long)(m - big) * (m + 1) + rawnb[c];",
+                      "key[c] = (long)big * (m + 1) + rawnb[c];",
+                      "set partitions listed smallest largest block first: two pairs apart "
+                      "before two pairs side by side"),
 }
 
 STAGES = [
     ("rule cases", ["tests/cases"]),
-    ("core tests", ["tests/test_core_api.py", "tests/test_core_errors.py", "tests/test_oracle.py"]),
+    ("core tests", ["tests/test_core_api.py", "tests/test_core_errors.py", "tests/test_oracle.py",
+                    "tests/test_follow_requirements_knob.py"]),
     ("differential", ["tests/test_differential.py"]),
 ]
 FULL = ("whole suite", ["tests"])

@@ -199,3 +199,70 @@ def test_playouts_pick_the_follows_the_engine_lists(base, protection):
     for seed in range(4):
         g = to_play_phase(v, seed, 5)
         assert playout(Position.from_game(g), seed) == reference_playout(g, seed)
+
+
+#: (decks, level, trump, protection, (tractor_min_width, tractor_min_length), lead, hand,
+#: play, shengji.io's verdict): positions where the seeds and shengji.io disagree, each
+#: verdict asked of shengji.io's crate (rbtying/shengji 71f8d43) through
+#: benchmarks/shengjiio_diff.py's driver with its FIXED_PLAY settings
+CRATE_VERDICTS = [
+    (2, "2", None, "longer_tuples", (2, 2), "H3 H3 H4", "H5 H5 H6 H6 H9 H9", "H5 H6 H9", True),
+    (3, "6", "D", "longer_tuples", (2, 2), "C6 C6 D8 D8", "C6 D3 D3 D3 DQ DQ DQ",
+     "D3 D3 D3 DQ", False),
+    (3, "6", None, "longer_tuples", (2, 3), "D3 DQ DA DA DA", "D7 D7 D7 D8 D8 D8 DK DK DK",
+     "D7 D7 D8 D8 DK", True),
+    (3, "8", "H", "both", (2, 2), "D2 D2 D2 D3 D3 D3 D4 D4 D4",
+     "D6 D6 D7 D7 D7 D9 D9 D9 D10 D10", "D6 D6 D7 D7 D7 D9 D9 D10 D10", True),
+    (3, "J", "S", "none", (2, 2), "SK SK SK LJ LJ LJ BJ BJ BJ",
+     "S4 S4 S4 S5 S5 S5 S6 S6 SQ SQ SA", "S4 S4 S4 S5 S5 S5 S6 SQ SQ", False),
+    (3, "A", "H", "tractor_on_tractor", (2, 2), "HA HA HA CA CA CA DA DA DA LJ LJ LJ BJ",
+     "SA H2 H2 H3 H3 H6 H6 H6 H7 H7 H8 H8 H8 H10 HJ HJ",
+     "SA H2 H2 H3 H3 H6 H6 H6 H7 H8 H8 H8 H10", False),
+    # two units whose listings run equally long: shengji.io's stable sort coarsens the
+    # one that was ahead (the triple's readings before the pair tractor's)
+    (3, "5", "D", "tractor_on_tractor", (2, 2), "D4 D4 D4 LJ LJ BJ BJ",
+     "S5 H5 D2 D2 D3 D9 D9 D9 D10 DQ DA", "S5 H5 D2 D2 D3 D9 D9", False),
+    (4, "10", "C", "both", (2, 2), "S10 S10 S10 H10 H10 H10 CA CA CA D10",
+     "C4 C4 C9 C9 C9 C9 CJ CJ CJ CJ CQ CQ CQ CQ", "C4 C4 C9 C9 C9 C9 CJ CJ CJ CQ", False),
+    (4, "2", "C", "both", (2, 3), "D5 D5 D5 D5 D6 D7", "D8 DJ DJ DJ DJ DQ DQ DQ",
+     "D8 DJ DJ DJ DQ DQ", True),
+    (4, "4", "H", "longer_tuples", (2, 3), "S5 SJ SJ SQ SQ SK SK SA SA",
+     "S7 S7 S8 S8 S9 S10 S10 SJ SJ SA SA", "S7 S7 S8 S8 S9 S10 S10 SA SA", False),
+    # a led quad asks for two pairs side by side only where new adjacency is allowed
+    # (here the seeds agree: their tractor_on_tractor reading is the same)
+    (4, "2", "H", "tractor_on_tractor", (2, 2), "S4 S4 S4 S4", "S5 S5 S6 S6 S9 S9 S3",
+     "S5 S5 S9 S9", True),
+    (4, "2", "H", "none", (2, 2), "S4 S4 S4 S4", "S5 S5 S6 S6 S9 S9 S3", "S5 S5 S9 S9", False),
+    # a protected triple is not a pair: the singles may follow a led pair
+    (3, "2", "H", "longer_tuples", (2, 2), "S5 S5", "S9 S9 S9 S7 S8", "S7 S8", True),
+    # ... nor half of a tractor: the pair and two singles may follow a led tractor
+    (3, "2", "H", "longer_tuples", (2, 2), "S5 S5 S6 S6", "S9 S9 S9 S10 S10 S7 S8",
+     "S10 S10 S7 S8", True),
+    (3, "2", "H", "none", (2, 2), "S5 S5 S6 S6", "S9 S9 S9 S10 S10 S7 S8", "S10 S10 S7 S8",
+     False),
+]
+#: the rows above where the seeds' reading agrees with shengji.io's
+SEEDS_AGREE = {("tractor_on_tractor", "S4 S4 S4 S4"), ("none", "S4 S4 S4 S4"),
+               ("longer_tuples", "S5 S5"), ("longer_tuples", "S5 S5 S6 S6"),
+               ("none", "S5 S5 S6 S6")}
+
+
+@pytest.mark.parametrize("decks, level, trump, protection, tractor, lead, hand, play, sio",
+                         CRATE_VERDICTS)
+def test_follows_get_the_crates_verdict(decks, level, trump, protection, tractor, lead,
+                                        hand, play, sio):
+    def verdict(requirements):
+        rules = PlayRules(decks=decks, follow_protection=protection, genuine_tuples=True,
+                          tractors_first=True, decomposition="shengji_io",
+                          tractor_min_width=tractor[0], tractor_min_length=tractor[1],
+                          follow_requirements=requirements)
+        ctx = Context(rules, level, trump)
+        ok = ctx.check_follow(Hand(lead), Hand(hand), Hand(play)).ok
+        listed = Hand(play).counts in {p.counts for p in
+                                       ctx.legal_follows(Hand(lead), Hand(hand)).plays}
+        assert ok == listed
+        return ok
+
+    assert verdict("shengji_io") == sio
+    if (protection, lead) not in SEEDS_AGREE:
+        assert verdict("seeds") != sio  # the knob decides these
