@@ -26,7 +26,8 @@ from shengji.playout import FriendsState, Position, playout, playouts
 from shengji.rules import PlayRules
 
 NK = 54
-_KNOBS = ("ruff_compare", "failed_throw", "kitty", "follow_protection", "bombs", "decomposition")
+_KNOBS = ("ruff_compare", "failed_throw", "kitty", "follow_protection", "bombs", "decomposition",
+          "follow_requirements")
 _CHOICES = {
     "ruff_compare": ("strongest", "all_components", "highest_card", "bogus"),
     "failed_throw": ("smallest", "next_player_chooses", "first_blocker", "x"),
@@ -35,6 +36,7 @@ _CHOICES = {
                           "some"),
     "bombs": ("none", "any_suit", "follow_suit", 4),
     "decomposition": ("seeds", "shengji_io", "greedy"),
+    "follow_requirements": ("seeds", "shengji_io", "shengji_io", "ladders"),
 }
 _FOLLOWING = ({}, {"pair": ["pair", "singles"]},
               {"titanic": ["titanic", "triple + triple", "tractor", "triple + pair", "singles"],
