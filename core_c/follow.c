@@ -1119,9 +1119,11 @@ int sj_legal_follows(const sj_rules *r, const sj_lead *lead, const uint8_t *hand
         en->total = count_subsets(en, en->need);
     } else {
         rc = enum_rec(en, 0, en->need);
-        if (rc == SJ_ERR_LIMIT) {
+        if (rc == SJ_ERR_LIMIT && !(en->sio_check && en->total == 0)) {
             /* too many follows to count within the budget: what was met so far, a lower
-             * bound of the total, and never an empty answer (a hand can always follow) */
+             * bound of the total, and never an empty answer (a hand can always follow).
+             * Under shengji_io's judgement (sio_check) no follow is sure before one is
+             * judged: with none met, the budget error stands rather than a guess. */
             en->inexact = 1;
             rc = 0;
             if (en->total == 0) {

@@ -179,6 +179,8 @@ def test_a_unit_too_long_to_list_is_a_budget_error_not_a_hang():
     play = Hand("S9 S9 S10 S10 SJ SJ SQ SQ SA SA S2 S2 S3 S3 S4 S4 S5 S5 S6 S6 S7")
     with pytest.raises(ShengjiError, match="budget"):
         ctx.check_follow(lead, hand, play)
+    with pytest.raises(ShengjiError, match="budget"):  # no follow is listed on a guess
+        ctx.legal_follows(lead, hand)
     # the same lead followed by its own shape: decided at the first requirement
     hand3 = Hand(str(lead) + " S9 S9")
     assert ctx.check_follow(lead, hand3, lead).ok
