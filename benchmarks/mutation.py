@@ -160,7 +160,7 @@ STAGES = [
     ("rule cases", ["tests/cases"]),
     ("core tests", ["tests/test_core_api.py", "tests/test_core_errors.py", "tests/test_oracle.py",
                     "tests/test_follow_requirements_knob.py"]),
-    ("differential", ["tests/test_differential.py"]),
+    ("differential", ["tests/test_differential.py", "tests/test_differential_sio_follow.py"]),
 ]
 FULL = ("whole suite", ["tests"])
 

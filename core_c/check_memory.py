@@ -39,6 +39,7 @@ CORE_TESTS = [
     "tests/test_fuzz.py::test_random_inputs",
     "tests/test_decomposition_knob.py",
     "tests/test_follow_requirements_knob.py",
+    "tests/test_differential_sio_follow.py",
 ]
 #: valgrind is ~50x slower: the two core test files, then playouts of every variant
 VALGRIND_TESTS = ["tests/test_core_api.py", "tests/test_core_errors.py"]

@@ -160,7 +160,7 @@ def test_legal_follows_are_exactly_the_plays_check_follow_accepts(decks):
         counts = [[m.get(k, 0) for k in range(NUM_KINDS)] for m in plays]
         ok = ctx.check_follows(Hand.from_counts(lead), Hand.from_counts(hand),
                                [Hand.from_counts(c) for c in counts])
-        want = {tuple(c) for c, v in zip(counts, ok) if v}
+        want = {tuple(c) for c, v in zip(counts, ok, strict=True) if v}
         lf = ctx.legal_follows(Hand.from_counts(lead), Hand.from_counts(hand))
         assert lf.exact
         got = {tuple(p.counts) for p in lf.plays}
