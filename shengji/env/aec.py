@@ -53,7 +53,7 @@ from .cobserve import make_encoder
 from .cplay import END as _DRIVE_END
 from .cplay import ILLEGAL as SJ_BUILD_ILLEGAL
 from .cplay import PENDING as _DRIVE_PENDING
-from .cplay import PYTHONS, TRICK_ENDED, CPlay
+from .cplay import PYTHONS, TRICK_ENDED, CPlay, Handout
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
 from .ordering import AgentIterable, before_reset, missing, step_after_done
@@ -132,6 +132,8 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._decision: Decision | MoveDecision | None = None
         #: the play phase run in C (cplay.CPlay), None on the Python path
         self._cp: CPlay | None = None
+        #: the arrays the C play phase's observations are written into (cplay.Handout)
+        self._handout = Handout(self.layout.size)
         #: PettingZoo's order checks (shengji.env.ordering): set by env(), not raw_env()
         self._ordered = False
         self._has_reset = False
@@ -416,7 +418,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         cp = self._cp
         obs: dict[str, Any] | None
         if cp is not None and observe:  # (as observe below)
-            obs = cp.observe(self._seat[agent])
+            obs = self._handout.observe(cp, self._seat[agent])
         else:
             obs = self.observe(agent) if observe else None
         return (obs, self._cumulative_rewards[agent], self.terminations[agent],
@@ -426,7 +428,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         seat = self._seat[agent]
         cp = self._cp
         if cp is not None:  # written by C
-            return cp.observe(seat)
+            return self._handout.observe(cp, seat)
         if self._ordered and not self._has_reset:
             before_reset["observe"]()
         g = self._game_now()
