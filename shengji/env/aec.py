@@ -56,7 +56,7 @@ from .cplay import PENDING as _DRIVE_PENDING
 from .cplay import PYTHONS, TRICK_ENDED, CPlay, Handout
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
-from .ordering import AgentIterable, before_reset, missing, step_after_done
+from .ordering import AgentIterable, before_reset, before_reset_error, stand_in, step_after_done
 
 if TYPE_CHECKING:
     from ..engine.actions import Action
@@ -71,6 +71,7 @@ REWARDS = ("levels", "points")
 ACTIONS = ("cards", "moves")
 
 
+@stand_in  # the episode's attributes raise PettingZoo's AttributeError before reset
 class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
     metadata: dict[str, Any] = {"name": "shengji_v0", "render_modes": ["ansi", "human"],
                 "is_parallelizable": False}
@@ -139,8 +140,12 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._has_reset = False
         self._has_updated = False
 
-    def __getattr__(self, name: str) -> Any:  # only for attributes not found
-        raise missing(self, name)
+    @property
+    def num_agents(self) -> int:
+        agents = self.__dict__.get("agents")
+        if agents is None:  # (the episode's attributes before reset: ordering.stand_in)
+            raise before_reset_error("num_agents")
+        return len(agents)
 
     # the Game and the Decision, read from outside: the C play phase (cplay) hands its
     # state over to them first, so they are exactly the per-step path's
