@@ -68,6 +68,8 @@ if TYPE_CHECKING:
 VariantRef = Union["Variant", str, "os.PathLike[str]"]
 
 REWARDS = ("levels", "points")
+#: the mask's dtype, made once (numpy resolves ``dtype=np.int8`` at every call)
+_INT8 = np.dtype(np.int8)
 ACTIONS = ("cards", "moves")
 
 
@@ -449,11 +451,11 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             return {"observation": vec, "action_mask": mask, "moves": moves}
         if dec is None:
             return {"observation": vec,
-                    "action_mask": np.zeros(self.n_actions, dtype=np.int8)}
+                    "action_mask": np.zeros(self.n_actions, _INT8)}
         allowed = bytearray(self.n_actions)  # (cheaper than numpy's fancy indexing)
         for a in dec.mask():
             allowed[a] = 1
-        return {"observation": vec, "action_mask": np.frombuffer(allowed, dtype=np.int8)}
+        return {"observation": vec, "action_mask": np.frombuffer(allowed, _INT8)}
 
     def view(self, agent: str) -> SeatView:
         """The structured view of ``agent``'s seat (``shengji.engine.SeatView``)."""

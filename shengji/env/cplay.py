@@ -39,6 +39,9 @@ ENABLED = True
 #: an object's reference count (CPython's): None elsewhere, where ``Handout`` copies
 _refs = sys.getrefcount if sys.implementation.name == "cpython" else None
 
+#: dtypes made once (numpy resolves ``dtype=np.int8`` at every call)
+_FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
+
 PLAYED, TRICK_ENDED, PYTHONS = 1, 2, 4
 #: sj_build_step's other answers (observe.h, shengji_core.h)
 END, PENDING, ILLEGAL = (lib.SJ_DRIVE_END, lib.SJ_DRIVE_PENDING,
@@ -176,8 +179,8 @@ class Handout:
 
     @staticmethod
     def _pair(size: int) -> tuple:
-        vec = np.empty(size, dtype=np.float32)
-        mask = np.empty(N_ACTIONS, dtype=np.int8)
+        vec = np.empty(size, _FLOAT32)
+        mask = np.empty(N_ACTIONS, _INT8)
         return vec, mask, ffi.from_buffer("float[]", vec), ffi.from_buffer("int8_t[]", mask)
 
     def observe(self, cp: CPlay, seat: int) -> dict:
