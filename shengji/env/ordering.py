@@ -7,8 +7,9 @@ environment itself. ``env()`` instead returns the environment with ``_ordered`` 
 its own methods make the wrapper's checks with one flag each, raising the wrapper's very
 errors (PettingZoo's ``EnvLogger``): ``step``, ``observe``, ``render``, ``state`` and
 ``agent_iter`` before ``reset`` (AssertionError), the episode's attributes before
-``reset`` (AttributeError naming the attribute: ``BeforeReset``), ``step`` once every agent is done (a
-warning, nothing done) and a loop over ``agent_iter`` that does not step (AssertionError).
+``reset`` (AttributeError naming the attribute: ``BeforeReset``), ``step`` once every
+agent is done (a warning, nothing done) and a loop over ``agent_iter`` that does not
+step (AssertionError).
 """
 
 from __future__ import annotations
