@@ -17,6 +17,7 @@ A requirement is a list of units; a unit is a tuple of widths: ``(3,)`` a triple
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from itertools import permutations, product
 
 from shengji.errors import ShengjiError
@@ -99,6 +100,11 @@ def full_ordering(n: int) -> list[list[tuple[int, ...]]]:
     """``full_decomposition_ordering``: for each way to write n as tuple widths (in
     ``tuple_partitions`` order), each grouping of its non-single tuples into runs (singles
     are never asked to be adjacent), the units sorted descending; repeats dropped."""
+    return [list(r) for r in _full_ordering(n)]
+
+
+@cache
+def _full_ordering(n: int) -> tuple:
     out = []
     for widths in tuple_partitions(n):
         wide = tuple(w for w in widths if w > 1)
@@ -108,7 +114,7 @@ def full_ordering(n: int) -> list[list[tuple[int, ...]]]:
             continue
         for grouping in sequential_groupings(wide):
             out.append(sorted(grouping + singles, reverse=True))
-    return _unique(out)
+    return tuple(tuple(r) for r in _unique(out))
 
 
 def subsequent_ordering(units: list[tuple[int, ...]], new_adjacency: bool
@@ -123,6 +129,11 @@ def subsequent_ordering(units: list[tuple[int, ...]], new_adjacency: bool
     its next entry; after each step the current entries of all units, together, sorted
     descending, are one requirement, unless some unit that had no run of several cards
     now has one and ``new_adjacency`` is false. Ends when every queue is empty."""
+    return [list(r) for r in _subsequent(tuple(units), new_adjacency)]
+
+
+@lru_cache(maxsize=4096)
+def _subsequent(units: tuple, new_adjacency: bool) -> tuple:
     units = [tuple(sorted(u, reverse=True)) for u in units]
     queues = []
     for u in units:
@@ -137,10 +148,10 @@ def subsequent_ordering(units: list[tuple[int, ...]], new_adjacency: bool
         order.sort(key=lambda i: -len(queues[i]))
         first = order[0]
         if not queues[first]:
-            return out
+            return tuple(out)
         current[first] = queues[first].pop(0)
         if all(len(g) == 1 or may_run[i] for i in order for g in current[i]):
-            out.append(sorted((g for i in order for g in current[i]), reverse=True))
+            out.append(tuple(sorted((g for i in order for g in current[i]), reverse=True)))
 
 
 def lead_units(ctx, comps) -> list[tuple[int, ...]]:
