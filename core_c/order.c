@@ -68,6 +68,8 @@ int sj_prepare(sj_rules *r, sj_err *e)
     /* shengji.io takes every copy of a card as one tuple: tuples as wide as the packs */
     FIELD(r->decomposition == SJ_DECOMP_SEEDS ||
           (r->decomposition == SJ_DECOMP_SHENGJI_IO && r->max_tuple == r->decks), SJ_RF_DECOMPOSITION);
+    FIELD(r->follow_requirements == SJ_FOLLOWREQ_SEEDS ||
+          r->follow_requirements == SJ_FOLLOWREQ_SHENGJI_IO, SJ_RF_FOLLOW_REQUIREMENTS);
     FIELD(r->bombs >= SJ_BOMBS_NONE && r->bombs <= SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP, SJ_RF_BOMBS);
     FIELD(r->rainbow_min == 0 || (r->rainbow_min >= 4 && r->rainbow_min <= 16), SJ_RF_RAINBOW_MIN);
     for (int k = 0; k < SJ_NK; k++)

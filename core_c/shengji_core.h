@@ -76,6 +76,10 @@
 /* sj_rules.decomposition: which split of a lead (§3) */
 #define SJ_DECOMP_SEEDS 0             /* more cards, then wider, taken greedily */
 #define SJ_DECOMP_SHENGJI_IO 1        /* shengji.io from_cards over find_plays */
+
+/* sj_rules.follow_requirements: what a follow of a non-rainbow lead must meet (§4) */
+#define SJ_FOLLOWREQ_SEEDS 0          /* the ladders of §4 */
+#define SJ_FOLLOWREQ_SHENGJI_IO 1     /* shengji.io is_legal_play: its requirement listing */
 #define SJ_KITTY_EXPONENTIAL 0
 #define SJ_KITTY_POWER 1
 #define SJ_KITTY_TABLE 2
@@ -116,6 +120,7 @@
 #define SJ_RF_GENUINE_TUPLES 22
 #define SJ_RF_TRACTORS_FIRST 23
 #define SJ_RF_DECOMPOSITION 24
+#define SJ_RF_FOLLOW_REQUIREMENTS 25
 
 typedef struct {
     int32_t code;   /* SJ_ERR_* */
@@ -179,6 +184,7 @@ typedef struct {
     int32_t tractors_first;        /* 0/1: of components of as many cards, a tractor before a
                                     * wider tuple (shengji.io TrickFormat::from_cards) */
     int32_t decomposition;         /* SJ_DECOMP_*: the seeds' split or shengji.io's */
+    int32_t follow_requirements;   /* SJ_FOLLOWREQ_*: the seeds' ladders or shengji.io's */
 } sj_rules;
 
 typedef struct {

@@ -77,6 +77,7 @@ int32_t sjw_rules_set(sj_rules *r, int32_t field, int32_t index, int32_t value)
     case 22: r->genuine_tuples = value; return SJ_OK;
     case 23: r->tractors_first = value; return SJ_OK;
     case 24: r->decomposition = value; return SJ_OK;
+    case 25: r->follow_requirements = value; return SJ_OK;
     default: return SJ_ERR_ARG;
     }
 }

@@ -43,6 +43,9 @@ KITTY_POLICIES = ("exponential", "power", "table", "twice_size")
 #: which split of a lead into components (docs/semantics.md §3): the seeds' (more cards,
 #: then wider, taken greedily) or shengji.io's (TrickFormat::from_cards over find_plays)
 DECOMPOSITIONS = ("seeds", "shengji_io")
+#: which requirements a follow must meet (docs/semantics.md §4): the seeds' ladders, or
+#: shengji.io's (TrickFormat::is_legal_play over subsequent_decomposition_ordering)
+FOLLOW_REQUIREMENTS = ("seeds", "shengji_io")
 #: keys of the ``table`` kitty policy, and the shape each names
 KITTY_TABLE_KEYS = ("single", "pair", "triple", "quad", "tractor", "titanic")
 
@@ -311,6 +314,10 @@ class PlayRules:
     #: "shengji_io" (its from_cards: the largest unit by size and tractor, ties by the
     #: order find_plays lists splits in)
     decomposition: str = "seeds"
+    #: the requirements a follow of a non-rainbow lead must meet, one of
+    #: FOLLOW_REQUIREMENTS: "seeds" (§4 ladders) or "shengji_io" (its is_legal_play: the
+    #: lead's units, then subsequent_decomposition_ordering, the first deciding)
+    follow_requirements: str = "seeds"
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, MAX_DECKS)
@@ -342,6 +349,7 @@ class PlayRules:
         _check_choice("kitty", self.kitty, KITTY_POLICIES)
         _check_choice("bombs", self.bombs, BOMBS)
         _check_choice("decomposition", self.decomposition, DECOMPOSITIONS)
+        _check_choice("follow_requirements", self.follow_requirements, FOLLOW_REQUIREMENTS)
         if self.decomposition == "shengji_io" and self._max_tuple != self.decks:
             raise RulesError(
                 f"decomposition: shengji_io takes every copy of a card as one tuple, so "

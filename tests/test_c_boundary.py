@@ -69,6 +69,8 @@ POLICY_MAPS = [
       "table": "SJ_KITTY_TABLE", "twice_size": "SJ_KITTY_TWICE_SIZE"}),
     (crules.DECOMPOSITION_CODES, rules.DECOMPOSITIONS,
      {"seeds": "SJ_DECOMP_SEEDS", "shengji_io": "SJ_DECOMP_SHENGJI_IO"}),
+    (crules.FOLLOW_REQUIREMENTS_CODES, rules.FOLLOW_REQUIREMENTS,
+     {"seeds": "SJ_FOLLOWREQ_SEEDS", "shengji_io": "SJ_FOLLOWREQ_SHENGJI_IO"}),
     (positions._POLICIES, ("random", "greedy"),
      {"random": "SJ_POLICY_RANDOM", "greedy": "SJ_POLICY_GREEDY"}),
 ]  # fmt: skip
@@ -84,7 +86,7 @@ def test_every_policy_map_covers_the_choices_with_the_headers_values(codes, choi
 
 def test_every_rules_field_id_names_a_playrules_field():
     ids = {v for k, v in HEADER.items() if k.startswith("SJ_RF_")}
-    assert set(crules._RULE_FIELDS) == ids and len(ids) == 24
+    assert set(crules._RULE_FIELDS) == ids and len(ids) == 25
     # PlayRules' fields, and the Context's own two (level, trump)
     fields = {f.name for f in dataclasses.fields(rules.PlayRules)} | {"level", "trump"}
     assert set(crules._RULE_FIELDS.values()) <= fields

@@ -63,3 +63,39 @@ def test_tensor_and_string_agree_on_the_seat():
     # seats see different dealt cards
     a, b = (np.asarray(s.information_state_tensor(p)) for p in (0, 1))
     assert not np.array_equal(a, b)
+
+
+
+@pytest.mark.parametrize("variant", ["house/turn-kitty", "finding-friends"])
+def test_kept_tensor_equals_one_written_in_full(variant):
+    """Each seat's tensor is kept and only the rows added since are written into it: at
+    every decision, for every seat, it equals the tensor a cold copy writes in full,
+    through redeals (house/turn-kitty redeals a first deal nobody declares: every seat
+    passes in the first two attempts here) and in clones."""
+    game = pyspiel.load_game("shengji", {"variant": variant})
+    layout = game.info_layout
+    redeal = ROW_TYPES.index("redeal")
+    rng = random.Random(5)
+    s = game.new_initial_state()
+    steps = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+            continue
+        for p in range(game.num_players()):
+            kept = s.info.tensor(layout, p)
+            assert np.array_equal(kept, s.info.copy().tensor(layout, p)), (steps, p)
+        if steps % 25 == 0:  # a clone starts cold and agrees
+            c = s.clone()
+            for p in range(game.num_players()):
+                assert c.information_state_tensor(p) == s.information_state_tensor(p)
+        redeals = sum(r[0] == redeal for r in s.info.rows[0])
+        acts = s.legal_actions()
+        names = [s.action_to_string(a) for a in acts]
+        if s.decision.kind == "declare" and "done" in names and redeals < 2:
+            s.apply_action(acts[names.index("done")])
+        else:
+            s.apply_action(rng.choice(acts))
+        steps += 1
+    if variant == "house/turn-kitty":
+        assert sum(r[0] == redeal for r in s.info.rows[0]) == 2

@@ -50,6 +50,10 @@ DECOMPOSITION_CODES = {
     "seeds": lib.SJ_DECOMP_SEEDS,
     "shengji_io": lib.SJ_DECOMP_SHENGJI_IO,
 }
+FOLLOW_REQUIREMENTS_CODES = {
+    "seeds": lib.SJ_FOLLOWREQ_SEEDS,
+    "shengji_io": lib.SJ_FOLLOWREQ_SHENGJI_IO,
+}
 KITTY_CODES = {
     "exponential": lib.SJ_KITTY_EXPONENTIAL,
     "power": lib.SJ_KITTY_POWER,
@@ -63,7 +67,7 @@ _RULE_FIELDS = {
         "tractor_min_length", "tractor_bridges_level_gap", "follow_protection",
         "constant_ranks", "ruff_compare", "failed_throw", "kitty", "kitty_cap",
         "kitty_table", "shorter_tractors", "bombs", "rainbow_min", "copies",
-        "genuine_tuples", "tractors_first", "decomposition")},
+        "genuine_tuples", "tractors_first", "decomposition", "follow_requirements")},
     lib.SJ_RF_N_LADDERS: "following",  # the ladders' count, and their contents
     lib.SJ_RF_LADDERS: "following",
 }
@@ -125,6 +129,7 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.genuine_tuples = int(rules.genuine_tuples)
     r.tractors_first = int(rules.tractors_first)
     r.decomposition = DECOMPOSITION_CODES[rules.decomposition]
+    r.follow_requirements = FOLLOW_REQUIREMENTS_CODES[rules.follow_requirements]
     r.bombs = BOMBS_CODES[rules.bombs]
     r.rainbow_min = rules.rainbow_min
     assert rules.copies is not None  # PlayRules fills it in

@@ -80,21 +80,36 @@ class InfoLayout:
 
 
 class InfoRows:
-    """Every seat's rows, kept from the events (tuples; the tensor is made on demand)."""
+    """Every seat's rows, kept from the events (tuples; the tensor is made on demand).
 
-    __slots__ = ("dealt", "rows")
+    Rows are only ever appended within an attempt, so each seat's tensor is kept and
+    only the rows (and dealt cards) added since the last call are written into it; a
+    new attempt drops the kept tensors. Copies start without them (cloning stays
+    cheap; the first tensor asked of a copy is written in full)."""
+
+    __slots__ = ("dealt", "rows", "_kept")
 
     def __init__(self, players: int):
         #: per seat: the cards dealt to it; the rows (type, seat, cards, value) it saw
         self.dealt: list[list[int]] = [[] for _ in range(players)]
         self.rows: list[list[tuple[int, int | None, tuple[int, ...], int | None]]] = [
             [] for _ in range(players)]
+        #: per seat: (layout, tensor, dealt cards written, rows written) or None
+        self._kept: list[tuple | None] = [None] * players
 
     def copy(self) -> InfoRows:
         new = InfoRows.__new__(InfoRows)
         new.dealt = [d[:] for d in self.dealt]
         new.rows = [r[:] for r in self.rows]
+        new._kept = [None] * len(self.rows)
         return new
+
+    def __getstate__(self):
+        return self.dealt, self.rows
+
+    def __setstate__(self, state):
+        self.dealt, self.rows = state
+        self._kept = [None] * len(self.rows)
 
     def __deepcopy__(self, memo):
         return self.copy()
@@ -133,11 +148,13 @@ class InfoRows:
                 for s in range(len(rows)):
                     dealt[s].clear()
                     rows[s].clear()
+                self._kept = [None] * len(rows)
                 continue
             elif t is DealStarted:  # a redeal: the hands start again
                 for s in range(len(rows)):
                     dealt[s].clear()
                     rows[s] = [r for r in rows[s] if r[0] == _REDEAL]
+                self._kept = [None] * len(rows)
                 continue
             else:
                 continue
@@ -149,28 +166,43 @@ class InfoRows:
 
     def tensor(self, layout: InfoLayout, seat: int, building=(), pending: int = 0,
                out=None) -> np.ndarray:
-        if out is None:
-            out = np.zeros(layout.size, dtype=np.float32)
-        else:
-            out.fill(0)
-        p = layout.players
-        for i, c in enumerate(self.dealt[seat][:layout.hand]):
-            if c is not None:
-                out[i * NUM_KINDS + c] = 1
+        kept = self._kept[seat]
+        if kept is None or kept[0] is not layout:
+            kept = (layout, np.zeros(layout.size, dtype=np.float32), 0, 0)
+        _, full, n_dealt, n_rows = kept
+        dealt = self.dealt[seat][:layout.hand]
+        for i in range(n_dealt, len(dealt)):
+            if dealt[i] is not None:
+                full[i * NUM_KINDS + dealt[i]] = 1
         rows = self.rows[seat]
-        if building or pending:
-            rows = [*rows, (_T["building"], seat, tuple(building), pending)]
-        if len(rows) > layout.rows:
-            raise ValueError(f"information state of {len(rows)} rows: more than the "
-                             f"{layout.rows} sized for (redeals beyond {REDEALS}?)")
+        extra = 1 if building or pending else 0
+        if len(rows) + extra > layout.rows:
+            raise ValueError(f"information state of {len(rows) + extra} rows: more than "
+                             f"the {layout.rows} sized for (redeals beyond {REDEALS}?)")
+        self._write_rows(layout, seat, full, rows, n_rows)
+        self._kept[seat] = (layout, full, len(dealt), len(rows))
+        if out is None:
+            out = full.copy()
+        else:
+            out[:] = full
+        if extra:  # the decision being built: this call's alone, never kept
+            self._write_rows(layout, seat, out,
+                             [(_T["building"], seat, tuple(building), pending)], 0,
+                             at=len(rows))
+        return out
+
+    @staticmethod
+    def _write_rows(layout: InfoLayout, seat: int, out: np.ndarray, rows, start: int,
+                    at: int | None = None) -> None:
+        """Write rows[start:] into out as rows at, at + 1, … (at: start)."""
+        p = layout.players
         w = layout.width
-        base = layout.dealt_size
         cards_at = len(ROW_TYPES) + p + 1
-        for j, (kind, who, cards, number) in enumerate(rows):
-            a = base + j * w
+        a = layout.dealt_size + (start if at is None else at) * w
+        for kind, who, cards, number in rows[start:]:
             out[a + kind] = 1
             out[a + len(ROW_TYPES) + (p if who is None else (who - seat) % p)] = 1
             for c in cards:
                 out[a + cards_at + c] += 1
             out[a + w - 1] = number
-        return out
+            a += w

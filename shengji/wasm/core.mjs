@@ -37,7 +37,8 @@ const RULE_FIELDS = { 1: "decks", 2: "level", 3: "trump", 4: "max_tuple", 5: "tr
   9: "follow_protection", 10: "constant_ranks", 11: "ruff_compare", 12: "failed_throw",
   13: "kitty", 14: "kitty_cap", 15: "kitty_table", 16: "following", 17: "following",
   18: "shorter_tractors", 19: "bombs", 20: "rainbow_min", 21: "copies", 22: "genuine_tuples",
-  23: "tractors_first", 24: "decomposition" };
+  23: "tractors_first", 24: "decomposition",
+  25: "follow_requirements" };
 // sj_err.code
 const ERR = { LENGTH: -1, COPIES: -2, KIND: -3, EMPTY: -4, MIXED: -5, SIZE: -6,
   NOT_IN_HAND: -7, RULES: -8, LIMIT: -9, CAPACITY: -10, CONTEXT: -11, ARG: -12, MEMORY: -13 };
@@ -201,9 +202,12 @@ const RULE_DEFAULTS = {
   kitty_cap: 64, kitty_table: [2, 4, 6, 8, 8, 16], follow_protection: null,
   must_break_tuples: null, shorter_tractors: true, bombs: "none", rainbow_min: 0, copies: null,
   genuine_tuples: false, tractors_first: false, decomposition: "seeds",
+  follow_requirements: "seeds",
 };
 // PlayRules.decomposition, in the order of the core's SJ_DECOMP_* codes
 const DECOMPOSITIONS = ["seeds", "shengji_io"];
+// PlayRules.follow_requirements, in the order of the core's SJ_FOLLOWREQ_* codes
+const FOLLOW_REQUIREMENTS = ["seeds", "shengji_io"];
 
 /** The JSON form of PlayRules (shengji.wasm.rules_json; missing keys take PlayRules'
  * defaults) checked and completed: every field type- and range-checked. */
@@ -244,6 +248,7 @@ export function normaliseRules(json) {
   choice("kitty", KITTY_POLICIES);
   choice("bombs", BOMBS);
   choice("decomposition", DECOMPOSITIONS);
+  choice("follow_requirements", FOLLOW_REQUIREMENTS);
   if (r.decomposition === "shengji_io" && r.max_tuple !== r.decks) {
     throw rulesError(`decomposition: shengji_io takes every copy of a card as one tuple, so max_tuple must be ${r.decks} (the deck count), not ${r.max_tuple}`);
   }
@@ -451,6 +456,7 @@ class Context {
     set(22, 0, rules.genuine_tuples ? 1 : 0);
     set(23, 0, rules.tractors_first ? 1 : 0);
     set(24, 0, DECOMPOSITIONS.indexOf(rules.decomposition));
+    set(25, 0, FOLLOW_REQUIREMENTS.indexOf(rules.follow_requirements));
     rules.following.forEach(([lead, ladder], i) => {
       x.sjw_ladder(r, i, lead[0], lead[1], ladder.length);
       ladder.forEach((pattern, p) => pattern.forEach(([w, len], j) => x.sjw_pattern_shape(r, i, p, j, w, len)));
