@@ -141,12 +141,11 @@ TABLE = {2: (25, 8), 3: (39, 6), 4: (52, 8)}
 
 def _oracle(decks, level, trump, knob, **play):
     hand, kitty = TABLE[decks]
+    if knob:
+        play["follow_requirements"] = "shengji_io"
     v = load_variant({"name": "shengji-io", "decks": decks, "hand_size": hand,
                       "kitty_size": kitty, "play": {**SHENGJI_IO, **play}})
-    rules = v.play_rules
-    if knob:
-        object.__setattr__(rules, "follow_requirements", "shengji_io")
-    return OracleContext(rules, level, trump)
+    return OracleContext(v.play_rules, level, trump)
 
 
 # (decks, level, trump, play settings, lead, hand, play, shengji.io's answer); the

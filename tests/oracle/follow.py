@@ -67,7 +67,7 @@ def check_follow(ctx, lead, hand, play):
         return False, "must_follow_suit"
     if h <= n:
         return True, "ok"
-    if getattr(ctx.rules, "follow_requirements", "seeds") == "shengji_io":
+    if ctx.rules.follow_requirements == "shengji_io":
         ok = sio_follow.check(ctx, suit, comps, hand, play)
         return (True, "ok") if ok else (False, "must_follow_shape")
     unbroken = not ctx.rules.must_break_tuples
