@@ -13,7 +13,8 @@ allowed actions, ``step``) over the same seeded deals, every part timed with
 - in the play phase run in C (``shengji.env.cplay``), per step: ``agent_iter``,
   ``last()``, ``step`` and the caller's own choice (``np.flatnonzero`` of the mask,
   ``random.randrange``); and, timed apart on the same state before each ``last()``, what
-  ``last()`` holds: the C observation call and the two copies handed to the caller;
+  ``last()`` holds: the C observation call alone, and ``cplay.Handout.observe`` (that
+  call written into a free pair of the pool, and the dict handed to the caller);
 - ``deal end``: the step that ends the deal (the engine's events and actions built in
   bulk, the scoring), and the finished agents' ``last()`` and ``step(None)``.
 
@@ -46,7 +47,7 @@ def parts(variant: str, deals: int) -> dict[str, float]:
     tick = (pc() - t0) / 10000  # one perf_counter call
     acc: dict[str, float] = dict.fromkeys(
         ["reset", "python steps", "C: agent_iter", "C: last()", "C:   observe call",
-         "C:   copies", "C: caller's choice", "C: step", "deal end: last play",
+         "C:   Handout.observe", "C: caller's choice", "C: step", "deal end: last play",
          "deal end: agents done"], 0.0)
     n_c = 0
     wall0, cpu0 = pc(), time.process_time()
@@ -75,15 +76,17 @@ def parts(variant: str, deals: int) -> dict[str, float]:
                 continue
             n_c += 1
             acc["C: agent_iter"] += tb - ta - tick
-            # the observation call and the copies alone, on the same state (C writes
-            # the same vector again: nothing changes), to split last() apart
+            # the observation call alone, and with the handout around it, on the same
+            # state (C writes the same vector again: nothing changes), to split last()
+            seat = cp.st.to_act
             t1 = pc()
-            cp._obs(cp.o, cp.st, cp.b, cp.st.to_act, cp._out, cp.size, cp._mask, 60)
+            cp._obs(cp.o, cp.st, cp.b, seat, cp._out, cp.size, cp._mask, 60)
             t2 = pc()
-            _ = {"observation": cp._out_np.copy(), "action_mask": cp._mask_np.copy()}
+            _ = e._handout.observe(cp, seat)
             t3 = pc()
+            del _  # (the pair back in the pool, as the loop's own observation)
             acc["C:   observe call"] += t2 - t1 - tick
-            acc["C:   copies"] += t3 - t2 - tick
+            acc["C:   Handout.observe"] += t3 - t2 - tick
             t1 = pc()
             obs, _, term, trunc, _ = e.last()
             t2 = pc()

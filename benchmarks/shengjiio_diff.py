@@ -4,6 +4,7 @@
     python benchmarks/shengjiio_diff.py --positions 2000 --examples 5 --seed 7
     python benchmarks/shengjiio_diff.py --decks 4 --classes follows,winners
     python benchmarks/shengjiio_diff.py --unset decomposition   # a knob's before/after
+    python benchmarks/shengjiio_diff.py --classes follows --ours oracle   # tests/oracle
 
 The other side is shengji.io's `shengji-mechanics` crate (rbtying/shengji, the commit in
 SHENGJI_IO_COMMIT) behind a small JSON-lines driver (benchmarks/shengjiio/driver.rs).
@@ -38,7 +39,10 @@ that reproduces the position. Classes:
 Output: agreement per class and deck count, then up to --examples disagreements per
 class, shrunk greedily (cards dropped while the disagreement stays), in rule-case
 notation (docs/conformance.md) with the variant mapping to save beside them; `expect` is
-shengji.io's answer. Not collected by pytest; needs no network.
+shengji.io's answer. `--ours oracle` judges the follows with the pure-Python oracle
+(tests/oracle) in place of the C core, on the same positions (the C core still draws
+them), so the oracle's reading of a knob is checked against the crate on its own.
+Not collected by pytest; needs no network.
 """
 
 from __future__ import annotations
@@ -62,6 +66,9 @@ from shengji.cards import NUM_KINDS, RANKS, SUITS, card_str  # noqa: E402
 from shengji.core import Context, Hand  # noqa: E402
 from shengji.errors import ShengjiError  # noqa: E402
 from shengji.variants import load_variant  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+from oracle import OracleContext  # noqa: E402
 
 SHENGJI_IO_COMMIT = "71f8d43"
 DEFAULT_DRIVER = "/tmp/shengji-io-crate/target/release/sjio-driver"
@@ -94,6 +101,7 @@ FIXED_PLAY: dict[str, Any] = {
     "genuine_tuples": True,     # PR #512: a triple cut from a longer tuple is no pair
     "tractors_first": True,     # TrickFormat::from_cards: a tractor before a wider tuple
     "decomposition": "shengji_io",  # from_cards' split: ties by find_plays' listing order
+    "follow_requirements": "shengji_io",  # is_legal_play's requirement walk
 }
 
 
@@ -153,7 +161,7 @@ class Setting:
     _variants: dict[str, Any] = {}
 
     def __init__(self, rng: random.Random, decks: int, keys: dict[str, Any],
-                 draws: list[str] | None = None) -> None:
+                 draws: list[str] | None = None, oracle: bool = False) -> None:
         self.decks = decks
         self.level = rng.choice(RANKS)
         self.trump = None if rng.random() < 0.2 else rng.choice(SUITS)
@@ -176,6 +184,7 @@ class Setting:
             Setting._variants[vkey] = load_variant(self.variant).play_rules
         self.rules = Setting._variants[vkey]
         self.ctx = Context(self.rules, self.level, self.trump)
+        self.oracle = OracleContext(self.rules, self.level, self.trump) if oracle else None
         self.copies = list(self.rules.copies)
 
     def request(self, op: str, **kw: Any) -> dict[str, Any]:
@@ -319,8 +328,11 @@ def decomp_case(s: Setting, drv: Driver, lead: list[int]
 def follow_verdict(s: Setting, drv: Driver, lead: list[int], hand: list[int],
                    play: list[int]) -> tuple[bool, bool] | None:
     try:
-        ours = s.ctx.check_follow(Hand.from_counts(lead), Hand.from_counts(hand),
-                                  Hand.from_counts(play)).ok
+        if s.oracle is not None:
+            ours = s.oracle.check_follow(tuple(lead), tuple(hand), tuple(play))[0]
+        else:
+            ours = s.ctx.check_follow(Hand.from_counts(lead), Hand.from_counts(hand),
+                                      Hand.from_counts(play)).ok
     except ShengjiError:
         return None
     theirs = drv.ask(s.request("follow", lead=cards_of(lead), hand=cards_of(hand),
@@ -649,6 +661,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--unset", default="",
                     help="FIXED_PLAY knobs left at our default (e.g. decomposition), to "
                          "measure a knob's effect at the same seed")
+    ap.add_argument("--ours", choices=("core", "oracle"), default="core",
+                    help="our side of the follows class: the C core, or the oracle")
     ap.add_argument("--driver", default=os.environ.get("SHENGJI_IO_DRIVER", DEFAULT_DRIVER))
     args = ap.parse_args(argv)
     classes = [c for c in args.classes.split(",") if c]
@@ -679,14 +693,15 @@ def main(argv: list[str]) -> int:
     for cls, d in jobs:
         rng = random.Random(f"{args.seed}-{cls}-{d}")
         for _ in range(args.positions):
-            s = Setting(rng, d, keys, draws)
+            s = Setting(rng, d, keys, draws, oracle=args.ours == "oracle")
             RUNNERS[cls](rng, s, drv, tally, args.seed)
             if bar:
                 bar.update()
     if bar:
         bar.close()
     drv.close()
-    print(f"shengji.io {SHENGJI_IO_COMMIT} mechanics vs shengji {time.monotonic() - t0:.0f} s, "
+    ours = "the oracle (follows)" if args.ours == "oracle" else "shengji"
+    print(f"shengji.io {SHENGJI_IO_COMMIT} mechanics vs {ours} {time.monotonic() - t0:.0f} s, "
           f"{drv.calls} driver calls, seed {args.seed}\n")
     report(tally, classes, decks)
     return 0

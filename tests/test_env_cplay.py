@@ -90,3 +90,87 @@ def test_illegal_action_in_c_is_the_same_error():
         finally:
             cplay.ENABLED = True
     assert msgs[0] == msgs[1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def _bytes(thing):
+    if isinstance(thing, dict):
+        return {k: v.tobytes() for k, v in thing.items()}
+    return thing.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_observations_handed_out_never_change_under_the_caller(seed):
+    """C writes the play phase's observations into arrays the environment reuses once
+    nothing outside holds them (cplay.Handout): whatever the caller keeps (the dict,
+    an array, a view, a memoryview, the mask) stays as it was handed out."""
+    e = raw_env("two-deck-80")
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    kept = []  # (what was kept, its bytes then)
+    prev = None  # the caller's previous observation, held a step longer
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        x = rng.random()
+        vec, mask = obs["observation"], obs["action_mask"]
+        if x < 0.05:
+            kept.append((obs, _bytes(obs)))
+        elif x < 0.10:
+            kept.append((vec, vec.tobytes()))
+        elif x < 0.15:
+            kept.append((vec[3:500], vec[3:500].tobytes()))
+        elif x < 0.20:
+            kept.append((memoryview(vec), vec.tobytes()))
+        elif x < 0.25:
+            kept.append((mask, mask.tobytes()))
+        elif x < 0.30:  # another seat's observation, asked in between
+            o = e.observe(e.possible_agents[rng.randrange(4)])
+            kept.append((o, _bytes(o)))
+        if prev is not None:
+            assert _bytes(prev[0]) == prev[1]
+        prev = (obs, _bytes(obs))
+        del vec, mask
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(legal[rng.randrange(len(legal))]))
+    assert len(kept) > 20
+    for thing, then in kept:
+        now = bytes(thing) if isinstance(thing, memoryview) else _bytes(thing)
+        assert now == then
+
+
+def test_usual_loop_reuses_the_handed_out_arrays():
+    """The usual loop (the caller drops each observation for the next) gets the pool's
+    arrays again and again (cplay.Handout); a caller holding some or all observations
+    gets new ones, and what it holds stays right."""
+    if cplay._refs is None:
+        pytest.skip("reference counts are CPython's")
+    e = raw_env("two-deck-80")
+    for hold in (0, 3, 1):  # none, every third one, all
+        e.reset(seed=hold)
+        rng = random.Random(hold)
+        in_c = 0
+        held = []
+        seen = set()  # the arrays handed out in the play phase in C
+        for n, _agent in enumerate(e.agent_iter()):
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            if e._cp is not None:
+                in_c += 1
+                seen.add(id(obs["observation"]))
+            if hold and n % hold == 0:
+                held.append((obs, _bytes(obs)))
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+        assert in_c > 150
+        assert all(_bytes(o) == b for o, b in held)
+        if hold == 0:  # the pool's pairs, written again and again
+            assert len(seen) <= cplay.Handout.POOL
+        elif hold == 1:  # each one new
+            assert len(seen) == in_c
+        else:
+            assert cplay.Handout.POOL < len(seen) < in_c

@@ -53,10 +53,10 @@ from .cobserve import make_encoder
 from .cplay import END as _DRIVE_END
 from .cplay import ILLEGAL as SJ_BUILD_ILLEGAL
 from .cplay import PENDING as _DRIVE_PENDING
-from .cplay import PYTHONS, TRICK_ENDED, CPlay
+from .cplay import PYTHONS, TRICK_ENDED, CPlay, Handout
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
-from .ordering import AgentIterable, before_reset, missing, step_after_done
+from .ordering import AgentIterable, before_reset, before_reset_error, stand_in, step_after_done
 
 if TYPE_CHECKING:
     from ..engine.actions import Action
@@ -68,9 +68,12 @@ if TYPE_CHECKING:
 VariantRef = Union["Variant", str, "os.PathLike[str]"]
 
 REWARDS = ("levels", "points")
+#: the mask's dtype, made once (numpy resolves ``dtype=np.int8`` at every call)
+_INT8 = np.dtype(np.int8)
 ACTIONS = ("cards", "moves")
 
 
+@stand_in  # the episode's attributes raise PettingZoo's AttributeError before reset
 class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
     metadata: dict[str, Any] = {"name": "shengji_v0", "render_modes": ["ansi", "human"],
                 "is_parallelizable": False}
@@ -132,13 +135,19 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._decision: Decision | MoveDecision | None = None
         #: the play phase run in C (cplay.CPlay), None on the Python path
         self._cp: CPlay | None = None
+        #: the arrays the C play phase's observations are written into (cplay.Handout)
+        self._handout = Handout(self.layout.size)
         #: PettingZoo's order checks (shengji.env.ordering): set by env(), not raw_env()
         self._ordered = False
         self._has_reset = False
         self._has_updated = False
 
-    def __getattr__(self, name: str) -> Any:  # only for attributes not found
-        raise missing(self, name)
+    @property
+    def num_agents(self) -> int:
+        agents = self.__dict__.get("agents")
+        if agents is None:  # (the episode's attributes before reset: ordering.stand_in)
+            raise before_reset_error("num_agents")
+        return len(agents)
 
     # the Game and the Decision, read from outside: the C play phase (cplay) hands its
     # state over to them first, so they are exactly the per-step path's
@@ -416,7 +425,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         cp = self._cp
         obs: dict[str, Any] | None
         if cp is not None and observe:  # (as observe below)
-            obs = cp.observe(self._seat[agent])
+            obs = self._handout.observe(cp, self._seat[agent])
         else:
             obs = self.observe(agent) if observe else None
         return (obs, self._cumulative_rewards[agent], self.terminations[agent],
@@ -426,7 +435,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         seat = self._seat[agent]
         cp = self._cp
         if cp is not None:  # written by C
-            return cp.observe(seat)
+            return self._handout.observe(cp, seat)
         if self._ordered and not self._has_reset:
             before_reset["observe"]()
         g = self._game_now()
@@ -442,11 +451,11 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             return {"observation": vec, "action_mask": mask, "moves": moves}
         if dec is None:
             return {"observation": vec,
-                    "action_mask": np.zeros(self.n_actions, dtype=np.int8)}
+                    "action_mask": np.zeros(self.n_actions, _INT8)}
         allowed = bytearray(self.n_actions)  # (cheaper than numpy's fancy indexing)
         for a in dec.mask():
             allowed[a] = 1
-        return {"observation": vec, "action_mask": np.frombuffer(allowed, dtype=np.int8)}
+        return {"observation": vec, "action_mask": np.frombuffer(allowed, _INT8)}
 
     def view(self, agent: str) -> SeatView:
         """The structured view of ``agent``'s seat (``shengji.engine.SeatView``)."""

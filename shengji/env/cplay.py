@@ -18,6 +18,8 @@ longer than C keeps), and whenever its ``game`` or ``decision`` is read from out
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ..cards import NUM_KINDS
@@ -33,6 +35,12 @@ except ImportError:  # pragma: no cover - no C core: the Python path only
 
 #: False: the environments never use the C play phase (the tests compare both paths)
 ENABLED = True
+
+#: an object's reference count (CPython's): None elsewhere, where ``Handout`` copies
+_refs = sys.getrefcount if sys.implementation.name == "cpython" else None
+
+#: dtypes made once (numpy resolves ``dtype=np.int8`` at every call)
+_FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
 PLAYED, TRICK_ENDED, PYTHONS = 1, 2, 4
 #: sj_build_step's other answers (observe.h, shengji_core.h)
@@ -141,6 +149,57 @@ class CPlay:
     def __reduce__(self):
         return (_unpickled, (bytes(ffi.buffer(self.st)), bytes(ffi.buffer(self.b)),
                              self.penalty, self.size))
+
+
+class Handout:
+    """Arrays for C to write a seat's observation and mask straight into, handed to the
+    caller and written again only once nothing outside holds them: CPython's reference
+    count back at what the pool alone holds (a dict, a view, a memoryview or a tensor
+    sharing the memory each hold a reference). So an observation handed out never
+    changes under the caller, and the usual loop (observe, act, observe again) gets
+    C's vector and mask without the copies ``CPlay.observe`` makes. When every pair of
+    the pool is held, a new pair takes the place of one (in turn): a caller keeping
+    some observations does not leave the pool held for good. On another Python than
+    CPython: ``CPlay.observe``."""
+
+    __slots__ = ("pairs", "free", "size", "turn")
+
+    #: pairs kept: the caller's last observation and the one before it may be held
+    POOL = 3
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.turn = 0
+        self.pairs: list = []
+        self.free: tuple | None = None
+        if _refs is not None and ffi is not None:
+            self.pairs = [self._pair(size) for _ in range(self.POOL)]
+            for p in self.pairs[:1]:  # the counts of a pair nothing else holds (the
+                self.free = (_refs(p[0]), _refs(p[1]))  # same expression as observe's)
+
+    @staticmethod
+    def _pair(size: int) -> tuple:
+        vec = np.empty(size, _FLOAT32)
+        mask = np.empty(N_ACTIONS, _INT8)
+        return vec, mask, ffi.from_buffer("float[]", vec), ffi.from_buffer("int8_t[]", mask)
+
+    def observe(self, cp: CPlay, seat: int) -> dict:
+        """``cp.observe(seat)``, written into a pair nobody else holds."""
+        free, refs = self.free, _refs
+        if free is None or refs is None:
+            return cp.observe(seat)
+        f_vec, f_mask = free
+        for p in self.pairs:
+            if refs(p[0]) == f_vec and refs(p[1]) == f_mask:
+                break
+        else:  # all held: a new pair in the place of one
+            p = self._pair(self.size)
+            self.pairs[self.turn] = p
+            self.turn = (self.turn + 1) % self.POOL
+        rc = cp._obs(cp.o, cp.st, cp.b, seat, p[2], cp.size, p[3], N_ACTIONS)
+        if rc:
+            raise ValueError(f"observation core: error {rc}")
+        return {"observation": p[0], "action_mask": p[1]}
 
 
 def _unpickled(st: bytes, b: bytes, penalty: int, size: int) -> CPlay:

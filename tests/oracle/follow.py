@@ -3,7 +3,7 @@ legal follows (§5) by filtering every sub-multiset of the hand."""
 
 from __future__ import annotations
 
-from . import rainbow
+from . import rainbow, sio_follow
 from .order import TRUMP
 from .structures import structure_counts, structures, sub, total
 
@@ -67,6 +67,9 @@ def check_follow(ctx, lead, hand, play):
         return False, "must_follow_suit"
     if h <= n:
         return True, "ok"
+    if ctx.rules.follow_requirements == "shengji_io":
+        ok = sio_follow.check(ctx, suit, comps, hand, play)
+        return (True, "ok") if ok else (False, "must_follow_shape")
     unbroken = not ctx.rules.must_break_tuples
     held = in_suit(ctx, hand, suit)
     genuine = ctx.rules.genuine_tuples and unbroken
