@@ -104,6 +104,7 @@ def play_rules(draw, decks=None):
     kw["tractors_first"] = draw(st.integers(0, 2)) == 0
     if kw.get("max_tuple", decks) == decks:  # shengji_io's tuples take every copy
         kw["decomposition"] = draw(st.sampled_from(["seeds", "seeds", "shengji_io"]))
+    kw["follow_requirements"] = draw(st.sampled_from(["seeds", "seeds", "shengji_io"]))
     # PlayRules refuses a pattern no hand can supply (a shape the drawn rules do not
     # have): keep the ladders that make sense under the drawn rules
     base = PlayRules.from_mapping(kw)

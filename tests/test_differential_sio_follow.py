@@ -31,10 +31,6 @@ from shengji.cards import NUM_KINDS
 from shengji.core import Context
 from shengji.rules import FOLLOW_PROTECTIONS
 
-# the oracle's reading (tests/oracle/sio_follow.py) comes from another branch of issue 28;
-# until it is merged there is nothing independent to compare with
-pytest.importorskip("oracle.sio_follow", reason="the oracle's shengji_io reading is not merged")
-
 FAST = settings(
     max_examples=int(os.environ.get("SHENGJI_DIFF_EXAMPLES", "60")),
     deadline=None,
