@@ -7,6 +7,8 @@ small program built against shengji-mechanics at that commit); then the follow c
 the shrunk positions of docs/semantics.md §11, each answer the crate's
 (``TrickFormat::is_legal_play``, through benchmarks/shengjiio_diff.py's driver)."""
 
+from pathlib import Path
+
 import pytest
 from oracle import OracleContext
 from oracle.sio_follow import (
@@ -19,6 +21,7 @@ from oracle.sio_follow import (
     tuple_partitions,
 )
 
+from shengji.conformance.casefile import load_case_file
 from shengji.errors import ShengjiError
 from shengji.variants import load_variant
 
@@ -204,3 +207,25 @@ def test_can_supply_protected_takes_whole_tuples_only():
     assert can_supply(o, held, reqs("3-3 1"), protected=True)
     assert can_supply(o, held, reqs("2-2"), protected=False)  # HJ HJ HQ HQ, adjacent
     assert not can_supply(o, held, reqs("2-2 2"), protected=False)
+
+
+# -- the house case files, read by the oracle ---------------------------------------------
+
+HOUSE = Path(__file__).parent / "cases" / "house"
+HOUSE_FOLLOWS = [
+    pytest.param(path, case, id=f"{path.name}::{case.id}")
+    for path in sorted(HOUSE.glob("follow-requirements-shengji-io*.cases.yaml"))
+    for case in load_case_file(path).cases
+]
+
+
+@pytest.mark.parametrize("path,case", HOUSE_FOLLOWS)
+def test_house_cases_hold_in_the_oracle(path, case):
+    # every expect of these files was checked against shengji.io's crate; the oracle,
+    # written apart from the C core, must give it too
+    rules = load_variant(str(path.parent / case.variant)).play_rules
+    assert rules.follow_requirements == "shengji_io"
+    o = OracleContext(rules, case.level, case.trump if case.trump is not None else "none")
+    v = case.value
+    ok, _ = o.check_follow(v["lead"], v["hand"], v["play"])
+    assert ("legal" if ok else "illegal") == case.expect
