@@ -5,6 +5,8 @@ follows compared as sets."""
 from __future__ import annotations
 
 from hypothesis import note
+from hypothesis import strategies as st
+from oracle.follow import sub_multisets
 from strategies import contexts
 
 from shengji.cards import format_counts
@@ -38,6 +40,16 @@ def same_legal_follows(cctx, octx, lead, hand):
         "oracle only: " + "; ".join(show(p) for p in want - got_set),
     )
     return want
+
+
+def same_follow_verdicts(data, cctx, octx, lead, hand, most: int = 6):
+    """check_follow's verdict and reason agree on up to `most` drawn plays of the
+    lead's size from the hand."""
+    plays = list(sub_multisets(hand, sum(lead)))
+    for i in data.draw(st.lists(st.integers(0, len(plays) - 1), max_size=most)):
+        p = plays[i]
+        r = cctx.check_follow(H(lead), H(hand), H(p))
+        assert (r.ok, r.reason) == octx.check_follow(lead, hand, p), show(p)
 
 
 def same_throw_check(cctx, octx, lead, others):
