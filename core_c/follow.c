@@ -288,6 +288,11 @@ static int pack_dfs(int *cap, int *need, int w, int cmax, long *budget)
     return rc;
 }
 
+int sj__pack_tuples(int *cap, int *need, long *budget)
+{
+    return pack_dfs(cap, need, 8, 8, budget);
+}
+
 /* plain tuples only (need[w] tuples of width w): a counting argument instead of search
  * while every width and count is at most 4; 1, 0 or SJ_ERR_LIMIT */
 static int plain_feasible(const sj_rules *r, int s, const uint8_t *c, const int *need, int strict)

@@ -506,29 +506,6 @@ static int fits(const match_t *M, int k, int w)
     return M->protect ? M->c0[k] == w && M->c[k] == M->c0[k] : M->c[k] >= w;
 }
 
-/* plain tuples of widths 2..8 (need[w] of each) packed into the kinds grouped by the
- * copies left (cap[v] kinds with v): widest first, groups taken in non-increasing order */
-static int pack(int *cap, int *need, int w, int vmax, long *nodes, long budget)
-{
-    while (w >= 2 && need[w] == 0)
-        w--, vmax = 8;
-    if (w < 2)
-        return 1;
-    if (++*nodes > budget)
-        return SJ_ERR_LIMIT;
-    need[w]--;
-    int rc = 0;
-    for (int v = vmax; v >= w && !rc; v--) {
-        if (!cap[v])
-            continue;
-        cap[v]--, cap[v - w]++;
-        rc = pack(cap, need, w, v, nodes, budget);
-        cap[v]++, cap[v - w]--;
-    }
-    need[w]++;
-    return rc;
-}
-
 /* the tuples left (units ntr..) can be placed: 1, 0 or < 0 (exists mode) */
 static int tuples_fit(match_t *M)
 {
@@ -561,7 +538,10 @@ static int tuples_fit(match_t *M)
         tuple_cards += need[w] * w;
     if (left < tuple_cards + need[1])
         return 0;
-    return pack(have, need, 8, 8, &M->S->nodes, M->S->budget);
+    long left_budget = M->S->budget - M->S->nodes, given = left_budget;
+    int rc = sj__pack_tuples(have, need, &left_budget);
+    M->S->nodes += given - left_budget;
+    return rc;
 }
 
 static int place_units(match_t *M, int i, int prevkey);
