@@ -33,7 +33,7 @@ ffibuilder.set_source(
     sources=["core_c/order.c", "core_c/shapes.c", "core_c/follow.c", "core_c/trick.c",
              "core_c/playout.c", "core_c/greedy.c", "core_c/search.c", "core_c/batch.c",
              "core_c/rainbow.c", "core_c/drive.c", "core_c/shuffle.c",
-             "core_c/observe.c", "core_c/sio_follow.c"],
+             "core_c/observe.c", "core_c/sio_follow.c", "core_c/pack.c"],
     include_dirs=["core_c"],
     extra_compile_args=_CFLAGS,
     extra_link_args=_LDFLAGS,

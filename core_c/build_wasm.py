@@ -32,7 +32,7 @@ STAMP = OUT_DIR / "core.wasm.sources"
 # the cffi build's sources (build_core.py), then the JS accessors
 SOURCES = ["order.c", "shapes.c", "follow.c", "trick.c", "playout.c", "greedy.c", "search.c",
            "batch.c", "rainbow.c", "drive.c", "shuffle.c", "observe.c", "wasm_api.c",
-           "sio_follow.c"]
+           "sio_follow.c", "pack.c"]
 HEADERS = ["shengji_core.h", "sj_internal.h", "observe.h"]
 
 EXPORTS = [

@@ -250,49 +250,6 @@ static int place(search_t *fs, const job_t *jb, int j, int prev_key)
     return 0;
 }
 
-/* Widths or counts of 5..8 (five packs and more): a small bin packing (eight copies give
- * 4+4, 5+3, 6+2 or 2+2+2+2), searched exactly. Tuples are placed widest first; kinds
- * are grouped by the copies they still have (cap[c]); tuples of one width take groups
- * in non-increasing order, which loses no packing (sort any packing's placements of
- * that width by the room left at the time) and tries each multiset once. Returns 1, 0,
- * or SJ_ERR_LIMIT when the node budget runs out (never a guess). */
-static int pack_dfs(int *cap, int *need, int w, int cmax, long *budget)
-{
-    if (need[w] == 0) {
-        do
-            w--;
-        while (w >= 2 && need[w] == 0);
-        cmax = 8;
-    }
-    if (w < 2)
-        return 1;
-    if (--*budget < 0)
-        return SJ_ERR_LIMIT;
-    int fit = 0, room = 0, want = 0;
-    for (int c = w; c <= 8; c++)
-        fit += cap[c] * (c / w);
-    for (int c = 2; c <= 8; c++)
-        room += cap[c] * c, want += need[c] * c;
-    if (fit < need[w] || room < want)
-        return 0;
-    need[w]--;
-    int rc = 0;
-    for (int c = cmax; c >= w && !rc; c--) {
-        if (!cap[c])
-            continue;
-        cap[c]--, cap[c - w]++;
-        rc = pack_dfs(cap, need, w, c, budget);
-        cap[c]++, cap[c - w]--;
-    }
-    need[w]++;
-    return rc;
-}
-
-int sj__pack_tuples(int *cap, int *need, long *budget)
-{
-    return pack_dfs(cap, need, 8, 8, budget);
-}
-
 /* plain tuples only (need[w] tuples of width w): a counting argument instead of search
  * while every width and count is at most 4; 1, 0 or SJ_ERR_LIMIT */
 static int plain_feasible(const sj_rules *r, int s, const uint8_t *c, const int *need, int strict)
@@ -318,7 +275,7 @@ static int plain_feasible(const sj_rules *r, int s, const uint8_t *c, const int 
         long budget = PACK_BUDGET;
         for (int v = 0; v <= 8; v++)
             nd[v] = need[v];
-        return pack_dfs(cnt, nd, 8, 8, &budget);
+        return sj__pack_tuples(cnt, nd, &budget);
     }
     if (need[4] > cnt[4])
         return 0;

@@ -1,7 +1,7 @@
 /* Internal entry points and helpers the rules core's translation units share (order.c,
- * shapes.c, follow.c, trick.c, playout.c, drive.c). Not part of the public API: unless a
- * helper says it validates, callers pass counts already checked against the rules and
- * 64-entry arrays. */
+ * shapes.c, follow.c, sio_follow.c, pack.c, trick.c, playout.c, drive.c). Not part of
+ * the public API: unless a helper says it validates, callers pass counts already checked
+ * against the rules and 64-entry arrays. */
 #ifndef SJ_INTERNAL_H
 #define SJ_INTERNAL_H
 
@@ -125,7 +125,7 @@ typedef struct sj_sio sj_sio;
 /* H: the hand's 64-entry counts; budget: match nodes for the context's lifetime */
 /* can need[w] plain tuples of widths 2..8 be packed into kinds grouped by the copies
  * they hold (cap[v] kinds with v copies)? 1, 0, or SJ_ERR_LIMIT once *budget runs out
- * (follow.c; cap and need are restored) */
+ * (pack.c; cap and need are restored) */
 int sj__pack_tuples(int *cap, int *need, long *budget);
 int sj__sio_open(const sj_rules *r, const sj_lead *lead, const uint8_t *H, long budget,
                  sj_sio **out);
