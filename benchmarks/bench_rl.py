@@ -13,7 +13,9 @@ reads an observation at every decision where it has one, as a learner would:
   checks itself; ``pettingzoo wrapper``: raw inside PettingZoo's OrderEnforcingWrapper,
   what ``env()`` returned before); ``pettingzoo raw, py``: the same with
   the play phase on the per-step Python path (``shengji.env.cplay.ENABLED = False``, as
-  before it ran in C); ``pettingzoo moves``: whole-move mode;
+  before it ran in C); ``pettingzoo moves``: whole-move mode; ``…, skip_forced``: the
+  option ``skip_forced=True``, the environment taking itself every action that is the
+  only one allowed (about half the card-by-card steps of a deal);
 - ``openspiel shengji``: our OpenSpiel game, its observation tensor at every decision
   (``make_observation(game).set_from``); ``openspiel shengji, py``: the same with the
   play phase on the per-step Python path (``cplay.ENABLED = False``);
@@ -287,6 +289,9 @@ def main() -> None:
         "pettingzoo wrapper": lambda: pettingzoo(v, "pettingzoo"),
         "pettingzoo raw, py": lambda: python_play_phase(pettingzoo(v, False)),
         "pettingzoo moves": lambda: pettingzoo(v, False, actions="moves"),
+        "pettingzoo env(), skip_forced": lambda: pettingzoo(v, True, skip_forced=True),
+        "pettingzoo moves, skip_forced": lambda: pettingzoo(v, False, actions="moves",
+                                                            skip_forced=True),
         "openspiel shengji": lambda: openspiel_game("shengji", {"variant": args.variant}),
         "openspiel shengji, py": lambda: python_play_phase(
             openspiel_game("shengji", {"variant": args.variant})),
@@ -325,7 +330,7 @@ def main() -> None:
           f"every decision; median of {args.repeat} x {args.seconds:g} s, CPU time")
     for name, r in out.items():
         ratio = f"{r['vs_simulate']:.3f} x simulate" if r["vs_simulate"] is not None else ""
-        print(f"  {name:18s} {r['deals_per_s']:9,.1f} deals/s  {ratio}  runs {r['runs']}")
+        print(f"  {name:30s} {r['deals_per_s']:9,.1f} deals/s  {ratio}  runs {r['runs']}")
 
 
 if __name__ == "__main__":

@@ -397,6 +397,34 @@ int sj_build_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_
     return 1 | (ended ? 2 : 0) | (open ? 0 : 4);
 }
 
+int sj_build_only(const sj_build *b)
+{
+    int only = -1;
+    for (int a = 0; a < (int)sizeof b->mask; a++) {
+        if (!b->mask[a])
+            continue;
+        if (only >= 0)
+            return -1;
+        only = a;
+    }
+    return only;
+}
+
+int sj_build_step_forced(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_t a,
+                         int32_t stop)
+{
+    int flags = 0;
+    int rc = sj_build_step(r, d, o, b, a);
+    while (rc >= 0 && !(rc & stop)) {
+        flags |= rc;
+        int only = sj_build_only(b);
+        if (only < 0)
+            return flags;
+        rc = sj_build_step(r, d, o, b, only);
+    }
+    return rc < 0 ? rc : flags | rc;
+}
+
 int sj_build_observe(sj_obs *o, const sj_drive *d, const sj_build *b, int32_t seat,
                      float *out, int32_t out_len, int8_t *mask, int32_t mask_len)
 {

@@ -19,6 +19,11 @@ entry, as ``--seats``). Rewards (``reward=``):
   attackers, − for the dealer's side), and at the end of the deal the rest of the
   attackers' total (kitty bonus, penalties), so a deal sums to ±the attackers' total.
 
+``skip_forced=True`` takes every action that is the only one allowed (the submit after
+the last card of a play, a card no other can replace) for the seat to act, so a step
+always offers a choice: about half the card-by-card steps of a deal go. Rewards those
+steps earn add to the step's, and to each agent's cumulative reward as usual.
+
 ``view_in_info=True`` adds the structured view (``shengji.engine.SeatView``) to the
 acting seat's ``info["view"]``; ``env.view(agent)`` gives any seat's at any time.
 """
@@ -54,6 +59,8 @@ from .cplay import END as _DRIVE_END
 from .cplay import ILLEGAL as SJ_BUILD_ILLEGAL
 from .cplay import PENDING as _DRIVE_PENDING
 from .cplay import PYTHONS, TRICK_ENDED, CPlay, Handout
+from .cplay import only_action as _build_only
+from .cplay import step_forced as _build_step_forced
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
 from .ordering import AgentIterable, before_reset, before_reset_error, stand_in, step_after_done
@@ -82,7 +89,8 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
                  deals: int = 1,
                  reward: str = "levels", view_in_info: bool = False,
                  render_mode: str | None = None, history: int = HISTORY,
-                 actions: str = "cards", max_moves: int = MAX_MOVES) -> None:
+                 actions: str = "cards", max_moves: int = MAX_MOVES,
+                 skip_forced: bool = False) -> None:
         super().__init__()
         from ..errors import ShengjiError
         from ..variants import Variant, load_variant
@@ -99,9 +107,12 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             raise ShengjiError(f"actions {actions!r}: choose cards or moves")
         if not isinstance(max_moves, int) or max_moves < 2:
             raise ShengjiError(f"max_moves {max_moves!r}: needs a number of at least 2")
+        if not isinstance(skip_forced, bool):
+            raise ShengjiError(f"skip_forced {skip_forced!r}: needs True or False")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ShengjiError(f"render_mode {render_mode!r}: choose ansi or human")
         self.deals = deals
+        self.skip_forced = skip_forced
         self.moves_mode = actions == "moves"
         self.max_moves = max_moves
         self.reward_mode = reward
@@ -214,6 +225,8 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._points = 0
         self._next_decision()
+        if self.skip_forced:
+            self._take_forced()
 
     def _next_decision(self) -> None:
         g = self._gm
@@ -246,8 +259,12 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             self._has_updated = True              # episode under way, no agent done
             agent = self.agent_selection
             a = action if type(action) is int else _action_number(agent, action)
-            rc = (cp._step(cp.r, cp.st, cp.o, cp.b, a) if 0 <= a < N_ACTIONS
-                  else SJ_BUILD_ILLEGAL)
+            if not 0 <= a < N_ACTIONS:
+                rc = SJ_BUILD_ILLEGAL
+            elif self.skip_forced:  # the forced actions after it too, in C (cplay)
+                rc = _build_step_forced(cp.r, cp.st, cp.o, cp.b, a, self._c_slow)
+            else:
+                rc = cp._step(cp.r, cp.st, cp.o, cp.b, a)
             if rc >= 0 and not rc & self._c_slow:
                 # a card added or a play made, no reward: nothing to add up once the
                 # rewards are zero
@@ -259,7 +276,10 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
                 if rc:
                     self.agent_selection = self.possible_agents[cp.st.to_act]
                 return None
-            return self._step_c(cp, agent, a, rc)
+            self._step_c(cp, agent, a, rc)
+            if self.skip_forced:
+                self._take_forced()
+            return None
         if not self._has_reset:
             if self._ordered:
                 before_reset["step"]()
@@ -288,6 +308,12 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
                 f"{agent}: action {a} is not allowed now (allowed: {dec.mask()})",
                 "masked_action")
         self._cumulative_rewards[agent] = 0.0
+        self._step_python(agent, dec, a)
+        if self.skip_forced:
+            self._take_forced()
+
+    def _step_python(self, agent: str, dec: Decision | MoveDecision, a: int) -> None:
+        """A step on the per-step Python path: action ``a``, allowed, of ``agent``."""
         if self._rewarded:  # (zero already: nothing to reset)
             self._rewarded = False
             for k in self.rewards:
@@ -301,14 +327,16 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         if self.render_mode == "human" and engine_action is not None:
             print(self.render())
 
-    def _step_c(self, cp: CPlay, agent: str, a: int, rc: int) -> None:
+    def _step_c(self, cp: CPlay, agent: str, a: int, rc: int, forced: bool = False) -> None:
         """A step of the play phase in C (cplay) past adding a card (``rc``: the C
-        step's answer): the same state, observations and rewards as the per-step path."""
+        step's answer): the same state, observations and rewards as the per-step path.
+        ``forced``: a step ``skip_forced`` took (the agent has not seen its rewards)."""
         if rc == SJ_BUILD_ILLEGAL:
             raise IllegalAction(
                 f"{agent}: action {a} is not allowed now (allowed: {cp.legal()})",
                 "masked_action")
-        self._cumulative_rewards[agent] = 0.0
+        if not forced:
+            self._cumulative_rewards[agent] = 0.0
         for k in self.rewards:
             self.rewards[k] = 0.0
         self._rewarded = True
@@ -336,6 +364,39 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         elif rc < 0:
             raise ValueError(f"play phase in C: rules core error {rc}")
         self._accumulate_rewards()
+
+    def _take_forced(self) -> None:
+        """``skip_forced``: while the seat to act has one allowed action, take it, as a
+        step of that seat's. The agent's cumulative reward is not reset (it has not seen
+        it yet) and ``rewards`` sums the caller's step and these."""
+        while True:
+            cp = self._cp
+            if cp is not None:  # the play phase in C: the forced actions taken in C
+                a = _build_only(cp.b)
+                if a < 0:
+                    return
+                agent = self.agent_selection
+                rc = _build_step_forced(cp.r, cp.st, cp.o, cp.b, a, self._c_slow)
+                if rc >= 0 and not rc & self._c_slow:  # C stopped at a choice
+                    if rc:
+                        self.agent_selection = self.possible_agents[cp.st.to_act]
+                    return
+                before = self.rewards.copy() if self._rewarded else None
+                self._step_c(cp, agent, a, rc, forced=True)
+            else:
+                dec = self._decision
+                if dec is None or self._gm is None or self._gm.over:
+                    return
+                allowed = dec.mask()
+                if len(allowed) != 1:
+                    return
+                before = self.rewards.copy() if self._rewarded else None
+                self._step_python(self.agent_selection, dec, allowed[0])
+            if before is not None:  # the rewards of the steps before this one
+                rewards = self.rewards
+                for k, v in before.items():
+                    rewards[k] += v
+                self._rewarded = True
 
     def _c_trick_reward(self, cp: CPlay) -> None:
         """``reward="points"`` after a trick played in C (as ``_reward`` of TrickWon)."""
@@ -384,6 +445,8 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._rewarded = True
         self._apply(agent, engine_action)
         self._accumulate_rewards()
+        if self.skip_forced:
+            self._take_forced()
 
     def _reward(self, events: list[Event]) -> None:
         g = self._game_now()

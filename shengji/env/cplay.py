@@ -19,6 +19,7 @@ longer than C keeps), and whenever its ``game`` or ``decision`` is read from out
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -41,6 +42,11 @@ _refs = sys.getrefcount if sys.implementation.name == "cpython" else None
 
 #: dtypes made once (numpy resolves ``dtype=np.int8`` at every call)
 _FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
+
+#: skip_forced (aec.py): the one action a decision built in C allows, or -1
+#: (sj_build_only); a step and every forced action after it (sj_build_step_forced)
+only_action: Any = lib.sj_build_only if lib is not None else None
+step_forced: Any = lib.sj_build_step_forced if lib is not None else None
 
 PLAYED, TRICK_ENDED, PYTHONS = 1, 2, 4
 #: sj_build_step's other answers (observe.h, shengji_core.h)

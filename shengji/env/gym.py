@@ -44,11 +44,11 @@ class ShengjiGymEnv(gym.Env):
                  actions: str = "cards", reward: str = "levels", deals: int = 1,
                  history: int | None = None, max_moves: int | None = None,
                  illegal: str = "end", illegal_reward: float = -4.0,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, skip_forced: bool = False):
         from ..bots import make_bot, parse_spec
 
         kw: dict[str, Any] = {"actions": actions, "reward": reward, "deals": deals,
-              "render_mode": render_mode}
+              "render_mode": render_mode, "skip_forced": skip_forced}
         if history is not None:
             kw["history"] = history
         if max_moves is not None:

@@ -1,0 +1,143 @@
+"""``skip_forced=True``: the environment takes every action that is the only one allowed
+itself. The same game as an environment whose caller takes those actions, the same
+reward for every agent, and never a decision without a choice — on the play phase in C
+and on the per-step Python path, in both action modes."""
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from shengji.env import cplay, env, raw_env  # noqa: E402
+from shengji.errors import ShengjiError  # noqa: E402
+
+
+def _deal(variant, seed, *, skip, c=True, **kw):
+    """One episode with random choices, a forced action taken without drawing: the
+    engine's actions, each agent's total reward (as ``last()`` reports them), the
+    decisions seen, how many of them allowed one action, and whether C played."""
+    old = cplay.ENABLED
+    cplay.ENABLED = c
+    try:
+        e = raw_env(variant, skip_forced=skip, **kw)
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        total = dict.fromkeys(e.possible_agents, 0.0)
+        seen = single = 0
+        used_c = False
+        for agent in e.agent_iter():
+            used_c |= e._cp is not None
+            obs, reward, term, trunc, _ = e.last()
+            total[agent] += reward
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            seen += 1
+            if len(legal) == 1:
+                single += 1
+                e.step(int(legal[0]))
+            else:
+                e.step(int(legal[rng.randrange(len(legal))]))
+        return list(map(repr, e.game.actions)), total, seen, single, used_c
+    finally:
+        cplay.ENABLED = old
+
+
+@pytest.mark.parametrize("variant,seeds", [
+    ("two-deck-80", 3), ("one-deck-40", 2), ("four-deck", 1),  # four-deck: no throws
+    ("finding-friends", 2), ("three-deck-titanic", 1)])
+@pytest.mark.parametrize("reward", ["levels", "points"])
+@pytest.mark.parametrize("c", [True, False], ids=["c", "python"])
+def test_skipping_plays_the_same_game(variant, seeds, reward, c):
+    for seed in range(seeds):
+        actions, total, seen, single, used_c = _deal(variant, seed, skip=False, c=c,
+                                                     reward=reward)
+        s_actions, s_total, s_seen, s_single, s_used_c = _deal(variant, seed, skip=True,
+                                                               c=c, reward=reward)
+        assert used_c == s_used_c == c
+        assert s_actions == actions  # every forced action was taken, and only those
+        assert s_total == pytest.approx(total)  # no agent's reward lost on the way
+        assert single > 0 and s_single == 0  # there were forced steps; none is shown
+        assert s_seen == seen - single
+
+
+@pytest.mark.parametrize("reward", ["levels", "points"])
+def test_skipping_in_whole_move_mode(reward):
+    for seed in range(2):
+        plain = _deal("two-deck-80", seed, skip=False, actions="moves", reward=reward)
+        skipped = _deal("two-deck-80", seed, skip=True, actions="moves", reward=reward)
+        assert skipped[0] == plain[0] and skipped[1] == pytest.approx(plain[1])
+        assert plain[3] > 0 and skipped[3] == 0
+
+
+@pytest.mark.parametrize("reward", ["levels", "points"])
+@pytest.mark.parametrize("variant,seeds", [("two-deck-80", [12, 16]),
+                                           ("one-deck-40", range(6))])
+def test_rewards_of_a_step_sum_the_forced_steps_after_it(reward, variant, seeds):
+    """``rewards`` after each step, added up, give each agent's total as ``last()``
+    reports it: a step's rewards stay when forced steps follow it (with points, the
+    seeds hold a trick with points ended just before a last trick all forced)."""
+    e = raw_env(variant, reward=reward, skip_forced=True)
+    paid = False
+    for seed in seeds:
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        by_steps = dict.fromkeys(e.possible_agents, 0.0)
+        by_last = dict.fromkeys(e.possible_agents, 0.0)
+        for agent in e.agent_iter():
+            obs, r, term, trunc, _ = e.last()
+            by_last[agent] += r
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+            for a, x in e.rewards.items():
+                by_steps[a] += x
+        paid |= any(by_last.values())
+        assert by_steps == pytest.approx(by_last)
+    assert paid
+
+
+@pytest.mark.parametrize("actions", ["cards", "moves"])
+def test_api_test_with_skip_forced(actions):
+    api_test(raw_env("two-deck-80", skip_forced=True, actions=actions), num_cycles=300)
+    api_test(env("finding-friends", skip_forced=True, actions=actions), num_cycles=300)
+
+
+def test_skip_forced_needs_a_bool():
+    with pytest.raises(ShengjiError, match="skip_forced"):
+        raw_env("two-deck-80", skip_forced="yes")
+
+
+def test_gymnasium_wrapper_with_skip_forced():
+    """The one-seat wrapper passes the option on: the learner sees only choices, gets
+    the same episode total as a learner taking its forced actions itself, and the
+    env checker passes."""
+    gym = pytest.importorskip("shengji.env.gym")
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(gym.ShengjiGymEnv(skip_forced=True, reward="points"), skip_render_check=True)
+    totals = []
+    for skip in (False, True):
+        e = gym.ShengjiGymEnv(skip_forced=skip, reward="points", opponents="heuristic")
+        rng = random.Random(0)
+        obs, _ = e.reset(seed=4)
+        total, single = 0.0, 0
+        while True:
+            legal = np.flatnonzero(obs["action_mask"])
+            single += len(legal) == 1
+            a = int(legal[0]) if len(legal) == 1 else int(legal[rng.randrange(len(legal))])
+            obs, r, term, trunc, _ = e.step(a)
+            total += r
+            if term or trunc:
+                break
+        totals.append((total, single, list(map(repr, e.aec.game.actions))))
+    (plain, plain_single, plain_actions), (skipped, skipped_single, skipped_actions) = totals
+    assert plain_single > 0 and skipped_single == 0
+    assert skipped_actions == plain_actions and skipped == pytest.approx(plain)
