@@ -23,6 +23,8 @@ reads an observation at every decision where it has one, as a learner would:
   nothing (``_register_empty``) through the same loop, with as many chance nodes (and
   outcomes) and decisions per deal as ``openspiel shengji`` has on the variant (counted
   on a few deals first), ten legal actions each and an observer that writes nothing;
+- ``openspiel shengji, skip_forced`` / ``openspiel empty, skip_forced``: the same with
+  the game parameter ``skip_forced=True`` (the empty game shaped as that deal);
 - ``openspiel hearts``: OpenSpiel's C++ hearts through pyspiel,
   ``state.information_state_tensor`` at every decision (hearts has no observation
   tensor);
@@ -148,13 +150,14 @@ def openspiel_game(name: str, params: dict | None = None):
     return one
 
 
-def openspiel_empty(variant_name: str):
+def openspiel_empty(variant_name: str, skip_forced: bool = False):
     """``openspiel_game`` on a Python game that does nothing, shaped as our deal."""
     import pyspiel
 
     import shengji.env.openspiel  # noqa: F401 - registers the game
 
-    ours = pyspiel.load_game("shengji", {"variant": variant_name})
+    ours = pyspiel.load_game("shengji", {"variant": variant_name,
+                                         "skip_forced": skip_forced})
     rng = random.Random(1)
     decisions = []
     for _ in range(5):
@@ -296,6 +299,9 @@ def main() -> None:
         "openspiel shengji, py": lambda: python_play_phase(
             openspiel_game("shengji", {"variant": args.variant})),
         "openspiel empty": lambda: openspiel_empty(args.variant),
+        "openspiel shengji, skip_forced": lambda: openspiel_game(
+            "shengji", {"variant": args.variant, "skip_forced": True}),
+        "openspiel empty, skip_forced": lambda: openspiel_empty(args.variant, True),
         "openspiel hearts": lambda: openspiel_game("hearts"),
         "rlcard doudizhu": rlcard_doudizhu,
     }

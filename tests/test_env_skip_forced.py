@@ -141,3 +141,68 @@ def test_gymnasium_wrapper_with_skip_forced():
     (plain, plain_single, plain_actions), (skipped, skipped_single, skipped_actions) = totals
     assert plain_single > 0 and skipped_single == 0
     assert skipped_actions == plain_actions and skipped == pytest.approx(plain)
+
+
+def _os_deal(game, seed):
+    """An OpenSpiel deal with random choices (forced actions taken without drawing):
+    the engine's actions, the returns, the decisions seen and how many were forced."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    seen = single = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        legal = state.legal_actions()
+        seen += 1
+        single += len(legal) == 1
+        state.apply_action(legal[0] if len(legal) == 1 else rng.choice(legal))
+    return list(map(repr, state.game.actions)), state.returns(), seen, single, state
+
+
+@pytest.mark.parametrize("variant", ["two-deck-80", "finding-friends"])
+@pytest.mark.parametrize("actions", ["cards", "moves"])
+def test_openspiel_skip_forced_plays_the_same_game(variant, actions):
+    pyspiel = pytest.importorskip("pyspiel")
+    import shengji.env.openspiel  # noqa: F401 - registers the game
+
+    def load(skip):
+        return pyspiel.load_game("shengji", {"variant": variant, "actions": actions,
+                                             "skip_forced": skip})
+
+    for seed in range(2):
+        plain = _os_deal(load(False), seed)
+        skipped = _os_deal(load(True), seed)
+        assert skipped[0] == plain[0] and skipped[1] == plain[1]
+        assert plain[3] > 0 and skipped[3] == 0 and skipped[2] == plain[2] - plain[3]
+        # the history holds the choices: replaying it takes the same forced actions
+        state = skipped[4]
+        again = state.get_game().new_initial_state()
+        for a in state.history():
+            again.apply_action(a)
+        assert again.is_terminal() and again.returns() == state.returns()
+
+
+def test_openspiel_checks_with_skip_forced():
+    pyspiel = pytest.importorskip("pyspiel")
+    import shengji.env.openspiel as sos
+
+    game = pyspiel.load_game("shengji", {"variant": "one-deck-40", "skip_forced": True})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    # resampling another seat's decision never leaves one with a single action
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 40:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        other = (state.current_player() + 1) % game.num_players()
+        new = sos.resample(state, other, rng)
+        assert new.is_terminal() or len(new.legal_actions()) > 1
+        checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(Exception, match="skip_forced"):
+        pyspiel.load_game("shengji", {"skip_forced": 1})

@@ -12,7 +12,10 @@ actions of ``shengji.env.building`` (0..53 add a card, 54 submits, 55 takes a
 declaration back, 56..59 a friend call's ordinal), so a game's ``num_distinct_actions``
 is 60 whatever the variant. With the parameter ``actions="moves"`` they pick one of the
 legal whole moves instead (``shengji.env.moves``: ``max_moves`` distinct actions, the
-moves' features after the observation vector in the tensors).
+moves' features after the observation vector in the tensors). With ``skip_forced=True``
+an action that is the only one allowed is applied by the state itself (as the PettingZoo
+environment's option): no decision node has a single legal action, and a state's
+``history()`` holds the players' choices (replaying it takes the same forced actions).
 
 Returns are the levels of the deal: +rise for each seat of the side that rose, −rise for
 the others (general sum in OpenSpiel's terms: zero-sum only when the sides are the same
@@ -51,6 +54,8 @@ from .building import CALL_ORDINAL, DONE, N_ACTIONS, TAKE_BACK, Calls, Decision,
 from .cobserve import make_encoder
 from .infostate import InfoLayout, InfoRows
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
+from .resample import cards_of as _cards
+from .resample import resample
 
 SHORT_NAME = "shengji"
 DEFAULT_VARIANT = "two-deck-80"
@@ -72,7 +77,7 @@ _GAME_TYPE = pyspiel.GameType(
     # players 0: the variant's own seat count; actions "cards" or "moves" (whole moves,
     # shengji.env.moves: up to max_moves listed, their features in the observation)
     parameter_specification={"variant": DEFAULT_VARIANT, "players": 0, "actions": "cards",
-                             "max_moves": MAX_MOVES},
+                             "max_moves": MAX_MOVES, "skip_forced": False},
 )
 
 
@@ -123,6 +128,9 @@ class ShengjiGame(pyspiel.Game):
             raise ValueError(f"actions={self.actions!r}, max_moves={self.max_moves}: actions "
                              "is cards or moves, max_moves at least 2")
         self.moves_mode = self.actions == "moves"
+        self.skip_forced = params.get("skip_forced", False)
+        if not isinstance(self.skip_forced, bool):
+            raise ValueError(f"skip_forced={self.skip_forced!r}: True or False")
         self.variant = v = load_variant(self.variant_ref, players=players or None)
         self.deck_size = v.composition.total
         rise = _max_rise(v)
@@ -142,7 +150,8 @@ class ShengjiGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPE, info, {"variant": self.variant_ref, "players": players,
                                             "actions": self.actions,
-                                            "max_moves": self.max_moves})
+                                            "max_moves": self.max_moves,
+                                            "skip_forced": self.skip_forced})
         self.encoder = make_encoder(v)
         self.info_layout = InfoLayout(v)
 
@@ -175,6 +184,8 @@ class ShengjiState(pyspiel.State):
         #: the game's events that _log and _info have taken in
         self._seen = 0
         self._returns = [0.0] * game.variant.players
+        #: the game's skip_forced (kept here: get_game() is a call into pyspiel)
+        self._skip = game.skip_forced
 
     @property
     def _g(self) -> ShengjiGame:
@@ -248,10 +259,18 @@ class ShengjiState(pyspiel.State):
         if cp is not None:  # the play phase in C (cplay)
             if cp.game is None:  # a clone's or unpickled copy
                 self._link(cp)
-            rc = (cp._step(cp.r, cp.st, cp.o, cp.b, action) if 0 <= action < N_ACTIONS
-                  else cplay.ILLEGAL)
+            if not 0 <= action < N_ACTIONS:
+                rc = cplay.ILLEGAL
+            elif self._skip:  # the forced actions after it too, in C
+                rc = cplay.step_forced(cp.r, cp.st, cp.o, cp.b, action, cplay.PYTHONS)
+                if rc >= 0 and not rc & cplay.PYTHONS:
+                    return  # C stopped at a choice
+            else:
+                rc = cp._step(cp.r, cp.st, cp.o, cp.b, action)
             if rc:  # (0: a card added)
                 self._step_c(cp, action, rc)
+                if self._skip:
+                    self._take_forced()
             return
         if self._gm is None:
             if not 0 <= action < len(self.remaining):
@@ -268,17 +287,48 @@ class ShengjiState(pyspiel.State):
                                 deal_order=FixedDeck(deck))
                 self._absorb(self._gm.events)
                 self._next()
+                if self._skip:
+                    self._take_forced()
             return
         dec = self._decision
         assert dec is not None  # the deal is dealt and not over: a decision is listed
         if not dec.allows(action):
             raise ValueError(f"player {dec.seat}: action {action} is not legal "
                              f"(legal: {dec.mask()})")
+        self._take(dec, action)
+        if self._skip:
+            self._take_forced()
+
+    def _take(self, dec: Decision | MoveDecision, action: int) -> None:
+        """Action ``action`` (allowed) of the decision listed in Python."""
         engine_action = dec.moves[action] if isinstance(dec, MoveDecision) else dec.step(action)
         if engine_action is not None:
             assert self._gm is not None  # a decision is listed: the deal is dealt
             self._absorb(self._gm.apply(engine_action))
             self._next()
+
+    def _take_forced(self) -> None:
+        """``skip_forced``: while the player to act has one legal action, apply it."""
+        while True:
+            cp = self._cp
+            if cp is not None:  # in C: the forced actions taken there
+                if cp.game is None:  # a clone's or unpickled copy
+                    self._link(cp)
+                a = cplay.only_action(cp.b)
+                if a < 0:
+                    return
+                rc = cplay.step_forced(cp.r, cp.st, cp.o, cp.b, a, cplay.PYTHONS)
+                if rc >= 0 and not rc & cplay.PYTHONS:
+                    return
+                self._step_c(cp, a, rc)
+                continue
+            g, dec = self._gm, self._decision
+            if g is None or g.over or dec is None:
+                return
+            allowed = dec.mask()
+            if len(allowed) != 1:
+                return
+            self._take(dec, allowed[0])
 
     def _step_c(self, cp: cplay.CPlay, action: int, rc: int) -> None:
         """A step of the play phase in C past adding a card (``rc``: the C step's answer):
@@ -412,10 +462,6 @@ def _sampler_seed(sampler):
         return None
 
 
-def _cards(counts) -> list[int]:
-    return [k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(counts[k])]
-
-
 class _InfoLog:
     """Each seat's information-state text, kept incrementally from the events: the
     seat's private events as they are, the others' private events redacted."""
@@ -532,134 +578,6 @@ class ShengjiObserver:
                 f"hand {cards_text(_cards(g.hands[player]))}; trick {trick}; "
                 f"trump {g.trump if g.phase != 'deal' else '?'}; "
                 f"points {g.trick_points}\n{building}")
-
-
-# ---------------------------------------------------------------------- resampling
-
-def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiState:
-    new = state.clone()
-    g = new.game
-    if g is None or g.over:
-        return new
-    p = g.players
-    dealing = g.phase == "deal"
-    # holders of hidden cards: the other seats' hands, the unseen kitty (after the burial,
-    # for all but the dealer), and the undealt rest of the deck while dealing
-    caps: dict[int | str, int] = {s: g.hand_len[s] for s in range(p) if s != player}
-    # the buried kitty is hidden from all but the seat that buried it (the dealer, or a
-    # seat that stole it)
-    burier = new.tracker.buried_by
-    kitty_hidden = burier is not None and burier != player and g.phase != "bury"
-    if kitty_hidden:
-        caps["kitty"] = g.kitty_size
-    if dealing:
-        caps["deck"] = len(g._deck) - g._dealt
-    pool = _hidden_pool(g, caps, kitty_hidden, dealing)
-    voids = _voids(g) if g.phase in ("play", "choose") else {}
-    # None until trump is settled (then no voids yet)
-    eff: list[int] | None = getattr(g, "_eff", None)
-    # what is public: cards a seat showed declaring and has not played since stay with it
-    # (the dealer's may be in the kitty: they go there only when its hand cannot take them)
-    known = {h: [0] * NUM_KINDS for h in caps}
-    shown: dict = {}
-    for bid in g._bids:
-        c = shown.setdefault(bid.seat, [0] * NUM_KINDS)
-        for k in set(bid.cards):
-            c[k] = max(c[k], bid.cards.count(k))
-    played = new.tracker.played
-    for s, c in shown.items():
-        if s not in caps:
-            continue
-        for k, n in enumerate(c):
-            for _ in range(max(0, n - int(played[s][k]))):
-                if not pool[k]:
-                    break
-                h = s
-                # (a hidden kitty was buried: the trump, and so eff, is settled)
-                if kitty_hidden and s == burier and (
-                        sum(known[s]) >= caps[s] or (eff is not None
-                                                     and eff[k] in voids.get(s, ()))):
-                    h = "kitty"
-                known[h][k] += 1
-                pool[k] -= 1
-    deal = _deal(pool, caps, known, voids, eff, rng)
-    for h, counts in deal.items():
-        if h == "kitty":
-            g.buried = counts
-        elif h == "deck":
-            cards = _cards(counts)
-            rng.shuffle(cards)
-            g._deck[g._dealt:] = cards
-        else:
-            g.hands[h] = counts
-            g._seat_hands[h] = None
-            new.log.parts[h].append(f"Resampled(hand={cards_text(_cards(counts))})\n")
-    if g.phase == "bury" and g.dealer != player:
-        # the kitty the dealer took (its view only): any kitty-sized part of its hand
-        g.kitty = tuple(rng.sample(_cards(g.hands[g.dealer]), g.kitty_size))
-    if g.to_act != player:
-        new._next()  # another seat's decision: its half-built cards were hidden too
-    return new
-
-
-def _hidden_pool(g, caps, kitty_hidden, dealing) -> list:
-    pool = [0] * NUM_KINDS
-    for h in caps:
-        if isinstance(h, int):
-            for k, n in enumerate(g.hands[h]):
-                pool[k] += n
-    if kitty_hidden:
-        for k, n in enumerate(g.buried):
-            pool[k] += n
-    if dealing:
-        for k in g._deck[g._dealt:]:
-            pool[k] += 1
-    return pool
-
-
-def _voids(g) -> dict:
-    """Seat → effective suits it has shown it no longer holds (it followed a lead of that
-    suit with another suit's card)."""
-    eff = g._eff
-    out: dict = {}
-    for trick in (*g.tricks, g.trick):
-        if not trick:
-            continue
-        suit = eff[trick[0][1][0]]
-        for seat, cards in trick[1:]:
-            if any(eff[c] != suit for c in cards):
-                out.setdefault(seat, set()).add(suit)
-    return out
-
-
-def _deal(pool, caps, known, voids, eff, rng, tries: int = 50) -> dict:
-    """Hidden cards to their holders: each holder keeps its pinned cards and gets random
-    others up to its size, never a card of a suit it is void in (retried; the void rule
-    is dropped if the tries run out, which only weakens the sample)."""
-    cards = _cards(pool)
-    for attempt in range(tries + 1):
-        respect = attempt < tries
-        rng.shuffle(cards)
-        out = {h: list(known[h]) for h in caps}
-        room = {h: caps[h] - sum(known[h]) for h in caps}
-        ok = True
-        # the most constrained cards first: those few holders may take
-        respect = respect and bool(voids)
-        order = sorted(cards, key=lambda c: -sum(
-            1 for h in caps if eff[c] in voids.get(h, ()))) if respect else cards
-        for c in order:
-            options = [h for h in caps if room[h] > 0
-                       and not (respect and eff[c] in voids.get(h, ()))]
-            if not options:
-                ok = False
-                break
-            weights = [room[h] for h in options]
-            h = rng.choices(options, weights)[0]
-            out[h][c] += 1
-            room[h] -= 1
-        if ok:
-            return out
-    raise AssertionError("unreachable: without voids every card has a holder")
 
 
 pyspiel.register_game(_GAME_TYPE, ShengjiGame)
