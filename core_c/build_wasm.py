@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,10 +30,9 @@ OUT_DIR = HERE.parent / "shengji" / "wasm"
 WASM = OUT_DIR / "core.wasm"
 STAMP = OUT_DIR / "core.wasm.sources"
 
-# the cffi build's sources (build_core.py), then the JS accessors
-SOURCES = ["order.c", "shapes.c", "follow.c", "trick.c", "playout.c", "greedy.c", "search.c",
-           "batch.c", "rainbow.c", "drive.c", "shuffle.c", "observe.c", "wasm_api.c",
-           "sio_follow.c", "pack.c"]
+# the cffi build's sources (read from build_core.py: one list), then the JS accessors
+SOURCES = [*re.findall(r'"core_c/(\w+\.c)"', (HERE / "build_core.py").read_text("utf-8")),
+           "wasm_api.c"]
 HEADERS = ["shengji_core.h", "sj_internal.h", "observe.h"]
 
 EXPORTS = [

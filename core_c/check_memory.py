@@ -66,8 +66,8 @@ buf = core.ffi.new("uint8_t[]", 10)
 core.lib.sj_decompose(ctx._r, buf, 54, core.ffi.new("sj_lead *"), core.ffi.NULL)
 """
 #: the core's C sources (as in build_core.py); the valgrind driver links them
-CORE_SOURCES = ["order.c", "shapes.c", "follow.c", "trick.c", "playout.c", "greedy.c", "search.c",
-                "batch.c", "rainbow.c", "shuffle.c", "drive.c", "sio_follow.c", "pack.c"]
+CORE_SOURCES = re.findall(r'"core_c/(\w+\.c)"',
+                          (Path(__file__).resolve().parent / "build_core.py").read_text("utf-8"))
 SANITIZE = "-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 

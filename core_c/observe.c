@@ -397,7 +397,8 @@ int sj_build_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_
     return 1 | (ended ? 2 : 0) | (open ? 0 : 4);
 }
 
-int sj_build_only(const sj_build *b)
+/* the one action allowed now, or -1 when there are more (or none) */
+static int build_only(const sj_build *b)
 {
     int only = -1;
     for (int a = 0; a < (int)sizeof b->mask; a++) {
@@ -414,10 +415,10 @@ int sj_build_step_forced(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b,
                          int32_t stop)
 {
     int flags = 0;
-    int rc = sj_build_step(r, d, o, b, a);
+    int rc = a >= 0 ? sj_build_step(r, d, o, b, a) : 0;
     while (rc >= 0 && !(rc & stop)) {
         flags |= rc;
-        int only = sj_build_only(b);
+        int only = build_only(b);
         if (only < 0)
             return flags;
         rc = sj_build_step(r, d, o, b, only);

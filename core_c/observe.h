@@ -93,12 +93,10 @@ int sj_build_open(const sj_rules *r, const sj_drive *d, sj_build *b);
  * last trick is done), SJ_DRIVE_PENDING (only Python can apply the play: nothing
  * applied), SJ_BUILD_ILLEGAL, or an error */
 int sj_build_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_t a);
-/* the one action allowed now, or -1 when there are more (or none): the environments'
- * skip_forced option takes it without asking */
-int sj_build_only(const sj_build *b);
-/* sj_build_step, then every action that is the only one allowed, until a decision has
- * a choice or a step's answer has a flag of stop (or is negative: returned as it is);
- * the answers' flags or-ed (PLAYED if any play was made) */
+/* the environments' skip_forced: sj_build_step(a) (a < 0: none), then every action that
+ * is the only one allowed, until a decision has a choice or a step's answer has a flag
+ * of stop (or is negative: returned as it is); the answers' flags or-ed (PLAYED if any
+ * play was made; 0 when nothing was forced) */
 int sj_build_step_forced(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_t a,
                          int32_t stop);
 /* seat's observation (out, sj_obs_size floats) and mask (60 int8, zero unless to act) */

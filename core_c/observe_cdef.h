@@ -58,7 +58,6 @@ typedef struct {
 } sj_build;
 int sj_build_open(const sj_rules *r, const sj_drive *d, sj_build *b);
 int sj_build_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_t a);
-int sj_build_only(const sj_build *b);
 int sj_build_step_forced(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_t a,
                          int32_t stop);
 int sj_build_observe(sj_obs *o, const sj_drive *d, const sj_build *b, int32_t seat,

@@ -122,11 +122,11 @@ int sj__decompose_err(const sj_rules *r, const uint8_t *cin, int n, sj_lead *out
 /* shengji.io's judgement of follows of one lead from one hand (its requirement listing
  * and the hand's answers kept between plays) */
 typedef struct sj_sio sj_sio;
-/* H: the hand's 64-entry counts; budget: match nodes for the context's lifetime */
 /* can need[w] plain tuples of widths 2..8 be packed into kinds grouped by the copies
  * they hold (cap[v] kinds with v copies)? 1, 0, or SJ_ERR_LIMIT once *budget runs out
  * (pack.c; cap and need are restored) */
 int sj__pack_tuples(int *cap, int *need, long *budget);
+/* H: the hand's 64-entry counts; budget: match nodes for the context's lifetime */
 int sj__sio_open(const sj_rules *r, const sj_lead *lead, const uint8_t *H, long budget,
                  sj_sio **out);
 void sj__sio_close(sj_sio *S);

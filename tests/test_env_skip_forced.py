@@ -4,6 +4,7 @@ reward for every agent, and never a decision without a choice — on the play ph
 and on the per-step Python path, in both action modes."""
 
 import random
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -16,36 +17,41 @@ from shengji.env import cplay, env, raw_env  # noqa: E402
 from shengji.errors import ShengjiError  # noqa: E402
 
 
-def _deal(variant, seed, *, skip, c=True, **kw):
-    """One episode with random choices, a forced action taken without drawing: the
-    engine's actions, each agent's total reward (as ``last()`` reports them), the
-    decisions seen, how many of them allowed one action, and whether C played."""
-    old = cplay.ENABLED
-    cplay.ENABLED = c
-    try:
-        e = raw_env(variant, skip_forced=skip, **kw)
-        e.reset(seed=seed)
-        rng = random.Random(seed)
-        total = dict.fromkeys(e.possible_agents, 0.0)
-        seen = single = 0
-        used_c = False
-        for agent in e.agent_iter():
-            used_c |= e._cp is not None
-            obs, reward, term, trunc, _ = e.last()
-            total[agent] += reward
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            seen += 1
-            if len(legal) == 1:
-                single += 1
-                e.step(int(legal[0]))
-            else:
-                e.step(int(legal[rng.randrange(len(legal))]))
-        return list(map(repr, e.game.actions)), total, seen, single, used_c
-    finally:
-        cplay.ENABLED = old
+class Episode(NamedTuple):
+    actions: list  # the engine's actions (repr)
+    total: dict  # each agent's reward, as last() reports it
+    by_steps: dict  # each agent's rewards after each step, added up
+    seen: int  # decisions presented
+    single: int  # of them, those that allowed one action
+    used_c: bool  # the play phase ran in C
+
+
+def _deal(variant, seed, *, skip, **kw) -> Episode:
+    """One episode with random choices, a forced action taken without drawing."""
+    e = raw_env(variant, skip_forced=skip, **kw)
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    by_steps = dict.fromkeys(e.possible_agents, 0.0)
+    seen = single = 0
+    used_c = False
+    for agent in e.agent_iter():
+        used_c |= e._cp is not None
+        obs, reward, term, trunc, _ = e.last()
+        total[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        seen += 1
+        if len(legal) == 1:
+            single += 1
+            e.step(int(legal[0]))
+        else:
+            e.step(int(legal[rng.randrange(len(legal))]))
+        for a, x in e.rewards.items():
+            by_steps[a] += x
+    return Episode(list(map(repr, e.game.actions)), total, by_steps, seen, single, used_c)
 
 
 @pytest.mark.parametrize("variant,seeds", [
@@ -53,17 +59,16 @@ def _deal(variant, seed, *, skip, c=True, **kw):
     ("finding-friends", 2), ("three-deck-titanic", 1)])
 @pytest.mark.parametrize("reward", ["levels", "points"])
 @pytest.mark.parametrize("c", [True, False], ids=["c", "python"])
-def test_skipping_plays_the_same_game(variant, seeds, reward, c):
+def test_skipping_plays_the_same_game(variant, seeds, reward, c, monkeypatch):
+    monkeypatch.setattr(cplay, "ENABLED", c)
     for seed in range(seeds):
-        actions, total, seen, single, used_c = _deal(variant, seed, skip=False, c=c,
-                                                     reward=reward)
-        s_actions, s_total, s_seen, s_single, s_used_c = _deal(variant, seed, skip=True,
-                                                               c=c, reward=reward)
-        assert used_c == s_used_c == c
-        assert s_actions == actions  # every forced action was taken, and only those
-        assert s_total == pytest.approx(total)  # no agent's reward lost on the way
-        assert single > 0 and s_single == 0  # there were forced steps; none is shown
-        assert s_seen == seen - single
+        plain = _deal(variant, seed, skip=False, reward=reward)
+        skipped = _deal(variant, seed, skip=True, reward=reward)
+        assert plain.used_c == skipped.used_c == c
+        assert skipped.actions == plain.actions  # every forced action taken, only those
+        assert skipped.total == pytest.approx(plain.total)  # no agent's reward lost
+        assert plain.single > 0 and skipped.single == 0  # forced steps; none is shown
+        assert skipped.seen == plain.seen - plain.single
 
 
 @pytest.mark.parametrize("reward", ["levels", "points"])
@@ -71,8 +76,9 @@ def test_skipping_in_whole_move_mode(reward):
     for seed in range(2):
         plain = _deal("two-deck-80", seed, skip=False, actions="moves", reward=reward)
         skipped = _deal("two-deck-80", seed, skip=True, actions="moves", reward=reward)
-        assert skipped[0] == plain[0] and skipped[1] == pytest.approx(plain[1])
-        assert plain[3] > 0 and skipped[3] == 0
+        assert skipped.actions == plain.actions
+        assert skipped.total == pytest.approx(plain.total)
+        assert plain.single > 0 and skipped.single == 0
 
 
 @pytest.mark.parametrize("reward", ["levels", "points"])
@@ -82,25 +88,11 @@ def test_rewards_of_a_step_sum_the_forced_steps_after_it(reward, variant, seeds)
     """``rewards`` after each step, added up, give each agent's total as ``last()``
     reports it: a step's rewards stay when forced steps follow it (with points, the
     seeds hold a trick with points ended just before a last trick all forced)."""
-    e = raw_env(variant, reward=reward, skip_forced=True)
     paid = False
     for seed in seeds:
-        e.reset(seed=seed)
-        rng = random.Random(seed)
-        by_steps = dict.fromkeys(e.possible_agents, 0.0)
-        by_last = dict.fromkeys(e.possible_agents, 0.0)
-        for agent in e.agent_iter():
-            obs, r, term, trunc, _ = e.last()
-            by_last[agent] += r
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.randrange(len(legal))]))
-            for a, x in e.rewards.items():
-                by_steps[a] += x
-        paid |= any(by_last.values())
-        assert by_steps == pytest.approx(by_last)
+        ep = _deal(variant, seed, skip=True, reward=reward)
+        paid |= any(ep.total.values())
+        assert ep.by_steps == pytest.approx(ep.total)
     assert paid
 
 

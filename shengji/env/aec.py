@@ -59,7 +59,6 @@ from .cplay import END as _DRIVE_END
 from .cplay import ILLEGAL as SJ_BUILD_ILLEGAL
 from .cplay import PENDING as _DRIVE_PENDING
 from .cplay import PYTHONS, TRICK_ENDED, CPlay, Handout
-from .cplay import only_action as _build_only
 from .cplay import step_forced as _build_step_forced
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
@@ -372,17 +371,14 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         while True:
             cp = self._cp
             if cp is not None:  # the play phase in C: the forced actions taken in C
-                a = _build_only(cp.b)
-                if a < 0:
-                    return
                 agent = self.agent_selection
-                rc = _build_step_forced(cp.r, cp.st, cp.o, cp.b, a, self._c_slow)
+                rc = _build_step_forced(cp.r, cp.st, cp.o, cp.b, -1, self._c_slow)
                 if rc >= 0 and not rc & self._c_slow:  # C stopped at a choice
                     if rc:
                         self.agent_selection = self.possible_agents[cp.st.to_act]
                     return
                 before = self.rewards.copy() if self._rewarded else None
-                self._step_c(cp, agent, a, rc, forced=True)
+                self._step_c(cp, agent, -1, rc, forced=True)
             else:
                 dec = self._decision
                 if dec is None or self._gm is None or self._gm.over:

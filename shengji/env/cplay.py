@@ -43,9 +43,8 @@ _refs = sys.getrefcount if sys.implementation.name == "cpython" else None
 #: dtypes made once (numpy resolves ``dtype=np.int8`` at every call)
 _FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
-#: skip_forced (aec.py): the one action a decision built in C allows, or -1
-#: (sj_build_only); a step and every forced action after it (sj_build_step_forced)
-only_action: Any = lib.sj_build_only if lib is not None else None
+#: skip_forced (aec.py, openspiel.py): a step (or none: -1) and every action after it
+#: that is the only one allowed, in one C call (sj_build_step_forced)
 step_forced: Any = lib.sj_build_step_forced if lib is not None else None
 
 PLAYED, TRICK_ENDED, PYTHONS = 1, 2, 4

@@ -314,13 +314,10 @@ class ShengjiState(pyspiel.State):
             if cp is not None:  # in C: the forced actions taken there
                 if cp.game is None:  # a clone's or unpickled copy
                     self._link(cp)
-                a = cplay.only_action(cp.b)
-                if a < 0:
-                    return
-                rc = cplay.step_forced(cp.r, cp.st, cp.o, cp.b, a, cplay.PYTHONS)
+                rc = cplay.step_forced(cp.r, cp.st, cp.o, cp.b, -1, cplay.PYTHONS)
                 if rc >= 0 and not rc & cplay.PYTHONS:
-                    return
-                self._step_c(cp, a, rc)
+                    return  # C stopped at a choice
+                self._step_c(cp, -1, rc)
                 continue
             g, dec = self._gm, self._decision
             if g is None or g.over or dec is None:
