@@ -60,9 +60,10 @@ from .phase import (
     RULE_TAKEBACK,
     RULE_TURN,
     STEALING,
+    PlayPlan,
 )
 from .scoring import Scoring
-from .tricks import FOLLOW_LIMIT, HAND_CACHE_SIZE, Playing, PlayPlan, _played, _trick_won
+from .tricks import FOLLOW_LIMIT, HAND_CACHE_SIZE, Playing, _played, _trick_won
 
 if TYPE_CHECKING:
     from ..friends import Call

@@ -28,13 +28,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from itertools import product
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from ..cards import NUM_KINDS
 from .actions import Action, Play
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..rules import PlayRules
 
 _SINGLES = tuple((k,) for k in range(NUM_KINDS))
 _SINGLE_PLAYS: dict[int, tuple[Play, ...]] = {}
@@ -149,7 +149,16 @@ class Legal(Sequence[Action]):
         return f"Legal({self.kind}, seat {self.seat}, {len(self)} of {self.total})"
 
 
-def lead_structures(game: Game, seat: int) -> tuple[tuple[int, ...], ...]:
+class _Dealt(Protocol):
+    """What ``lead_structures`` reads of a Game (game.py imports this module)."""
+
+    hands: list[list[int]]
+    rules: PlayRules
+    _str: list[int]  # each kind's strength in the deal's order
+    _suit_kinds: list[list[int]]  # each effective suit's kinds
+
+
+def lead_structures(game: _Dealt, seat: int) -> tuple[tuple[int, ...], ...]:
     """Leads listed for ``seat`` as card tuples: single structures, plus whole-suit throws
     (see above)."""
     hand = game.hands[seat]

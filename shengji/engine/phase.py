@@ -18,7 +18,7 @@ one level deep, the C play driver reads and writes it in bulk).
 from __future__ import annotations
 
 from itertools import chain, repeat
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from ..cards import NUM_KINDS, card_str
 from ..errors import VariantError
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..core import Context, Hand
+    from ..core.results import Decomposition
     from ..deck import Composition
     from ..friends import Call, FriendRules, FriendTracker
     from ..model import Bid
@@ -39,7 +40,10 @@ if TYPE_CHECKING:
     from .actions import Action, Declare
     from .events import CardDealt, Event
     from .legal import Legal
-    from .tricks import PlayPlan
+
+#: what checking a play hands to performing it: (the components of a lead that may be a
+#: throw, else None; the play's core Hand). A follow the game listed itself has none.
+PlayPlan: TypeAlias = "tuple[Decomposition | None, Hand]"
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
@@ -135,6 +139,16 @@ class Phase:
         _legal: Legal | None
         _seat_hands: list[Hand | None]
         _bids: list[Bid]
+        # one phase's own state that the views read (engine/view.py takes a Phase)
+        _n_deal: int
+        _dealt: int
+        kitty: tuple
+        played: list[int]
+        trick_number: int
+        _trick: list
+        _tricks: tuple
+        _choice: tuple[int, tuple[tuple[int, ...], ...], int] | None
+        _undo: tuple | None
 
         def _perform(self, action: Action, plan: PlayPlan | Bid | None) -> list[Event]:
             raise NotImplementedError

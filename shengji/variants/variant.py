@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     import pluggy
 
     from ..core import Context
+    from ..hookspecs import HookVariant
 
 T = TypeVar("T")
 
@@ -425,6 +426,10 @@ class Variant:
             side=side,
         )
         return winner
+
+
+if TYPE_CHECKING:  # a Variant is what the hook specifications promise a hook
+    _VARIANT_FOR_HOOKS: type[HookVariant] = Variant
 
 
 def _direct_hooks(pm: pluggy.PluginManager) -> dict[str, tuple[Any, Any, tuple[str, ...] | None]]:

@@ -7,12 +7,9 @@ from __future__ import annotations
 import hashlib
 import json
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .limits import Bucket, Limits
-
-if TYPE_CHECKING:
-    from .rooms import Room
 
 MAX_NAME = 24
 
@@ -47,6 +44,19 @@ class Seat:
         return (self.kind, self.name, self.token_hash)
 
 
+class JoinedRoom(Protocol):
+    """What a connection asks of the room it joined (a ``rooms.Room``; rooms.py imports
+    this module)."""
+
+    code: str
+
+    async def handle(self, conn: Conn, msg: dict) -> None: ...
+
+    def leave(self, conn: Conn) -> None: ...
+
+    async def broadcast(self) -> None: ...
+
+
 class Conn:
     """One connection: the seat it holds (None while watching), its event cursor, its
     message budget."""
@@ -60,7 +70,7 @@ class Conn:
         self._close = close     # async close(code, reason), or None
         self.seat: int | None = None
         self.cursor = 0
-        self.room: Room | None = None
+        self.room: JoinedRoom | None = None
         self.address = address
         self.bucket = Bucket(limits.msg_rate, limits.msg_burst)
         self.limited = False    # over the rate: told once, then messages are dropped
