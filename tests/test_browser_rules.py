@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 tb = pytest.importorskip("test_browser")  # skips with it when chromium/playwright are missing
-from test_browser import browser, new_page, play, serve, wait_js  # noqa: E402, F401
+from browsertools import advance, new_page, serve, wait_js  # noqa: E402
 
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.frontends.web.limits import Limits  # noqa: E402
@@ -54,8 +54,8 @@ def no_sideways(pg) -> None:
     assert pg.evaluate("document.documentElement.scrollWidth <= innerWidth"), "sideways scroll"
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_change_two_settings_create_and_play_a_deal(site, browser, size):  # noqa: F811
+@pytest.mark.parametrize("size", ["desktop", pytest.param("phone", marks=pytest.mark.long)])
+def test_change_two_settings_create_and_play_a_deal(site, browser, size):
     url, app = site
     host = new_page(browser, phone=size == "phone")
     guest = new_page(browser, phone=size == "phone")
@@ -92,7 +92,7 @@ def test_change_two_settings_create_and_play_a_deal(site, browser, size):  # noq
         guest.click("#watch")
         guest.wait_for_selector("#rulesbtn")
         host.click("#start")
-        assert play(host, tap=size == "phone") == "result"
+        assert advance(host) == "result"  # the deal's decisions: browsertools.advance
         guest.click("#rulesbtn")
         guest.wait_for_selector('#rulesview:not([hidden]) [data-key="penalties.failed_throw"]')
         no_sideways(guest)
@@ -113,7 +113,7 @@ def test_change_two_settings_create_and_play_a_deal(site, browser, size):  # noq
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_an_invalid_value_shows_its_error_and_nothing_is_created(site, browser, size):  # noqa: F811
+def test_an_invalid_value_shows_its_error_and_nothing_is_created(site, browser, size):
     url, app = site
     pg = new_page(browser, phone=size == "phone")
     try:
@@ -131,7 +131,7 @@ def test_an_invalid_value_shows_its_error_and_nothing_is_created(site, browser, 
         pg.context.close()
 
 
-def test_a_pasted_plugins_file_is_refused(site, browser):  # noqa: F811
+def test_a_pasted_plugins_file_is_refused(site, browser):
     url, app = site
     pg = new_page(browser)
     try:
@@ -146,7 +146,7 @@ def test_a_pasted_plugins_file_is_refused(site, browser):  # noqa: F811
         pg.context.close()
 
 
-def test_every_house_file_round_trips_through_the_panel(site, browser):  # noqa: F811
+def test_every_house_file_round_trips_through_the_panel(site, browser):
     url, _ = site
     pg = new_page(browser)
     try:
@@ -169,7 +169,7 @@ def test_every_house_file_round_trips_through_the_panel(site, browser):  # noqa:
         pg.context.close()
 
 
-def test_try_these_rules_draws_the_chart(site, browser):  # noqa: F811
+def test_try_these_rules_draws_the_chart(site, browser):
     url, _ = site
     pg = new_page(browser, phone=True)
     try:
@@ -187,7 +187,7 @@ def test_try_these_rules_draws_the_chart(site, browser):  # noqa: F811
         pg.context.close()
 
 
-def test_a_setting_shows_a_position_where_it_changes_the_verdict(site, browser):  # noqa: F811
+def test_a_setting_shows_a_position_where_it_changes_the_verdict(site, browser):
     url, _ = site
     pg = new_page(browser, phone=True)
     try:
@@ -201,7 +201,7 @@ def test_a_setting_shows_a_position_where_it_changes_the_verdict(site, browser):
         pg.context.close()
 
 
-def test_the_host_sets_levels_and_the_first_dealer_in_the_page(site, browser):  # noqa: F811
+def test_the_host_sets_levels_and_the_first_dealer_in_the_page(site, browser):
     url, app = site
     pg = new_page(browser, phone=True)
     try:
@@ -223,7 +223,7 @@ def test_the_host_sets_levels_and_the_first_dealer_in_the_page(site, browser):  
         pg.context.close()
 
 
-def test_a_slow_answer_for_the_first_variant_does_not_undo_a_later_choice(site, browser):  # noqa: F811
+def test_a_slow_answer_for_the_first_variant_does_not_undo_a_later_choice(site, browser):
     """CI stop 30: the panel fetched the default variant's rules; the player picked
     finding friends at 6 seats meanwhile; the late answers put the lobby's variant back
     and refilled its seats (5). A stale answer is now dropped. Here the first variant's

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import pytest
 import test_browser as tb
-from test_browser import illegal_single, pick_cards, state, wait_js
+from browsertools import advance, illegal_single, pick_cards, state, wait_js
+from test_browser import ILLEGAL_SINGLE
 
 from shengji.engine.phase import RULE_FOLLOW
 
-# the browser tests' fixtures: one server and one Chromium for this module too
-server, browser, page = tb.server, tb.browser, tb.page
+# the browser tests' server for this module too (`page`: tests/conftest.py)
+server = tb.server
 
 
 def test_the_page_cites_the_engines_rule():
@@ -40,26 +41,13 @@ def _start(page, server, seed: str = "7") -> None:
     }""")
 
 
-def _until_illegal_follow(page, max_turns: int = 200):
-    """Play the first legal action until this seat follows a single with a card that
-    is not a legal follow; that state and the card."""
-    for _ in range(max_turns):
-        wait_js(page, "window.shengji.state && window.shengji.state.legal !== null")
-        st = state(page)
-        bad = illegal_single(st)
-        if bad is not None:
-            return st, bad
-        legal = st["legal"]
-        if legal["kind"] in ("declare", "takeback"):
-            page.click("#actions button.pass")
-        elif legal["kind"] == "bury":
-            pick_cards(page, st["view"]["hand"].split()[-legal["count"]:])
-            page.click("#play")
-        else:
-            pick_cards(page, legal["actions"][0]["cards"].split())
-            page.click("#play")
-        wait_js(page, f"window.shengji.state.event_index > {st['index']}")
-    pytest.fail("no illegal single follow came up")
+def _until_illegal_follow(page):
+    """On (through the page's websocket, browsertools.advance) until this seat follows a
+    single with a card that is not a legal follow; that state and the card."""
+    if advance(page, until=ILLEGAL_SINGLE) != "stopped":
+        pytest.fail("no illegal single follow came up")
+    st = state(page)
+    return st, illegal_single(st)
 
 
 def _actions_sent(page) -> list:
