@@ -20,6 +20,7 @@ from test_server_store import in_play_on_my_turn, play_until  # noqa: E402
 from webtools import BASE, WS, join, room_of, send, until  # noqa: E402
 
 from shengji.frontends.web.app import create_app  # noqa: E402
+from shengji.protocol.schema import load, validate_http  # noqa: E402
 from shengji.variants import load_variant  # noqa: E402
 from shengji.variants.house import HouseRulesError, canonical_text, check_house, fingerprint  # noqa: E402
 
@@ -85,7 +86,9 @@ def test_a_room_with_house_rules_carries_them_in_its_state(client):
     r = client.post("/api/rooms", json={"rules": HOUSE, "seed": 3, "max_deals": 1})
     assert r.status_code == 200, r.text
     code = r.json()["room"]
-    assert r.json()["variant"] == "two-deck-80"
+    # the name of the rules played, as the record and state say (protocol.md "One
+    # variant name everywhere"); the base is rules_base
+    assert r.json()["variant"] == "two-deck-80+house"
     room = room_of(client, code)
     assert room.table.game.variant.settings["penalties"]["failed_throw"] == 10
     info = client.get(f"/api/rooms/{code}").json()
@@ -99,6 +102,8 @@ def test_a_room_with_house_rules_carries_them_in_its_state(client):
         state = until(ws, "state")
         assert state["rules"] == info["rules"]
         assert state["rules_fingerprint"] == info["rules_fingerprint"]
+        assert state["variant"] == info["variant"] == "two-deck-80+house"
+        assert info["rules_base"] == "two-deck-80"
 
 
 def test_an_invalid_room_is_not_created(client):
@@ -194,6 +199,8 @@ def test_preview_same_seed_same_figures(client):
     first = client.post("/api/rules/preview", json=body)
     assert first.status_code == 200, first.text
     got = first.json()
+    validate_http("http.rules_preview", got)  # the schema (docs/protocol.md's HTTP table)
+    assert set(got) <= set(load()["definitions"]["http.rules_preview"]["properties"])
     assert got["seed"] == 11 and got["base_name"] == "two-deck-80"
     for side in ("house", "base"):
         assert set(got[side]) == {"deals", "dealer_hold_rate", "attacker_points",
@@ -204,7 +211,9 @@ def test_preview_same_seed_same_figures(client):
     assert again["house"] == got["house"] and again["base"] == got["base"]
     bad = client.post("/api/rules/preview", json={"rules": HOUSE, "deals": 1000})
     assert bad.status_code == 400
-    assert client.post("/api/rules/preview", json={"rules": "plugins: [os]\n"}).status_code == 422
+    refused = client.post("/api/rules/preview", json={"rules": "plugins: [os]\n"})
+    assert refused.status_code == 422
+    validate_http("server.error", refused.json())
 
 
 def test_preview_is_bounded_per_address_by_a_queue_and_a_time_cap():

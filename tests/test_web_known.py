@@ -55,6 +55,12 @@ def engine_reason_codes() -> set[str]:
             codes |= {a.value for a in args
                       if isinstance(a, ast.Constant) and isinstance(a.value, str)}
     codes |= {v for k, v in vars(FollowReason).items() if k.isupper() and v != FollowReason.OK}
+    # and the server's own: ProtocolError("illegal", message, reason) (web/rooms.py)
+    for path in (ENGINE.parent / "frontends").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "ProtocolError" \
+                    and len(node.args) > 2 and getattr(node.args[0], "value", "") == "illegal":
+                codes.add(node.args[2].value)
     return codes
 
 

@@ -183,8 +183,9 @@ def _dealers_won(game: Phase, deal: int | None, dealer: int, seat: int) -> bool:
 def events_seen(game: Phase, seat: int | None, since: int = 0) -> list[Event]:
     """The events from index ``since`` on as ``seat`` may see them now: others' private
     cards hidden; with ``table.hide_played_cards`` the cards of tricks older than the last
-    completed one (and of earlier deals) hidden; with ``table.hide_dealer_points`` the
-    points of tricks the dealer's side won hidden."""
+    completed one hidden (of an earlier deal: all but its last trick, which a seat saw on
+    the table when the deal was scored); with ``table.hide_dealer_points`` the points of
+    tricks the dealer's side won hidden."""
     from .events import Buried, DealScored, DealStarted, Played, TrickWon, TrumpSet
 
     events = game.events
@@ -212,6 +213,15 @@ def events_seen(game: Phase, seat: int | None, since: int = 0) -> list[Event]:
     completed = len(game._tricks)
     shown = {(game.deal_number, t) for t in shown_tricks(game.table_rules, completed)}
     shown.add((game.deal_number, completed))  # the trick being played
+    if hide_cards:  # an earlier deal's last trick (sent with its DealScored)
+        last: dict[int | None, int] = {}
+        at = deal
+        for e in events[since:]:
+            if isinstance(e, DealStarted):
+                at = e.deal
+            elif isinstance(e, Played) and at != game.deal_number:
+                last[at] = max(last.get(at, 0), e.trick)
+        shown.update(last.items())
     out = []
     for e in events[since:]:
         if hide_kitty:

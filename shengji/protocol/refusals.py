@@ -41,6 +41,8 @@ REFUSALS: dict[str, str] = {
     "no_takeback": "This table does not allow taking back a play.",
     "nothing_to_take_back": "There is no play of yours to take back now: only your last "
                             "play, before the next player acts.",
+    # the web server's own refusal (rooms.py): a bot stands in for a player who was away
+    "standin": "A stand-in bot is playing your seat until you join the room again.",
 }
 
 #: refusals that break no rule of play (a player holds the cards it plays or it does not):

@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...errors import ShengjiError
 from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, error_message
+from ...protocol.codes import http_status
 from ...protocol.schema import CHECKER
 from ...variants import list_variants, load_variant
 from ...variants.house import HouseRulesError
@@ -43,17 +44,14 @@ from .rules_api import MAX_RULES_BODY, RulesApi, refusal
 from .store import Store
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 4096
+#: the largest JSON body of any POST (each may carry a house file: rules_api.MAX_RULES_BODY)
+MAX_BODY = MAX_RULES_BODY
 MAX_SEED = 64
 #: a match is long; a room plays at most this many deals unless the server says otherwise
 MAX_DEALS_LIMIT = 1000
 MAX_TURN_TIMER = 3600
 #: the WebAssembly core and its module (shengji/wasm/), served to the page by name only
 WASM_FILES = {"core.wasm": "application/wasm", "core.mjs": "text/javascript"}
-#: HTTP status of each refusal code of the room API (the rest are 400)
-STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_large": 413,
-          "bad_media_type": 415, "custom_rules_off": 403, "store_error": 503,
-          "wrong_shard": 421}
 log = logging.getLogger("shengji.web")
 
 
@@ -127,12 +125,12 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                                 address=address, turn_timer=turn_timer, players=players,
                                 house=house)
         except HouseRulesError as e:
-            return JSONResponse(refusal(e), 422)
+            return JSONResponse(refusal(e), http_status("bad_rules"))
         except ClientDisconnect:  # the body stopped coming (or the read timeout cut it)
             log.info("POST /api/rooms from %s: the client went away mid-body", address)
             return Response(status_code=400)
         except ShengjiError as e:
-            return _refusal(e, 400)
+            return _refusal(e)
         return JSONResponse({"room": room.code, "variant": room.variant_name})
 
     async def public_replay(request):
@@ -141,7 +139,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             room = lobby.get(request.path_params["code"], address)
             text = room.public_replay(lambda: lobby.addresses.bucket("replay", address).take())
         except ShengjiError as e:
-            return _refusal(e, 404)
+            return _refusal(e)
         if CHECKER is not None:
             CHECKER.observe(text)
         return Response(text, media_type="application/json")
@@ -231,18 +229,20 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     return app
 
 
-def _refusal(e: ShengjiError, status: int) -> JSONResponse:
+def _refusal(e: ShengjiError) -> JSONResponse:
+    """An ``error`` body with its code's status (shengji.protocol.codes)."""
     code = getattr(e, "code", "")
     if code == "store_error":
         log.error("%s", e)
-    return JSONResponse(error_message(e), STATUS.get(code, status))
+    return JSONResponse(error_message(e), http_status(code))
 
 
 async def _internal_error(request, exc) -> JSONResponse:
     """A bug: a JSON error like every other answer, not Starlette's plain text (the
     traceback still goes to the log)."""
     return JSONResponse({"type": "error", "protocol": PROTOCOL_VERSION, "code": "internal",
-                         "message": "internal server error", "reason": "", "rule": ""}, 500)
+                         "message": "internal server error", "reason": "", "rule": ""},
+                        http_status("internal"))
 
 
 async def _read_json(request, limit: int = MAX_BODY) -> dict:

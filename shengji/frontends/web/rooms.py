@@ -68,8 +68,10 @@ class Room(RoomReplays):
         self.controls = dict(controls or {})  # the host's room controls (seating.py)
         self.table = Table(variant, seed, max_deals=max_deals, actions=actions,
                            **game_args(controls))
-        self.variant_name = variant_name or self.table.game.variant_ref
         self.rules = rules or room_rules(variant)  # the rules in force (houserules.py)
+        # the one name of every message (house rules: their own, as the record says)
+        self.variant_name = variant.name if self.rules.get("house") else (
+            variant_name or self.table.game.variant_ref)
         self.bot = bot
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
@@ -137,6 +139,7 @@ class Room(RoomReplays):
         msg = self.table.state(conn.seat, since=conn.cursor)
         conn.cursor = msg["event_index"]
         msg["room"] = self.code
+        msg["variant"] = self.variant_name
         msg["seats"] = self.seat_infos()
         msg["waiting"] = sorted(self.waiting)
         msg["watchers"] = len(self.watchers)

@@ -26,7 +26,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...errors import ShengjiError
-from ...protocol import ProtocolError, error_message
+from ...protocol import PROTOCOL_VERSION, ProtocolError, error_message
+from ...protocol.codes import http_status
 from ...variants.files import schema
 from ...variants.house import MAX_HOUSE_BYTES, HouseRulesError, canonical_text, check_house
 from .houserules import rules_fields
@@ -50,16 +51,16 @@ def rule_examples() -> dict:
 
 
 def _status(e: ShengjiError) -> int:
-    return {"rate_limited": 429, "too_large": 413, "bad_media_type": 415,
-            "no_such_room": 404, "custom_rules_off": 403,
-            "busy": 503}.get(getattr(e, "code", ""), 400)
+    return http_status(getattr(e, "code", ""))
 
 
 def refusal(e: HouseRulesError) -> dict:
-    """The answer to refused rules: an error message, and every error by its key."""
+    """The answer to refused rules: an ``error`` like any other (``server.error`` of the
+    protocol schema), and every problem by its key."""
     first = e.errors[0]
-    return {"type": "error", "code": "bad_rules", "errors": e.errors,
-            "message": f"{first['key'] or 'rules'}: {first['message']}"}
+    return {"type": "error", "protocol": PROTOCOL_VERSION, "code": "bad_rules",
+            "message": f"{first['key'] or 'rules'}: {first['message']}", "reason": "",
+            "rule": "", "errors": e.errors}
 
 
 class RulesApi:
@@ -138,7 +139,7 @@ class RulesApi:
                 house = await asyncio.to_thread(self.check, data.get("rules"), players,
                                                 address)
             except HouseRulesError as e:
-                return JSONResponse(refusal(e), 422)
+                return JSONResponse(refusal(e), http_status("bad_rules"))
             except ShengjiError as e:
                 return JSONResponse(error_message(e), _status(e))
             base = self._base(house.base, house.players)
@@ -193,7 +194,7 @@ class RulesApi:
                 got = await self.previews.run(address, prepare, seed, deals)
                 house = found["house"]
             except HouseRulesError as e:
-                return JSONResponse(refusal(e), 422)
+                return JSONResponse(refusal(e), http_status("bad_rules"))
             except ShengjiError as e:
                 return JSONResponse(error_message(e), _status(e))
             return JSONResponse({"seed": seed, "deals": deals, "base_name": house.base,

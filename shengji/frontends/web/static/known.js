@@ -37,6 +37,7 @@ export const REFUSALS = Object.freeze({
   "bad_call": "You cannot call those: {detail}.",
   "no_such_option": "That choice is not one of those offered.",
   "no_takeback": "This table does not allow taking back a play.",
-  "nothing_to_take_back": "There is no play of yours to take back now: only your last play, before the next player acts."
+  "nothing_to_take_back": "There is no play of yours to take back now: only your last play, before the next player acts.",
+  "standin": "A stand-in bot is playing your seat until you join the room again."
 });
 export const RULELESS = Object.freeze(["no_such_seat", "not_an_action", "not_in_hand"]);
