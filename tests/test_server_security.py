@@ -314,6 +314,10 @@ def test_listening_on_every_interface_is_warned_about(monkeypatch, capsys):
     runs = []
     monkeypatch.setattr(uvicorn, "Server", lambda config: type(
         "S", (), {"run": lambda self: runs.append(config)})())
+    # uvicorn's Config rewrites the process's logging (dictConfig), which closes the
+    # handlers other libraries made: absl's (OpenSpiel, imported by another test of this
+    # worker) closes a stream it took from pytest's capture, and the run loses its stderr
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123", "--db", ":memory:"]) == 0
     assert "WARNING: --host 0.0.0.0 listens on every network interface" in capsys.readouterr().err
     assert runs[0].proxy_headers is False and runs[0].ws_per_message_deflate is False
