@@ -51,10 +51,16 @@ def pytest_configure(config):
         LONG = True
     config.addinivalue_line(
         "markers", "long: a long run (thousands of deals, fuzzing); needs --long or SHENGJI_LONG=1")
+    config.addinivalue_line(
+        "markers", "scaled: runs in both tiers, bounded by default and at depth under --long "
+        "(its size from tiers.depth); counts as long under --long")
 
 
 def pytest_collection_modifyitems(config, items):
     if LONG:
+        for item in items:  # at depth now: part of the long run (-m long)
+            if "scaled" in item.keywords:
+                item.add_marker(pytest.mark.long)
         return
     skip = pytest.mark.skip(reason="long run: use pytest --long (or SHENGJI_LONG=1)")
     for item in items:

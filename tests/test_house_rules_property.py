@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from tiers import depth
 
 from shengji.variants import load_variant
 from shengji.variants.files import schema
@@ -69,7 +71,9 @@ def house_files(draw):
     return data
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.scaled  # bounded by default, deeper under --long (tests/tiers.py)
+@settings(max_examples=depth(12, 80), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(house_files())
 # found by this test: the short file wrote `{deck: null}` (flow style after a block head,
 # and no deck at all), or a deck without the `decks` it took its packs from

@@ -122,8 +122,10 @@ def _play(variant: str, players: int | None = None):
     return out
 
 
-@pytest.mark.parametrize("variant, players", [("two-deck-80", None),
-                                              ("finding-friends", 6)])
+# every state of a deal at every seat; the web tests check every message the server
+# sends as well (SHENGJI_PROTOCOL_CHECK), so the four-seat deal is long-run depth
+@pytest.mark.parametrize("variant, players", [
+    pytest.param("two-deck-80", None, marks=pytest.mark.long), ("finding-friends", 6)])
 def test_a_deals_messages_match_the_schema(variant, players):
     msgs = _play(variant, players)
     for msg in msgs:
