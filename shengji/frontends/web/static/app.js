@@ -6,7 +6,11 @@
 //   state.js       the page's state (window.shengji) and what follows from it alone
 //   connection.js  the websocket: connect, reconnect, send, dispatch by message type
 //   lobby.js       variants, creating/joining/watching rooms, the waiting room
-//   houserules.js  the lobby's house-rules panel, a room's rules summary
+//   houserules.js  the lobby's house-rules panel: the base, the house file, the check
+//   rulesfields.js its fields, built from the served schema
+//   rulesyaml.js   the house file as YAML text; values compared and shown
+//   rulespreview.js "Try these rules": the bots' figures as a chart
+//   roomrules.js   a room's rules summary, before sitting down and during play
 //   roomcontrols.js the host's seats, starting levels and first dealer before the start
 //   table.js       the state as it arrives, the felt and seats, info bar, result, tools
 //   hand.js        your hand and its selection

@@ -4,9 +4,10 @@ import { $, h, fill } from "./dom.js";
 import { glyphText } from "./cards.js";
 import { app } from "./state.js";
 import { connectThen, joinRoom, watchRoom } from "./connection.js";
-// The house-rules panel (its own module, filled in by the house-rules work): it draws
-// its fields into the lobby and adds what they say to the room's creation request.
-import { mountHouseRules, houseRules, showRuleErrors, previewRoomRules, showRoomRules } from "./houserules.js";
+// The house-rules panel draws its fields into the lobby and adds what they say to the
+// room's creation request; a room's rules show before sitting down and during play.
+import { mountHouseRules, houseRules, showRuleErrors } from "./houserules.js";
+import { previewRoomRules, showRoomRules } from "./roomrules.js";
 
 export async function loadVariants() {
   const r = await fetch("/api/variants");
