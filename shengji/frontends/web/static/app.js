@@ -14,13 +14,15 @@
 //   roomcontrols.js the host's seats, starting levels and first dealer before the start
 //   table.js       the state as it arrives, the felt and seats, info bar, result, tools
 //   hand.js        your hand and its selection
-//   actions.js     the buttons of each decision, hints, refusals explained
+//   actions.js     the buttons of each decision, hints, refusals shown
+//   refusals.js    refusals in words, the cards refused, the "why?" link (rules.html)
 //   log.js         "What happened"
 //   replay.js      a deal's replay, step by step
 //   friends.js     finding friends: the calls, the sides, the call picker
 //   options.js     the player's options (four colours, hand order, turn signal)
 //   chat.js        the room's chat
-//   known.js       generated from Python: suits, ranks, points, refusals in words
+//   known.js       generated from Python: suits, jokers, ranks, points, refusals and
+//                  their rules in words
 //   rulescore.js   the rules core (core.wasm) judging a selection before it is sent
 // This module wires them together and starts the page.
 import { $ } from "./dom.js";
