@@ -125,6 +125,5 @@ function exampleOf(key, list) {
       h("div", {}, `${ex.kind}`, ex.level !== null ? ` at level ${"23456789TJQKA"[ex.level] === "T" ? "10" : "23456789TJQKA"[ex.level]}` : "",
         ex.trump !== null ? `, trump ${"DCHS"[ex.trump]}` : "", ": ", h("code", {}, JSON.stringify(ex.position))),
       h("div", {}, "with ", h("code", {}, `${key}: ${shown(ex.value)}`), " → ", h("b", {}, shown(ex.house_verdict))),
-      h("div", {}, `under ${ex.base} → `, h("b", {}, shown(ex.base_verdict))),
-      h("small", {}, `${ex.file} · ${ex.case}` + (ex.source ? ` · ${ex.source}` : "")))));
+      h("div", {}, `under ${ex.base} → `, h("b", {}, shown(ex.base_verdict))))));
 }
