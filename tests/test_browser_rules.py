@@ -9,6 +9,7 @@ panel → export and resolves to the same rules. Fields are found by their stabl
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 
@@ -127,6 +128,49 @@ def test_an_invalid_value_shows_its_error_and_nothing_is_created(site, browser, 
         assert pg.locator("#waiting:not([hidden])").count() == 0
         assert len(app.state.lobby.rooms) == before
         no_sideways(pg)
+    finally:
+        pg.context.close()
+
+
+def test_a_decimal_is_refused_as_the_command_line_refuses_it(site, browser, tmp_path, capsys):
+    """Issue 38: 2.5 in penalties.failed_throw stayed in the field, marked as changed, but
+    the house file fell back to `extends: two-deck-80` with no error, and the room was
+    created with the base's rules. The file now says what was typed, and the field shows
+    the command line's error ("is not an integer"); nothing is created. At 1280×800 and
+    390×844. The panel's words name rules, not our sources ("seed 003")."""
+    from shengji.cli import main
+
+    url, app = site
+    pg = new_page(browser)
+    try:
+        pg.set_viewport_size({"width": 1280, "height": 800})
+        open_panel(pg, url)
+        assert not re.search(r"\bseeds? ?\d{3}|pagat", pg.inner_text("#houserules"))
+        before = len(app.state.lobby.rooms)
+        field = '[data-key="penalties.failed_throw"]'
+        for typed in ("2.5", "2.0"):
+            pg.fill(f"{field} input", typed)
+            pg.wait_for_selector(f'[data-error-for="penalties.failed_throw"]:text("{typed} is '
+                                 'not an integer")')
+            yaml_text = pg.input_value("#rules-yaml")
+            assert f"failed_throw: {typed}" in yaml_text, yaml_text
+            assert pg.locator(f"{field}.changed").count() == 1
+            # the command line says the same of the file the panel wrote
+            path = tmp_path / "house.yaml"
+            path.write_text(yaml_text, encoding="utf-8")
+            assert main(["variants", "check", str(path)]) != 0
+            said = capsys.readouterr()
+            assert f"penalties.failed_throw: {typed} is not an integer" in said.out + said.err
+        pg.click("#create")
+        pg.wait_for_selector("#lobbyerror:not([hidden])")
+        assert len(app.state.lobby.rooms) == before
+        assert pg.locator("#waiting:not([hidden])").count() == 0
+        for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+            pg.set_viewport_size(size)
+            error = pg.locator('[data-error-for="penalties.failed_throw"]')
+            error.scroll_into_view_if_needed()
+            assert error.is_visible()
+            no_sideways(pg)
     finally:
         pg.context.close()
 

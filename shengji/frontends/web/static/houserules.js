@@ -22,20 +22,18 @@ function resetAll() { for (const key of hr.fields.keys()) resetField(key); chang
 
 // the panel → the house file (only what differs from the base)
 function houseTree() {
-  const tree = {}, bad = [];
+  const tree = {};
   for (const f of hr.fields.values()) {
-    const got = readField(f);
-    f.error.textContent = got.ok ? "" : got.message;
-    if (!got.ok) { bad.push(f.key); continue; }
-    const diff = !same(got.value, f.base);
+    const value = readField(f);
+    const diff = !same(value, f.base);
     f.row.classList.toggle("changed", diff);
     if (!diff) continue;
     const parts = f.key.split(".");
     let node = tree;
     for (const p of parts.slice(0, -1)) node = node[p] = node[p] || {};
-    node[parts.at(-1)] = isObj(got.value) ? { __whole: true, value: got.value } : got.value;
+    node[parts.at(-1)] = isObj(value) ? { __whole: true, value } : value;
   }
-  return { tree, bad };
+  return { tree };
 }
 function countChanged() {
   for (const d of document.querySelectorAll("#houserules .hr-group")) {
@@ -96,7 +94,7 @@ async function checkYaml(fillPanel) {
     for (const f of hr.fields.values()) writeField(f, getPath(got.data.settings, f.key));
     writeYaml();
   }
-  showStatus(got.data.changes.length ? `${got.data.changes.length} rule(s) differ from ${got.data.base}` :
+  showStatus(got.data.changes.length ? `${got.data.changes.length} rule${got.data.changes.length === 1 ? "" : "s"} differ${got.data.changes.length === 1 ? "s" : ""} from ${got.data.base}` :
     `the rules of ${got.data.base}`, false);
 }
 
@@ -113,7 +111,7 @@ export function showRuleErrors(errors) {
   }
   const box = document.querySelector('[data-error-for=""]');
   if (box) { box.textContent = general.join("\n"); box.hidden = !general.length; }
-  if (errors.length) showStatus(`${errors.length} problem(s): nothing is created until they are fixed`, true);
+  if (errors.length) showStatus(`${errors.length} problem${errors.length === 1 ? "" : "s"}: nothing is created until ${errors.length === 1 ? "it is" : "they are"} fixed`, true);
 }
 function showWarnings(warnings) {
   fill($("rules-warnings"), warnings.map((w) => h("li", {}, h("code", {}, w.key), ": ", w.message)));

@@ -7,7 +7,7 @@ import { shown } from "./rulesyaml.js";
 function summary(info) {
   const changes = info.rules_changes || [];
   return h("div", { class: "rules-summary" },
-    h("p", {}, changes.length ? `House rules: ${changes.length} change(s) from ${info.rules_base}` :
+    h("p", {}, changes.length ? `House rules: ${changes.length} change${changes.length === 1 ? "" : "s"} from ${info.rules_base}` :
       `The rules of ${info.rules_base} (no house rules)`),
     changes.length ? h("ul", {}, changes.map((c) => h("li", { "data-key": c.key }, h("code", {}, c.key), ": ",
       h("b", {}, shown(c.value)), " (", info.rules_base, ": ", shown(c.base), ")"))) : null,

@@ -5,7 +5,7 @@
 // changes a verdict, and its error ([data-error-for="play.kitty"]). Reading and writing a
 // field's value; the panel itself (houserules.js) keeps the fields and the base.
 import { h, fill, button } from "./dom.js";
-import { shown } from "./rulesyaml.js";
+import { Raw, shown } from "./rulesyaml.js";
 
 // where each key is shown, as docs/variants.md groups them (first match wins)
 const GROUPS = [
@@ -53,26 +53,32 @@ function makeInput(key, sch) {
   // true/false as a choice, so that a key the base leaves unset stays unset
   if (kind === "bool") el = h("select", {}, [true, false].map((v) => h("option", { value: String(v) }, String(v))));
   else if (kind === "enum") el = h("select", {}, s.enum.map((v) => h("option", { value: JSON.stringify(v) }, String(v))));
-  else if (kind === "int") el = h("input", { type: "number", min: s.minimum, max: s.maximum, step: 1, inputmode: "numeric" });
+  // a number as text: what was typed reaches the check as it is (a number input would
+  // hand over "" for "2e" and let the base's value stand in silently)
+  else if (kind === "int") el = h("input", { type: "text", inputmode: "decimal", autocomplete: "off", "data-kind": "int" });
   else el = h("input", { type: "text", spellcheck: "false", autocomplete: "off" });
   el.className = "hr-input";
   el.setAttribute("aria-label", key);
   return el;
 }
 
-export function readField(f) {  // {ok, value} of what the field holds now
+// What the field holds now, as the house file will say it. Whatever was typed goes into
+// the file, so the server's check (the command line's loader) says what is wrong with it
+// next to the field ("2.5 is not an integer"): a value the panel cannot read is never
+// dropped for the base's.
+export function readField(f) {
   const el = f.input;
-  if (f.kind === "bool" || f.kind === "enum") return { ok: true, value: JSON.parse(el.value) };
+  if (f.kind === "bool" || f.kind === "enum") return JSON.parse(el.value);
   const text = el.value.trim();
-  if (text === "") return { ok: true, value: f.base };
+  if (text === "") return f.base;
   if (f.kind === "int") {
-    return /^-?\d+$/.test(text) ? { ok: true, value: parseInt(text, 10) } : { ok: false, message: "a whole number" };
+    if (/^-?\d+$/.test(text)) return parseInt(text, 10);
+    // a decimal ("2.5", "2.0") as typed: the loader refuses it as the command line does
+    return /^[-+]?\d*\.\d*$/.test(text) && /\d/.test(text) ? new Raw(text) : text;
   }
-  try { return { ok: true, value: JSON.parse(text) }; }
+  try { return JSON.parse(text); }
   catch (e) {
-    // plain words are strings (auto, NT, ...)
-    if (/^[\w\-+ ]+$/.test(text)) return { ok: true, value: text };
-    return { ok: false, message: "not valid JSON / YAML flow text" };
+    return text;   // plain words are strings (auto, NT, ...); anything else is checked as one
   }
 }
 export function writeField(f, value) {

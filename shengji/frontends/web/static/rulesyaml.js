@@ -3,7 +3,10 @@
 // value shown in one line. Used by the house-rules panel (houserules.js, rulesfields.js)
 // and a room's rules summary (roomrules.js).
 
-export const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+// a value written into the file as it was typed ("2.0"), so the loader reads what the
+// command line would read from the same text
+export class Raw { constructor(text) { this.text = text; } }
+export const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Raw);
 export const same = (a, b) => JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 function norm(v) {  // key order does not matter when comparing values
   if (Array.isArray(v)) return v.map(norm);
@@ -19,6 +22,7 @@ export function getPath(obj, key) {
 const BARE = /^[A-Za-z_][A-Za-z0-9_\-+/]*$/;
 const SPECIAL = /^(y|n|yes|no|on|off|true|false|null)$/i;
 export function scalar(v) {
+  if (v instanceof Raw) return v.text;
   if (typeof v === "string") return BARE.test(v) && !SPECIAL.test(v) ? v : JSON.stringify(v);
   if (v === null || v === undefined) return "null";
   return String(v);
@@ -41,4 +45,7 @@ export function toYaml(tree, indent = "") {
   return out;
 }
 
-export function shown(v) { return v === undefined ? "—" : (typeof v === "string" ? v : JSON.stringify(v)); }
+export function shown(v) {
+  if (v instanceof Raw) return v.text;
+  return v === undefined ? "—" : (typeof v === "string" ? v : JSON.stringify(v));
+}
