@@ -214,18 +214,34 @@ def test_every_house_file_round_trips_through_the_panel(site, browser):
 
 
 def test_try_these_rules_draws_the_chart(site, browser):
+    """Also issue 38: with a failed-throw penalty and a kitty cap the bars were the same
+    (the heuristic bots never fail a throw); the preview now seats bots that bring them
+    into play and says how often each changed rule applied. At 390×844 and 1280×800."""
     url, _ = site
     pg = new_page(browser, phone=True)
     try:
         open_panel(pg, url)
         pg.fill('[data-key="penalties.failed_throw"] input', "10")
+        pg.fill('[data-key="play.kitty_cap"] input', "2")
+        wait_js(pg, "document.getElementById('rules-yaml').value.includes('kitty_cap: 2')")
         pg.fill("#rules-seed", "5")
         pg.click("text=Try these rules")
         pg.wait_for_selector("#rules-preview svg rect[data-metric='tricks_per_deal']",
                              timeout=60_000)
         bars = pg.locator("#rules-preview svg rect[data-metric]").count()
         assert bars == 10  # five figures, house and base
-        assert "seed 5" in pg.inner_text("#rules-preview")
+        text = pg.inner_text("#rules-preview")
+        assert "seed 5" in text and "bold bots" in text
+        throws = pg.inner_text('#rules-preview [data-applied="penalties.failed_throw"]')
+        assert re.search(r"a throw failed [1-9]\d* times \(base rules: \d+\)", throws), throws
+        cap = pg.inner_text('#rules-preview [data-applied="play.kitty_cap"]')
+        assert "the kitty rules changed its multiplier 1 time" in cap, cap
+        widths = pg.evaluate("[...document.querySelectorAll('#rules-preview rect"
+                             "[data-metric=attacker_points]')].map((r) => r.getAttribute('width'))")
+        assert widths[0] != widths[1], "house and base alike: the rules never came into play"
+        no_sideways(pg)
+        pg.set_viewport_size({"width": 1280, "height": 800})
+        pg.locator('#rules-preview [data-applied="play.kitty_cap"]').scroll_into_view_if_needed()
         no_sideways(pg)
     finally:
         pg.context.close()

@@ -59,7 +59,14 @@ export async function tryRules(onRuleErrors) {
     return;
   }
   $("rules-seed").value = String(got.seed);
-  fill(out, drawChart(got), h("div", { class: "hr-note" },
+  fill(out, drawChart(got), appliedList(got.applied || []), h("div", { class: "hr-note" },
     `${got.house.deals} deals each, seed ${got.seed}` + (got.capped ? ` (stopped at the ${got.time_cap} s cap)` : "") +
-    " — the same seed gives the same figures."));
+    " — the same seed gives the same figures. ", got.bots_said || ""));
+}
+
+// how often each changed rule came into play (the server's words: preview.py)
+function appliedList(applied) {
+  if (!applied.length) return null;
+  return h("ul", { class: "hr-applied" }, applied.map((a) =>
+    h("li", { "data-applied": a.key, class: a.use && !a.house ? "unused" : "" }, h("code", {}, a.key), ": ", a.said)));
 }
