@@ -65,7 +65,6 @@ RULE_USES = (
     ("declare.redeal_limit", "nobody_declared"),
     ("declare.nobody_first_dealer", "nobody_declared"),
     ("scoring.", "deals"),
-    ("next_dealer.", "deals"),
 )
 #: counts the heuristic bots (nearly) never make: with a rule they show changed, the
 #: preview seats bold bots (:func:`_bold_bot`), whose throws fail and whose last tricks
