@@ -175,6 +175,36 @@ def test_a_decimal_is_refused_as_the_command_line_refuses_it(site, browser, tmp_
         pg.context.close()
 
 
+def test_a_refused_create_says_so_names_the_key_meant_and_goes_once_fixed(site, browser):
+    """Issue 38: "Could not join: play.kity: unknown key ..." stayed in the lobby after the
+    rules were fixed; "join" was the wrong word for a create; nothing said "kitty". At
+    1280×800, then fixed and created at 390×844."""
+    url, app = site
+    pg = new_page(browser)
+    try:
+        pg.set_viewport_size({"width": 1280, "height": 800})
+        open_panel(pg, url)
+        pg.fill("#rules-yaml", "extends: two-deck-80\nplay:\n  kity: table\n")
+        pg.wait_for_selector('[data-error-for=""]:text("did you mean kitty?")')
+        pg.click("#create")
+        pg.wait_for_selector("#lobbyerror:not([hidden])")
+        said = pg.inner_text("#lobbyerror")
+        assert said.startswith("Could not create the room: play.kity: unknown key: did you "
+                               "mean kitty?"), said
+        assert "join" not in said.lower()
+        pg.set_viewport_size({"width": 390, "height": 844})
+        no_sideways(pg)
+        pg.fill("#rules-yaml", "extends: two-deck-80\nplay:\n  kitty: table\n")
+        # the check accepts the fixed rules: the refusal goes
+        pg.wait_for_selector("#lobbyerror", state="hidden")
+        pg.click("#create")
+        pg.wait_for_selector("#waiting:not([hidden])")
+        room = app.state.lobby.rooms[pg.inner_text("#waitcode")]
+        assert room.table.game.variant.settings["play"]["kitty"] == "table"
+    finally:
+        pg.context.close()
+
+
 def test_a_pasted_plugins_file_is_refused(site, browser):
     url, app = site
     pg = new_page(browser)

@@ -12,7 +12,7 @@ import { tryRules } from "./rulespreview.js";
 import { previewRoomRules } from "./roomrules.js";
 
 const hr = { schema: null, bases: [], examples: {}, fields: new Map(), base: null, baseSettings: null,
-  name: null, timer: null, checked: null, asked: 0 };
+  name: null, timer: null, checked: null, asked: 0, onAccepted: () => {} };
 
 function resetField(key) {
   const f = hr.fields.get(key);
@@ -87,6 +87,7 @@ async function checkYaml(fillPanel) {
   showRuleErrors(got.ok ? [] : (got.data.errors || [{ key: "", message: got.data.message || "refused" }]));
   if (!got.ok) return;
   hr.checked = got.data;
+  hr.onAccepted();
   showWarnings(got.data.warnings || []);
   if (fillPanel) {
     hr.name = got.data.name || null;
@@ -185,7 +186,9 @@ function download() {
 }
 
 // ---------------------------------------------------------------- the lobby's hooks
-export async function mountHouseRules(container) {
+// `onAccepted()`: the server's check accepted the rules as they are now
+export async function mountHouseRules(container, onAccepted = () => {}) {
+  hr.onAccepted = onAccepted;
   let info;
   try { info = await (await fetch("/api/rules/schema")).json(); } catch (e) { return; }
   if (!info.custom_rules) { container.hidden = true; return; }
