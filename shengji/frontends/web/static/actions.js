@@ -58,7 +58,9 @@ export function renderActions(st) {
     const b = button(legal.kind === "lead" ? "Lead" : "Play", () => {
       // the rules core in the page refuses an illegal follow before it is sent
       const refused = veto(st, selectedCards());
-      if (refused) showError(refused); else sendAction({ type: "Play", cards: selectedCards() });
+      if (!refused) { sendAction({ type: "Play", cards: selectedCards() }); return; }
+      showError(refused);
+      $("selnote")?.remove();  // the refusal above says what the note said
     }, "primary");
     b.id = "play";
     b.disabled = n === 0;
