@@ -1,6 +1,7 @@
 """The table's header and information bar in a real browser (issue 38), at 1280×800 and
 390×844: the lobby does not say "offline" before there is anything to be connected to;
-once the cards are all dealt the trump shows the declaration standing, not "dealing…";
+once the cards are all dealt the trump shows the declaration standing, not "dealing…"
+(nor "Dealing — 0 cards to go" on the felt);
 the attackers' points count a failed throw's penalty as it happens (as the engine does),
 not only in the deal's result; on a phone every box of the bar is on screen, with no
 sideways scrolling. Seeded rooms; the decisions go through the page's websocket
@@ -79,6 +80,7 @@ def test_the_lobby_is_not_offline_and_the_trump_shows_the_declaration_standing(s
         page.set_viewport_size(size)
         trump = page.inner_text("#trump")
         assert "dealing" not in trump and "♣ clubs" in trump and "so far" in trump, trump
+        assert page.inner_text("#center").startswith("All dealt — the last declarations")
         bar_fits(page)
 
 

@@ -257,7 +257,8 @@ export function renderCenter(st) {
   } else if (v.phase === "deal") {
     const bids = v.bids.length ? v.bids.map((b) => h("div", {}, `${seatName(b.seat)}: `, textCards(b.cards)))
       : "no declaration yet";
-    fill(c, box(`Dealing — ${v.to_deal} cards to go`, h("small", {}, bids)));
+    fill(c, box(v.to_deal > 0 ? `Dealing — ${v.to_deal} cards to go` : "All dealt — the last declarations",
+      h("small", {}, bids)));
   } else if (v.phase === "bury") {
     fill(c, box(`${v.dealer === app.seat ? "You bury" : seatName(v.dealer) + " buries"} ${v.kitty_size} cards`));
   } else if (st.over) {
