@@ -151,7 +151,7 @@ def test_registered_name_with_a_slash(tmp_path):
     p = write(
         tmp_path,
         """\
-        variant: house/seed003-scoring
+        variant: house/forty-point-steps
         cases:
           - {id: eighty, score: {attacker_points: 80}, expect: {next: attackers, rise: 1}}
           - id: unknown
@@ -164,7 +164,7 @@ def test_registered_name_with_a_slash(tmp_path):
     assert ok.passed, ok.line()
     assert not unknown.passed
     assert "no variant named 'house/no-such-house'" in unknown.line()
-    assert "house/seed003-scoring" in unknown.line()
+    assert "house/forty-point-steps" in unknown.line()
 
 
 def test_a_file_beside_the_case_file_wins_over_a_name(tmp_path):

@@ -203,7 +203,7 @@ def test_preview_same_seed_same_figures(client):
     assert set(got) <= set(load()["definitions"]["http.rules_preview"]["properties"])
     assert got["seed"] == 11 and got["base_name"] == "two-deck-80"
     for side in ("house", "base"):
-        assert set(got[side]) == {"deals", "dealer_hold_rate", "attacker_points",
+        assert set(got[side]) >= {"deals", "dealer_hold_rate", "attacker_points",
                                   "levels_per_deal", "failed_throws_per_deal",
                                   "tricks_per_deal"}
         assert got[side]["deals"] == 3 and got[side]["tricks_per_deal"] > 0
@@ -214,6 +214,43 @@ def test_preview_same_seed_same_figures(client):
     refused = client.post("/api/rules/preview", json={"rules": "plugins: [os]\n"})
     assert refused.status_code == 422
     validate_http("server.error", refused.json())
+
+
+def test_the_preview_says_how_often_each_changed_rule_came_into_play():
+    """Issue 38: with a kitty rule or a failed-throw penalty the house and base bars were
+    identical (heuristic bots never fail a throw and bury no points) and nothing said the
+    rule had not come into play. Now bold bots play such rules, and each changed setting
+    says how often it applied, or "did not come into play in this sample"."""
+    from shengji.frontends.web.preview import run_preview
+
+    bases = {"two-deck-80": load_variant("two-deck-80")}
+    base_text = canonical_text(bases["two-deck-80"].settings)
+
+    def preview(text, seed=5, deals=12):
+        got = run_preview(check_house(text, bases).text, base_text, seed, deals, 30.0)
+        return got, {a["key"]: a for a in got["applied"]}
+
+    got, said = preview("extends: two-deck-80\nplay:\n  kitty_cap: 2\npenalties:\n"
+                        "  failed_throw: 10\n")
+    assert got["bots"] == "bold" and "throws fail" in got["bots_said"]
+    throws = said["penalties.failed_throw"]
+    assert throws["house"] > 0 and throws["said"].startswith(
+        f"a throw failed {throws['house']} times (base rules: ")
+    cap = said["play.kitty_cap"]
+    assert cap["house"] >= 1 and cap["said"].startswith("the kitty rules changed its "
+                                                        "multiplier "), cap
+    assert got["house"]["attacker_points"] != got["base"]["attacker_points"]
+    # a rule that made no difference in the sample says so
+    _, said = preview("extends: two-deck-80\nplay:\n  kitty: table\n")
+    assert said["play.kitty"]["house"] == 0
+    assert said["play.kitty"]["said"].startswith("did not come into play in this sample: the "
+                                                 "attackers won the kitty in ")
+    # the scoring table decides every deal; a rule the preview cannot count says so
+    got, said = preview("extends: two-deck-80\nscoring:\n  step: 30\nplay:\n"
+                        "  bombs: any_suit\n", deals=2)
+    assert got["bots"] == "heuristic"
+    assert said["scoring.step"]["said"] == "it decided each of the 2 deals scored"
+    assert said["play.bombs"]["use"] is None and "not counted" in said["play.bombs"]["said"]
 
 
 def test_preview_is_bounded_per_address_by_a_queue_and_a_time_cap():

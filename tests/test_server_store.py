@@ -310,6 +310,29 @@ def test_bots_wait_for_next_deal():
             assert room.table.game.deals_played == 2
 
 
+def test_a_player_reading_the_result_is_waited_for_past_the_turn_timer():
+    """Issue 38: the turn timer ended the wait for "next" of a player who was there,
+    reading the result: the next deal was dealt, declared and buried without them. Now
+    the timer ends only the turn of a player who left; a reader is waited for."""
+    with app_client() as client:
+        code = new_room(client, max_deals=2, turn_timer=0.2)
+        room = room_of(client, code)
+        with client.websocket_connect(WS) as ws:
+            me = join(ws, code)
+            send(ws, type="start", token=me["token"])
+            scored = play_until(ws, me["token"], lambda m: any(
+                e["type"] == "DealScored" for e in m["events"]))
+            assert scored["waiting"] == [0]
+            n = len(room.table.game.actions)
+            time.sleep(1.0)  # five turn timers
+            assert len(room.table.game.actions) == n and room.waiting == {0}
+            assert room.table.game.deals_played == 1
+            send(ws, type="next", token=me["token"])
+            assert until(ws, "state")["waiting"] == []
+            play_until(ws, me["token"], lambda m: m["over"])
+            assert room.table.game.deals_played == 2
+
+
 def test_spectators_see_public_facts_only():
     with app_client() as client:
         code = new_room(client, max_deals=1)

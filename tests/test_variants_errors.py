@@ -46,10 +46,15 @@ BASE = "extends: two-deck-80\n"
 @pytest.mark.parametrize(
     "body, expected",
     [
-        # unknown key, with its line and the keys allowed there
+        # unknown key, with its line, the key meant when it is close, and the keys
+        # allowed there
         (BASE + "play:\n  ruf_compare: strongest\n",
-         ":3: play.ruf_compare: unknown key (allowed here: max_tuple, tractors,"),
-        (BASE + "scorring: {step: 40}\n", ":2: scorring: unknown key (allowed here: name,"),
+         ":3: play.ruf_compare: unknown key: did you mean ruff_compare? (allowed here: "
+         "max_tuple, tractors,"),
+        (BASE + "scorring: {step: 40}\n",
+         ":2: scorring: unknown key: did you mean scoring? (allowed here: name,"),
+        (BASE + "play:\n  kity: table\n", ":3: play.kity: unknown key: did you mean kitty? ("),
+        (BASE + "colour: red\n", ":2: colour: unknown key (allowed here: name,"),
         # wrong value of a choice: the allowed values
         (BASE + "play:\n  ruff_compare: biggest\n",
          ":3: play.ruff_compare: 'biggest' is not one of strongest, all_components, highest_card"),

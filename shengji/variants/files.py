@@ -9,6 +9,7 @@ beside the plain data.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from collections.abc import Mapping
@@ -215,7 +216,8 @@ def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
         known = list(sch.get("properties", {}))
         extra = [k for k in inst if k not in known]
         allowed = ", ".join(known) if known else "none"
-        return [(path + (k,), f"unknown key (allowed here: {allowed})") for k in extra]
+        return [(path + (k,), f"unknown key{_did_you_mean(k, known)} (allowed here: "
+                              f"{allowed})") for k in extra]
     if kind == "enum":
         return [(path, f"{_yaml_repr(inst)} is not one of {_choices(value)}")]
     if kind == "type":
@@ -245,6 +247,12 @@ def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
     if kind in ("minItems", "minLength"):
         return [(path, f"{inst!r} is empty (at least {value} needed)")]
     return [(path, err.message)]
+
+
+def _did_you_mean(key: Any, known: list[str]) -> str:
+    """": did you mean kitty?" for a misspelt key, "" when nothing is close."""
+    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
+    return f": did you mean {close[0]}?" if close else ""
 
 
 def validate(vf: VariantFile) -> None:

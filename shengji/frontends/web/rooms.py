@@ -11,7 +11,8 @@ reply and changes nothing. The limits are in ``limits.Limits``.
 The room runs the bots, and two things that keep a table moving without freezing it:
 
 - after a deal is scored, the bots wait until every connected player has sent ``next``
-  (they have seen the last trick and the result), or until the turn timer runs out;
+  (they have seen the last trick and the result): a player reading the result is waited
+  for as one thinking about a play is, and one who leaves is no longer waited for;
 - when a player who is to act has no connection, the turn timer starts; when it runs
   out, a stand-in bot plays that seat until the player joins again.
 
@@ -50,8 +51,8 @@ CODE_LENGTH = 8
 IDLE_SECONDS = 3600
 #: seconds between two bot plays, so that people can follow the trick
 DEFAULT_BOT_DELAY = 0.6
-#: seconds a disconnected player's turn (or the wait for "next deal") may last before a
-#: stand-in bot plays (or the next deal goes on); a room setting, 0 = wait for ever
+#: seconds a disconnected player's turn may last before a stand-in bot plays; a room
+#: setting, 0 = wait for ever
 DEFAULT_TURN_TIMER = 60
 #: the close reason of a socket whose room's database failed (close code 1011)
 STORE_CLOSE = "database error"
@@ -432,10 +433,12 @@ class Room(RoomReplays):
                 self._timer = loop.create_task(self._expire(key))
 
     def _blocked(self):
-        """What the table waits for that a timer may end: players yet to press "next",
-        or a player to act who has no connection (while somebody else is here)."""
+        """What the table waits for that a timer may end: a player to act who has no
+        connection (while somebody else is here). Players yet to press "next" are here
+        (``leave`` stops waiting for one who goes): no timer cuts their reading short, or
+        the next deal's dealing and declaring would go on without them."""
         if self.waiting:
-            return ("next", len(self.table.game.actions), frozenset(self.waiting))
+            return None
         seat = self.table.game.to_act
         if (seat is not None and self.seats[seat].kind == "human"
                 and seat not in self.standins and not self.live(seat) and self.conns):
@@ -447,12 +450,9 @@ class Room(RoomReplays):
         if self._blocked() != key:
             return
         self._timer_key = None
-        if key[0] == "next":
-            self.waiting.clear()
-        else:
-            seat = key[2]
-            self.standins.add(seat)
-            self.table.set_bot(seat, self.bot)
+        seat = key[2]
+        self.standins.add(seat)
+        self.table.set_bot(seat, self.bot)
         await self.broadcast()
         self._arm()
 

@@ -4,9 +4,10 @@ import { $, h, fill } from "./dom.js";
 import { glyphText } from "./cards.js";
 import { app } from "./state.js";
 import { connectThen, joinRoom, watchRoom } from "./connection.js";
-// The house-rules panel (its own module, filled in by the house-rules work): it draws
-// its fields into the lobby and adds what they say to the room's creation request.
-import { mountHouseRules, houseRules, showRuleErrors, previewRoomRules, showRoomRules } from "./houserules.js";
+// The house-rules panel draws its fields into the lobby and adds what they say to the
+// room's creation request; a room's rules show before sitting down and during play.
+import { mountHouseRules, houseRules, showRuleErrors } from "./houserules.js";
+import { previewRoomRules, showRoomRules } from "./roomrules.js";
 
 export async function loadVariants() {
   const r = await fetch("/api/variants");
@@ -31,7 +32,13 @@ export function showSeatCounts() {
   fill($("seats"), counts.map((n) => h("option", { value: String(n) }, String(n))));
 }
 
+// what the lobby was doing when a refusal came: its heading says so
+let doing = "join";
+const DOING = { create: "Could not create the room: ", join: "Could not join: ", watch: "Could not watch: ",
+  replay: "Could not open the replay: " };
+
 export async function createRoom() {
+  doing = "create";
   // no seed: the server draws a secret one (a known seed would tell every hand)
   const seedText = $("seed").value.trim();
   const body = { variant: $("variant").value, turn_timer: Number($("timer").value) };
@@ -55,6 +62,7 @@ export async function createRoom() {
 export function typedCode() { return $("joincode").value.replace(/[^0-9a-z]/gi, "").toUpperCase(); }
 
 export function joinTyped() {
+  doing = "join";
   const code = typedCode();
   if (code.length !== 8) {
     showLobbyError({ code: "no_such_room", message: "" });
@@ -64,6 +72,7 @@ export function joinTyped() {
 }
 
 export function watchTyped() {
+  doing = "watch";
   const code = typedCode();
   if (code.length !== 8) { showLobbyError({ code: "no_such_room", message: "" }); return; }
   connectThen(() => watchRoom(code));
@@ -85,11 +94,13 @@ export const LOBBY_ERRORS = {
   game_over: "That game is over. You can watch its end or open its replay.",
 };
 
-export function showLobbyError(msg) {
+// `what`: what was being done, when it is not the lobby's last create, join or watch
+export function showLobbyError(msg, what = doing) {
   const el = $("lobbyerror");
   el.hidden = false;
+  el.dataset.code = msg.code || "";
   const text = LOBBY_ERRORS[msg.code];
-  fill(el, h("b", {}, "Could not join: "), text || glyphText(msg.message || msg.code));
+  fill(el, h("b", {}, DOING[what]), text || glyphText(msg.message || msg.code));
   if (msg.code === "room_full" || msg.code === "game_over") {
     el.append(" ", h("button", { onclick: watchTyped, class: "inline" }, "Watch this room"));
   }
@@ -128,7 +139,8 @@ export function setUpLobby() {
   $("create").onclick = createRoom;
   $("join").onclick = joinTyped;
   $("watch").onclick = watchTyped;
-  mountHouseRules($("houserules"));
+  // refused rules, fixed since: their refusal no longer stands
+  mountHouseRules($("houserules"), () => { if ($("lobbyerror").dataset.code === "bad_rules") hideLobbyError(); });
   // before sitting down: the rules of the room whose code is typed
   $("joincode").addEventListener("input", () => previewRoomRules(typedCode()));
   if ($("joincode").value) previewRoomRules(typedCode());
