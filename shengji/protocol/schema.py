@@ -278,9 +278,19 @@ RECORD = obj({
 FIGURES = obj({"deals": NAT, "dealer_hold_rate": {"type": "number"},
                "attacker_points": {"type": "number"}, "levels_per_deal": {"type": "number"},
                "failed_throws_per_deal": {"type": "number"},
-               "tricks_per_deal": {"type": "number"}},
+               "tricks_per_deal": {"type": "number"},
+               "kitty_won": NAT, "kitty_changed": NAT, "failed_throws": NAT,
+               "nobody_declared": NAT},
               doc="a side's figures: deals played, the share the dealers held, attacker "
-                  "points, levels risen, failed throws and tricks, per deal")
+                  "points, levels risen, failed throws and tricks, per deal; and how often "
+                  "rules came into play: deals whose kitty the attackers won, deals whose "
+                  "kitty multiplier the other side's rules would change, failed throws, "
+                  "deals nobody declared")
+#: one changed setting of a preview and how often it came into play (web/preview.py)
+APPLIED = obj({"key": STR, "use": {"type": ["string", "null"]},
+               "house": NAT, "base": NAT, "said": STR}, ["key", "use", "said"],
+              doc="a changed setting, what is counted for it (null: not counted), the "
+                  "counts under the house rules and the base, and the sentence shown")
 SIZES = {"type": "object", "additionalProperties": {"type": "array", "items": NAT}}
 
 #: the JSON answers of the web server's HTTP API, by definition name: docs/protocol.md's
@@ -339,6 +349,11 @@ HTTP_ANSWERS: dict[str, tuple[str, dict]] = {
         "base": described(FIGURES, "the figures under the base"),
         "seconds": described({"type": "number"}, "seconds the matches took"),
         "capped": described(BOOL, "a side stopped at the time cap before its deals"),
+        "bots": described(STR, "the bots both sides were played by (heuristic, or bold: "
+                               "they bring kitty and throw rules into play)"),
+        "bots_said": described(STR, "those bots in words"),
+        "applied": described({"type": "array", "items": APPLIED},
+                             "each changed setting and how often it came into play"),
     })),
 }
 
