@@ -6,7 +6,9 @@ websocket that speaks the protocol (docs/protocol.md).
     POST /api/rooms        {"variant": NAME, "seed": S} → {"room": CODE}
     GET  /api/rooms/CODE/replay   the room's public replay (finished deals; the game
                            record once the match is over)
-    WS   /ws               protocol messages, one JSON object per text frame
+    WS   /ws/CODE          protocol messages, one JSON object per text frame; the code in
+                           the URL is for a proxy that routes rooms to processes (the
+                           server reads the code of the join message; /ws works too)
 
 Every request passes ``guard.Guard`` first (Host and Origin checks, security headers);
 ``limits.Limits`` holds the abuse limits (docs/serving.md).
@@ -222,6 +224,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         Route("/api/rooms/{code}/replay", public_replay),
         *house_api.routes(_read_json),
         WebSocketRoute("/ws", websocket),
+        WebSocketRoute("/ws/{room}", websocket),  # the code for a proxy (docs/serving.md)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/wasm/{name}", wasm_file),
     ], middleware=[Middleware(Guard, allowed_hosts=allowed_hosts,

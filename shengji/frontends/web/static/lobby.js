@@ -3,7 +3,7 @@
 import { $, h, fill } from "./dom.js";
 import { glyphText } from "./cards.js";
 import { app } from "./state.js";
-import { connectThen, joinRoom, watchRoom } from "./connection.js";
+import { connectThen, joinRoom, normalCode, watchRoom } from "./connection.js";
 // The house-rules panel (its own module, filled in by the house-rules work): it draws
 // its fields into the lobby and adds what they say to the room's creation request.
 import { mountHouseRules, houseRules, showRuleErrors, previewRoomRules, showRoomRules } from "./houserules.js";
@@ -49,10 +49,10 @@ export async function createRoom() {
     return;
   }
   if (!r.ok) { showLobbyError(data); if (data.errors) showRuleErrors(data.errors); return; }
-  connectThen(() => joinRoom(data.room, $("name").value.trim() || "you"));
+  connectThen(data.room, () => joinRoom(data.room, $("name").value.trim() || "you"));
 }
 
-export function typedCode() { return $("joincode").value.replace(/[^0-9a-z]/gi, "").toUpperCase(); }
+export function typedCode() { return normalCode($("joincode").value); }
 
 export function joinTyped() {
   const code = typedCode();
@@ -60,13 +60,13 @@ export function joinTyped() {
     showLobbyError({ code: "no_such_room", message: "" });
     return;
   }
-  connectThen(() => joinRoom(code, $("name").value.trim()));
+  connectThen(code, () => joinRoom(code, $("name").value.trim()));
 }
 
 export function watchTyped() {
   const code = typedCode();
   if (code.length !== 8) { showLobbyError({ code: "no_such_room", message: "" }); return; }
-  connectThen(() => watchRoom(code));
+  connectThen(code, () => watchRoom(code));
 }
 
 // what a person can do about each refusal of the lobby
