@@ -40,6 +40,8 @@ from ...variants.house import HouseRulesError
 from .gcpause import GcPauses
 from .guard import Guard
 from .limits import Limits
+from .pgstore import PgStore, is_url
+from .reclaim import reclaim_idle
 from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, STORE_CLOSE, Conn, Lobby, encode
 from .rules_api import MAX_RULES_BODY, RulesApi, refusal
 from .store import Store
@@ -55,7 +57,7 @@ WASM_FILES = {"core.wasm": "application/wasm", "core.mjs": "text/javascript"}
 #: HTTP status of each refusal code of the room API (the rest are 400)
 STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_large": 413,
           "bad_media_type": 415, "custom_rules_off": 403, "store_error": 503,
-          "wrong_shard": 421}
+          "wrong_shard": 421, "room_elsewhere": 421}
 log = logging.getLogger("shengji.web")
 
 
@@ -71,9 +73,10 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
     shortcut for ``Limits(max_rooms=...)``). ``allowed_hosts``/``allowed_origins``: names
     this server answers to besides IP literals and localhost (see guard.py). ``db``: the
-    SQLite file that keeps rooms and games across restarts (store.py); None keeps them in
-    memory only. ``seats``: the default variant is played at that many seats (``shengji
-    serve --seats``). ``gc_pauses``: while the app runs, the garbage collector's full
+    SQLite file that keeps rooms and games across restarts (store.py), or a
+    ``postgresql://`` URL (pgstore.py: several processes on several hosts); None keeps
+    them in memory only. ``seats``: the default variant is played at that many seats
+    (``shengji serve --seats``). ``gc_pauses``: while the app runs, the garbage collector's full
     collections are replaced by short ones (gcpause.py; ``shengji serve`` turns it on: it
     changes the whole process's collector). ``custom_rules``: rooms may be created with
     house rules (``rules``, checked by rules_api.py); ``bases``: the offered variants a
@@ -88,7 +91,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     if max_rooms:
         from dataclasses import replace
         limits = replace(limits, max_rooms=max_rooms)
-    store = Store(db) if db else None
+    store = open_store(db)
     # the table sizes each variant offers: its by_players table, else its own size
     seat_counts = {name: sorted({int(k) for k in (v.settings.get("by_players") or {})}
                                 | {v.players}) for name, v in loaded.items()}
@@ -125,9 +128,9 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             # a check loads a variant: in a thread, so that the event loop goes on
             house = None if text is None else await asyncio.to_thread(
                 house_api.check, text, players, address)
-            room = lobby.create(house.base if house else name, seed, max_deals,
-                                address=address, turn_timer=turn_timer, players=players,
-                                house=house)
+            room = await lobby.create(house.base if house else name, seed, max_deals,
+                                      address=address, turn_timer=turn_timer,
+                                      players=players, house=house)
         except HouseRulesError as e:
             return JSONResponse(refusal(e), 422)
         except ClientDisconnect:  # the body stopped coming (or the read timeout cut it)
@@ -140,7 +143,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     async def public_replay(request):
         address = request.client.host if request.client else "?"
         try:
-            room = lobby.get(request.path_params["code"], address)
+            room = await lobby.get(request.path_params["code"], address)
             text = room.public_replay(lambda: lobby.addresses.bucket("replay", address).take())
         except ShengjiError as e:
             return _refusal(e, 404)
@@ -202,20 +205,27 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        if store is not None:
+            await store.open()  # PostgreSQL connects here (SQLite opened above)
         pauses = GcPauses() if gc_pauses else None
         if pauses is not None:
             pauses.start()
         app.state.gc_pauses = pauses
+        chores = [asyncio.create_task(reclaim_idle(lobby))]  # reclaim.py
+        if store is not None:
+            chores.append(asyncio.create_task(store.keep_alive()))  # the lease (lease.py)
         try:
             yield
         finally:
+            for task in chores:
+                task.cancel()
             if pauses is not None:
                 pauses.stop()
             house_api.close()
             for room in list(lobby.rooms.values()):  # no bot writes to a closed store
                 room.stop()
             if store is not None:
-                store.close()
+                await store.aclose()
 
     app = Starlette(routes=[
         Route("/", index),
@@ -232,6 +242,14 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         exception_handlers={Exception: _internal_error})
     app.state.lobby = lobby
     return app
+
+
+def open_store(db: str | None):
+    """The store of ``--db``: a ``postgresql://`` URL (connected when the app starts), an
+    SQLite file, or None."""
+    if not db:
+        return None
+    return PgStore(db) if is_url(db) else Store(db)
 
 
 def _refusal(e: ShengjiError, status: int) -> JSONResponse:

@@ -51,8 +51,8 @@ def rule_examples() -> dict:
 
 def _status(e: ShengjiError) -> int:
     return {"rate_limited": 429, "too_large": 413, "bad_media_type": 415,
-            "no_such_room": 404, "custom_rules_off": 403,
-            "busy": 503}.get(getattr(e, "code", ""), 400)
+            "no_such_room": 404, "custom_rules_off": 403, "busy": 503, "store_error": 503,
+            "wrong_shard": 421, "room_elsewhere": 421}.get(getattr(e, "code", ""), 400)
 
 
 def refusal(e: HouseRulesError) -> dict:
@@ -153,7 +153,7 @@ class RulesApi:
         async def get_room(request):
             address = request.client.host if request.client else "?"
             try:  # a lookup by code: misses are counted per address (admission.py)
-                room = self.lobby.get(request.path_params["code"], address)
+                room = await self.lobby.get(request.path_params["code"], address)
             except ShengjiError as e:
                 return JSONResponse(error_message(e), _status(e))
             return JSONResponse({"room": room.code, "variant": room.variant_name,

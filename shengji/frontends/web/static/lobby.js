@@ -83,6 +83,7 @@ export const LOBBY_ERRORS = {
   join_timeout: "The connection waited too long without joining. Try again.",
   offline: "The server did not answer. Is it running?",
   game_over: "That game is over. You can watch its end or open its replay.",
+  room_elsewhere: "That room is being moved between the server's processes (a restart). Try again in a moment.",
 };
 
 export function showLobbyError(msg) {
