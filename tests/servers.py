@@ -177,6 +177,7 @@ class Nginx:
         with open(conf, "w") as f:
             f.write(f"""daemon off;
 worker_processes 1;
+worker_rlimit_nofile 16384;
 pid {self.folder}/nginx.pid;
 error_log {self.folder}/error.log warn;
 events {{ worker_connections 4096; }}
