@@ -150,6 +150,8 @@ class PgStore:
 
     def _error(self, e: BaseException) -> StoreError:
         text = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        if isinstance(e, (OSError, asyncio.TimeoutError)):
+            text = f"cannot reach it: {text}"
         return StoreError(f"database {self.path}: {text}")
 
     async def open(self) -> None:
@@ -159,8 +161,10 @@ class PgStore:
             raise StoreError(f"--db {self.path}: PostgreSQL needs asyncpg: "
                              "pip install 'shengji[postgres]'") from None
         try:
+            # min_size 0: no floor of connections for asyncpg to restore (and log a
+            # traceback about) while the database is away; they open as needed
             self.pool = await asyncpg.create_pool(
-                self.url, min_size=1, max_size=self.pool_size, timeout=CONNECT_TIMEOUT,
+                self.url, min_size=0, max_size=self.pool_size, timeout=CONNECT_TIMEOUT,
                 command_timeout=STATEMENT_TIMEOUT)
             async with self.pool.acquire() as c:
                 await self._migrate(c)
