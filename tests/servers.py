@@ -108,13 +108,21 @@ class PgCluster:
         subprocess.run(run + [str(self.bin / "initdb"), "-D", self.data, "--auth=trust",
                               "-U", "shengji", "-E", "UTF8", "--locale=C", "--no-sync"],
                        check=True, capture_output=True)
-        options = (f"-c listen_addresses='' -c unix_socket_directories={self.folder} "
-                   "-c max_connections=200 -c shared_buffers=64MB")
+        self.options = (f"-c listen_addresses='' -c unix_socket_directories={self.folder} "
+                        "-c max_connections=200 -c shared_buffers=64MB")
         if not durable:
-            options += " -c fsync=off -c full_page_writes=off"
-        subprocess.run(run + [str(self.bin / "pg_ctl"), "-D", self.data, "-l",
-                              os.path.join(self.folder, "log"), "-w", "-o", options, "start"],
-                       check=True, capture_output=True)
+            self.options += " -c fsync=off -c full_page_writes=off"
+        self.start()
+
+    def start(self) -> None:
+        subprocess.run(_as_user() + [str(self.bin / "pg_ctl"), "-D", self.data, "-l",
+                                     os.path.join(self.folder, "log"), "-w", "-o",
+                                     self.options, "start"], check=True, capture_output=True)
+
+    def halt(self) -> None:
+        """Stop the server (``start()`` starts it again): the database goes away."""
+        subprocess.run(_as_user() + [str(self.bin / "pg_ctl"), "-D", self.data, "-m", "fast",
+                                     "-w", "stop"], check=True, capture_output=True)
 
     def url(self, name: str) -> str:
         return f"postgresql://shengji@/{name}?host={self.folder}"

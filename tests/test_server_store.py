@@ -273,6 +273,32 @@ def test_sigkill_mid_deal_loses_nothing(store_db):
         assert any(e["type"] == "DealScored" for e in msg["events"])
 
 
+def test_postgres_away_mid_game_then_back(pg_cluster):
+    """The database goes away in the middle of a deal: the action is refused with one
+    error and the socket closed (nothing unsaved told); once it is back, the player
+    rejoins at the last committed position and plays on."""
+    db = pg_cluster.database()
+    with app_client(db) as client:
+        code = new_room(client, seed=2)
+        with client.websocket_connect(WS) as ws:
+            me = join(ws, code)
+            send(ws, type="start", token=me["token"])
+            state = play_until(ws, me["token"], lambda m: m["legal"] is not None)
+            pg_cluster.halt()
+            try:
+                send(ws, type="action", token=me["token"], action=some_action(state))
+                error = until(ws, "error")
+                assert error["code"] == "store_error" and "cannot reach it" in error["message"]
+            finally:
+                pg_cluster.start()
+        with client.websocket_connect(WS) as ws:
+            join(ws, code, token=me["token"])
+            again = until(ws, "state")
+            assert again["event_index"] == state["event_index"]
+            send(ws, type="action", token=me["token"], action=some_action(again))
+            assert until(ws, "state")["event_index"] > again["event_index"]
+
+
 # ---------------------------------------------------------------- playing on
 
 def test_a_stand_in_bot_plays_for_a_player_who_left_until_they_return():
