@@ -84,6 +84,23 @@ def missing_nginx() -> str | None:
     return _ensure_user()
 
 
+def _after_us(script: str) -> None:
+    """Run ``script`` (sh) once this process has ended: what a killed test run (SIGKILL,
+    a timeout) would leave running is stopped all the same."""
+    watch = f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 2; done; {script}"
+    subprocess.Popen(["sh", "-c", watch], start_new_session=True, stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _kill_after_us(pid: int, sig: str, then: str = "") -> None:
+    """Signal process ``pid`` once this process has ended, if it is still the same
+    process (its start time unchanged: a pid used again by another is left alone)."""
+    with open(f"/proc/{pid}/stat") as f:
+        started = f.read().rsplit(")", 1)[1].split()[19]
+    now = f"$(sed 's/.*) //' /proc/{pid}/stat 2>/dev/null | cut -d' ' -f20)"
+    _after_us(f'if [ "{now}" = "{started}" ]; then kill -{sig} {pid}; fi; {then}')
+
+
 def _folder(prefix: str) -> str:
     """A short temporary folder (a Unix socket path must fit in 107 bytes) that the
     unprivileged user owns."""
@@ -113,6 +130,9 @@ class PgCluster:
         if not durable:
             self.options += " -c fsync=off -c full_page_writes=off"
         self.start()
+        stop = " ".join(_as_user() + [str(self.bin / "pg_ctl"), "-D", self.data, "-m",
+                                      "immediate", "stop"])
+        _after_us(f"if [ -d {self.data} ]; then {stop}; rm -rf {self.folder}; fi")
 
     def start(self) -> None:
         subprocess.run(_as_user() + [str(self.bin / "pg_ctl"), "-D", self.data, "-l",
@@ -151,6 +171,7 @@ def start_serve(db: str, port: int, *extra: str) -> subprocess.Popen:
                              "--port", str(port), *extra],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    _kill_after_us(proc.pid, "KILL")
     for _ in range(1200):
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/variants", timeout=1)
@@ -199,6 +220,7 @@ http {{
         self.proc = subprocess.Popen(_as_user() + [nginx, "-p", self.folder, "-c", conf,
                                                    "-e", f"{self.folder}/error.log"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _kill_after_us(self.proc.pid, "TERM", f"rm -rf {self.folder}")
 
     def wait(self, port: int) -> None:
         for _ in range(200):
