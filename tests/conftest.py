@@ -68,6 +68,34 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """One throwaway PostgreSQL cluster per test process (so one per pytest-xdist
+    worker), started on first use; tests/servers.py. Skipped, with one line, where
+    PostgreSQL or asyncpg is missing."""
+    import servers
+
+    reason = servers.missing_postgres()
+    if reason:
+        pytest.skip(f"{POSTGRES_SKIP}{reason}")
+    cluster = servers.PgCluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_db(request, tmp_path) -> str:
+    """A fresh database of each store, as ``--db`` takes it: an SQLite file, a database
+    of the worker's PostgreSQL cluster (the test's name then says ``postgres``)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "rooms.sqlite3")
+    return request.getfixturevalue("pg_cluster").database()
+
+
+#: how the PostgreSQL tests' skip reason starts (the summary line below finds it)
+POSTGRES_SKIP = "PostgreSQL tests skipped: "
+
+
 def _protocol_counts() -> tuple[int, list[str], int]:
     """This process's schema checks: (messages checked, the first problems, problems)."""
     from shengji.protocol.schema import CHECKER
@@ -120,6 +148,17 @@ def pytest_terminal_summary(terminalreporter):
         for problem in problems[:10]:
             terminalreporter.write_line(f"  {problem}", red=True)
     _browser_skip_line(terminalreporter)
+    _postgres_skip_line(terminalreporter)
+
+
+def _postgres_skip_line(terminalreporter):
+    """The PostgreSQL tests' skip said once, in one line (tests/servers.py)."""
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+        reason = reason.removeprefix("Skipped: ")
+        if reason.startswith(POSTGRES_SKIP):
+            terminalreporter.write_line(reason, yellow=True)
+            return
 
 
 def _browser_skip_line(terminalreporter):

@@ -3,6 +3,7 @@ room codes over HTTP and websockets alike (issue 26; shengji/frontends/web/admis
 
 from __future__ import annotations
 
+import asyncio
 import time
 import warnings
 
@@ -30,10 +31,25 @@ def variants():
     return {"two-deck-80": load_variant("two-deck-80")}
 
 
+_LOOP = asyncio.new_event_loop()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _loop():
+    yield
+    _LOOP.close()
+
+
+def create(lobby, *args, **kw):
+    """A room made by ``Lobby.create`` (a coroutine: it may look codes up in the store),
+    on one event loop for the module (a loop per call would cost more than the call)."""
+    return _LOOP.run_until_complete(lobby.create(*args, **kw))
+
+
 def refusal(lobby, address: str) -> str | None:
     """The refusal code of a room created from ``address`` (None: created)."""
     try:
-        lobby.create("two-deck-80", address=address)
+        create(lobby, "two-deck-80", address=address)
     except ShengjiError as e:
         return e.code
     return None
@@ -67,7 +83,7 @@ def test_a_flood_from_200_addresses_leaves_room_for_a_newcomer(variants):
     assert len(lobby.rooms) == 2000 and refused[None] == 2045
     # a newcomer gets a room: the biggest holder's least recently used room makes way
     start = time.monotonic()
-    room = lobby.create("two-deck-80", address="203.0.113.7")
+    room = create(lobby, "two-deck-80", address="203.0.113.7")
     print(f"2,050 creates from 205 addresses in {flood:.2f} s; the newcomer's room in "
           f"{1000 * (time.monotonic() - start):.1f} ms")
     assert room.code in lobby.rooms and len(lobby.rooms) == 2000
@@ -82,13 +98,13 @@ def test_a_flood_from_200_addresses_leaves_room_for_a_newcomer(variants):
     # the cap stays: when every address holds the same share, the server is full
     full = Lobby(variants=variants, limits=Limits(max_rooms=4, rooms_per_address=10))
     for a in range(4):
-        full.create("two-deck-80", address=f"10.2.0.{a}")
+        create(full, "two-deck-80", address=f"10.2.0.{a}")
     assert refusal(full, "10.2.0.9") == "server_full"
 
 
 def test_a_room_somebody_is_in_never_makes_way(variants):
     lobby = Lobby(variants=variants, limits=Limits(max_rooms=3, rooms_per_address=10))
-    rooms = [lobby.create("two-deck-80", address="10.3.0.1") for _ in range(3)]
+    rooms = [create(lobby, "two-deck-80", address="10.3.0.1") for _ in range(3)]
     for r in rooms:
         r.conns.append(object())  # somebody is connected to each
     assert refusal(lobby, "10.3.0.2") == "server_full"
@@ -97,7 +113,7 @@ def test_a_room_somebody_is_in_never_makes_way(variants):
 def test_rooms_nobody_joined_expire_within_minutes(variants):
     limits = Limits(max_rooms=10, rooms_per_address=5)
     lobby = Lobby(variants=variants, limits=limits)
-    made = [lobby.create("two-deck-80", address=f"10.4.0.{i % 2}") for i in range(10)]
+    made = [create(lobby, "two-deck-80", address=f"10.4.0.{i % 2}") for i in range(10)]
     joined = made[0]
     joined.seats[0].kind = "human"  # somebody took a seat (and left)
     assert refusal(lobby, "10.4.0.0") == "too_many_rooms"
@@ -107,7 +123,7 @@ def test_rooms_nobody_joined_expire_within_minutes(variants):
     # the unjoined rooms are idle now: they count for nobody and make way for anyone
     assert [r.idle for r in made] == [False] + [True] * 9
     for _ in range(4):
-        lobby.create("two-deck-80", address="10.4.0.0")
+        create(lobby, "two-deck-80", address="10.4.0.0")
     assert joined.code in lobby.rooms and len(lobby.rooms) <= 10
 
 
@@ -118,9 +134,9 @@ def test_rooms_nobody_joined_leave_the_store_when_dropped(variants, tmp_path):
     try:
         lobby = Lobby(variants=variants, limits=Limits(max_rooms=2, unjoined_seconds=0),
                       store=store)
-        old = [lobby.create("two-deck-80", address="10.5.0.1") for _ in range(2)]
+        old = [create(lobby, "two-deck-80", address="10.5.0.1") for _ in range(2)]
         time.sleep(0.01)
-        lobby.create("two-deck-80", address="10.5.0.2")
+        create(lobby, "two-deck-80", address="10.5.0.2")
         assert not any(store.exists(r.code) for r in old)
     finally:
         store.close()
@@ -159,8 +175,12 @@ def test_guessing_over_http_is_held_to_the_rate(tmp_path):
     with make_client(tmp_path) as client:
         store = client.app.state.lobby.store
         looked = []
-        real_room = store.room
-        store.room = lambda code: looked.append(code) or real_room(code)
+        real_claim = store.claim
+
+        async def claim(code):
+            looked.append(code)
+            return await real_claim(code)
+        store.claim = claim
         code = new_room(client)
         start = time.monotonic()
         answers = {}

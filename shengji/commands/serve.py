@@ -39,11 +39,13 @@ def add_parser(subparsers) -> None:
     p.add_argument("--allowed-origin", action="append", default=[], metavar="URL",
                    help="another origin whose pages may open websockets here "
                         "(default: only this server's own page)")
-    p.add_argument("--db", default=None, metavar="PATH",
+    p.add_argument("--db", default=None, metavar="PATH|URL",
                    help="SQLite file keeping rooms, seats and every game's actions, so that "
                         "a restart loses nothing (default: rooms.sqlite3 in "
                         "$XDG_STATE_HOME/shengji, else ~/.local/state/shengji; "
-                        "':memory:' keeps nothing)")
+                        "':memory:' keeps nothing), or a PostgreSQL database "
+                        "postgresql://USER@HOST/DB shared by several processes and hosts "
+                        "(the postgres extra; docs/serving.md)")
     p.add_argument("--proxy-headers", action="store_true",
                    help="trust X-Forwarded-For from a reverse proxy on 127.0.0.1 (the "
                         "per-address limits then count the real clients)")
@@ -86,6 +88,20 @@ def default_db() -> str:
     return os.path.join(base, "shengji", "rooms.sqlite3")
 
 
+def check_postgres(url: str) -> None:
+    """Connect, apply the migrations and leave: a database that cannot be reached or
+    refuses is one line here, before the server starts (the app connects again)."""
+    import asyncio
+
+    from ..frontends.web.pgstore import PgStore
+
+    async def check():
+        store = PgStore(url, pool_size=1)
+        await store.open()
+        await store.aclose()
+    asyncio.run(check())
+
+
 def run(args) -> int:
 
     try:
@@ -109,7 +125,11 @@ def run(args) -> int:
     # an unknown bot or table size fails here, not in a room
     make_bot(args.bot, load_variant(args.variant, players=args.seats))
     db = args.db or default_db()
-    if db != ":memory:":
+    from ..frontends.web.pgstore import is_url, shown_url
+
+    if is_url(db):
+        check_postgres(db)
+    elif db != ":memory:":
         import os
         import sqlite3
 
@@ -132,7 +152,7 @@ def run(args) -> int:
     if exposed(args.host):
         print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr)
     print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop); "
-          f"rooms kept in {db}")
+          f"rooms kept in {shown_url(db)}")
     sys.stdout.flush()
     from ..frontends.web.conns import server_config
 

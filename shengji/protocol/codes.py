@@ -54,6 +54,10 @@ ERROR_CODES: dict[str, str] = {
     "bad_media_type": "a POST body that is not `application/json`",
     "custom_rules_off": "house rules on a server started with `--no-custom-rules`",
     "wrong_shard": "a room code another process serves (`serve --shard`, docs/scaling.md)",
+    "room_elsewhere": "a room another live process serves now (its lease, docs/scaling.md): "
+                      "the client was routed to the wrong process",
+    "idle": "the room was idle past the limit (docs/serving.md, \"Keeping a table moving\"): its "
+            "websockets are closed (4000); it is kept, and joining again brings it back",
     "busy": "\"Try these rules\": the preview queue is full, or a preview ran too long and "
             "was stopped",
     "rate_limited": "over a rate of docs/serving.md (\"Rates\"): messages on one websocket "
@@ -75,7 +79,8 @@ ERROR_CODES: dict[str, str] = {
 HTTP_STATUS: dict[str, int] = {
     "bad_json": 400, "bad_message": 400, "bad_variant": 400, "bad_host": 400,
     "cross_site": 403, "custom_rules_off": 403, "no_such_room": 404, "too_large": 413,
-    "bad_media_type": 415, "wrong_shard": 421, "bad_rules": 422, "too_many_rooms": 429,
+    "bad_media_type": 415, "wrong_shard": 421, "room_elsewhere": 421, "bad_rules": 422,
+    "too_many_rooms": 429,
     "rate_limited": 429, "internal": 500, "server_full": 503, "busy": 503,
     "store_error": 503,
 }

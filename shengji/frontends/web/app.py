@@ -6,7 +6,9 @@ websocket that speaks the protocol (docs/protocol.md).
     POST /api/rooms        {"variant": NAME, "seed": S} → {"room": CODE}
     GET  /api/rooms/CODE/replay   the room's public replay (finished deals; the game
                            record once the match is over)
-    WS   /ws               protocol messages, one JSON object per text frame
+    WS   /ws/CODE          protocol messages, one JSON object per text frame; the code in
+                           the URL is for a proxy that routes rooms to processes (the
+                           server reads the code of the join message; /ws works too)
 
 Every request passes ``guard.Guard`` first (Host and Origin checks, security headers);
 ``limits.Limits`` holds the abuse limits (docs/serving.md).
@@ -39,6 +41,8 @@ from ...variants.house import HouseRulesError
 from .gcpause import GcPauses
 from .guard import Guard
 from .limits import Limits
+from .pgstore import PgStore, is_url
+from .reclaim import reclaim_idle
 from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, STORE_CLOSE, Conn, Lobby, encode
 from .rules_api import MAX_RULES_BODY, RulesApi, refusal
 from .store import Store
@@ -67,9 +71,10 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
     shortcut for ``Limits(max_rooms=...)``). ``allowed_hosts``/``allowed_origins``: names
     this server answers to besides IP literals and localhost (see guard.py). ``db``: the
-    SQLite file that keeps rooms and games across restarts (store.py); None keeps them in
-    memory only. ``seats``: the default variant is played at that many seats (``shengji
-    serve --seats``). ``gc_pauses``: while the app runs, the garbage collector's full
+    SQLite file that keeps rooms and games across restarts (store.py), or a
+    ``postgresql://`` URL (pgstore.py: several processes on several hosts); None keeps
+    them in memory only. ``seats``: the default variant is played at that many seats
+    (``shengji serve --seats``). ``gc_pauses``: while the app runs, the garbage collector's full
     collections are replaced by short ones (gcpause.py; ``shengji serve`` turns it on: it
     changes the whole process's collector). ``custom_rules``: rooms may be created with
     house rules (``rules``, checked by rules_api.py); ``bases``: the offered variants a
@@ -84,7 +89,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     if max_rooms:
         from dataclasses import replace
         limits = replace(limits, max_rooms=max_rooms)
-    store = Store(db) if db else None
+    store = open_store(db)
     # the table sizes each variant offers: its by_players table, else its own size
     seat_counts = {name: sorted({int(k) for k in (v.settings.get("by_players") or {})}
                                 | {v.players}) for name, v in loaded.items()}
@@ -121,9 +126,9 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             # a check loads a variant: in a thread, so that the event loop goes on
             house = None if text is None else await asyncio.to_thread(
                 house_api.check, text, players, address)
-            room = lobby.create(house.base if house else name, seed, max_deals,
-                                address=address, turn_timer=turn_timer, players=players,
-                                house=house)
+            room = await lobby.create(house.base if house else name, seed, max_deals,
+                                      address=address, turn_timer=turn_timer,
+                                      players=players, house=house)
         except HouseRulesError as e:
             return JSONResponse(refusal(e), http_status("bad_rules"))
         except ClientDisconnect:  # the body stopped coming (or the read timeout cut it)
@@ -136,7 +141,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     async def public_replay(request):
         address = request.client.host if request.client else "?"
         try:
-            room = lobby.get(request.path_params["code"], address)
+            room = await lobby.get(request.path_params["code"], address)
             text = room.public_replay(lambda: lobby.addresses.bucket("replay", address).take())
         except ShengjiError as e:
             return _refusal(e)
@@ -198,20 +203,27 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        if store is not None:
+            await store.open()  # PostgreSQL connects here (SQLite opened above)
         pauses = GcPauses() if gc_pauses else None
         if pauses is not None:
             pauses.start()
         app.state.gc_pauses = pauses
+        chores = [asyncio.create_task(reclaim_idle(lobby))]  # reclaim.py
+        if store is not None:
+            chores.append(asyncio.create_task(store.keep_alive()))  # the lease (lease.py)
         try:
             yield
         finally:
+            for task in chores:
+                task.cancel()
             if pauses is not None:
                 pauses.stop()
             house_api.close()
             for room in list(lobby.rooms.values()):  # no bot writes to a closed store
                 room.stop()
             if store is not None:
-                store.close()
+                await store.aclose()
 
     app = Starlette(routes=[
         Route("/", index),
@@ -220,6 +232,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         Route("/api/rooms/{code}/replay", public_replay),
         *house_api.routes(_read_json),
         WebSocketRoute("/ws", websocket),
+        WebSocketRoute("/ws/{room}", websocket),  # the code for a proxy (docs/serving.md)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/wasm/{name}", wasm_file),
     ], middleware=[Middleware(Guard, allowed_hosts=allowed_hosts,
@@ -227,6 +240,14 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         exception_handlers={Exception: _internal_error})
     app.state.lobby = lobby
     return app
+
+
+def open_store(db: str | None):
+    """The store of ``--db``: a ``postgresql://`` URL (connected when the app starts), an
+    SQLite file, or None."""
+    if not db:
+        return None
+    return PgStore(db) if is_url(db) else Store(db)
 
 
 def _refusal(e: ShengjiError) -> JSONResponse:

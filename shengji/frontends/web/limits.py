@@ -54,6 +54,8 @@ class Limits:
     room_burst: int = 20
     #: seconds a room nobody has joined is kept once the room cap is reached
     unjoined_seconds: float = 120.0
+    #: seconds a room whose connected people all stay silent is kept in memory (reclaim.py)
+    idle_room_seconds: float = 1800.0
     #: lookups by room code that find nothing (a join, a spectator, GET .../replay) and
     #: joins with a wrong token, per address: a burst, then this rate
     failed_join_rate: float = 0.2

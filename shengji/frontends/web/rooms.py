@@ -16,9 +16,9 @@ The room runs the bots, and two things that keep a table moving without freezing
 - when a player who is to act has no connection, the turn timer starts; when it runs
   out, a stand-in bot plays that seat until the player joins again.
 
-With a ``store.Store`` every room, seat and action is written before anyone is told of
-it, and a room is read back (its game replayed from the actions) on first use after a
-restart.
+With a store (store.py: SQLite, pgstore.py: PostgreSQL) every room, seat and action is
+committed before anyone is told of it, and a room is read back (its game replayed from
+the actions) on first use after a restart, or on another process.
 """
 
 from __future__ import annotations
@@ -227,6 +227,7 @@ class Room(RoomReplays):
             s.kind, s.token_hash = "human", token_hash(token)
             s.name = clean_name(msg.get("name", ""), f"player {seat}")
             self._save_seats()
+            await self._stored()  # the seat is stored before its token is told
         conn.seat, conn.room = seat, self
         conn.cursor = self.table.deal_start_index()
         self.conns.append(conn)
@@ -258,6 +259,7 @@ class Room(RoomReplays):
                          "play_rules": rules_json(self.table.variant.play_rules),
                          "watching": True})
         await self.chat.send_history(conn)
+        await self._stored()
         await conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
@@ -335,34 +337,12 @@ class Room(RoomReplays):
             seat = self._check_token(conn, msg.get("token"))
             name = self.seats[seat].name
         line = encode(self.chat.add(seat, name, msg["text"]))
+        await self._stored()
         for other in self.conns + self.watchers:
             try:
                 await other.send(line)
             except Exception:  # a closed socket: its own receive loop forgets it
                 pass
-
-    def public_replay(self, allow) -> str:
-        """The room's public replay: every scored deal as a spectator saw it, and the whole
-        game record (variant, seed, actions) once the match is over — before that the
-        seed would tell the hands still to come. Built when the game has moved since the
-        last time, if ``allow()`` says this client may have one built."""
-        key = len(self.table.game.events)
-        if self._public is not None and self._public[0] == key:
-            return self._public[1]
-        if not allow():
-            raise ProtocolError("rate_limited", "too many replays asked for; wait a little")
-        game = self.table.game
-        deals = [self._deal_replay(None, d) for d in self._scored_deals()]
-        msg = {"type": "public_replay", "protocol": PROTOCOL_VERSION, "room": self.code,
-               "variant": self.variant_name, "over": game.over, "winner": game.winner,
-               "seats": [{"seat": i, "kind": s.kind, "name": s.name}
-                         for i, s in enumerate(self.seats)],
-               "deals": deals, **rules_fields(self.rules)}
-        if game.over:
-            from ...engine.serial import game_to_dict
-            msg["record"] = {**game_to_dict(game), "rules": self.rules["text"]}  # in force
-        self._public = (key, encode(msg))
-        return self._public[1]
 
     async def changed(self) -> None:
         """After the game moved: note a scored deal, tell everyone (which stores the new
@@ -375,7 +355,7 @@ class Room(RoomReplays):
         # the store first: nobody is told of an action that a killed server would lose
         # (and the bots' declarations while dealing go to the store in one commit)
         try:
-            self._save_actions()
+            await self._stored()
         except StoreError as e:  # nothing unsaved is told: everyone gets the error, closed
             log.error("room %s: %s", self.code, e)
             for conn in self.conns + self.watchers:
@@ -385,8 +365,10 @@ class Room(RoomReplays):
                 except Exception:  # already gone
                     pass
             return
-        for conn in self.conns + self.watchers:
-            msg = self.state_for(conn) if self.started else self.room_message()
+        # built at once after the commit: an action made during a send waits for its own
+        told = [(conn, self.state_for(conn) if self.started else self.room_message())
+                for conn in self.conns + self.watchers]
+        for conn, msg in told:
             try:
                 await conn.send(msg)
             except Exception:  # a closed socket: forget the connection, keep the room
@@ -413,6 +395,16 @@ class Room(RoomReplays):
                                    [a.to_dict() for a in actions[self.saved:]],
                                    finished=self.table.over)
         self.saved = len(actions)
+
+    async def _stored(self) -> None:
+        """Every write of the room so far committed, and the actions made meanwhile (a
+        store commits a room's writes in order): nothing is told before."""
+        self._save_actions()
+        while self.store is not None:
+            await self.store.flush(self.code)
+            if self.saved == len(self.table.game.actions):
+                return
+            self._save_actions()
 
     # ----------------------------------------------------------------- bots and timer
 
@@ -550,9 +542,9 @@ class Lobby:
             self._sized[key] = got
         return got
 
-    def create(self, variant_name: str, seed=0, max_deals=None, address: str = "?",
-               turn_timer: float = DEFAULT_TURN_TIMER, players: int | None = None,
-               house=None) -> Room:  # house: checked HouseRules, played instead
+    async def create(self, variant_name: str, seed=0, max_deals=None, address: str = "?",
+                     turn_timer: float = DEFAULT_TURN_TIMER, players: int | None = None,
+                     house=None) -> Room:  # house: checked HouseRules, played instead
         variant = house.variant if house is not None else self.variant(variant_name, players)
         lim = self.limits
         key = address_key(address)
@@ -563,8 +555,8 @@ class Lobby:
         if not self.addresses.bucket("room", address).take():
             raise ProtocolError("rate_limited", "rooms are created too fast from your address; "
                                                 "wait a little")
+        code = await self._new_code()
         self._make_space(address)
-        code = self._new_code()
         room = Room(code, variant, seed, variant_name=variant_name,
                     max_deals=max_deals, bot=self.bot, bot_delay=self.bot_delay, limits=lim,
                     creator=key, turn_timer=turn_timer, store=self.store,
@@ -574,6 +566,11 @@ class Lobby:
                                 [s.record() for s in room.seats])
         self.rooms[code] = room
         self._created.setdefault(key, set()).add(code)
+        try:
+            await room._stored()  # the code is told once the room is stored
+        except StoreError:
+            self._drop(code)
+            raise
         return room
 
     def _make_space(self, address: str | None) -> None:
@@ -589,19 +586,20 @@ class Lobby:
             codes.discard(code)
             if not codes:
                 del self._created[room.creator]
-        if self.store is not None and room.unjoined:
-            self.store.drop_room(code)
+        if self.store is not None:  # its lease given back; deleted if nobody ever joined
+            self.store.release(code, drop=room.unjoined)
 
-    def _new_code(self) -> str:
+    async def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if self.shard is not None and admission.shard_of(code, self.shard[1]) \
                     != self.shard[0]:
                 continue
-            if code not in self.rooms and (self.store is None or not self.store.exists(code)):
+            if code not in self.rooms and (self.store is None
+                                           or not await self.store.code_used(code)):
                 return code
 
-    def get(self, code: str, address: str) -> Room:
+    async def get(self, code: str, address: str) -> Room:
         """The room of a code as typed (any case, spaces and dashes ignored), read back
         from the store if it is not in memory. Every lookup by code comes here: a miss
         counts against ``address``'s failed lookups, and an address out of them is
@@ -611,16 +609,21 @@ class Lobby:
         if key and self.shard is not None:
             admission.check_shard(key, *self.shard)
         room = self.rooms.get(key) if key else None
+        if room is not None and self.store is not None and self.store.failed(key):
+            self._drop(room.code)  # its writes failed: read back what was committed
+            room = None
         if room is None and key and self.store is not None:
-            room = self._restore(key, address)
+            room = await self._restore(key, address)
         if room is None:
             admission.count_miss(self.addresses, address)
             shown = code[:20] if isinstance(code, str) else code
             raise ProtocolError("no_such_room", f"no room {shown!r}")
         return room
 
-    def _restore(self, code: str, address: str | None = None) -> Room | None:
-        rec = self.store.room(code)
+    async def _restore(self, code: str, address: str | None = None) -> Room | None:
+        rec = await self.store.claim(code)  # its lease, then the room (lease.py)
+        if code in self.rooms:  # restored meanwhile, for another connection
+            return self.rooms[code]
         if rec is None:
             return None
         try:
@@ -643,7 +646,7 @@ class Lobby:
     async def _join(self, conn: Conn, msg: dict) -> None:
         """Joins that fail for want of a secret (a room code, a token) are rate-limited per
         address, so that codes and tokens cannot be guessed by trying."""
-        room = self.get(msg["room"], conn.address)  # a wrong code counts there
+        room = await self.get(msg["room"], conn.address)  # a wrong code counts there
         try:
             if msg["type"] == "watch":
                 await room.watch(conn, msg)

@@ -154,7 +154,7 @@ class RulesApi:
         async def get_room(request):
             address = request.client.host if request.client else "?"
             try:  # a lookup by code: misses are counted per address (admission.py)
-                room = self.lobby.get(request.path_params["code"], address)
+                room = await self.lobby.get(request.path_params["code"], address)
             except ShengjiError as e:
                 return JSONResponse(error_message(e), _status(e))
             return JSONResponse({"room": room.code, "variant": room.variant_name,

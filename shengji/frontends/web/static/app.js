@@ -65,6 +65,6 @@ const code = params.get("room");
 if (code) {
   $("joincode").value = code;
   const saved = JSON.parse(localStorage.getItem("shengji:" + code) || "null");
-  if (saved && !params.get("watch")) { app.room = code; app.token = saved.token; connect(() => joinRoom(code, null, saved.token)); }
-  else if (params.get("watch")) { app.room = code; connect(() => watchRoom(code)); }
+  if (saved && !params.get("watch")) { app.room = code; app.token = saved.token; connect(code, () => joinRoom(code, null, saved.token)); }
+  else if (params.get("watch")) { app.room = code; connect(code, () => watchRoom(code)); }
 }

@@ -3,7 +3,7 @@
 import { $, h, fill } from "./dom.js";
 import { glyphText } from "./cards.js";
 import { app } from "./state.js";
-import { connectThen, joinRoom, watchRoom } from "./connection.js";
+import { connectThen, joinRoom, normalCode, watchRoom } from "./connection.js";
 // The house-rules panel draws its fields into the lobby and adds what they say to the
 // room's creation request; a room's rules show before sitting down and during play.
 import { mountHouseRules, houseRules, showRuleErrors } from "./houserules.js";
@@ -56,10 +56,10 @@ export async function createRoom() {
     return;
   }
   if (!r.ok) { showLobbyError(data); if (data.errors) showRuleErrors(data.errors); return; }
-  connectThen(() => joinRoom(data.room, $("name").value.trim() || "you"));
+  connectThen(data.room, () => joinRoom(data.room, $("name").value.trim() || "you"));
 }
 
-export function typedCode() { return $("joincode").value.replace(/[^0-9a-z]/gi, "").toUpperCase(); }
+export function typedCode() { return normalCode($("joincode").value); }
 
 export function joinTyped() {
   doing = "join";
@@ -68,14 +68,14 @@ export function joinTyped() {
     showLobbyError({ code: "no_such_room", message: "" });
     return;
   }
-  connectThen(() => joinRoom(code, $("name").value.trim()));
+  connectThen(code, () => joinRoom(code, $("name").value.trim()));
 }
 
 export function watchTyped() {
   doing = "watch";
   const code = typedCode();
   if (code.length !== 8) { showLobbyError({ code: "no_such_room", message: "" }); return; }
-  connectThen(() => watchRoom(code));
+  connectThen(code, () => watchRoom(code));
 }
 
 // what a person can do about each refusal of the lobby
@@ -92,6 +92,7 @@ export const LOBBY_ERRORS = {
   join_timeout: "The connection waited too long without joining. Try again.",
   offline: "The server did not answer. Is it running?",
   game_over: "That game is over. You can watch its end or open its replay.",
+  room_elsewhere: "That room is being moved between the server's processes (a restart). Try again in a moment.",
 };
 
 // `what`: what was being done, when it is not the lobby's last create, join or watch
