@@ -251,6 +251,9 @@ def caps() -> str:
          "(admission.py); a room somebody is in is never taken", "503 `server_full`"],
         ["addresses remembered by the per-address limits", f"{lim.addresses_tracked:,} (the "
          "oldest forgotten first)", ""],
+        ["time a room somebody is connected to may go without a message from them",
+         f"{lim.idle_room_seconds / 60:g} minutes (looked at once a minute)",
+         "`idle`, the sockets closed (4000); the room stays in the store"],
     ]
     return table(["limit", "default", "over it"], rows)
 
@@ -300,7 +303,7 @@ LIMITS_STATED = {"msg_rate", "msg_burst", "msg_dropped_close", "join_timeout",
                  "room_burst", "unjoined_seconds", "failed_join_rate", "failed_join_burst",
                  "replay_rate", "replay_burst", "addresses_tracked", "header_timeout",
                  "body_timeout", "max_header_bytes", "keep_alive", "sockets_per_address",
-                 "max_sockets"}
+                 "max_sockets", "idle_room_seconds"}
 
 
 def pages() -> list[Path]:
