@@ -361,6 +361,9 @@ def _random_action(game, legal, rng):
 
     if legal.kind == "bury":
         hand = [k for k, n in enumerate(game.hands[legal.seat]) for _ in range(n)]
+        if legal.limit is not None:  # the variant's bury settings
+            rng.shuffle(hand)
+            return Bury(legal.seat, legal.burial(hand))
         return Bury(legal.seat, tuple(rng.sample(hand, legal.count)))
     if legal.kind == "declare" and len(legal) > 1 and rng.random() < 0.6:
         return legal[0]  # mostly pass, so that later overturns get a chance too

@@ -15,7 +15,7 @@ const GROUPS = [
   ["Decks and seats", /^(decks|deck\.|teams|by_players|hand_size|kitty_size)/],
   ["Friends", /^(game_mode|friends\.)/],
   ["Declaring", /^declare\./],
-  ["Kitty", /^play\.kitty/],
+  ["Kitty", /^(play\.kitty|bury\.)/],
   ["Throws and penalties", /^(play\.(throws|failed_throw|ruff_compare)|penalties\.)/],
   ["Play", /^play\./],
   ["Scoring", /^(scoring\.|next_dealer\.)/],
