@@ -480,7 +480,9 @@ def _check_invariants(game, at: str) -> None:
             )
         if any(n < 0 for n in hands[seat]):
             raise Broken(f"{at}: seat {seat} holds a negative number of some card")
-    if game.phase != "deal" and game.phase != "over":
+    # (while dealing, and while a weak hand may ask for a redeal, the kitty is still set
+    # aside: it is in no hand yet)
+    if game.phase not in ("deal", "redeal", "over"):
         for k in range(NUM_KINDS):
             total = sum(h[k] for h in hands) + game.played[k] + game.buried[k]
             if total != copies[k]:
