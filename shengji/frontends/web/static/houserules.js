@@ -127,8 +127,10 @@ function writeField(f, value) {
     }
     el.value = want;
   } else if (f.kind === "int") el.value = value === undefined || value === null ? "" : String(value);
-  else el.value = value === undefined ? "" : (typeof value === "string" ? value : JSON.stringify(value));
+  else el.value = value === undefined ? "" : (typeof value === "string" && !looksJson(value) ? value : JSON.stringify(value));
 }
+// a string that reads back as another value ("2", "true"): written quoted
+function looksJson(text) { try { JSON.parse(text); return true; } catch (e) { return false; } }
 function shown(v) { return v === undefined ? "—" : (typeof v === "string" ? v : JSON.stringify(v)); }
 
 function buildFields(body) {
