@@ -263,15 +263,17 @@ def judge_bidding(variant, case: Case):
             holder = seat
         accepted.append(ok)
     standing = bids[-1] if bids else None
-    return {
+    out = {
         "accepted": accepted,
         "trump": "none" if standing is None or standing.trump is None
         else SUIT_LETTERS[standing.trump],
         "declarer": None if standing is None else standing.seat,
         "dealer": dealer,
         "kitty": holder,
-        "level": deal_level,
     }
+    if levels is not None:  # the deal's level, asked when the seats' levels are given
+        out["level"] = deal_level
+    return out
 
 
 def _eff(variant, case: Case) -> list[int]:
