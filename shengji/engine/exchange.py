@@ -73,8 +73,8 @@ class Exchange(Phase):
             kinds, most = limit
             held = [c for c in action.cards if c in kinds]
             if len(held) > most:
-                self._refuse(f"seat {action.seat} may bury at most {most} of "
-                             f"{cards_text(kinds)}, not {cards_text(held)}", "restricted_burial",
+                self._refuse(f"seat {action.seat} cannot bury {cards_text(held)}: at most "
+                             f"{most} of {cards_text(kinds)}", "restricted_burial",
                              RULE_BURY_LIMIT)
 
     def _perform_bury(self, action: Bury, plan: None, ev: list) -> None:
