@@ -333,7 +333,10 @@ def _random_hand(v, shape, suit_kinds, rest, rng) -> list[int]:
     for k in pool[:size]:
         hand[k] += 1
     others = [k for k in range(NUM_KINDS) if k not in suit_kinds for _ in range(rest[k])]
-    for k in rng.sample(others, min(len(others), rng.randint(0, n))):
+    # at least as many cards as the lead (issue 35: a lead of 7 pairs left a hand of 10
+    # cards, and then "no legal follow" blamed the ladder)
+    more = max(rng.randint(0, n), n - sum(hand))
+    for k in rng.sample(others, min(len(others), more)):
         hand[k] += 1
     return hand
 
