@@ -126,7 +126,7 @@ def shengji_declaration_strength(variant: HookVariant, cards: tuple[int, ...],
 
 @hookspec(firstresult=True)
 def shengji_may_overturn(variant: HookVariant, current: Bid | None, new: Bid,
-                         bids: Sequence[Bid]) -> bool | None:
+                         bids: Sequence[Bid], phase: str) -> bool | None:
     """May ``new`` replace the standing declaration ``current``?
 
     :param variant: the Variant.
@@ -134,9 +134,13 @@ def shengji_may_overturn(variant: HookVariant, current: Bid | None, new: Bid,
     :param new: the proposed ``Bid`` (its strength already computed).
     :param bids: every accepted ``Bid`` of the deal so far, in order (``current`` is the
         last), for rules that look at a seat's own earlier bid.
+    :param phase: when the declaration is shown: ``"deal"`` while the cards are dealt
+        and in the round after the last card, ``"steal"`` in a kitty-theft round after a
+        burial (炒地皮, ``declare.kitty_theft``), where house rules often differ.
     :return: True to accept, False to refuse. Covers overturning (反主), reinforcing
         (自保, same seat and suit), overturning oneself (自反) and joker no-trump.
-        First non-None result wins.
+        First non-None result wins (built-in: the ``declare`` settings; in the
+        ``steal`` phase those of ``declare.theft`` replace them).
     """
 
 
@@ -234,7 +238,10 @@ def shengji_first_dealer(variant: HookVariant, bids: Sequence[Bid], players: int
     :param seed: a string fixed by the game's seed and the deal, for a rule that draws.
     :return: a seat. First non-None result wins (built-in: ``declare.first_dealer`` —
         the first declarer, or the last one; with no bids ``declare.nobody_first_dealer``
-        — the seat dealt first, or one drawn from ``seed``).
+        — the seat dealt first, or one drawn from ``seed``). With ``declare.first_dealer:
+        random`` the engine asks before the first card is dealt (``bids`` empty) and the
+        seat drawn deals whatever is declared; a redeal contested again
+        (``declare.weak_hand_redeal.dealer: contested``) asks again after its bidding.
     """
 
 
@@ -249,10 +256,14 @@ def shengji_advance(variant: HookVariant, level: int, rise: int, defending: bool
     :param defending: True when the seat is on the dealers' side (which held the deal).
     :param deal_level: the deal's level (the dealer's own); a teammate's may differ when
         levels are kept per seat (finding friends). Implementations may leave it out.
-    :return: the new level; above the last level means the match is won.
-        First non-None result wins (built-in: one level at a time, a must-defend level is
-        passed only by the dealers on the first step — ``advancement.must_defend``,
-        ``match_end.as_dealer`` — and NT only when the deal was played at NT).
+    :return: the new level, from ``level`` (no change) up to ``level + rise``, or further
+        up to one past the last level (a ladder's rung); anything else is refused as a
+        VariantError. Above the last level means the match is won, or with
+        ``match_end.cycle`` that the seat goes round from 2 (the engine takes the level
+        modulo the levels' count: A + 2 is 3). First non-None result wins (built-in: one
+        level at a time, a must-defend level is passed only by the dealers on the first
+        step — ``advancement.must_defend``, ``match_end.as_dealer`` — and NT only when the
+        deal was played at NT; with ``advancement.ladder`` one rung per deal).
     """
 
 
@@ -270,11 +281,13 @@ def shengji_dealers_back_to_start(variant: HookVariant, deal_level: int, last_pl
 
 
 @hookspec(firstresult=True)
-def shengji_start_level(variant: HookVariant) -> int | None:
-    """Level rank every side starts at (0 = '2'; constant-two variants start at '3').
+def shengji_start_level(variant: HookVariant) -> int | Sequence[int] | None:
+    """Level rank the sides start at (0 = '2'; constant-two variants start at '3').
 
     :param variant: the Variant.
-    :return: an int 0..12. First non-None result wins.
+    :return: an int 0..12 for every seat, or a sequence of one level per seat (the seats
+        of a team sharing theirs). First non-None result wins (built-in: ``start_level``,
+        a rank or a list per team or per seat).
     """
 
 

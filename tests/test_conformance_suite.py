@@ -129,3 +129,14 @@ def test_every_house_file_passes_the_suite(path):
     failed = [c.line() for c in run_suite(str(path), SuiteConfig(seed=1, deals=1))
               if not c.passed]
     assert not failed, failed
+
+
+def test_a_ladder_for_long_tractors_is_not_refused(tmp_path):
+    """issue 35: the follows check dealt a hand of 10 cards against a lead of 7 pairs, and
+    then blamed the file's ladder for "no legal follow"."""
+    path = tmp_path / "ladder7.yaml"
+    path.write_text("extends: two-deck-80\nplay:\n  following:\n"
+                    "    2x7: [2x7, 2x6, 2x5, 2x4, 2x3, tractor, pair, singles]\n",
+                    encoding="utf-8")
+    result = run_check(load_variant(path), "follows", CONFIG)
+    assert result.passed, result.line()

@@ -106,8 +106,11 @@ def _play(variant: str, players: int | None = None):
         state = table.state(seat)
         legal = state["legal"]
         if legal["kind"] == "bury":
-            action = {"type": "Bury",
-                      "cards": " ".join(state["view"]["hand"].split()[:legal["count"]])}
+            hand = state["view"]["hand"].split()
+            if "restricted" in legal:  # bury settings: the restricted cards last
+                kinds = set(legal["restricted"].split())
+                hand.sort(key=lambda c: c in kinds)
+            action = {"type": "Bury", "cards": " ".join(hand[:legal["count"]])}
         elif legal["kind"] == "call":
             action = {"type": "CallFriends",
                       "calls": [a["calls"][0] for a in legal["actions"][:legal["count"]]]}
@@ -125,12 +128,31 @@ def _play(variant: str, players: int | None = None):
 # every state of a deal at every seat; the web tests check every message the server
 # sends as well (SHENGJI_PROTOCOL_CHECK), so the four-seat deal is long-run depth
 @pytest.mark.parametrize("variant, players", [
-    pytest.param("two-deck-80", None, marks=pytest.mark.long), ("finding-friends", 6)])
+    pytest.param("two-deck-80", None, marks=pytest.mark.long), ("finding-friends", 6),
+    # issue 35: a theft, calls before it; weak-hand redeals (each deals again: long)
+    ("house/ran", None), pytest.param("house/shanghai-80", None, marks=pytest.mark.long)])
 def test_a_deals_messages_match_the_schema(variant, players):
     msgs = _play(variant, players)
     for msg in msgs:
         validate_server(msg)
     assert len(msgs) > 100
+
+
+def test_a_redeal_decision_matches_the_schema():
+    """issue 35: the state a weak hand is asked in (phase and legal kind redeal)."""
+    table = Table(load_variant("house/shanghai-80"), seed=5)
+    while table.game.phase != "redeal":
+        seat = table.game.to_act
+        legal = table.state(seat)["legal"]
+        assert legal["kind"] == "declare"
+        table.act(seat, legal["actions"][0])
+    seat = table.game.to_act
+    msg = table.state(seat)
+    validate_server(msg)
+    assert msg["view"]["phase"] == "redeal" and msg["legal"]["kind"] == "redeal"
+    table.act(seat, {"type": "RequestRedeal"})
+    events = table.state(seat, since=0)["events"]
+    assert any(e["type"] == "RedealAsked" and e["seat"] == seat for e in events)
 
 
 def test_a_broken_message_is_caught():

@@ -212,3 +212,28 @@ def test_finding_friends_at_six_seats():
     assert "--- Deal 2 result ---" in text
     assert "side unknown" in text  # before the friends show themselves
     assert "Traceback" not in text
+
+
+class AsksRedeal(FirstHint):
+    """Asks for a redeal whenever asked (issue 35, declare.weak_hand_redeal), else types the
+    first hint."""
+
+    def readline(self) -> str:
+        self.lines += 1
+        prompts = [ln for ln in self.out.getvalue().splitlines() if "your turn to" in ln]
+        return "r\n" if "ask for a redeal" in prompts[-1] else shown_hints(self.out)[0] + "\n"
+
+
+def test_a_weak_hand_asks_for_a_redeal(tmp_path):
+    # ChannonTian/80fen docs/RULES.md §F: a weak hand of the dealer's opponents may ask
+    from shengji.builtin_rules import drawn_seat
+
+    house = tmp_path / "weak.yaml"
+    house.write_text("extends: two-deck-80\ndeclare: {first_dealer: random, weak_hand_redeal: "
+                     "{points: 200, trumps: null, limit: 1, dealer: kept}}\n", encoding="utf-8")
+    seed = next(s for s in range(20) if drawn_seat(f"{s}:0:0", 4) % 2 == 0)  # seat 3 attacks
+    out = io.StringIO()
+    assert play(str(house), 3, seed, deals=1, inp=AsksRedeal(out), out=out, color=False) == 0
+    text = out.getvalue()
+    assert "you ask for a redeal (a weak hand): the cards are dealt again" in text
+    assert text.count("ask for a redeal, your hand being weak (r)") == 1  # the limit: once

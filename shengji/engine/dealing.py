@@ -57,6 +57,7 @@ class Dealing(Phase):
         self.hand_len = [0] * self.players
         self._bids: list[Bid] = []
         self._bid_version = 0
+        self._set_bid_levels(self._own_level_rule and self.dealer is None)
         self._key_bids()
         self._ask_all_until = 0  # no bids yet: only a declaring card gives a seat options
         self._declined: list = [None] * self.players
@@ -65,7 +66,8 @@ class Dealing(Phase):
         # (seat, final): after it keeps, the seat asked at that moment is asked to declare
         self._then_ask: tuple | None = None
         self._took_back: set = set()       # seats that took one back this deal (once each)
-        self._bid_kinds, self._declaring = _declarable(self.level)
+        if attempt == 0:
+            self._weak_redeals = 0  # declare.weak_hand_redeal: asked for this deal so far
         self.trump = None
         self.ctx = None  # type: ignore[assignment]  # no Context until the trump is set
         # the later phases' state, fresh for this deal
@@ -75,6 +77,18 @@ class Dealing(Phase):
         ev.append(_deal_started(self.deal_number, attempt, self.dealer, self.level,
                                 self._levels_tuple(), first))
         self._run_dealing(ev)
+
+    def _set_bid_levels(self, own: bool) -> None:
+        """The level each seat declares at: the deal's; with declare.own_level, while the
+        dealer is not known, each seat's own (80fen 无庄局: each side at its level)."""
+        top = self._top_level
+        levels = [min(lv, top) for lv in self.levels] if own else [self.level] * self.players
+        self._seat_level = levels
+        self._seat_kinds = [_declarable(lv)[0] for lv in levels]
+        tables = [_declarable(lv)[1] for lv in set(levels)]
+        self._declaring = tables[0] if len(tables) == 1 else tuple(
+            map(any, zip(*tables, strict=True)))
+        self._level_key = tuple(levels) if own else self.level
 
     def _levels_tuple(self) -> tuple:
         return tuple(self.levels)
@@ -154,7 +168,9 @@ class Dealing(Phase):
         through Python code, these tuples of ints hash in C), and the declarations
         known for them."""
         self._bids_now = bids = tuple(self._bids)
-        self._bids_key = (self.level, *[(b.seat, b.cards, b.strength) for b in bids])
+        # the phase is part of the key: a theft round may judge by other rules
+        self._bids_key = (self._level_key, self.phase,
+                          *[(b.seat, b.cards, b.strength) for b in bids])
         # whether ``seat`` may show n of kind k is a pure function of (level, the deal's
         # bids, seat, k, n): it recurs from ask to ask, and from deal to deal
         self._options = self._declare_cache.setdefault(self._bids_key, {})
@@ -176,7 +192,7 @@ class Dealing(Phase):
         ``_bid_kinds`` order, then by count."""
         hand, options = self.hands[seat], self._options
         found = []
-        for k in self._bid_kinds:  # (a plain loop: cheaper than any C iteration here)
+        for k in self._seat_kinds[seat]:  # (a plain loop: cheaper than any C iteration here)
             m = hand[k]
             if m:
                 for n in range(1, m + 1):
@@ -189,7 +205,7 @@ class Dealing(Phase):
 
     def _declare_option(self, seat: int, k: int, n: int) -> Declare | None:
         """May ``seat`` show ``n`` of kind ``k`` now (the Declare, else None)?"""
-        level = self.level
+        level = self._seat_level[seat]
         cand = self._candidates.get((level, seat, k, n), False)
         if cand is False:
             bid = self._make_bid(seat, (k,) * n)
@@ -199,20 +215,22 @@ class Dealing(Phase):
         d = None
         if cand is not None:
             bids = self._bids_now
-            if self.variant._overturns(bids[-1] if bids else None, cand[0], bids):
+            if self.variant._overturns(bids[-1] if bids else None, cand[0], bids,
+                                       self.phase):
                 d = cand[1]
         self._options[(seat, k, n)] = d
         return d
 
     def _make_bid(self, seat: int, cards: tuple) -> Bid | None:
-        key = (seat, cards, self.level)
+        level = self._seat_level[seat]
+        key = (seat, cards, level)
         bid = self._bid_cache.get(key, False)
         if bid is False:
             ids = tuple(sorted(cards))
-            strength = self._strength_cache.get((cards, self.level))
+            strength = self._strength_cache.get((cards, level))
             if strength is None:
-                strength = self.variant._strength(ids, self.level)
-                self._strength_cache[(cards, self.level)] = strength
+                strength = self.variant._strength(ids, level)
+                self._strength_cache[(cards, level)] = strength
             bid = None
             if strength:
                 trump = cards[-1] // 13 if cards[-1] < LITTLE_JOKER else None
@@ -226,7 +244,8 @@ class Dealing(Phase):
         if ok is None:
             bids = self._bids_now
             current = bids[-1] if bids else None
-            ok = self._overturn_cache[key] = self.variant._overturns(current, bid, bids)
+            ok = self._overturn_cache[key] = self.variant._overturns(current, bid, bids,
+                                                                     self.phase)
         return ok
 
     def _finish_dealing(self, ev: list) -> None:
@@ -250,6 +269,7 @@ class Dealing(Phase):
                                     seed=f"{self.seed}:{self.deal_number}:{self._attempt}")
             self.dealer = dealer
             self.level = min(self.levels[dealer], self._top_level)
+            self._set_bid_levels(False)
             self._key_bids()  # (a theft's declarations are judged at this level)
         self.trump = trump
         self.ctx = ctx = v._context(self.level, trump)
@@ -257,7 +277,8 @@ class Dealing(Phase):
         self.dealer_team = self.teams[self.dealer]
         self._seat_sides()
         ev.append(_trump_set(trump, declarer, self.dealer, self.level, turned))
-        self._take_kitty(kitty, ev)  # the exchange begins
+        if not self._start_redeal(kitty, ev):  # a weak hand may ask for a redeal first
+            self._take_kitty(kitty, ev)  # the exchange begins
 
     def _ordered_deck(self, deck: list, attempt: int) -> list:
         assert self.deal_order is not None  # called only when there is one
@@ -355,7 +376,7 @@ class Dealing(Phase):
         bid = self._make_bid(seat, action.cards)
         if bid is None:
             self._refuse(f"seat {seat}: {cards_text(action.cards)} cannot declare at level "
-                         f"{level_name(self.level)}", "cannot_declare", RULE_DECLARE)
+                         f"{level_name(self._seat_level[seat])}", "cannot_declare", RULE_DECLARE)
         if not self._may_overturn(bid):
             cur = self._bids[-1]
             self._refuse(f"seat {seat}: {cards_text(action.cards)} may not overturn seat "

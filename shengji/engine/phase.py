@@ -51,9 +51,13 @@ DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "o
 CALLING = "call"
 #: kitty theft (炒地皮, declare.kitty_theft): after a burial the other seats may overturn
 STEALING = "steal"
+#: a weak hand may ask for a redeal (declare.weak_hand_redeal) before the kitty is taken
+REDEALING = "redeal"
 
 RULE_DECLARE = "docs/rules.md §7 (declaring trump while dealing, seed 000 亮牌規則)"
 RULE_BURY = "docs/rules.md §8 (the dealer buries as many cards as the kitty held)"
+RULE_BURY_LIMIT = ("docs/variants.md bury (what the kitty may hold: no point cards, no "
+                   "trumps, no called card by a thief; as few as the hand allows)")
 RULE_LEAD = "docs/rules.md §4 (leading and throws, seed 000 出牌規則)"
 RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規則)"
 RULE_TURN = "docs/rules.md §4 (play order: the trick's leader, then each next seat)"
@@ -120,13 +124,21 @@ class Phase:
         buried: list[int]
         leader: int | None
         _top_level: int
-        _start_level: int
+        _start_levels: tuple[int, ...]
         _unshuffled: bytes
         _dealt_events: tuple[tuple[CardDealt, ...], ...]
         _redeal_limit: int
         _takeback_rule: str
         _theft_rule: str
         _theft_burier_rule: str
+        _own_level_rule: bool
+        _weak_rule: dict[str, Any] | None
+        _weak_redeals: int
+        _attempt: int
+        _bury_rule: dict[str, Any]
+        _calls_first: bool
+        _burier: int | None
+        _seat_level: list[int]
         _while_standing_rule: str
         _play_takeback_rule: bool
         # the declaration hooks' kept results (Game.__init__ names their keys)
@@ -203,6 +215,15 @@ class Phase:
             raise NotImplementedError
 
         def _add_bid(self, bid: Bid, ev: list[Event]) -> None:
+            raise NotImplementedError
+
+        def _key_bids(self) -> None:
+            raise NotImplementedError
+
+        def _start_redeal(self, kitty: tuple[int, ...], ev: list[Event]) -> bool:
+            raise NotImplementedError
+
+        def _begin_theft(self, burier: int, ev: list[Event]) -> None:
             raise NotImplementedError
 
     def _refuse(self, msg: str, reason: str, rule: str, play: bool = False) -> NoReturn:

@@ -34,7 +34,8 @@ RED, BOLD, DIM, YELLOW, GREEN, RESET = "\033[31m", "\033[1m", "\033[2m", "\033[3
 HINTS_SHOWN, HINTS_ALL = 6, 60
 PROMPTS = {"declare": "declare or pass", "bury": "bury", "lead": "lead", "follow": "follow",
            "choose": "choose the forced play", "call": "call friends",
-           "takeback": "keep your declaration (pass) or take it back (t)"}
+           "takeback": "keep your declaration (pass) or take it back (t)",
+           "redeal": "keep the deal (pass) or ask for a redeal, your hand being weak (r)"}
 
 
 def same_side(view: dict, a: int, b: int) -> bool | None:
@@ -83,11 +84,11 @@ class Terminal:
         return CARD_TOKEN.sub(lambda m: self.card(m.group(0)), sentence)
 
     def call(self, text: str) -> str:
-        """'1 HA' → '1st ♥A'."""
+        """'1 HA' → '1st ♥A'; '0 HA' → 'other ♥A' (friends.other_copy)."""
         ordinal, card = text.split()
         n = int(ordinal)
         suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
-        return f"{n}{suffix} {self.card(card)}"
+        return f"{'other' if n == 0 else f'{n}{suffix}'} {self.card(card)}"
 
     def _paint(self, text: str, code: str) -> str:
         return f"{code}{text}{RESET}" if self.color and code else text
@@ -136,6 +137,9 @@ class Terminal:
                          f"→ {trump}")
             elif t == "Redealt":
                 self.say("  nobody declared: the cards are dealt again")
+            elif t == "RedealAsked":
+                self.say(f"  {self.who(e['seat'], view)} {self.verb(e['seat'], 'asks')} for a "
+                         "redeal (a weak hand): the cards are dealt again")
             elif t == "TrumpSet":
                 trump = "no trump" if e["trump"] is None else SUIT_SYMBOL["SHCD"[e["trump"]]]
                 self.say(f"  trump: {trump} · level {view['level_rank']} · dealer "
@@ -315,7 +319,8 @@ class Terminal:
             return f"#{a['option']}"
         if kind == "CallFriends":
             return ", ".join(a["calls"])
-        return {"Pass": "pass", "TakeBack": "takeback"}.get(kind) or a["cards"]
+        return {"Pass": "pass", "TakeBack": "takeback",
+                "RequestRedeal": "redeal"}.get(kind) or a["cards"]
 
     def prompt(self, state: dict, hints: list[str]) -> None:
         legal = state["legal"]
@@ -323,6 +328,9 @@ class Terminal:
         what = PROMPTS.get(kind, kind)
         if kind == "bury":
             what += f" {legal['count']} cards (suggested below)"
+            if "restricted" in legal:  # the variant's bury settings
+                what += (f"; at most {legal['restricted_max']} of "
+                         f"{self.cards(legal['restricted'])}")
         elif kind == "follow":
             what += f" with {legal['count']} card{'' if legal['count'] == 1 else 's'}"
         elif kind == "call":
@@ -345,7 +353,7 @@ class Terminal:
     def _hint_text(self, hint: str) -> str:
         if hint[:1].isdigit():  # calls: "1 HA, 2 SK"
             return ", ".join(self.call(c.strip()) for c in hint.split(","))
-        if hint in ("pass", "takeback") or hint.startswith("#"):
+        if hint in ("pass", "takeback", "redeal") or hint.startswith("#"):
             return hint
         return self.cards(hint)
 
@@ -369,14 +377,16 @@ class Terminal:
             self.say("all hints: " + " | ".join(listed)
                      + (" …" if len(hints) > HINTS_ALL or state["legal"]["truncated"] else ""))
             return "again"
-        if low in ("p", "pass") or (not text and kind in ("declare", "takeback")):
-            if kind not in ("declare", "takeback"):  # nothing to pass: say what is asked
+        if low in ("p", "pass") or (not text and kind in ("declare", "takeback", "redeal")):
+            if kind not in ("declare", "takeback", "redeal"):  # nothing to pass: say so
                 self.say(f"there is nothing to pass now: your turn to {PROMPTS.get(kind, kind)}"
                          " (type the cards, or #0 for the advice)")
                 return "again"
             return {"type": "Pass"}
         if kind == "takeback" and low in ("t", "takeback", "take back"):
             return {"type": "TakeBack"}
+        if kind == "redeal" and low in ("r", "redeal"):
+            return {"type": "RequestRedeal"}
         if not text:
             return "again"
         # "#N", or a hint copied as shown ("#N ♠A")
@@ -393,6 +403,8 @@ class Terminal:
                 return {"type": "Pass"}
             if text == "takeback":
                 return {"type": "TakeBack"}
+            if text == "redeal":
+                return {"type": "RequestRedeal"}
         # the jokers typed as they are shown: "★big joker", "★" → BJ
         for shown_as, token in JOKERS_TYPED.items():
             text = text.replace(shown_as, token)
@@ -400,9 +412,13 @@ class Terminal:
             return {"type": "CallFriends",
                     "calls": [c.strip() for c in text.split(",") if c.strip()]}
         kind_type = {"declare": "Declare", "bury": "Bury", "lead": "Play", "follow": "Play",
-                     "choose": "ChooseForced", "takeback": "TakeBack"}[kind]
+                     "choose": "ChooseForced", "takeback": "TakeBack",
+                     "redeal": "RequestRedeal"}[kind]
         if kind_type == "TakeBack":
             self.say("type p to keep your declaration, t to take it back")
+            return "again"
+        if kind_type == "RequestRedeal":
+            self.say("type p to keep the deal, r to ask for a redeal")
             return "again"
         if kind_type == "ChooseForced":
             self.say("type #0, #1, … to choose an option")

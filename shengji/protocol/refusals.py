@@ -42,6 +42,7 @@ REFUSALS: dict[str, str] = {
     "empty": "Choose the cards first.",
     "not_in_hand": "You do not hold those cards.",
     "wrong_count": "Choose exactly {count} cards.",
+    "restricted_burial": "This table limits what the kitty may hold: {detail}.",
     "must_follow_suit": "You must follow {suit} while you hold any: the lead was {lead}.",
     "must_follow_shape": "You must match the lead's pairs and tractors as far as your {suit} "
                          "allow: the lead was {lead}.",

@@ -108,6 +108,8 @@ EVENT_DOCS = {
     "Passed": "a seat declines to declare now",
     "BidTakenBack": "a declaration withdrawn (declare.takeback)",
     "Redealt": "nobody declared and the variant redeals: the turned kitty, public",
+    "RedealAsked": "a weak hand asked for the deal to be dealt again "
+                   "(declare.weak_hand_redeal)",
     "TrumpSet": "the declarations are over: trump, declarer, dealer, level, the turned card",
     "KittyTaken": "the dealer (or a stealer) picks up the kitty (cards only to that seat)",
     "Buried": "cards buried (cards only to that seat)",
@@ -208,7 +210,7 @@ PLAYS = {"type": "array", "items": {"type": "array", "items": [SEAT, CARDS],
 VIEW = obj({
     "seat": nullable(SEAT), "players": {"type": "integer", "minimum": 2, "maximum": 12},
     "teams": {"type": "array", "items": INT}, "team": {"type": ["integer", "null"]},
-    "phase": {"enum": ["deal", "steal", "bury", "call", "play", "choose", "over"]},
+    "phase": {"enum": ["deal", "redeal", "steal", "bury", "call", "play", "choose", "over"]},
     "to_act": nullable(SEAT), "deal": NAT, "dealer": nullable(SEAT),
     "dealer_team": {"type": ["integer", "null"]}, "level": NAT, "level_rank": STR,
     "levels": LEVELS, "level_ranks": {"type": "array", "items": STR}, "trump": TRUMP,
@@ -226,10 +228,14 @@ VIEW = obj({
     "can_take_back": {"type": "boolean", "description": "this seat may take back its last "
                       "play now (TakeBack; table.play_takeback)"},
 }, doc="a seat's view (shengji.engine.SeatView) with display helpers")
-LEGAL = obj({"kind": {"enum": ["declare", "takeback", "bury", "call", "lead", "follow",
-                               "choose"]},
+LEGAL = obj({"kind": {"enum": ["declare", "takeback", "redeal", "bury", "call", "lead",
+                               "follow", "choose"]},
              "count": NAT, "total": NAT, "truncated": BOOL,
+             "restricted": {"type": "string", "description": "a burial's limit (variant "
+                            "key bury): at most restricted_max cards of these kinds"},
+             "restricted_max": NAT,
              "actions": {"type": "array", "items": {"$ref": "#/definitions/action"}}},
+            ["kind", "count", "total", "truncated", "actions"],
             doc="the actions open to this seat now (null when it has none)")
 EVENT_REF = {"$ref": "#/definitions/event"}
 

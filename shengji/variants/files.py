@@ -241,6 +241,13 @@ def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
                  and e.relative_schema_path and e.relative_schema_path[0] == lists[0]]
         if inner:
             return [d for e in inner for d in _describe(e)]
+        # a single value where the other alternative is a list of such values: the
+        # single value's own problem ("1 is not one of 2, 3, ...")
+        single = [e for e in err.context or () if lists and not isinstance(inst, list)
+                  and e.relative_schema_path and e.relative_schema_path[0] != lists[0]
+                  and e.validator == "enum"]
+        if single:
+            return _describe(single[0])
         return [(path, f"{_yaml_repr(inst)} is not {_alternatives(value)}")]
     if kind == "uniqueItems":
         return [(path, f"{inst!r} lists a value twice")]

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from ..hookspecs import HookVariant
 
 T = TypeVar("T")
+#: when a declaration is shown (hook shengji_may_overturn): while dealing, or in a theft round
+PHASES = ("deal", "steal")
 
 
 def _of_type(value: object, types: type | tuple[type, ...], what: str,
@@ -151,7 +153,8 @@ class Variant:
         if not isinstance(result, expect) or isinstance(result, bool) and expect is int:
             raise VariantError(
                 f"variant {self.name}: hook {hook} returned {result!r}; expected "
-                f"{getattr(expect, '__name__', expect)}"
+                + (" or ".join(t.__name__ for t in expect) if isinstance(expect, tuple)
+                   else expect.__name__)
             )
         return result
 
@@ -235,20 +238,23 @@ class Variant:
         return Bid(seat=seat, cards=ids, trump=trump, strength=strength)
 
     def may_overturn(self, current_bid: Bid | None, new_bid: Bid,
-                     bids: Sequence[Bid] | None = None) -> bool:
-        """``bids``: the deal's accepted bids so far (default: just ``current_bid``)."""
+                     bids: Sequence[Bid] | None = None, phase: str = "deal") -> bool:
+        """``bids``: the deal's accepted bids so far (default: just ``current_bid``);
+        ``phase``: ``deal`` (while dealing) or ``steal`` (a kitty-theft round)."""
         _of_type(current_bid, Bid, "current_bid", none=True)
         _of_type(new_bid, Bid, "new_bid")
+        if phase not in PHASES:
+            raise ArgumentError(f"phase: {phase!r:.40} is not one of {', '.join(PHASES)}")
         if bids is None:
             bids = () if current_bid is None else (current_bid,)
         for i, b in enumerate(_items(bids, "bids")):
             _of_type(b, Bid, f"bids[{i}]")
-        return self._overturns(current_bid, new_bid, tuple(bids))
+        return self._overturns(current_bid, new_bid, tuple(bids), phase)
 
     def _overturns(self, current_bid: Bid | None, new_bid: Bid,
-                   bids: tuple[Bid, ...]) -> bool:
+                   bids: tuple[Bid, ...], phase: str = "deal") -> bool:
         return self._call("shengji_may_overturn", bool, current=current_bid, new=new_bid,
-                          bids=bids)
+                          bids=bids, phase=phase)
 
     def declare(self, steps: Sequence[Any], level: int | str) -> tuple[list[bool], Bid | None]:
         """Judge declarations shown in order: ``steps`` are ``(seat, cards)`` pairs or
@@ -358,10 +364,23 @@ class Variant:
         return seat
 
     def start_level(self) -> int:
-        level = self._call("shengji_start_level", int)
-        if not 0 <= level <= 12:
-            self._bad_result("shengji_start_level", level, "a level rank 0..12")
-        return level
+        """The lowest starting level (every seat's, unless levels start per team)."""
+        return min(self.start_levels())
+
+    def start_levels(self) -> tuple[int, ...]:
+        """Each seat's starting level (hook shengji_start_level: one for all, or one per
+        seat; the seats of a team share theirs)."""
+        got = self._call("shengji_start_level", (int, tuple, list))
+        levels = (got,) * self.players if isinstance(got, int) else tuple(got)
+        if (len(levels) != self.players or any(isinstance(lv, bool) or not isinstance(lv, int)
+                                                 or not 0 <= lv <= 12 for lv in levels)):
+            self._bad_result("shengji_start_level", got,
+                             f"a level rank 0..12, or one per seat ({self.players})")
+        for s, t in enumerate(self.teams):
+            if levels[s] != levels[self.teams.index(t)]:
+                self._bad_result("shengji_start_level", got,
+                                 "one level per team: the seats of a team rise together")
+        return levels
 
     def _seat(self, seat: object, what: str = "seat") -> int:
         return check_int(seat, what, 0, self.players - 1)
@@ -383,8 +402,14 @@ class Variant:
         check_int(deal_level, "deal_level", 0, 13)
         new = self._call("shengji_advance", int, level=level, rise=rise,
                          defending=bool(defending), deal_level=deal_level)
-        if not level <= new <= level + rise:
-            self._bad_result("shengji_advance", new, f"a level {level}..{level + rise}")
+        # a rise never lowers a level, and goes at most ``rise`` levels, or (a ladder's
+        # rung, advancement.ladder) up to just past the last level
+        top = self.top_level
+        if not level <= new <= max(level + rise, top + 1):
+            self._bad_result("shengji_advance", new,
+                             f"a level {level}..{max(level + rise, top + 1)}")
+        if new > top and self.settings["match_end"]["cycle"]:
+            new %= top + 1  # Ran's no-cap: past the last level, round again from 2
         return new
 
     def dealers_back_to_start(self, deal_level: int,

@@ -41,12 +41,24 @@ export function renderActions(st) {
       else if (a.type === "TakeBack") box.appendChild(button("Take it back", () => sendAction({ type: "TakeBack" }), "pass"));
       else box.appendChild(button(["Declare ", textCards(a.cards)], () => sendAction(a), "declare"));
     }
+  } else if (legal.kind === "redeal") {
+    // declare.weak_hand_redeal: your hand is weak; keep the deal or ask for it again
+    box.appendChild(button("Keep the deal", () => sendAction({ type: "Pass" }), "pass"));
+    const r = button("Ask for a redeal", () => sendAction({ type: "RequestRedeal" }), "declare");
+    r.id = "request-redeal";
+    r.dataset.action = "request-redeal";
+    box.appendChild(r);
   } else if (legal.kind === "bury") {
     const b = button(`Bury ${n}/${legal.count}`, () => sendAction({ type: "Bury", cards: selectedCards() }), "primary");
     b.id = "play";
     b.disabled = n !== legal.count;
     box.appendChild(b);
     box.appendChild(hintButton());
+    // the variant's bury settings: what the kitty may hold
+    if (legal.restricted) {
+      box.appendChild(h("span", { class: "hintline", id: "bury-limit" },
+        [`at most ${legal.restricted_max} of `, textCards(legal.restricted)]));
+    }
   } else if (legal.kind === "call") {
     // finding friends: a suit, a card, then which copy ("the 2nd ♠A played")
     renderCallPicker(box, legal, (calls) => sendAction({ type: "CallFriends", calls }));

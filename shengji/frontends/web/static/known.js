@@ -29,6 +29,7 @@ export const REFUSALS = Object.freeze({
   "empty": "Choose the cards first.",
   "not_in_hand": "You do not hold those cards.",
   "wrong_count": "Choose exactly {count} cards.",
+  "restricted_burial": "This table limits what the kitty may hold: {detail}.",
   "must_follow_suit": "You must follow {suit} while you hold any: the lead was {lead}.",
   "must_follow_shape": "You must match the lead's pairs and tractors as far as your {suit} allow: the lead was {lead}.",
   "no_throws": "This variant has no throws: lead one single, pair or tractor.",

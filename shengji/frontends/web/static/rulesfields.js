@@ -12,7 +12,7 @@ const GROUPS = [
   ["Decks and seats", /^(decks|deck\.|teams|by_players|hand_size|kitty_size)/],
   ["Friends", /^(game_mode|friends\.)/],
   ["Declaring", /^declare\./],
-  ["Kitty", /^play\.kitty/],
+  ["Kitty", /^(play\.kitty|bury\.)/],
   ["Throws and penalties", /^(play\.(throws|failed_throw|ruff_compare)|penalties\.)/],
   ["Play", /^play\./],
   ["Scoring", /^(scoring\.|next_dealer\.)/],
@@ -90,8 +90,10 @@ export function writeField(f, value) {
     }
     el.value = want;
   } else if (f.kind === "int") el.value = value === undefined || value === null ? "" : String(value);
-  else el.value = value === undefined ? "" : (typeof value === "string" ? value : JSON.stringify(value));
+  else el.value = value === undefined ? "" : (typeof value === "string" && !looksJson(value) ? value : JSON.stringify(value));
 }
+// a string that reads back as another value ("2", "true"): written quoted
+function looksJson(text) { try { JSON.parse(text); return true; } catch (e) { return false; } }
 
 export function buildFields(body, rulesSchema, examples, onChange, onReset) {
   schema = rulesSchema;

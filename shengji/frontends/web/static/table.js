@@ -302,6 +302,7 @@ export function renderTurn(st) {
   const what = {
     declare: "declare trump, or pass",
     takeback: "keep your declaration, or take it back",
+    redeal: "your hand is weak: keep the deal, or ask for a redeal",
     bury: `tap ${legal.count} cards to bury`,
     lead: "lead: tap cards, then Lead",
     follow: `follow with ${legal.count} card${legal.count > 1 ? "s" : ""}: tap them, then Play`,
