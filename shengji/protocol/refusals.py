@@ -22,6 +22,7 @@ import re
 
 from ..engine.phase import (
     RULE_BURY,
+    RULE_BURY_LIMIT,
     RULE_CALL,
     RULE_CHOOSE,
     RULE_DECLARE,
@@ -102,6 +103,11 @@ RULES: dict[str, dict[str, str]] = {
         "id": "burying", "title": "Burying the kitty",
         "text": "The dealer picks up the kitty and puts back as many cards as it held, "
                 "face down. Its points may go to the attackers at the end of the deal."},
+    RULE_BURY_LIMIT: {
+        "id": "what-the-kitty-may-hold", "title": "What the kitty may hold",
+        "text": "At some tables the kitty may not hold point cards, or trumps, or a card "
+                "the dealer called; the table's rules say which. A hand with too few other "
+                "cards buries as few of them as it can."},
     RULE_CALL: {
         "id": "calling", "title": "Calling friends",
         "text": "In finding friends, after burying, the dealer calls cards such as "

@@ -75,6 +75,11 @@ export const RULES = Object.freeze({
     "title": "Burying the kitty",
     "text": "The dealer picks up the kitty and puts back as many cards as it held, face down. Its points may go to the attackers at the end of the deal."
   },
+  "docs/variants.md bury (what the kitty may hold: no point cards, no trumps, no called card by a thief; as few as the hand allows)": {
+    "id": "what-the-kitty-may-hold",
+    "title": "What the kitty may hold",
+    "text": "At some tables the kitty may not hold point cards, or trumps, or a card the dealer called; the table's rules say which. A hand with too few other cards buries as few of them as it can."
+  },
   "docs/variants.md friends (finding friends: the dealer's calls after burying)": {
     "id": "calling",
     "title": "Calling friends",
