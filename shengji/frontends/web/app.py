@@ -35,6 +35,7 @@ from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, erro
 from ...protocol.schema import CHECKER
 from ...variants import list_variants, load_variant
 from ...variants.house import HouseRulesError
+from .conns import ABORT_EXTENSION
 from .gcpause import GcPauses
 from .guard import Guard
 from .limits import Limits
@@ -149,54 +150,47 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     async def websocket(ws: WebSocket):
         address = ws.client.host if ws.client else "?"
         await ws.accept()
+        # uvicorn as shengji serve runs it hands the app its socket's abort (conns.py): a
+        # client that stops reading is cut off at once, whatever its buffers hold
+        abort = (ws.scope.get("extensions") or {}).get(ABORT_EXTENSION, {}).get("abort")
         refused = lobby.connect(address)
         if refused is not None:
             refusal = error_message(refused)
             if CHECKER is not None:
                 CHECKER.observe(refusal)
-            await ws.send_text(encode(refusal))
-            await ws.close(1008)
+            with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError):
+                await asyncio.wait_for(_refuse_socket(ws, encode(refusal)), limits.send_timeout)
             return
 
-        async def send(msg):
+        async def send(text: str):
             if CHECKER is not None:  # SHENGJI_PROTOCOL_CHECK: every message against the schema
-                CHECKER.observe(msg)
-            await ws.send_text(msg if isinstance(msg, str) else encode(msg))
+                CHECKER.observe(text)
+            await ws.send_text(text)
 
-        async def close(code, reason):
-            await ws.close(code, reason)
+        def cut_off(reason: str) -> None:  # the client is too slow (outbox.py)
+            log.info("websocket from %s cut off: %s", address, reason)
+            conn.closing = reason
+            if abort is not None:
+                abort()  # the reader then reads a disconnect
+            else:
+                reading.cancel()
 
-        conn = Conn(send, address, limits, close)
-        deadline = time.monotonic() + limits.join_timeout
+        conn = Conn(send, address, limits, ws.close, on_fail=cut_off)
+        reading = asyncio.ensure_future(_read_socket(ws, conn, lobby, limits))
         try:
-            while conn.closing is None:
-                if conn.room is None:  # not joined yet: only so long
-                    try:
-                        frame = await asyncio.wait_for(ws.receive(),
-                                                       max(0.0, deadline - time.monotonic()))
-                    except asyncio.TimeoutError:
-                        await send(error_message(ProtocolError(
-                            "join_timeout", f"no join within {limits.join_timeout:g} s")))
-                        conn.closing = "join timeout"
-                        break
-                else:
-                    frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if text is None:
-                    text = frame.get("bytes") or b""
-                await lobby.receive(conn, text)
-            if conn.closing is not None:
-                await ws.close(1011 if conn.closing == STORE_CLOSE else 1008, conn.closing)
+            await reading
+        except asyncio.CancelledError:
+            if conn.outbox.failed is None:
+                raise  # the server is stopping
         except (WebSocketDisconnect, RuntimeError):
             pass  # the peer went away (RuntimeError: sending on a closed socket)
         finally:
+            conn.outbox.stop()
             room = conn.room
             lobby.disconnect(conn)
             if room is not None:
-                with contextlib.suppress(ShengjiError, RuntimeError):
-                    await room.broadcast()  # the others see the seat disconnected
+                with contextlib.suppress(ShengjiError):
+                    room.broadcast()  # the others see the seat disconnected
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -229,6 +223,38 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         exception_handlers={Exception: _internal_error})
     app.state.lobby = lobby
     return app
+
+
+async def _refuse_socket(ws: WebSocket, text: str) -> None:
+    await ws.send_text(text)
+    await ws.close(1008)
+
+
+async def _read_socket(ws: WebSocket, conn: Conn, lobby: Lobby, limits: Limits) -> None:
+    """A websocket's messages to the lobby, until it closes; a connection that has not
+    joined within ``limits.join_timeout`` is told so and closed."""
+    deadline = time.monotonic() + limits.join_timeout
+    while conn.closing is None:
+        if conn.room is None:  # not joined yet: only so long
+            try:
+                frame = await asyncio.wait_for(ws.receive(),
+                                               max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                conn.send(error_message(ProtocolError(
+                    "join_timeout", f"no join within {limits.join_timeout:g} s")))
+                conn.closing = "join timeout"
+                break
+        else:
+            frame = await ws.receive()
+        if frame["type"] == "websocket.disconnect":
+            return
+        text = frame.get("text")
+        if text is None:
+            text = frame.get("bytes") or b""
+        await lobby.receive(conn, text)
+    if conn.outbox.failed is None:  # the error told first, then the close frame
+        conn.close(1011 if conn.closing == STORE_CLOSE else 1008, conn.closing)
+        await conn.outbox.flush()
 
 
 def _refusal(e: ShengjiError, status: int) -> JSONResponse:

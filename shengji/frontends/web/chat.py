@@ -69,11 +69,11 @@ class ChatLog:
     def history(self) -> dict | None:
         return self.message(list(self.lines)) if self.lines else None
 
-    async def send_history(self, conn) -> None:
+    def send_history(self, conn) -> None:
         """The kept lines, to one who has just joined (nothing when there are none)."""
         history = self.history()
         if history is not None:
-            await conn.send(history)
+            conn.send(history)
 
     @staticmethod
     def message(lines: list[dict]) -> dict:

@@ -9,7 +9,10 @@ the uvicorn protocol classes are wrapped here (``server_config``):
 - **header timeout**: a request's headers must be complete within ``header_timeout``
   seconds of the connection (or of the previous response on a keep-alive connection),
   and within ``max_header_bytes``;
-- **body timeout**: its body within ``body_timeout`` seconds past that deadline.
+- **body timeout**: its body within ``body_timeout`` seconds past that deadline;
+- **websockets**: socket buffers of ``send_buffer`` bytes (what a client that does not
+  read can hold up), and an abort the app can call (the scope extension
+  ``ABORT_EXTENSION``) to cut such a client off.
 
 What uvicorn has itself is passed to it: the idle keep-alive timeout
 (``timeout_keep_alive``), the 503 past a number of connections and tasks
@@ -19,9 +22,15 @@ ping. docs/serving.md lists which limit lives where.
 
 from __future__ import annotations
 
+import socket
 import time
 
 from .limits import Limits, address_key
+
+#: the ASGI scope extension by which a websocket's app may abort its socket (a client
+#: that stops reading cannot be closed politely: the close frame would wait behind data
+#: it never reads); {"abort": callable}
+ABORT_EXTENSION = "shengji.abort"
 
 
 class SocketCaps:
@@ -66,6 +75,7 @@ def limited_protocols(http_cls, ws_cls, caps: SocketCaps, limits: Limits):
     """Subclasses of uvicorn's HTTP and websocket protocol classes (h11 or httptools;
     any of its websocket implementations) that apply ``caps`` and the read timeouts."""
     header_timeout, body_timeout = limits.header_timeout, limits.body_timeout
+    send_buffer = limits.send_buffer
     max_header_bytes = limits.max_header_bytes
 
     class LimitedHTTP(http_cls):
@@ -135,9 +145,24 @@ def limited_protocols(http_cls, ws_cls, caps: SocketCaps, limits: Limits):
             # else: the app is answering; on_response_complete arms the timer again
 
     class LimitedWS(ws_cls):
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            if send_buffer is not None:  # what a client that does not read can hold up
+                sock = transport.get_extra_info("socket")
+                if sock is not None:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+                transport.set_write_buffer_limits(high=send_buffer)
+
         def connection_lost(self, exc) -> None:
             caps.release(self.transport)
             super().connection_lost(exc)
+
+        async def run_asgi(self) -> None:
+            # the app may cut a client off that stops reading: closing such a socket
+            # politely waits for buffers that never drain (outbox.py)
+            self.scope.setdefault("extensions", {})[ABORT_EXTENSION] = {
+                "abort": self.transport.abort}
+            await super().run_asgi()
 
     LimitedHTTP.__name__ = LimitedHTTP.__qualname__ = f"Limited{http_cls.__name__}"
     LimitedWS.__name__ = LimitedWS.__qualname__ = f"Limited{ws_cls.__name__}"

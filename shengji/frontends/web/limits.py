@@ -46,6 +46,15 @@ class Limits:
     max_connections: int = 4000
     #: spectators of one room
     watchers_per_room: int = 50
+    #: a websocket's outgoing queue (outbox.py): messages and characters waiting, and
+    #: seconds one send may wait for the client to read; past any of them the client is
+    #: cut off (a player's seat waits for their token)
+    send_queue: int = 256
+    send_queue_chars: int = 1 << 20
+    send_timeout: float = 10.0
+    #: bytes a websocket's socket buffers (the kernel's send buffer, asyncio's write
+    #: buffer) hold for a client that does not read (conns.py); None: the system's sizes
+    send_buffer: int | None = 256 * 1024
     #: rooms kept at once (finished or idle rooms are dropped first when full)
     max_rooms: int = 2000
     #: unfinished rooms one address may hold, and how fast it may create them

@@ -230,14 +230,14 @@ class Room(RoomReplays):
         if seat in self.standins:  # back: the stand-in bot leaves
             self.standins.discard(seat)
             self.table.remove_bot(seat)
-        await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
+        conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": seat, "token": token, "variant": self.variant_name,
                          "play_rules": rules_json(self.table.variant.play_rules)})
-        await self.chat.send_history(conn)
+        self.chat.send_history(conn)
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
-            await self.broadcast()
+            self.broadcast()
             self._arm()
 
     async def watch(self, conn: Conn, msg: dict) -> None:
@@ -249,12 +249,12 @@ class Room(RoomReplays):
         conn.room, conn.seat, conn.watching = self, None, True
         conn.cursor = self.table.deal_start_index()
         self.watchers.append(conn)
-        await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
+        conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
                          "seat": None, "token": None, "variant": self.variant_name,
                          "play_rules": rules_json(self.table.variant.play_rules),
                          "watching": True})
-        await self.chat.send_history(conn)
-        await conn.send(self.state_for(conn) if self.started else self.room_message())
+        self.chat.send_history(conn)
+        conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
         """Fill the open seats with bots and let the game run."""
@@ -266,7 +266,7 @@ class Room(RoomReplays):
                 self.table.set_bot(i, self.bot)
         self.started = True
         self._save_seats()
-        await self.broadcast()
+        self.broadcast()
         self._arm()
 
     def leave(self, conn: Conn) -> None:
@@ -286,10 +286,10 @@ class Room(RoomReplays):
         kind = msg["type"]
         self.touched = time.monotonic()
         if kind == "replay" and conn.watching:
-            await conn.send(self.replay(None, msg["deal"]))
+            conn.send(self.replay(None, msg["deal"]))
             return
         if kind == "chat":
-            await self.say(conn, msg)
+            self.say(conn, msg)
             return
         seat = self._check_token(conn, msg.get("token"))
         if kind == "start":
@@ -297,11 +297,11 @@ class Room(RoomReplays):
         elif kind == "arrange":  # the host's room controls before the start
             await arrange(self, seat, msg)
         elif kind == "replay":
-            await conn.send(self.replay(seat, msg["deal"]))
+            conn.send(self.replay(seat, msg["deal"]))
         elif kind == "next":
             if seat in self.waiting:
                 self.waiting.discard(seat)
-                await self.broadcast()
+                self.broadcast()
                 self._arm()
         elif kind == "hint":
             if not self.started:
@@ -311,7 +311,7 @@ class Room(RoomReplays):
             key = (seat, len(self.table.game.actions))
             if self._advice is None or self._advice[0] != key:
                 self._advice = (key, encode(self.table.advice(seat, self.bot)))
-            await conn.send(self._advice[1])
+            conn.send(self._advice[1])
         elif kind == "action":
             if not self.started:
                 raise ProtocolError("not_started", "the game has not started: send start "
@@ -322,7 +322,7 @@ class Room(RoomReplays):
             self.waiting.discard(seat)  # acting in the next deal: seen the last one
             await self.changed()
 
-    async def say(self, conn: Conn, msg: dict) -> None:
+    def say(self, conn: Conn, msg: dict) -> None:
         """A chat line (chat.py): a player's under its seat's name, a spectator's as one;
         to everyone in the room."""
         if conn.watching:
@@ -332,10 +332,7 @@ class Room(RoomReplays):
             name = self.seats[seat].name
         line = encode(self.chat.add(seat, name, msg["text"]))
         for other in self.conns + self.watchers:
-            try:
-                await other.send(line)
-            except Exception:  # a closed socket: its own receive loop forgets it
-                pass
+            other.send(line)  # queued: never waits for one client (outbox.py)
 
     def public_replay(self, allow) -> str:
         """The room's public replay: every scored deal as a spectator saw it, and the whole
@@ -364,10 +361,13 @@ class Room(RoomReplays):
         """After the game moved: note a scored deal, tell everyone (which stores the new
         actions first), then let the bots and the timer go on."""
         self._note_deal_end()
-        await self.broadcast()
+        self.broadcast()
         self._arm()
 
-    async def broadcast(self) -> None:
+    def broadcast(self) -> None:
+        """Tell everyone in the room. Each message is queued on its connection and sent by
+        that connection's own task (outbox.py): a client that does not read is cut off,
+        and never holds up the others."""
         # the store first: nobody is told of an action that a killed server would lose
         # (and the bots' declarations while dealing go to the store in one commit)
         try:
@@ -375,18 +375,16 @@ class Room(RoomReplays):
         except StoreError as e:  # nothing unsaved is told: everyone gets the error, closed
             log.error("room %s: %s", self.code, e)
             for conn in self.conns + self.watchers:
-                try:
-                    await conn.send(error_message(e))
-                    await conn.close(1011, STORE_CLOSE)
-                except Exception:  # already gone
-                    pass
+                conn.send(error_message(e))
+                conn.close(1011, STORE_CLOSE)
+            return
+        if not self.started:
+            text = encode(self.room_message())
+            for conn in self.conns + self.watchers:
+                conn.send(text)
             return
         for conn in self.conns + self.watchers:
-            msg = self.state_for(conn) if self.started else self.room_message()
-            try:
-                await conn.send(msg)
-            except Exception:  # a closed socket: forget the connection, keep the room
-                self.leave(conn)
+            conn.send(self.state_for(conn))
 
     def _note_deal_end(self) -> None:
         events = self.table.game.events
@@ -450,7 +448,7 @@ class Room(RoomReplays):
             seat = key[2]
             self.standins.add(seat)
             self.table.set_bot(seat, self.bot)
-        await self.broadcast()
+        self.broadcast()
         self._arm()
 
     async def _run_bots(self) -> None:
@@ -461,7 +459,7 @@ class Room(RoomReplays):
             # bots' declarations follow each other at once and are told in one message
             playing = table.game.phase in ("play", "choose")
             if playing and unsent:
-                await self.broadcast()
+                self.broadcast()
                 unsent = False
             await asyncio.sleep(self.bot_delay if playing else 0)
             if self.waiting:
@@ -476,15 +474,15 @@ class Room(RoomReplays):
                 except StoreError:
                     pass  # told below, with the bot's error
                 for conn in list(self.conns):
-                    await conn.send(error_message(e))
+                    conn.send(error_message(e))
                 return
             self._note_deal_end()
             unsent = True
             if playing:
-                await self.broadcast()
+                self.broadcast()
                 unsent = False
         if unsent:
-            await self.broadcast()
+            self.broadcast()
         self._arm()
 
 
@@ -676,7 +674,7 @@ class Lobby:
             msg = parse_message(text)
             kind = msg["type"]
             if kind == "ping":
-                await conn.send({"type": "pong", "protocol": PROTOCOL_VERSION})
+                conn.send({"type": "pong", "protocol": PROTOCOL_VERSION})
             elif kind in ("join", "watch"):
                 await self._join(conn, msg)
             elif conn.room is None:
@@ -690,7 +688,7 @@ class Lobby:
             if isinstance(e, StoreError):
                 log.error("%s", e)
                 conn.closing = STORE_CLOSE  # the socket closes with 1011 after the error
-            await conn.send(error_message(e))
+            conn.send(error_message(e))
 
     def leave(self, conn: Conn) -> None:
         if conn.room is not None:
