@@ -220,16 +220,20 @@ def test_preview_is_bounded_per_address_by_a_queue_and_a_time_cap():
     capped = run_preview(h.text, base_text, 1, 40, 0.05)
     assert capped["capped"] and capped["house"]["deals"] < 40
 
+    async def prepare():
+        return h.text, base_text
+
     async def main():
-        p = Previews(PreviewLimits(time_cap=2.0, queue=2))
+        p = Previews(PreviewLimits(time_cap=2.0, queue=1))
         try:
-            jobs = [asyncio.ensure_future(p.run(a, lambda: (h.text, base_text), 1, 2))
-                    for a in ("a", "a", "b", "c")]
+            jobs = [asyncio.ensure_future(p.run(a, prepare, 1, 2))
+                    for a in ("10.0.0.1", "10.0.0.1", "10.0.0.2", "10.0.0.3")]
             return await asyncio.gather(*jobs, return_exceptions=True)
         finally:
             p.close()
 
     got = asyncio.run(main())
     codes = [getattr(r, "code", "ok") if isinstance(r, ProtocolError) else "ok" for r in got]
-    # "a" twice: the second is refused; "a" and "b" fill the queue of two; "c" finds it full
+    # the first address twice: the second is refused; the first plays, the second waits
+    # in the queue of one; the third finds it full (neither was served before: first come)
     assert codes == ["ok", "rate_limited", "ok", "busy"], got

@@ -35,6 +35,7 @@ from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, erro
 from ...protocol.schema import CHECKER
 from ...variants import list_variants, load_variant
 from ...variants.house import HouseRulesError
+from .checker import CheckLimits
 from .conns import ABORT_EXTENSION
 from .gcpause import GcPauses
 from .guard import Guard
@@ -64,7 +65,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                allowed_hosts=(), allowed_origins=(), db: str | None = None,
                seats: int | None = None, gc_pauses: bool = False,
                custom_rules: bool = True, bases: list[str] | None = None,
-               shard: tuple[int, int] | None = None) -> Starlette:
+               shard: tuple[int, int] | None = None,
+               check_limits: CheckLimits | None = None) -> Starlette:
     """``variants``: the names or paths rooms may use (default: the built-in names; a
     client never names a file). The first load of each happens here, so a broken variant
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
@@ -77,7 +79,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     changes the whole process's collector). ``custom_rules``: rooms may be created with
     house rules (``rules``, checked by rules_api.py); ``bases``: the offered variants a
     house file may extend (default: all). ``shard``: (index, count): this process makes
-    and serves only the room codes of that shard (docs/scaling.md, past one process)."""
+    and serves only the room codes of that shard (docs/scaling.md, past one process).
+    ``check_limits``: the cost limits of house-rules checks (checker.py)."""
     allowed = list(dict.fromkeys(variants or list_variants()))
     if default_variant not in allowed:
         allowed.insert(0, default_variant)
@@ -96,7 +99,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                     for name, v in loaded.items()}
     lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store,
                   shard=shard)
-    house_api = RulesApi(lobby, loaded, bases=bases, enabled=custom_rules)
+    house_api = RulesApi(lobby, loaded, bases=bases, enabled=custom_rules,
+                         check_limits=check_limits)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
@@ -121,9 +125,9 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             text = data.pop("rules", None)
             name, seed, max_deals, turn_timer, players = _room_settings(data, loaded,
                                                                          default_variant)
-            # a check loads a variant: in a thread, so that the event loop goes on
-            house = None if text is None else await asyncio.to_thread(
-                house_api.check, text, players, address)
+            # checked in the rules worker (checker.py), its variant loaded in a thread
+            house = None if text is None else await house_api.playable(text, players,
+                                                                        address)
             room = lobby.create(house.base if house else name, seed, max_deals,
                                 address=address, turn_timer=turn_timer, players=players,
                                 house=house)

@@ -90,7 +90,7 @@ class Bucket:
 
     __slots__ = ("rate", "burst", "tokens", "at")
 
-    def __init__(self, rate: float, burst: int, clock=time.monotonic):
+    def __init__(self, rate: float, burst: float, clock=time.monotonic):
         self.rate, self.burst = rate, burst
         self.tokens = float(burst)
         self.at = clock()
@@ -111,6 +111,17 @@ class Bucket:
             self.tokens -= 1
             return True
         return False
+
+    def in_credit(self, now: float | None = None) -> bool:
+        """True while anything is left (a bucket of costs: see ``spend``)."""
+        self._refill(now)
+        return self.tokens > 0
+
+    def spend(self, amount: float, now: float | None = None) -> None:
+        """Take what something cost, once it is known: the bucket may go into debt (down
+        to minus its burst), and refills from there."""
+        self._refill(now)
+        self.tokens = max(-float(self.burst), self.tokens - amount)
 
 
 class PerAddress:
