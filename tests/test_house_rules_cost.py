@@ -182,3 +182,26 @@ def test_a_queue_place_per_address_and_first_come_among_equals():
     got = asyncio.run(main())
     codes = [getattr(r, "code", "ok") if isinstance(r, ProtocolError) else "ok" for r in got]
     assert codes == ["ok", "rate_limited", "ok", "busy"]
+
+
+# ---------------------------------------------------------------- what the engine can play
+
+#: issue 34, item 3: /check said 200, then POST /api/rooms and the preview were 500 with a
+#: 112 KB traceback each (the redeals recursed)
+REDEALS = ("extends: finding-friends\nplayers: 12\n"
+           "deck: {packs: 8, big_jokers: 8, little_jokers: 8}\nhand_size: 35\nkitty_size: 12\n"
+           "declare: {first_deal_redeal: true, redeal_limit: 1000, min_level_cards: 8, "
+           "jokers: {allowed: false}}\n")
+
+
+def test_the_redeal_rules_of_the_issue_are_refused_or_played():
+    with _client() as client:
+        r = client.post("/api/rules/check", json={"rules": REDEALS})
+        assert r.status_code == 422 and r.json()["errors"][0]["key"] == "declare.redeal_limit"
+        assert client.post("/api/rooms", json={"rules": REDEALS}).status_code == 422
+        twenty = REDEALS.replace("redeal_limit: 1000", "redeal_limit: 20")
+        assert client.post("/api/rules/check", json={"rules": twenty}).status_code == 200
+        r = client.post("/api/rooms", json={"rules": twenty, "seed": 1})
+        assert r.status_code == 200, r.text
+        game = client.app.state.lobby.rooms[r.json()["room"]].table.game
+        assert sum(type(e).__name__ == "Redealt" for e in game.events) == 20

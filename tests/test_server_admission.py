@@ -55,7 +55,9 @@ def test_one_ipv6_network_holds_the_rooms_of_one_address(variants):
 
 
 def test_a_flood_from_200_addresses_leaves_room_for_a_newcomer(variants):
-    lobby = Lobby(variants=variants, limits=Limits(max_rooms=2000, rooms_per_address=10))
+    # (no share kept for newcomers here: the empty rooms of the biggest holder make way)
+    lobby = Lobby(variants=variants, limits=Limits(max_rooms=2000, rooms_per_address=10,
+                                                   rooms_reserved_share=0))
     start = time.monotonic()
     refused = {}
     for a in range(205):
@@ -79,6 +81,32 @@ def test_a_flood_from_200_addresses_leaves_room_for_a_newcomer(variants):
     # a second newcomer too, and the same from an IPv6 address
     assert refusal(lobby, "198.51.100.1") is None
     assert refusal(lobby, "2001:db8:5::1") is None
+
+
+def test_a_flood_of_joined_rooms_leaves_room_for_newcomers(variants):
+    """Issue 34, item 4: 200 addresses x 10 rooms, each with somebody in it, made every
+    newcomer's POST /api/rooms a 503 server_full (a room somebody is in never makes
+    way). The last quarter of the table is kept for addresses holding fewer than two."""
+    lobby = Lobby(variants=variants, limits=Limits(max_rooms=2000, rooms_per_address=10))
+    made = 0
+    for a in range(200):
+        for _ in range(10):
+            try:
+                room = lobby.create("two-deck-80", address=f"10.7.{a // 250}.{a % 250}")
+            except ShengjiError as e:
+                assert e.code == "too_many_rooms"
+                continue
+            room.conns.append(object())  # somebody is in every room the flood holds
+            made += 1
+    assert made <= 1500 + 2 * 50
+    for i in range(100):  # a hundred newcomers, each with a room somebody is in
+        room = lobby.create("two-deck-80", address=f"198.51.100.{i}")
+        room.conns.append(object())
+        if i % 2:  # and a second one
+            lobby.create("two-deck-80", address=f"198.51.100.{i}").conns.append(object())
+    # the newcomers too hold their share: a third room waits for a free place
+    assert refusal(lobby, "198.51.100.1") == "too_many_rooms"
+    assert refusal(lobby, "203.0.113.9") is None
     # the cap stays: when every address holds the same share, the server is full
     full = Lobby(variants=variants, limits=Limits(max_rooms=4, rooms_per_address=10))
     for a in range(4):
@@ -95,7 +123,7 @@ def test_a_room_somebody_is_in_never_makes_way(variants):
 
 
 def test_rooms_nobody_joined_expire_within_minutes(variants):
-    limits = Limits(max_rooms=10, rooms_per_address=5)
+    limits = Limits(max_rooms=10, rooms_per_address=5, rooms_reserved_share=0)
     lobby = Lobby(variants=variants, limits=limits)
     made = [lobby.create("two-deck-80", address=f"10.4.0.{i % 2}") for i in range(10)]
     joined = made[0]

@@ -42,8 +42,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--db", default=None, metavar="PATH",
                    help="SQLite file keeping rooms, seats and every game's actions, so that "
                         "a restart loses nothing (default: rooms.sqlite3 in "
-                        "$XDG_STATE_HOME/shengji, else ~/.local/state/shengji; "
-                        "':memory:' keeps nothing)")
+                        "$XDG_STATE_HOME/shengji, else ~/.local/state/shengji, made if "
+                        "missing; ':memory:' keeps nothing). Its folder must exist, unless "
+                        "--create-db-dir")
+    p.add_argument("--create-db-dir", action="store_true",
+                   help="make the folder of --db PATH (and its parents) if it is missing")
     p.add_argument("--proxy-headers", action="store_true",
                    help="trust X-Forwarded-For from a reverse proxy on 127.0.0.1 (the "
                         "per-address limits then count the real clients)")
@@ -86,6 +89,32 @@ def default_db() -> str:
     return os.path.join(base, "shengji", "rooms.sqlite3")
 
 
+def database_path(given: str | None, create_dir: bool = False) -> str:
+    """The database file --db names, opened once to check it: '' is an error (it used to
+    mean the default, silently); a folder that does not exist is an error unless
+    ``create_dir`` (--create-db-dir) or the default's (the user's state folder)."""
+    import os
+    import sqlite3
+
+    if given is not None and not given.strip():
+        raise ShengjiError("--db '': give a file (or ':memory:' to keep nothing; leave "
+                           "--db out for the default, " + default_db() + ")")
+    db = given or default_db()
+    if db == ":memory:":
+        return db
+    folder = os.path.dirname(os.path.abspath(db))
+    try:
+        if given is None or create_dir:
+            os.makedirs(folder, exist_ok=True)
+        elif not os.path.isdir(folder):
+            raise ShengjiError(f"--db {db}: no folder {folder} (make it, or add "
+                               "--create-db-dir)")
+        sqlite3.connect(db).close()
+    except (OSError, sqlite3.Error) as e:
+        raise ShengjiError(f"--db {db}: cannot open ({e})") from None
+    return db
+
+
 def run(args) -> int:
 
     try:
@@ -108,16 +137,7 @@ def run(args) -> int:
 
     # an unknown bot or table size fails here, not in a room
     make_bot(args.bot, load_variant(args.variant, players=args.seats))
-    db = args.db or default_db()
-    if db != ":memory:":
-        import os
-        import sqlite3
-
-        try:
-            os.makedirs(os.path.dirname(os.path.abspath(db)), exist_ok=True)
-            sqlite3.connect(db).close()
-        except (OSError, sqlite3.Error) as e:
-            raise ShengjiError(f"--db {db}: cannot open ({e})") from None
+    db = database_path(args.db, args.create_db_dir)
     from ..frontends.web.limits import Limits, fit_to_descriptors
 
     limits, note = fit_to_descriptors(Limits())

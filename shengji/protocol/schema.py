@@ -242,6 +242,9 @@ def server_schemas() -> dict:
     rules = {"rules": STR, "rules_fingerprint": STR, "rules_base": {"type": ["string", "null"]},
              "rules_house": {"type": ["string", "null"]},
              "rules_changes": {"type": "array"}}
+    # welcome and state carry the fingerprint alone: the text is GET /api/rooms/CODE's
+    fingerprint = {"type": "string", "description": "sha256: of the room's rules text "
+                   "(GET /api/rooms/CODE serves the text, once)"}
     controls = {"host": nullable(SEAT), "start_levels": {"type": ["array", "null"]},
                 "first_dealer": nullable(SEAT)}
     replay = {"deal": NAT, "events": {"type": "array", "items": EVENT_REF},
@@ -249,7 +252,8 @@ def server_schemas() -> dict:
     return {
         "server.welcome": msg("welcome", {
             "room": STR, "seat": nullable(SEAT), "token": {"type": ["string", "null"]},
-            "variant": STR, "play_rules": {"type": "object"}, "watching": BOOL},
+            "variant": STR, "play_rules": {"type": "object"}, "watching": BOOL,
+            "rules_fingerprint": fingerprint},
             ["room", "seat", "token", "variant", "play_rules"],
             doc="a seat taken (or, with watching, a spectator's place); keep the token"),
         "server.room": msg("room", {
@@ -257,7 +261,7 @@ def server_schemas() -> dict:
             "seats": {"type": "array", "items": SEAT_INFO}, "watchers": NAT,
             "turn_timer": {"type": "number", "minimum": 0,
                            "description": "seconds a player has to act (0: no limit)"},
-            **rules, **controls},
+            **controls},
             ["room", "variant", "started", "seats", "watchers", "turn_timer"],
             doc="a room before its start"),
         "server.state": msg("state", {
@@ -265,7 +269,8 @@ def server_schemas() -> dict:
             "winner": {"type": ["integer", "null"]}, "event_index": NAT, "view": VIEW,
             "legal": nullable(LEGAL), "events": {"type": "array", "items": EVENT_REF},
             "room": STR, "seats": {"type": "array", "items": SEAT_INFO},
-            "waiting": SEATS, "watchers": NAT, **rules, **controls},
+            "waiting": SEATS, "watchers": NAT, "rules_fingerprint": fingerprint,
+            **controls},
             ["seat", "variant", "over", "winner", "event_index", "view", "legal"],
             doc="after every change: the view, the legal actions (null when not this "
                 "seat's turn) and the events since the last state on this connection"),

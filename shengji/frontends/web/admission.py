@@ -11,6 +11,13 @@ way. So a flood from 200 addresses ends up holding an equal share, and a newcome
 still gets a room; only when every address holds about as many rooms as the newcomer,
 or every room has somebody in it, is the answer ``server_full``.
 
+**A share kept for newcomers.** Rooms somebody is in never make way, so 200 addresses
+holding ten joined rooms each would fill the table for as long as they stay. The last
+``rooms_reserved_share`` of the table (a quarter) is kept for addresses holding fewer
+than ``rooms_when_crowded`` rooms (two): once fewer places than that are left, an
+address holding that many is refused (``too_many_rooms``) while a newcomer still gets
+one.
+
 **Lookups by code.** Room codes are 40 bits; what keeps them from being guessed is
 that every lookup that finds no room (over HTTP or a websocket) takes a token from the
 address's ``join`` bucket, and an address whose bucket is empty is refused before any
@@ -69,6 +76,20 @@ def held(rooms: dict, codes) -> int:
     """Unfinished, non-idle rooms among ``codes`` (those created from one address)."""
     return sum(1 for c in codes or () if (r := rooms.get(c)) is not None
                and not r.table.over and not r.idle)
+
+
+def check_share(rooms: dict, held_now: int, limits) -> None:
+    """Refuse an address holding ``held_now`` rooms a place in the share kept for
+    newcomers (see the module's docstring)."""
+    reserved = int(limits.max_rooms * limits.rooms_reserved_share)
+    if held_now < limits.rooms_when_crowded or not reserved:
+        return
+    free = limits.max_rooms - sum(1 for r in rooms.values() if not r.idle)
+    if free <= reserved:
+        raise ProtocolError("too_many_rooms", f"the server is nearly full: the rooms left "
+                                              f"are kept for addresses holding fewer than "
+                                              f"{limits.rooms_when_crowded} (yours holds "
+                                              f"{held_now}); finish or leave one first")
 
 
 def make_space(rooms: dict, max_rooms: int, for_address: str | None, drop) -> None:

@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...errors import ShengjiError
 from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, error_message
+from ...protocol.messages import check_unicode
 from ...protocol.schema import CHECKER
 from ...variants import list_variants, load_variant
 from ...variants.house import HouseRulesError
@@ -47,7 +48,7 @@ from .store import Store
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 MAX_SEED = 64
-#: a match is long; a room plays at most this many deals unless the server says otherwise
+#: a match is long; a room plays at most this many deals (also when none are asked for)
 MAX_DEALS_LIMIT = 1000
 MAX_TURN_TIMER = 3600
 #: the WebAssembly core and its module (shengji/wasm/), served to the page by name only
@@ -294,6 +295,7 @@ async def _read_json(request, limit: int = MAX_BODY) -> dict:
         data = json.loads(bytes(body) or b"{}")
     except (ValueError, RecursionError) as e:  # RecursionError: nested too deep
         raise ProtocolError("bad_json", f"bad JSON ({str(e)[:80]})") from None
+    check_unicode(data)  # a lone surrogate in a seed or a key: refused here, not a 500
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "the body is a JSON object")
     return data
@@ -318,9 +320,12 @@ def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
     if isinstance(seed, bool) or not isinstance(seed, (int, str)) or len(str(seed)) > MAX_SEED:
         raise ProtocolError("bad_message", f"seed: an integer or a string of at most "
                                            f"{MAX_SEED} characters")
+    # a room's memory grows with its deals (docs/serving.md): at most this many, always
     max_deals = data.get("max_deals")
-    if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int)
-                                  or not 1 <= max_deals <= MAX_DEALS_LIMIT):
+    if max_deals is None:
+        max_deals = MAX_DEALS_LIMIT
+    if isinstance(max_deals, bool) or not isinstance(max_deals, int) \
+            or not 1 <= max_deals <= MAX_DEALS_LIMIT:
         raise ProtocolError("bad_message", f"max_deals: an integer 1..{MAX_DEALS_LIMIT}")
     turn_timer = data.get("turn_timer", DEFAULT_TURN_TIMER)
     if isinstance(turn_timer, bool) or not isinstance(turn_timer, (int, float)) \

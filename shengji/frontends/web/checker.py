@@ -29,6 +29,7 @@ import os
 import signal
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ...protocol import ProtocolError
@@ -40,8 +41,9 @@ from .limits import Bucket, address_key
 class CheckLimits:
     #: CPU seconds one check may use (a house file within the bounds takes 0.02-0.3)
     cpu_limit: float = 1.0
-    #: seconds to wait for the worker before it is killed (a stuck worker)
-    wall_limit: float = 20.0
+    #: seconds to wait for the worker before it is killed (a stuck worker; the first
+    #: check also waits for the worker to start)
+    wall_limit: float = 60.0
     #: CPU seconds of checking per address: this many a second, up to a burst
     cpu_rate: float = 0.1
     cpu_burst: float = 3.0
@@ -93,6 +95,28 @@ def _start_worker() -> None:
 _BASES: dict = {}
 
 
+class _Bases(Mapping):
+    """The bases a house file may extend, each loaded when first looked up (a check
+    needs one of them)."""
+
+    def __init__(self, refs: dict):
+        self.refs = refs   # name -> (the reference create_app loaded it by, its size)
+
+    def __getitem__(self, name):
+        key = self.refs[name]
+        if key not in _BASES:
+            from ...variants import load_variant
+
+            _BASES[key] = load_variant(key[0], players=key[1])
+        return _BASES[key]
+
+    def __iter__(self):
+        return iter(self.refs)
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+
 def check_in_worker(text: str, bases: dict, players: int | None,
                     cpu_limit: float) -> tuple:
     """In the worker: check_house under a CPU-time limit → (Checked or the
@@ -101,11 +125,7 @@ def check_in_worker(text: str, bases: dict, players: int | None,
     from ...variants import load_variant
     from ...variants.house import HouseRulesError, check_house
 
-    loaded = {}
-    for name, key in bases.items():  # (the bases load before the clock starts)
-        if key not in _BASES:
-            _BASES[key] = load_variant(key[0], players=key[1])
-        loaded[name] = _BASES[key]
+    loaded = _Bases(bases)
     start = time.process_time()
     timed = hasattr(signal, "setitimer")
     if timed:

@@ -63,6 +63,11 @@ class Limits:
     room_burst: int = 20
     #: seconds a room nobody has joined is kept once the room cap is reached
     unjoined_seconds: float = 120.0
+    #: the share of max_rooms kept for addresses holding fewer than rooms_when_crowded
+    #: rooms (admission.py: joined rooms never make way, so a flood of them could fill
+    #: the table)
+    rooms_reserved_share: float = 0.25
+    rooms_when_crowded: int = 2
     #: lookups by room code that find nothing (a join, a spectator, GET .../replay) and
     #: joins with a wrong token, per address: a burst, then this rate
     failed_join_rate: float = 0.2

@@ -34,7 +34,7 @@ from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
 from ...wasm import rules_json
 from . import admission
 from .chat import ChatLog
-from .houserules import room_rules, rules_fields, stored_rules, stored_variant
+from .houserules import room_rules, stored_rules, stored_variant
 from .limits import Limits, PerAddress, address_key
 from .replays import RoomReplays
 from .seating import arrange, controls_fields, game_args
@@ -90,7 +90,7 @@ class Room(RoomReplays):
         self._timer: asyncio.Task | None = None
         self._timer_key = None
         self._replays: dict[tuple, str] = {}   # (seat, deal) -> encoded replay message
-        self._public_deals: dict[int, dict] = {}  # deal -> its public replay message
+        self._public_deals: dict[int, str] = {}  # deal -> its public replay, encoded
         self._scored: list[int] = []      # deals scored, from events[:self._indexed]
         self._indexed = 0
         self._public: tuple | None = None      # (events then, encoded public replay)
@@ -140,7 +140,8 @@ class Room(RoomReplays):
         msg["seats"] = self.seat_infos()
         msg["waiting"] = sorted(self.waiting)
         msg["watchers"] = len(self.watchers)
-        msg.update(rules_fields(self.rules))
+        # the rules' text is fetched once (GET /api/rooms/CODE), not sent with every state
+        msg["rules_fingerprint"] = self.rules["fingerprint"]
         return msg
 
     @property
@@ -230,15 +231,19 @@ class Room(RoomReplays):
         if seat in self.standins:  # back: the stand-in bot leaves
             self.standins.discard(seat)
             self.table.remove_bot(seat)
-        conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": seat, "token": token, "variant": self.variant_name,
-                         "play_rules": rules_json(self.table.variant.play_rules)})
+        conn.send(self._welcome(seat, token))
         self.chat.send_history(conn)
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
             self.broadcast()
             self._arm()
+
+    def _welcome(self, seat: int | None, token: str | None) -> dict:
+        return {"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
+                "seat": seat, "token": token, "variant": self.variant_name,
+                "play_rules": rules_json(self.table.variant.play_rules),
+                "rules_fingerprint": self.rules["fingerprint"]}
 
     async def watch(self, conn: Conn, msg: dict) -> None:
         """A spectator: no seat, no token, the public view only."""
@@ -249,10 +254,7 @@ class Room(RoomReplays):
         conn.room, conn.seat, conn.watching = self, None, True
         conn.cursor = self.table.deal_start_index()
         self.watchers.append(conn)
-        conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": None, "token": None, "variant": self.variant_name,
-                         "play_rules": rules_json(self.table.variant.play_rules),
-                         "watching": True})
+        conn.send({**self._welcome(None, None), "watching": True})
         self.chat.send_history(conn)
         conn.send(self.state_for(conn) if self.started else self.room_message())
 
@@ -333,29 +335,6 @@ class Room(RoomReplays):
         line = encode(self.chat.add(seat, name, msg["text"]))
         for other in self.conns + self.watchers:
             other.send(line)  # queued: never waits for one client (outbox.py)
-
-    def public_replay(self, allow) -> str:
-        """The room's public replay: every scored deal as a spectator saw it, and the whole
-        game record (variant, seed, actions) once the match is over — before that the
-        seed would tell the hands still to come. Built when the game has moved since the
-        last time, if ``allow()`` says this client may have one built."""
-        key = len(self.table.game.events)
-        if self._public is not None and self._public[0] == key:
-            return self._public[1]
-        if not allow():
-            raise ProtocolError("rate_limited", "too many replays asked for; wait a little")
-        game = self.table.game
-        deals = [self._deal_replay(None, d) for d in self._scored_deals()]
-        msg = {"type": "public_replay", "protocol": PROTOCOL_VERSION, "room": self.code,
-               "variant": self.variant_name, "over": game.over, "winner": game.winner,
-               "seats": [{"seat": i, "kind": s.kind, "name": s.name}
-                         for i, s in enumerate(self.seats)],
-               "deals": deals, **rules_fields(self.rules)}
-        if game.over:
-            from ...engine.serial import game_to_dict
-            msg["record"] = {**game_to_dict(game), "rules": self.rules["text"]}  # in force
-        self._public = (key, encode(msg))
-        return self._public[1]
 
     async def changed(self) -> None:
         """After the game moved: note a scored deal, tell everyone (which stores the new
@@ -555,6 +534,7 @@ class Lobby:
         if live >= lim.rooms_per_address:
             raise ProtocolError("too_many_rooms", f"your address holds {live} unfinished rooms "
                                                   "already; finish or leave one first")
+        admission.check_share(self.rooms, live, lim)
         if not self.addresses.bucket("room", address).take():
             raise ProtocolError("rate_limited", "rooms are created too fast from your address; "
                                                 "wait a little")

@@ -492,6 +492,15 @@ export async function previewRoomRules(code) {
   fill(box, summary(info));
 }
 
+// the welcome and every state carry the rules' fingerprint, not their text: the text is
+// fetched (GET /api/rooms/CODE) once, when a fingerprint not fetched yet comes
+let rulesShown = null;
+export function followRules(code, fingerprint) {
+  if (fingerprint && fingerprint === rulesShown) return;
+  rulesShown = fingerprint || null;
+  showRoomRules(code);
+}
+
 // during play: a "Rules" button by the room code opens the summary
 export async function showRoomRules(code) {
   const info = await roomInfo(code);

@@ -6,7 +6,7 @@ import { app } from "./state.js";
 import { connectThen, joinRoom, watchRoom } from "./connection.js";
 // The house-rules panel (its own module, filled in by the house-rules work): it draws
 // its fields into the lobby and adds what they say to the room's creation request.
-import { mountHouseRules, houseRules, showRuleErrors, previewRoomRules, showRoomRules } from "./houserules.js";
+import { mountHouseRules, houseRules, showRuleErrors, previewRoomRules, followRules } from "./houserules.js";
 
 export async function loadVariants() {
   const r = await fetch("/api/variants");
@@ -119,7 +119,7 @@ export function onWelcome(msg) {
   // a variant file offered by path shows as its file name
   $("variantname").textContent = msg.variant.split("/").pop().replace(/\.ya?ml$/, "");
   $("seatname").textContent = app.watching ? "watching" : `you · seat ${msg.seat}`;
-  showRoomRules(msg.room);  // the table's rules, openable during play
+  followRules(msg.room, msg.rules_fingerprint);  // the table's rules, openable during play
   $("lobby").hidden = true;
   hideLobbyError();
 }
