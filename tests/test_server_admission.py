@@ -211,3 +211,15 @@ def test_a_right_code_is_found_over_http_and_websocket():
         assert client.get(f"/api/rooms/{code.lower()}/replay").status_code == 200
         with client.websocket_connect(WS) as ws:
             assert join(ws, code)["room"] == code
+
+
+def test_the_websocket_total_keeps_a_share_for_new_addresses(variants):
+    """Issue 34, item 10, for websockets: three addresses at their caps of 64 against a
+    total of 160; the last eighth (20) is kept for addresses holding fewer than 16."""
+    lobby = Lobby(variants=variants, limits=Limits(max_connections=160, conns_per_address=64))
+    for a in range(3):
+        for _ in range(64):
+            lobby.connect(f"10.9.0.{a}")
+    assert lobby.connections == 64 + 64 + 16
+    assert lobby.connect("10.9.0.2").code == "too_many_connections"
+    assert all(lobby.connect("203.0.113.5") is None for _ in range(10))

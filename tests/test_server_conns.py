@@ -103,6 +103,24 @@ def test_socket_caps_per_address_and_in_all():
         assert len(config.caps) == 0 and config.caps.refused >= 6
 
 
+def test_the_total_cap_keeps_a_share_for_new_addresses():
+    """Issue 34, item 10: 41 addresses holding 8,200 sockets made a bystander's request
+    fail 17 times in 40. Five addresses try sixty sockets each against a total of 240:
+    the last eighth (30) is kept for addresses holding fewer than sixteen, so the fourth
+    address stops at 30 and the fifth at 16."""
+    limits = Limits(sockets_per_address=60, max_sockets=240)
+    with live(limits) as (port, config):
+        held = [dial(port, f"127.0.2.{a}") for a in range(1, 6) for _ in range(60)]
+        try:
+            time.sleep(0.3)
+            assert len(config.caps) == 3 * 60 + 30 + 16
+            for i in range(5):  # bystanders from new addresses are served
+                assert b" 200 " in get(port, source=f"127.0.3.{i + 1}")
+        finally:
+            for s in held:
+                s.close()
+
+
 def test_websockets_count_until_they_close():
     from websockets.sync.client import connect
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...protocol import ProtocolError
-from .limits import address_key
+from .limits import address_key, kept_for_others
 
 #: what a code can be after normalising (rooms.CODE_ALPHABET, rooms.CODE_LENGTH)
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -81,11 +81,12 @@ def held(rooms: dict, codes) -> int:
 def check_share(rooms: dict, held_now: int, limits) -> None:
     """Refuse an address holding ``held_now`` rooms a place in the share kept for
     newcomers (see the module's docstring)."""
-    reserved = int(limits.max_rooms * limits.rooms_reserved_share)
-    if held_now < limits.rooms_when_crowded or not reserved:
+    if held_now < limits.rooms_when_crowded or not int(limits.max_rooms
+                                                        * limits.rooms_reserved_share):
         return
-    free = limits.max_rooms - sum(1 for r in rooms.values() if not r.idle)
-    if free <= reserved:
+    taken = sum(1 for r in rooms.values() if not r.idle)
+    if kept_for_others(taken, limits.max_rooms, held_now, limits.rooms_reserved_share,
+                       limits.rooms_when_crowded):
         raise ProtocolError("too_many_rooms", f"the server is nearly full: the rooms left "
                                               f"are kept for addresses holding fewer than "
                                               f"{limits.rooms_when_crowded} (yours holds "

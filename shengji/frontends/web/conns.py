@@ -5,7 +5,9 @@ a socket that sends nothing, or one header byte every few seconds, never gets th
 the uvicorn protocol classes are wrapped here (``server_config``):
 
 - **caps**: sockets at once per address (IPv6 per /64, ``limits.address_key``) and in
-  all; a socket over a cap is closed as soon as it is accepted, before a byte is read;
+  all, the last eighth of the total kept for addresses holding fewer than sixteen (so
+  the biggest holders cannot leave a newcomer nothing); a socket over a cap is closed
+  as soon as it is accepted, before a byte is read;
 - **header timeout**: a request's headers must be complete within ``header_timeout``
   seconds of the connection (or of the previous response on a keep-alive connection),
   and within ``max_header_bytes``;
@@ -25,7 +27,7 @@ from __future__ import annotations
 import socket
 import time
 
-from .limits import Limits, address_key
+from .limits import Limits, address_key, kept_for_others
 
 #: the ASGI scope extension by which a websocket's app may abort its socket (a client
 #: that stops reading cannot be closed politely: the close frame would wait behind data
@@ -41,6 +43,7 @@ class SocketCaps:
     def __init__(self, limits: Limits, exempt=()):
         self.per_address = limits.sockets_per_address
         self.total = limits.max_sockets
+        self.share, self.crowded = limits.sockets_reserved_share, limits.sockets_when_crowded
         self.exempt = {address_key(a) for a in exempt}  # a trusted proxy: total cap only
         self.counts: dict[str, int] = {}
         self.held: dict[int, str] = {}   # id(transport) -> address key
@@ -50,7 +53,9 @@ class SocketCaps:
         peer = transport.get_extra_info("peername")
         key = address_key(peer[0] if isinstance(peer, tuple) and peer else "?")
         n = self.counts.get(key, 0)
-        if len(self.held) >= self.total or (n >= self.per_address and key not in self.exempt):
+        if len(self.held) >= self.total or (key not in self.exempt and (
+                n >= self.per_address
+                or kept_for_others(len(self.held), self.total, n, self.share, self.crowded))):
             self.refused += 1
             return False
         self.counts[key] = n + 1

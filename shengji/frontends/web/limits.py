@@ -88,6 +88,18 @@ class Limits:
     #: limit by fit_to_descriptors)
     sockets_per_address: int = 256
     max_sockets: int = 8_000
+    #: the share of max_sockets (and of max_connections, the websockets) kept for
+    #: addresses holding fewer than sockets_when_crowded (a browser opens about six):
+    #: forty addresses at their caps would otherwise fill the total
+    sockets_reserved_share: float = 0.125
+    sockets_when_crowded: int = 16
+
+
+def kept_for_others(taken: int, cap: int, held: int, share: float, crowded: int) -> bool:
+    """True when an address holding ``held`` of a cap of ``cap`` (``taken`` in all) may
+    not take another: the last ``share`` of the cap is kept for addresses holding fewer
+    than ``crowded``, so that the biggest holders cannot leave a newcomer nothing."""
+    return held >= crowded and cap - taken <= int(cap * share)
 
 
 class Bucket:
@@ -151,10 +163,15 @@ class PerAddress:
             b = self._buckets[key] = Bucket(rate, burst)
         return b
 
-    def connect(self, address: str) -> bool:
+    def connect(self, address: str, total: int = 0) -> bool:
+        """Count a websocket of ``address`` (``total``: the websockets open now); False
+        over the per-address cap, or in the share of the total kept for others."""
         address = address_key(address)
         n = self.conns.get(address, 0)
-        if n >= self.limits.conns_per_address:
+        lim = self.limits
+        if n >= lim.conns_per_address or kept_for_others(
+                total, lim.max_connections, n, lim.sockets_reserved_share,
+                lim.sockets_when_crowded):
             return False
         self.conns[address] = n + 1
         return True

@@ -490,10 +490,9 @@ class Lobby:
         if self.connections >= self.limits.max_connections:
             return ProtocolError("server_full", "the server has too many connections; try "
                                                 "again later")
-        if not self.addresses.connect(address):
+        if not self.addresses.connect(address, self.connections):
             return ProtocolError("too_many_connections",
-                                 f"{self.limits.conns_per_address} connections from your "
-                                 "address are open already")
+                                 "too many connections from your address are open already")
         self.connections += 1
         return None
 
