@@ -192,12 +192,14 @@ async def load(args, tables: int, base: str, server_pid: int) -> dict:
             "error_samples": stats.errors[:5]}
 
 
-def start_server(args, port: int, db: str) -> subprocess.Popen:
+def start_server(args, port: int, db: str, env: dict | None = None) -> subprocess.Popen:
+    """``shengji serve`` on ``port`` (``env``: the environment, e.g. another PYTHONPATH),
+    once it answers."""
     import httpx
 
     cmd = [sys.executable, "-m", "shengji.cli", "serve", "--port", str(port), "--db", db,
            "--bot-delay", str(args.bot_delay), "--variant", args.variant]
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=os.environ.copy())
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env or os.environ.copy())
     for _ in range(400):  # wait for the server to listen
         try:
             httpx.get(f"http://{HOST}:{port}/api/variants", timeout=1)
@@ -224,12 +226,16 @@ def run_one(args, tables: int) -> dict:
             result = runner(load(args, tables, f"http://{HOST}:{port}", server.pid))
             result["load_before"], result["load_after"] = before, loadavg()
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop_server(server)
     return result
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
 
 
 def main(argv=None) -> int:

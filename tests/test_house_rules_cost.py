@@ -205,3 +205,45 @@ def test_the_redeal_rules_of_the_issue_are_refused_or_played():
         assert r.status_code == 200, r.text
         game = client.app.state.lobby.rooms[r.json()["room"]].table.game
         assert sum(type(e).__name__ == "Redealt" for e in game.events) == 20
+
+
+def test_the_rules_worker_ends_with_a_killed_server(tmp_path):
+    """A pool's worker waits on a queue whose other end it holds itself: a server killed
+    (SIGKILL, or a SIGTERM that ran out of time) left its rules worker running for ever.
+    The worker watches its parent and ends with it."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import asyncio, time\n"
+        "from shengji.frontends.web import checker\n"
+        "if __name__ == '__main__':\n"
+        "    c = checker.Checker({'two-deck-80': ('two-deck-80', 4)})\n"
+        "    asyncio.run(c.check('extends: two-deck-80\\n', None, '10.0.0.1'))\n"
+        "    print(*checker._pool._processes, flush=True)\n"
+        "    time.sleep(60)\n", encoding="utf-8")
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                              text=True, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    try:
+        workers = [int(p) for p in server.stdout.readline().split()]
+        assert workers
+        server.send_signal(signal.SIGKILL)
+        server.wait(10)
+        deadline = time.monotonic() + 10
+        while any(os.path.exists(f"/proc/{p}") and _alive(p) for p in workers):
+            assert time.monotonic() < deadline, f"the worker {workers} outlived its server"
+            time.sleep(0.2)
+    finally:
+        server.kill()
+
+
+def _alive(pid: int) -> bool:
+    """Not a zombie (an ended process its parent, here init, has not reaped yet)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -163,8 +163,13 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             refusal = error_message(refused)
             if CHECKER is not None:
                 CHECKER.observe(refusal)
-            with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError):
+            try:
                 await asyncio.wait_for(_refuse_socket(ws, encode(refusal)), limits.send_timeout)
+            except asyncio.TimeoutError:  # a client that does not read: cut off
+                if abort is not None:
+                    abort()
+            except (WebSocketDisconnect, RuntimeError):
+                pass
             return
 
         async def send(text: str):

@@ -27,6 +27,7 @@ import concurrent.futures
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -80,15 +81,28 @@ def _stop(signum, frame):
     raise _OverLimit()
 
 
-def _start_worker() -> None:
-    """In the worker: a lower priority than the server's tables, and the timer's
-    handler."""
+def exit_with_parent(parent: int) -> None:
+    """In a worker process: end when the server that spawned it ends, however it ends
+    (a pool's worker waits on a queue whose other end it holds itself: killed, the server
+    would leave it behind for ever)."""
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="shengji-parent-watch", daemon=True).start()
+
+
+def _start_worker(parent: int) -> None:
+    """In the worker: a lower priority than the server's tables, the timer's handler,
+    and an end with the server."""
     try:
         os.nice(10)
     except (AttributeError, OSError):  # not on this platform
         pass
     if hasattr(signal, "setitimer"):
         signal.signal(signal.SIGPROF, _stop)
+    exit_with_parent(parent)
 
 
 #: in the worker: (ref, players) -> loaded base Variant
@@ -156,18 +170,16 @@ def _worker() -> concurrent.futures.ProcessPoolExecutor:
         # spawn: the server has threads (the store's checkpointer), fork would copy them
         _pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker)
+            initializer=_start_worker, initargs=(os.getpid(),))
         atexit.unregister(_close_worker)  # (once, however often the worker is replaced)
         atexit.register(_close_worker)
     return _pool
 
 
 def _close_worker() -> None:
-    """At exit, while the modules the pool's clean-up uses are still there."""
-    global _pool
-    pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+    """At exit, while the modules the pool's clean-up uses are still there: a check
+    running is not waited for."""
+    _kill_worker()
 
 
 def _kill_worker() -> None:

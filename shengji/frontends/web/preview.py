@@ -15,11 +15,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from ...protocol import ProtocolError
+from .checker import exit_with_parent
 from .fairqueue import FairQueue
 
 MAX_DEALS = 40
@@ -87,7 +89,8 @@ class Previews:
         if self._pool is None:
             # spawn: the server has threads (the store's checkpointer), fork would copy them
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     def close(self) -> None:
