@@ -211,13 +211,18 @@ class Checker:
         self._budgets.move_to_end(key)
         return b
 
+    def admit(self, address: str) -> None:
+        """Refuse an address over its budget or its places (``rate_limited``) before
+        anything of its request is read."""
+        if not self._budget(address).in_credit() or self.queue.full_for(address):
+            raise ProtocolError("rate_limited", "rules are checked too often from your "
+                                                "address; wait a little")
+
     async def check(self, text: str, players: int | None, address: str) -> Checked:
         """Checked rules, or HouseRulesError / ProtocolError (``rate_limited``,
         ``busy``)."""
         budget = self._budget(address)
-        if not budget.in_credit():
-            raise ProtocolError("rate_limited", "rules are checked too often from your "
-                                                "address; wait a little")
+        self.admit(address)
         lim = self.limits
         async with self.queue.turn(address):
             fut = asyncio.get_running_loop().run_in_executor(

@@ -47,6 +47,10 @@ class FairQueue:
     def waiting(self) -> int:
         return len(self._waiting)
 
+    def full_for(self, address: str) -> bool:
+        """Does ``address`` hold all its places (a turn would be refused at once)?"""
+        return self._held.get(address_key(address), 0) >= self.per_address
+
     def _rank(self, place: _Place) -> tuple:
         return self._served.get(place.address, float("-inf")), place.order
 

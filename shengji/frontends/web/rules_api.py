@@ -120,6 +120,8 @@ class RulesApi:
         async def post_check(request):
             address = request.client.host if request.client else "?"
             try:
+                if self.enabled:  # over its budget: refused before its body is parsed
+                    self.checker.admit(address)
                 data = await read_json(request, limit=MAX_RULES_BODY)
                 unknown = set(data) - {"rules", "players"}
                 if unknown:
