@@ -270,8 +270,11 @@ def run(args, attack: str, label: str, tree: str) -> dict:
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(Path(tree).resolve())}
     with tempfile.TemporaryDirectory() as tmp:
-        server = start_server(args, port, os.path.join(tmp, "rooms.sqlite3"), env)
+        server = start_server(args, port, os.path.join(tmp, "rooms.sqlite3"), env, cwd=tmp)
         try:
+            got = subprocess.run([sys.executable, "-c", "import shengji; print(shengji.__file__)"],
+                                 env=env, cwd=tmp, capture_output=True, text=True).stdout
+            assert got.startswith(str(Path(tree).resolve())), f"{label} serves {got}"
             before = loadavg()
             result = asyncio.run(measure(args, attack, port, server.pid))
             result.update(kind=attack, tree=label, load_before=round(before, 2),

@@ -192,14 +192,17 @@ async def load(args, tables: int, base: str, server_pid: int) -> dict:
             "error_samples": stats.errors[:5]}
 
 
-def start_server(args, port: int, db: str, env: dict | None = None) -> subprocess.Popen:
-    """``shengji serve`` on ``port`` (``env``: the environment, e.g. another PYTHONPATH),
-    once it answers."""
+def start_server(args, port: int, db: str, env: dict | None = None,
+                 cwd: str | None = None) -> subprocess.Popen:
+    """``shengji serve`` on ``port`` once it answers (``env``: the environment, e.g. the
+    PYTHONPATH of another tree; then ``cwd`` elsewhere than a checkout, which ``python -m``
+    would put first)."""
     import httpx
 
     cmd = [sys.executable, "-m", "shengji.cli", "serve", "--port", str(port), "--db", db,
            "--bot-delay", str(args.bot_delay), "--variant", args.variant]
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env or os.environ.copy())
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env or os.environ.copy(),
+                              cwd=cwd)
     for _ in range(400):  # wait for the server to listen
         try:
             httpx.get(f"http://{HOST}:{port}/api/variants", timeout=1)

@@ -75,9 +75,10 @@ class Outbox:
             self.on_fail(reason)
 
     def stop(self) -> None:
-        """The connection is gone: the task ends, nothing more is sent."""
+        """The connection is gone: the task ends, nothing more is sent (or kept)."""
         if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
+        self.failed = self.failed or "closed"
         self._queue.clear()
         self._idle.set()
 
