@@ -147,12 +147,20 @@ async def victim(base: str, port: int, stop: asyncio.Event, out: dict) -> None:
     """The attacked room: a player who plays as fast as states come; notes the arrival
     of each state."""
     import httpx
-    import websockets
 
     async with httpx.AsyncClient(timeout=30) as http:
         room = (await http.post(f"{base}/api/rooms", json={"max_deals": 1000})).json()["room"]
     out["room"] = room
     times = out.setdefault("times", [])
+    try:
+        await _play_victim(port, room, stop, times)
+    except Exception as e:  # noqa: BLE001  # cut off or closed: said in the figures
+        out["closed"] = f"{type(e).__name__}: {e}"[:120]
+
+
+async def _play_victim(port: int, room: str, stop: asyncio.Event, times: list) -> None:
+    import websockets
+
     async with websockets.connect(f"ws://{HOST}:{port}/ws", max_size=1 << 22,
                                   compression=None) as ws:
         await ws.send(json.dumps({"type": "join", "protocol": 2, "room": room}))
@@ -203,7 +211,9 @@ def attacker_main(kind: str, base: str, room: str, seconds: float) -> None:
         await asyncio.wait_for(task, 60)
         return tally
 
-    print(json.dumps(asyncio.run(go())))
+    tally = asyncio.run(go())
+    tally["attacker_cpu_s"] = round(time.process_time(), 1)  # (it shares the machine)
+    print(json.dumps(tally))
 
 
 def start_attacker(kind: str, base: str, room: str, seconds: float) -> subprocess.Popen:
@@ -246,6 +256,8 @@ async def measure(args, attack: str, port: int, server_pid: int) -> dict:
             times = [t0, *times, t1]
             out[phase]["victim_longest_wait_s"] = round(
                 max(b - a for a, b in zip(times, times[1:], strict=False)), 2)
+            if "closed" in victim_out:
+                out[phase]["victim_closed"] = victim_out.pop("closed")
         if attacker is not None:
             got, _ = await asyncio.to_thread(attacker.communicate, timeout=120)
             out[phase]["attack"] = json.loads(got.strip().splitlines()[-1])
@@ -319,6 +331,8 @@ def main(argv=None) -> int:
                 f = r[phase]
                 extra = f"  victim waits up to {f['victim_longest_wait_s']} s" \
                     if "victim_longest_wait_s" in f else ""
+                extra += f" (victim's socket: {f['victim_closed']})" \
+                    if "victim_closed" in f else ""
                 print(f"{attack:5s} {label:4s} {phase:8s}: p50 {f['p50_ms']:6.1f} ms  "
                       f"p99 {f['p99_ms']:7.1f} ms  max {f['max_ms']:7.1f} ms  "
                       f"({f['actions']} actions)  server CPU {100 * f['server_cpu']:.0f}%  "

@@ -106,12 +106,17 @@ def test_checks_run_in_a_worker_process_under_a_cpu_limit():
 def test_each_address_has_a_budget_of_cpu_seconds():
     """The rate matches the cost: a check is admitted while the address's budget of CPU
     seconds is above zero, and what it cost is taken from it."""
-    limits = CheckLimits(cpu_rate=0.0001, cpu_burst=0.01)
+    import time
+
+    limits = CheckLimits(cpu_rate=0.0001, cpu_burst=0.01, refusal_pause=0.3)
     rules = {"rules": "extends: two-deck-80\nplay: {bombs: any_suit}\n"}
     with _client(check_limits=limits) as client:
         assert client.post("/api/rules/check", json=rules).status_code == 200
+        start = time.monotonic()
         again = client.post("/api/rules/check", json=rules)
         assert again.status_code == 429 and again.json()["code"] == "rate_limited"
+        # answered after a pause: a flood of refused requests goes no faster than that
+        assert time.monotonic() - start >= 0.3 and again.headers["retry-after"] == "1"
     # another address has its own budget
     with TestClient(create_app(variants=["two-deck-80"], check_limits=limits),
                     base_url=BASE, client=("10.1.2.3", 5000)) as other:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import logging
 import multiprocessing
 import os
 import signal
@@ -36,6 +37,8 @@ from dataclasses import dataclass, field
 from ...protocol import ProtocolError
 from .fairqueue import FairQueue
 from .limits import Bucket, address_key
+
+log = logging.getLogger("shengji.web")
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,8 @@ class CheckLimits:
     #: checks waiting for the worker; checks one address may have queued or running
     queue: int = 32
     per_address: int = 2
+    #: seconds an address over its budget waits for its refusal (429, Retry-After)
+    refusal_pause: float = 1.0
     #: addresses whose budgets are remembered (the oldest are forgotten first)
     tracked: int = 10_000
 
@@ -237,6 +242,9 @@ class Checker:
             except concurrent.futures.BrokenExecutor:
                 _kill_worker()
                 raise ProtocolError("busy", "the rules checker stopped; try again") from None
+            except Exception as e:  # noqa: BLE001  # (the time limit met the check's end)
+                log.warning("rules check from %s: %s", address, type(e).__name__)
+                raise ProtocolError("busy", "the rules check failed; try again") from None
         budget.spend(cpu)
         if isinstance(got, Exception):
             raise got

@@ -46,6 +46,9 @@ class Limits:
     max_connections: int = 4000
     #: spectators of one room
     watchers_per_room: int = 50
+    #: chat lines of one room, whoever says them: a second, and in one burst
+    chat_rate: float = 5.0
+    chat_burst: int = 20
     #: a websocket's outgoing queue (outbox.py): messages and characters waiting, and
     #: seconds one send may wait for the client to read; past any of them the client is
     #: cut off (a player's seat waits for their token)

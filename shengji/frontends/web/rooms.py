@@ -84,7 +84,8 @@ class Room(RoomReplays):
         self.saved = len(self.table.game.actions)   # actions already in the store
         self.standins: set[int] = set()   # seats a bot plays while their player is away
         self.waiting: set[int] = set()    # players yet to send "next" after a scored deal
-        self.chat = ChatLog(store=store, room=code, lines=chat)  # chat.py: in no record
+        self.chat = ChatLog(store=store, room=code, lines=chat,  # chat.py: in no record
+                            rate=self.limits.chat_rate, burst=self.limits.chat_burst)
         self._scanned = len(self.table.game.events)
         self._runner: asyncio.Task | None = None
         self._timer: asyncio.Task | None = None

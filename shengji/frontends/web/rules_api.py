@@ -119,9 +119,15 @@ class RulesApi:
 
         async def post_check(request):
             address = request.client.host if request.client else "?"
-            try:
-                if self.enabled:  # over its budget: refused before its body is parsed
+            try:  # over its budget: refused before its body is read
+                if self.enabled:
                     self.checker.admit(address)
+            except ProtocolError as e:
+                # ... after a pause: a flood of refused requests then costs sleeping
+                # tasks, not a loop as fast as the refusals come back
+                await asyncio.sleep(self.checker.limits.refusal_pause)
+                return JSONResponse(error_message(e), 429, headers={"Retry-After": "1"})
+            try:
                 data = await read_json(request, limit=MAX_RULES_BODY)
                 unknown = set(data) - {"rules", "players"}
                 if unknown:
