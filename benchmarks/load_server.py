@@ -233,12 +233,17 @@ async def load(args, tables: int, base: str, pids: dict) -> dict:
             "error_samples": stats.errors[:5]}
 
 
-def start_server(args, port: int, db: str, *extra: str) -> subprocess.Popen:
+def start_server(args, port: int, db: str, *extra: str, env: dict | None = None,
+                 cwd: str | None = None) -> subprocess.Popen:
+    """``shengji serve`` on ``port`` once it answers (``extra``: more options; ``env``: the
+    environment, e.g. the PYTHONPATH of another tree; then ``cwd`` elsewhere than a
+    checkout, which ``python -m`` would put first)."""
     import httpx
 
     cmd = [sys.executable, "-m", "shengji.cli", "serve", "--port", str(port), "--db", db,
            "--bot-delay", str(args.bot_delay), "--variant", args.variant, *extra]
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=os.environ.copy())
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env or os.environ.copy(),
+                              cwd=cwd)
     for _ in range(1200):  # wait for the server to listen
         try:
             httpx.get(f"http://{HOST}:{port}/api/variants", timeout=1)
@@ -311,6 +316,11 @@ def run_one(args, tables: int, setup: str, cluster) -> dict:
         finally:
             stop()
     return result
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    """A server of start_server stopped (SIGTERM, then SIGKILL if it lingers)."""
+    servers_module().stop(server)
 
 
 def main(argv=None) -> int:

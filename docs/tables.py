@@ -201,15 +201,22 @@ def _limits():
     return Limits()
 
 
-def rates() -> str:
-    from shengji.frontends.web.preview import PreviewLimits
-    from shengji.frontends.web.rules_api import CHECK_BURST, CHECK_RATE
+def share(fraction: float) -> str:
+    """A share of a cap in words: the last quarter, the last eighth."""
+    return {0.5: "half", 0.25: "quarter", 0.125: "eighth"}.get(fraction, f"{fraction:.0%}")
 
-    lim, pre = _limits(), PreviewLimits()
+
+def rates() -> str:
+    from shengji.frontends.web.checker import CheckLimits
+    from shengji.frontends.web.preview import PreviewLimits
+
+    lim, pre, chk = _limits(), PreviewLimits(), CheckLimits()
     rows = [
         ["messages per websocket", rate(lim.msg_rate, lim.msg_burst),
          f"the first message over it gets `rate_limited`, later ones are dropped unanswered; "
          f"{lim.msg_dropped_close} dropped close the socket (1008)"],
+        ["chat lines of a room, whoever says them (each goes to everyone in the room)",
+         rate(lim.chat_rate, lim.chat_burst), "`rate_limited` to the one who said it"],
         ["rooms created per address", rate(lim.room_rate, lim.room_burst),
          "429 `rate_limited`"],
         ["failed lookups by code per address (`join`, `watch`, `GET /api/rooms/CODE` and its "
@@ -218,27 +225,45 @@ def rates() -> str:
          "`rate_limited` / 429: every lookup from that address waits"],
         ["public replays built per address (`GET /api/rooms/CODE/replay`; one already built "
          "is free)", rate(lim.replay_rate, lim.replay_burst), "429 `rate_limited`"],
-        ["rule checks per address (`/api/rules/check`, a room with `rules`, a preview)",
-         rate(CHECK_RATE, CHECK_BURST), "429 `rate_limited`"],
+        ["CPU seconds of rules checks per address (`/api/rules/check`, a room with `rules`, "
+         "a preview; checker.py): a check is admitted while the budget is above zero, and "
+         "what it cost is taken afterwards", f"{chk.cpu_rate:g} a second, up to "
+         f"{chk.cpu_burst:g}; one check at most {chk.cpu_limit:g} s of CPU",
+         f"429 `rate_limited` after a pause of {chk.refusal_pause:g} s (`Retry-After`); a "
+         "check over its CPU: 422 `bad_rules`"],
+        ["rules checks queued or running", f"{chk.per_address} per address; {chk.queue} "
+         "waiting in all, turns shared fairly (fairqueue.py: the address served longest "
+         "ago first)", "429 `rate_limited` / 503 `busy`"],
         ["previews per address", f"{pre.per_address} at a time", "429 `rate_limited`"],
-        ["previews admitted and not yet playing", f"{pre.queue}; each plays at most "
+        ["previews waiting", f"{pre.queue}, turns shared fairly (a newcomer takes the place "
+         "of the waiting preview of the address served most recently); each plays at most "
          f"{pre.time_cap:g} s (both sides)", "503 `busy`"],
     ]
     named = {f.name for f in dataclasses.fields(lim) if f.name.endswith("_rate")}
-    covered = {"msg_rate", "room_rate", "failed_join_rate", "replay_rate"}
+    covered = {"msg_rate", "chat_rate", "room_rate", "failed_join_rate", "replay_rate"}
     if named != covered:
         raise KeyError(f"Limits: describe {sorted(named - covered)} in docs/tables.py rates()")
     return table(["rate", "default", "over it"], rows)
 
 
 def caps() -> str:
+    from shengji.frontends.web.app import MAX_DEALS_LIMIT
+    from shengji.frontends.web.replays import REPLAYS_KEPT
+
     lim = _limits()
     rows = [
         ["websockets per seat (reconnects, a second device)", lim.conns_per_seat,
          "`too_many_connections`"],
         ["websockets per address / in all", f"{lim.conns_per_address} / "
-         f"{lim.max_connections:,} (fitted to the open-files limit, below)",
+         f"{lim.max_connections:,} (fitted to the open-files limit, below); the last "
+         f"{share(lim.sockets_reserved_share)} of all is kept for addresses holding fewer "
+         f"than {lim.sockets_when_crowded}",
          "`too_many_connections` / `server_full`, then the socket is closed"],
+        ["a websocket's outgoing queue (outbox.py)", f"{lim.send_queue} messages or "
+         f"{size(lim.send_queue_chars)} of text (one larger message still goes alone); "
+         f"one send, or the close frame, waits at most {lim.send_timeout:g} s for the "
+         "client to read", "the client is cut off (the socket aborted, no error); its seat "
+         "waits for its token (\"Clients that do not read\")"],
         ["time to send `join` or `watch` after opening a websocket",
          f"{lim.join_timeout:g} s", "`join_timeout`, then the socket is closed"],
         ["spectators per room", lim.watchers_per_room, "`room_full`"],
@@ -248,7 +273,15 @@ def caps() -> str:
          f"untouched for an hour, or never joined and untouched for "
          f"{lim.unjoined_seconds:g} s), then the least recently used empty room of the "
          "address holding the most rooms, if it holds at least two more than the newcomer "
-         "(admission.py); a room somebody is in is never taken", "503 `server_full`"],
+         "(admission.py); a room somebody is in is never taken, so the last "
+         f"{share(lim.rooms_reserved_share)} of the table is kept for addresses holding "
+         f"fewer than {lim.rooms_when_crowded} rooms",
+         f"503 `server_full`; 429 `too_many_rooms` to an address holding "
+         f"{lim.rooms_when_crowded} or more once that share is reached"],
+        ["deals a room plays (`max_deals`: its ceiling, and the default)",
+         f"{MAX_DEALS_LIMIT:,}", "400 `bad_message` past it"],
+        ["replays of finished deals a room keeps, per seat and deal (built once; the "
+         "least recently asked for dropped first)", REPLAYS_KEPT, "built again when asked"],
         ["addresses remembered by the per-address limits", f"{lim.addresses_tracked:,} (the "
          "oldest forgotten first)", ""],
         ["time a room somebody is connected to may go without a message from them",
@@ -280,9 +313,14 @@ def connections() -> str:
          "closed at once, nothing read"],
         ["sockets in all", f"{lim.max_sockets:,}, and at most half the open-files limit "
          "less 64 (`shengji serve` raises the soft limit to the hard one first; a line "
-         "says when the cap comes down)", "ours, same count", "closed at once"],
+         f"says when the cap comes down); the last {share(lim.sockets_reserved_share)} is "
+         f"kept for addresses holding fewer than {lim.sockets_when_crowded} sockets",
+         "ours, same count", "closed at once"],
         ["requests in flight", "sockets in all + 64", "uvicorn's `limit_concurrency`",
          "HTTP 503"],
+        ["a websocket's socket buffers (the kernel's send buffer, asyncio's write buffer)",
+         f"{size(lim.send_buffer)} each" if lim.send_buffer else "the system's sizes",
+         "ours (conns.py)", "sends wait, then the outgoing queue's limits (\"Caps\")"],
         ["websocket pings", f"every {ping['ws_ping_interval'].default:g} s, "
          f"{ping['ws_ping_timeout'].default:g} s to answer", "uvicorn's `ws_ping_interval`, "
          "`ws_ping_timeout`", "closed by uvicorn"],
@@ -303,7 +341,9 @@ LIMITS_STATED = {"msg_rate", "msg_burst", "msg_dropped_close", "join_timeout",
                  "room_burst", "unjoined_seconds", "failed_join_rate", "failed_join_burst",
                  "replay_rate", "replay_burst", "addresses_tracked", "header_timeout",
                  "body_timeout", "max_header_bytes", "keep_alive", "sockets_per_address",
-                 "max_sockets", "idle_room_seconds"}
+                 "max_sockets", "idle_room_seconds", "chat_rate", "chat_burst", "send_queue",
+                 "send_queue_chars", "send_timeout", "send_buffer", "rooms_reserved_share",
+                 "rooms_when_crowded", "sockets_reserved_share", "sockets_when_crowded"}
 
 
 def pages() -> list[Path]:

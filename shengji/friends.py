@@ -199,6 +199,38 @@ def allowed_calls(rules: FriendRules, ctx, copies: Sequence[int], level: int,
     return out
 
 
+def fewest_calls(rules: FriendRules, copies: Sequence[int],
+                 constant_ranks: Iterable[int]) -> tuple[int, int, int | None]:
+    """(n, level, trump): the fewest single calls ``allowed_calls`` lists in any deal of a
+    variant, over every level (13: NT) and trump (None: no trump), and such a deal.
+    Worked out from the cards alone — a trump is a joker, a constant rank, the level's
+    rank or the trump suit; a plain suit's highest card is its highest rank left
+    (tests/test_friends.py holds it equal to ``allowed_calls`` over the core's
+    contexts). A variant whose calls outnumber this leaves a dealer nothing to call."""
+    if rules.may_call == "trumps_included":
+        return sum(copies), 0, None
+    constant = set(constant_ranks)
+    worst: tuple[int, int, int | None] | None = None
+    for level in range(14):
+        for trump in (0, 1, 2, 3, None):
+            n = 0
+            for suit in range(4):
+                if suit == trump:
+                    continue
+                ranks = [r for r in range(13) if r != level and r not in constant
+                         and copies[suit * 13 + r]]
+                if rules.may_call == "highest_not_allowed":
+                    ranks = ranks[:-1]
+                elif rules.may_call == "point_cards_not_allowed":
+                    ranks = [r for r in ranks if not point_value(suit * 13 + r)
+                             or (level == ACE and r == KING)]
+                n += sum(copies[suit * 13 + r] for r in ranks)
+            if worst is None or n < worst[0]:
+                worst = (n, level, trump)
+    assert worst is not None
+    return worst
+
+
 # ------------------------------------------------------------------ joining
 
 class FriendTracker:

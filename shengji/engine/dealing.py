@@ -36,6 +36,11 @@ class Dealing(Phase):
     pending, the trump, the deal's level and its core ``Context``."""
 
     def _start_deal(self, ev: list, attempt: int) -> None:
+        self._set_up_deal(ev, attempt)
+        self._run_dealing(ev)
+
+    def _set_up_deal(self, ev: list, attempt: int) -> None:
+        """Shuffle and set up attempt ``attempt`` of this deal (0, or a redeal's)."""
         self._attempt = attempt
         self.phase = DEALING
         first = self.dealer if self.dealer is not None else 0
@@ -76,7 +81,6 @@ class Dealing(Phase):
         self._start_tricks()
         ev.append(_deal_started(self.deal_number, attempt, self.dealer, self.level,
                                 self._levels_tuple(), first))
-        self._run_dealing(ev)
 
     def _set_bid_levels(self, own: bool) -> None:
         """The level each seat declares at: the deal's; with declare.own_level, while the
@@ -98,9 +102,17 @@ class Dealing(Phase):
         return dict(zip(self.teams, self.levels, strict=True))
 
     def _run_dealing(self, ev: list) -> None:
+        """Deal (see ``_deal_and_ask``) until a seat is to act or the trump is set. A deal
+        nobody declared that is dealt again (seed 002, at most ``declare.redeal_limit``
+        times) is dealt again here: a loop, not a call deeper for each redeal."""
+        while self._deal_and_ask(ev):
+            self._set_up_deal(ev, self._attempt + 1)
+
+    def _deal_and_ask(self, ev: list) -> bool:
         """Deal cards until a seat has a new declaration to consider, then stop; after the
         last card ask every seat in play order, and after each declaration made then every
-        other seat again, until all have passed; then settle trump."""
+        other seat again, until all have passed; then settle trump. True when the deal is
+        to be dealt again (nobody declared)."""
         deck, hands, hand_len = self._deck, self.hands, self.hand_len
         seats, dealt_events = self._seat_of_card, self._dealt_events
         # a seat's options change only when it gets a declaring card or the standing
@@ -122,11 +134,11 @@ class Dealing(Phase):
             if seat == holder:
                 self._dealt = i + 1
                 self._offer_takeback(seat, False)
-                return
+                return False
             if declaring[card] or i < ask_all:
                 self._dealt = i + 1
                 if self._ask(seat, False):
-                    return
+                    return False
         self._dealt = n
         if self._final is None:
             first, players = self._first_seat, self.players
@@ -135,10 +147,10 @@ class Dealing(Phase):
             seat = self._final.pop(0)
             if seat == self._may_take_back():
                 self._offer_takeback(seat, True)
-                return
+                return False
             if self._ask(seat, True):
-                return
-        self._finish_dealing(ev)
+                return False
+        return self._finish_dealing(ev)
 
     def _may_take_back(self) -> int:
         """The seat that may take back its standing declaration whenever it is asked
@@ -248,7 +260,9 @@ class Dealing(Phase):
                                                                      self.phase)
         return ok
 
-    def _finish_dealing(self, ev: list) -> None:
+    def _finish_dealing(self, ev: list) -> bool:
+        """Settle the trump and the dealer, then the exchange begins; True instead when
+        nobody declared and the deal is dealt again."""
         v = self.variant
         kitty = tuple(self._deck[self._n_deal:])
         turned = None
@@ -261,8 +275,7 @@ class Dealing(Phase):
             # run of redeals whatever the hooks say: then the outcome's trump is played
             if out.redeal and self._attempt < self._redeal_limit:
                 ev.append(Redealt(self.deal_number, self._attempt, kitty))
-                self._start_deal(ev, self._attempt + 1)
-                return
+                return True
             trump, declarer, turned = out.trump, None, out.turned_card
         if self.dealer is None:
             dealer = v.first_dealer(tuple(self._bids),
@@ -279,6 +292,7 @@ class Dealing(Phase):
         ev.append(_trump_set(trump, declarer, self.dealer, self.level, turned))
         if not self._start_redeal(kitty, ev):  # a weak hand may ask for a redeal first
             self._take_kitty(kitty, ev)  # the exchange begins
+        return False
 
     def _ordered_deck(self, deck: list, attempt: int) -> list:
         assert self.deal_order is not None  # called only when there is one

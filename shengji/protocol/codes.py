@@ -9,11 +9,14 @@ code the server can send is listed, and nothing else.
 
 from __future__ import annotations
 
+from ..variants.house import MAX_ERRORS
 from .messages import MAX_CHAT_TEXT, MAX_MESSAGE_BYTES, MAX_SHORT_TEXT
 
 #: code → its cause, one line (Markdown: `code` spans)
 ERROR_CODES: dict[str, str] = {
     "bad_json": "not JSON, or not UTF-8 (a websocket message or an HTTP body)",
+    "bad_text": "text that is not Unicode: a lone surrogate (`\"\\ud800\"`) in a key or a "
+                "value (a websocket message or an HTTP body)",
     "too_large": f"a websocket message over {MAX_MESSAGE_BYTES} bytes "
                  "(`MAX_MESSAGE_BYTES`); an HTTP body over its limit (docs/serving.md, "
                  "\"Body limits\")",
@@ -58,26 +61,29 @@ ERROR_CODES: dict[str, str] = {
                       "the client was routed to the wrong process",
     "idle": "the room was idle past the limit (docs/serving.md, \"Keeping a table moving\"): its "
             "websockets are closed (4000); it is kept, and joining again brings it back",
-    "busy": "\"Try these rules\": the preview queue is full, or a preview ran too long and "
-            "was stopped",
+    "busy": "\"Try these rules\" or a rules check: the worker's queue is full (or this "
+            "request's place went to an address served less recently), or the preview or "
+            "check ran too long and was stopped",
     "rate_limited": "over a rate of docs/serving.md (\"Rates\"): messages on one websocket "
                     "(the first over it is answered, later ones are dropped unanswered), or, "
-                    "per address, failed lookups by code, new rooms, public replays or rule "
-                    "checks; or a second preview from an address while its first runs",
+                    "per address, failed lookups by code, new rooms or public replays; its "
+                    "budget of rules-checking CPU spent (answered after a pause, with "
+                    "`Retry-After`); or a second preview from an address while its first runs",
     "not_host": "`arrange` from a player who is not the host",
     "started": "`arrange` after the start",
     "too_many_connections": "over the websockets allowed per seat or per address",
     "join_timeout": "the websocket sent no `join` or `watch` in time (it is then closed)",
     "bad_host": "a `Host` this server does not answer to (HTTP only)",
     "cross_site": "a request from another site's page (HTTP only)",
-    "bad_rules": "a house file the rules check refuses: `errors` lists each problem by key",
+    "bad_rules": "a house file the rules check refuses: `errors` lists each problem by key "
+                 f"(the first {MAX_ERRORS}), `error_count` says how many there were",
     "store_error": "the database failed; the room's websockets are closed (1011) after it",
     "internal": "a bug in the server (its log has the traceback)",
 }
 
 #: the status of each code an HTTP answer can carry (every other code is websocket only)
 HTTP_STATUS: dict[str, int] = {
-    "bad_json": 400, "bad_message": 400, "bad_variant": 400, "bad_host": 400,
+    "bad_json": 400, "bad_text": 400, "bad_message": 400, "bad_variant": 400, "bad_host": 400,
     "cross_site": 403, "custom_rules_off": 403, "no_such_room": 404, "too_large": 413,
     "bad_media_type": 415, "wrong_shard": 421, "room_elsewhere": 421, "bad_rules": 422,
     "too_many_rooms": 429,

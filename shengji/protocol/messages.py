@@ -32,6 +32,7 @@ from ..errors import ShengjiError
 from ..friends import parse_calls
 from ..memo import remember
 from ..model import Bid
+from ..safeload import is_unicode
 
 #: protocol version; a client that joins with another version is refused
 PROTOCOL_VERSION = 2
@@ -112,7 +113,18 @@ def parse_message(text: str | bytes) -> dict:
         msg = json.loads(text)
     except (ValueError, RecursionError) as e:
         raise ProtocolError("bad_json", f"message is not valid JSON ({e})") from None
+    if "\\u" in text:  # (only an escape can make a lone surrogate out of UTF-8 text)
+        check_unicode(msg)
     return check_message(msg)
+
+
+def check_unicode(data) -> None:
+    """Refuse decoded JSON holding text that is not Unicode: a lone surrogate
+    (``"\\ud800"``) in a key or a value, which no encoder can write back (a room made
+    with one could never send its state)."""
+    if not is_unicode(json.dumps(data, ensure_ascii=False)):
+        raise ProtocolError("bad_text", "text that is not Unicode (a lone surrogate such as "
+                                        "\\ud800): refused")
 
 
 def _type_name(types) -> str:

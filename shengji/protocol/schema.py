@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import events as _events
+from ..variants.house import MAX_ERRORS
 from .messages import (
     ACTION_KEYS,
     CLIENT_MESSAGES,
@@ -371,8 +372,11 @@ def server_schemas() -> dict:
                    doc=doc)
 
     # the room's rules (web/houserules.py) and the host's controls (web/seating.py: the
-    # room message only)
+    # room message only); welcome and state carry the fingerprint alone: the text is
+    # GET /api/rooms/CODE's, fetched once
     rules = RULES_FIELDS
+    fingerprint = described(STR, "sha256: of the room's rules text (GET /api/rooms/CODE "
+                            "serves the text, once)")
     controls = {"host": nullable(SEAT), "start_levels": {"type": ["array", "null"]},
                 "first_dealer": nullable(SEAT)}
     replay = {"deal": NAT, "events": {"type": "array", "items": EVENT_REF},
@@ -380,7 +384,8 @@ def server_schemas() -> dict:
     return {
         "server.welcome": msg("welcome", {
             "room": STR, "seat": nullable(SEAT), "token": {"type": ["string", "null"]},
-            "variant": STR, "play_rules": {"type": "object"}, "watching": BOOL},
+            "variant": STR, "play_rules": {"type": "object"}, "watching": BOOL,
+            "rules_fingerprint": fingerprint},
             ["room", "seat", "token", "variant", "play_rules"],
             doc="a seat taken (or, with watching, a spectator's place); keep the token"),
         "server.room": msg("room", {
@@ -388,7 +393,7 @@ def server_schemas() -> dict:
             "seats": {"type": "array", "items": SEAT_INFO}, "watchers": NAT,
             "turn_timer": {"type": "number", "minimum": 0,
                            "description": "seconds a player has to act (0: no limit)"},
-            **rules, **controls},
+            **controls},
             ["room", "variant", "started", "seats", "watchers", "turn_timer"],
             doc="a room before its start"),
         "server.state": msg("state", {
@@ -396,7 +401,7 @@ def server_schemas() -> dict:
             "winner": {"type": ["integer", "null"]}, "event_index": NAT, "view": VIEW,
             "legal": nullable(LEGAL), "events": {"type": "array", "items": EVENT_REF},
             "room": STR, "seats": {"type": "array", "items": SEAT_INFO},
-            "waiting": SEATS, "watchers": NAT, **rules},
+            "waiting": SEATS, "watchers": NAT, "rules_fingerprint": fingerprint},
             ["seat", "variant", "over", "winner", "event_index", "view", "legal"],
             doc="after every change: the view, the legal actions (null when not this "
                 "seat's turn) and the events since the last state on this connection"),
@@ -407,8 +412,11 @@ def server_schemas() -> dict:
         "server.error": msg("error", {
             "code": STR, "message": STR, "reason": STR, "rule": STR,
             "errors": {"type": "array", "items": obj({"key": STR, "message": STR}),
-                       "description": "bad_rules only: every problem of the house file, by "
-                                      "its dotted key (\"\" for the file as a whole)"}},
+                       "description": "bad_rules only: the first problems of the house file "
+                                      f"({MAX_ERRORS} at most), by their dotted keys (\"\" "
+                                      "for the file as a whole)"},
+            "error_count": described(NAT, "bad_rules only: how many problems there were "
+                                     "(errors lists the first of them)")},
             ["code", "message", "reason", "rule"],
             doc="a refused message or request: nothing changed (over HTTP too, with the "
                 "status of docs/protocol.md's code table)"),

@@ -250,10 +250,22 @@ def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
             return _describe(single[0])
         return [(path, f"{_yaml_repr(inst)} is not {_alternatives(value)}")]
     if kind == "uniqueItems":
-        return [(path, f"{inst!r} lists a value twice")]
+        return [(path, f"{_clipped(inst)} lists a value twice")]
     if kind in ("minItems", "minLength"):
         return [(path, f"{inst!r} is empty (at least {value} needed)")]
-    return [(path, err.message)]
+    if kind in ("maxItems", "maxProperties"):
+        return [(path, f"{len(inst)} entries: at most {value}")]
+    if kind == "maxLength":
+        return [(path, f"{len(inst)} characters: at most {value}")]
+    if kind == "pattern":  # (a key of by_players: its propertyNames say what it must be)
+        return [(path, f"{_clipped(inst)} is not {sch.get('description', 'allowed here')}")]
+    return [(path, _clipped(err.message, 200))]
+
+
+def _clipped(value, limit: int = 60) -> str:
+    """A value's repr, cut short: an error message never repeats a large value whole."""
+    text = value if isinstance(value, str) and limit > 60 else repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _did_you_mean(key: Any, known: list[str]) -> str:

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from .. import plugins as plugin_mod
-from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_level, suit_of
+from ..cards import BIG_JOKER, LITTLE_JOKER, SUITS, level_name, parse_cards, parse_level, suit_of
 from ..deck import Composition
 from ..errors import ArgumentError, RulesError, ShengjiError, VariantError, check_int
-from ..friends import FriendRules
+from ..friends import FriendRules, fewest_calls
 from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from ..rules import PlayRules
 from .files import display_path
@@ -105,6 +105,7 @@ class Variant:
         # built now, so that a bad `play:` section fails at load time
         self.play_rules: PlayRules = self._build_play_rules()
         self._check_declarable()
+        self._check_callable()
 
     def __repr__(self) -> str:
         return f"<Variant {self.name} ({display_path(self.path)})>"
@@ -189,6 +190,22 @@ class Variant:
             "of level cards or jokers gets a strength that may stand on an empty table, at "
             "any level; hooks shengji_declaration_strength, shengji_may_overturn)"
         )
+
+    def _check_callable(self) -> None:
+        """Refuse finding friends whose dealer could be left with fewer cards to call than
+        calls to make (issue 34: every rank constant, and the call phase had nothing to
+        offer)."""
+        rules = self.friend_rules
+        if rules is None or not rules.calls:
+            return
+        n, level, trump = fewest_calls(rules, self.composition.counts,
+                                       self.play_rules.constant_ranks)
+        if n < rules.calls:
+            raise VariantError(
+                f"{display_path(self.path)}: friends.calls: {rules.calls} calls, and a deal "
+                f"at level {level_name(level)} with trump "
+                f"{'none' if trump is None else SUITS[trump]} leaves {n} cards that may be "
+                f"called (constant_ranks, friends.may_call: {rules.may_call})")
 
     def context(self, level: int | str, trump: int | str | None) -> Context:
         """The core's Context for one deal (cached per level and trump)."""

@@ -14,8 +14,9 @@ The matches run in one worker process (the server's event loop and its GIL stay 
 for the tables), one preview at a time. The work is bounded: each preview plays at most
 ``deals`` deals per side and stops at a deal boundary once ``time_cap`` seconds have
 passed (the answer says so); one preview per address at a time; at most ``queue``
-previews wait, the rest are refused at once (``busy``). The same seed (and rules) gives
-the same figures.
+previews wait, and the next turn goes to the address served longest ago (fairqueue.py:
+a newcomer takes the place of a flooding address's waiting preview). The same seed (and
+rules) gives the same figures.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from ...protocol import ProtocolError
+from .checker import exit_with_parent
+from .fairqueue import FairQueue
 
 MAX_DEALS = 40
 DEFAULT_DEALS = 12
@@ -37,7 +41,7 @@ DEFAULT_DEALS = 12
 class PreviewLimits:
     #: seconds of play per preview (both sides together), checked between deals
     time_cap: float = 4.0
-    #: previews admitted and not yet playing (being checked, or waiting for the worker)
+    #: previews waiting for the worker (the one playing not counted)
     queue: int = 8
     #: previews one address may have running or waiting
     per_address: int = 1
@@ -217,22 +221,20 @@ def run_preview(house_text: str, base_text: str, seed, deals: int, time_cap: flo
 
 
 class Previews:
-    """The worker process, the queue and the per-address count."""
+    """The worker process and the queue to it (turns shared fairly between addresses:
+    fairqueue.py)."""
 
     def __init__(self, limits: PreviewLimits | None = None):
         self.limits = limits or PreviewLimits()
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._lock = asyncio.Lock()
-        # checks one at a time too: several at once would only fight over the GIL
-        self._checker = concurrent.futures.ThreadPoolExecutor(1, "shengji-preview-check")
-        self.waiting = 0
-        self._by_address: dict[str, int] = {}
+        self.queue = FairQueue(self.limits.queue, self.limits.per_address, "previews")
 
     def _worker(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
             # spawn: the server has threads (the store's checkpointer), fork would copy them
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     def close(self) -> None:
@@ -241,37 +243,18 @@ class Previews:
             self._pool = None
 
     async def run(self, address: str, prepare, seed, deals: int) -> dict:
-        """``prepare()`` → (house rules text, base rules text): the check of the house
-        file, run in a thread once the preview is admitted (a refused request costs
-        nothing, and the check never holds the event loop)."""
+        """``await prepare()`` → (house rules text, base rules text): the check of the
+        house file, once this preview's turn has come (a refused request costs
+        nothing)."""
         lim = self.limits
-        if self._by_address.get(address, 0) >= lim.per_address:
-            raise ProtocolError("rate_limited", "a preview of yours is running already; "
-                                                "wait for it")
-        if self.waiting >= lim.queue:
-            raise ProtocolError("busy", "previews are queued up; try again in a minute")
-        self._by_address[address] = self._by_address.get(address, 0) + 1
-        self.waiting += 1
-        running = False
-        try:
-            house_text, base_text = await asyncio.get_running_loop().run_in_executor(
-                self._checker, prepare)
-            async with self._lock:  # one preview at a time
-                self.waiting -= 1
-                running = True
-                loop = asyncio.get_running_loop()
-                fut = loop.run_in_executor(self._worker(), run_preview, house_text, base_text,
-                                           seed, deals, lim.time_cap)
+        async with self.queue.turn(address):  # one preview at a time
+            house_text, base_text = await prepare()
+            fut = asyncio.get_running_loop().run_in_executor(
+                self._worker(), run_preview, house_text, base_text, seed, deals, lim.time_cap)
+            try:
                 # the worker stops itself at the cap; this bounds a stuck worker too
                 return await asyncio.wait_for(fut, lim.time_cap + 30)
-        except asyncio.TimeoutError:
-            self.close()  # a new worker next time
-            raise ProtocolError("busy", "the preview took too long and was stopped") from None
-        finally:
-            if not running:
-                self.waiting -= 1
-            n = self._by_address.get(address, 1) - 1
-            if n:
-                self._by_address[address] = n
-            else:
-                self._by_address.pop(address, None)
+            except asyncio.TimeoutError:
+                self.close()  # a new worker next time
+                raise ProtocolError("busy", "the preview took too long and was "
+                                            "stopped") from None

@@ -53,12 +53,9 @@ async def reclaim(lobby, now: float | None = None) -> list[str]:
         message = error_message(ProtocolError(
             "idle", f"room {code} was idle for {limit / 60:g} minutes: closed; it is kept, "
                     "come back with the same page to play on"))
-        for conn in people:
-            try:
-                await conn.send(message)
-                await conn.close(IDLE_CLOSE, "idle")
-            except Exception:  # gone already
-                pass
+        for conn in people:  # queued (outbox.py): a silent socket holds nothing up
+            conn.send(message)
+            conn.close(IDLE_CLOSE, "idle")
     return codes
 
 

@@ -5,8 +5,9 @@ connection is a ``Conn`` around any ``async send(message)`` (a dict, or JSON tex
 Seats are open until someone takes them; each taken seat gets a secret token, and joining
 again with that token (a reload, another device) restores the seat. Only a hash of each
 token is kept. ``start`` fills the open seats with bots. Every inbound message is
-rate-limited, then checked by the protocol module; a refused message gets an ``error``
-reply and changes nothing. The limits are in ``limits.Limits``.
+rate-limited, then checked by the protocol module (lobby.py, which hands it to the
+room); a refused message gets an ``error`` reply and changes nothing. The limits are in
+``limits.Limits``.
 
 The room runs the bots, and two things that keep a table moving without freezing it:
 
@@ -33,10 +34,9 @@ from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
 from ...wasm import rules_json
-from . import admission
 from .chat import ChatLog
-from .houserules import room_rules, rules_fields, stored_rules, stored_variant
-from .limits import Limits, PerAddress, address_key
+from .houserules import room_rules, stored_rules
+from .limits import Limits
 from .replays import RoomReplays
 from .seating import arrange, controls_fields, game_args
 from .seats import MAX_NAME, Conn, Seat, clean_name, encode, token_hash  # noqa: F401 (re-exported)
@@ -87,13 +87,14 @@ class Room(RoomReplays):
         self.saved = len(self.table.game.actions)   # actions already in the store
         self.standins: set[int] = set()   # seats a bot plays while their player is away
         self.waiting: set[int] = set()    # players yet to send "next" after a scored deal
-        self.chat = ChatLog(store=store, room=code, lines=chat)  # chat.py: in no record
+        self.chat = ChatLog(store=store, room=code, lines=chat,  # chat.py: in no record
+                            rate=self.limits.chat_rate, burst=self.limits.chat_burst)
         self._scanned = len(self.table.game.events)
         self._runner: asyncio.Task | None = None
         self._timer: asyncio.Task | None = None
         self._timer_key = None
         self._replays: dict[tuple, str] = {}   # (seat, deal) -> encoded replay message
-        self._public_deals: dict[int, dict] = {}  # deal -> its public replay message
+        self._public_deals: dict[int, str] = {}  # deal -> its public replay, encoded
         self._scored: list[int] = []      # deals scored, from events[:self._indexed]
         self._indexed = 0
         self._public: tuple | None = None      # (events then, encoded public replay)
@@ -144,7 +145,8 @@ class Room(RoomReplays):
         msg["seats"] = self.seat_infos()
         msg["waiting"] = sorted(self.waiting)
         msg["watchers"] = len(self.watchers)
-        msg.update(rules_fields(self.rules))
+        # the rules' text is fetched once (GET /api/rooms/CODE), not sent with every state
+        msg["rules_fingerprint"] = self.rules["fingerprint"]
         return msg
 
     @property
@@ -235,15 +237,19 @@ class Room(RoomReplays):
         if seat in self.standins:  # back: the stand-in bot leaves
             self.standins.discard(seat)
             self.table.remove_bot(seat)
-        await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": seat, "token": token, "variant": self.variant_name,
-                         "play_rules": rules_json(self.table.variant.play_rules)})
-        await self.chat.send_history(conn)
+        conn.send(self._welcome(seat, token))
+        self.chat.send_history(conn)
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
             await self.broadcast()
             self._arm()
+
+    def _welcome(self, seat: int | None, token: str | None) -> dict:
+        return {"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
+                "seat": seat, "token": token, "variant": self.variant_name,
+                "play_rules": rules_json(self.table.variant.play_rules),
+                "rules_fingerprint": self.rules["fingerprint"]}
 
     async def watch(self, conn: Conn, msg: dict) -> None:
         """A spectator: no seat, no token, the public view only."""
@@ -254,13 +260,10 @@ class Room(RoomReplays):
         conn.room, conn.seat, conn.watching = self, None, True
         conn.cursor = self.table.deal_start_index()
         self.watchers.append(conn)
-        await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": None, "token": None, "variant": self.variant_name,
-                         "play_rules": rules_json(self.table.variant.play_rules),
-                         "watching": True})
-        await self.chat.send_history(conn)
-        await self._stored()
-        await conn.send(self.state_for(conn) if self.started else self.room_message())
+        conn.send({**self._welcome(None, None), "watching": True})
+        self.chat.send_history(conn)
+        await self._stored()  # nothing uncommitted is told
+        conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
         """Fill the open seats with bots and let the game run."""
@@ -292,7 +295,7 @@ class Room(RoomReplays):
         kind = msg["type"]
         self.touched = time.monotonic()
         if kind == "replay" and conn.watching:
-            await conn.send(self.replay(None, msg["deal"]))
+            conn.send(self.replay(None, msg["deal"]))
             return
         if kind == "chat":
             await self.say(conn, msg)
@@ -303,7 +306,7 @@ class Room(RoomReplays):
         elif kind == "arrange":  # the host's room controls before the start
             await arrange(self, seat, msg)
         elif kind == "replay":
-            await conn.send(self.replay(seat, msg["deal"]))
+            conn.send(self.replay(seat, msg["deal"]))
         elif kind == "next":
             if seat in self.waiting:
                 self.waiting.discard(seat)
@@ -317,7 +320,7 @@ class Room(RoomReplays):
             key = (seat, len(self.table.game.actions))
             if self._advice is None or self._advice[0] != key:
                 self._advice = (key, encode(self.table.advice(seat, self.bot)))
-            await conn.send(self._advice[1])
+            conn.send(self._advice[1])
         elif kind == "action":
             if not self.started:
                 raise ProtocolError("not_started", "the game has not started: send start "
@@ -339,10 +342,7 @@ class Room(RoomReplays):
         line = encode(self.chat.add(seat, name, msg["text"]))
         await self._stored()
         for other in self.conns + self.watchers:
-            try:
-                await other.send(line)
-            except Exception:  # a closed socket: its own receive loop forgets it
-                pass
+            other.send(line)  # queued: never waits for one client (outbox.py)
 
     async def changed(self) -> None:
         """After the game moved: note a scored deal, tell everyone (which stores the new
@@ -352,6 +352,10 @@ class Room(RoomReplays):
         self._arm()
 
     async def broadcast(self) -> None:
+        """Tell everyone in the room, once the store has committed what they are told.
+        Each message is queued on its connection and sent by that connection's own task
+        (outbox.py): a client that does not read is cut off, and never holds up the
+        others. Only the store is awaited, never a client."""
         # the store first: nobody is told of an action that a killed server would lose
         # (and the bots' declarations while dealing go to the store in one commit)
         try:
@@ -359,20 +363,17 @@ class Room(RoomReplays):
         except StoreError as e:  # nothing unsaved is told: everyone gets the error, closed
             log.error("room %s: %s", self.code, e)
             for conn in self.conns + self.watchers:
-                try:
-                    await conn.send(error_message(e))
-                    await conn.close(1011, STORE_CLOSE)
-                except Exception:  # already gone
-                    pass
+                conn.send(error_message(e))
+                conn.close(1011, STORE_CLOSE)
             return
-        # built at once after the commit: an action made during a send waits for its own
-        told = [(conn, self.state_for(conn) if self.started else self.room_message())
-                for conn in self.conns + self.watchers]
-        for conn, msg in told:
-            try:
-                await conn.send(msg)
-            except Exception:  # a closed socket: forget the connection, keep the room
-                self.leave(conn)
+        if not self.started:
+            text = encode(self.room_message())
+            for conn in self.conns + self.watchers:
+                conn.send(text)
+            return
+        # built and queued at once after the commit (outbox.py: never waits for a client)
+        for conn in self.conns + self.watchers:
+            conn.send(self.state_for(conn))
 
     def _note_deal_end(self) -> None:
         events = self.table.game.events
@@ -471,7 +472,7 @@ class Room(RoomReplays):
                 except StoreError:
                     pass  # told below, with the bot's error
                 for conn in list(self.conns):
-                    await conn.send(error_message(e))
+                    conn.send(error_message(e))
                 return
             self._note_deal_end()
             unsent = True
@@ -481,223 +482,3 @@ class Room(RoomReplays):
         if unsent:
             await self.broadcast()
         self._arm()
-
-
-class Lobby:
-    """All rooms of one server, the per-address limits, and the store (or None)."""
-
-    def __init__(self, *, variants: dict | None = None, bot_delay: float = DEFAULT_BOT_DELAY,
-                 bot: str = "heuristic", limits: Limits | None = None, store=None,
-                 shard: tuple[int, int] | None = None):
-        self.shard = shard   # (index, count): this process serves the codes of one shard
-        self.rooms: dict[str, Room] = {}
-        self._created: dict[str, set[str]] = {}  # address key -> codes of its rooms
-        self.variants = variants or {}
-        self._sized: dict[tuple, object] = {}  # (name, players) -> the variant at that size
-        self.bot_delay = bot_delay
-        self.bot = bot
-        self.limits = limits or Limits()
-        self.addresses = PerAddress(self.limits)
-        self.connections = 0
-        self.store = store
-
-    # ----------------------------------------------------------------- connections
-
-    def connect(self, address: str) -> ProtocolError | None:
-        """Count a new connection; an error (to send before closing) when over a cap."""
-        if self.connections >= self.limits.max_connections:
-            return ProtocolError("server_full", "the server has too many connections; try "
-                                                "again later")
-        if not self.addresses.connect(address):
-            return ProtocolError("too_many_connections",
-                                 f"{self.limits.conns_per_address} connections from your "
-                                 "address are open already")
-        self.connections += 1
-        return None
-
-    def disconnect(self, conn: Conn) -> None:
-        self.connections -= 1
-        self.addresses.disconnect(conn.address)
-        self.leave(conn)
-
-    # ----------------------------------------------------------------- rooms
-
-    def variant(self, name: str, players: int | None = None):
-        """An offered variant, at ``players`` seats if given (each size loaded once). A
-        size the variant cannot seat is a ``bad_variant`` refusal naming the sizes."""
-        base = self.variants.get(name)
-        if base is None:
-            raise ProtocolError("bad_variant", f"variant {name!r} is not offered here")
-        if players is None or players == base.players:
-            return base
-        key = (name, players)
-        got = self._sized.get(key)
-        if got is None:
-            from ...variants import load_variant
-            try:
-                got = load_variant(name, players=players)
-            except ShengjiError as e:
-                raise ProtocolError("bad_variant", f"{name} at {players} seats: "
-                                                   f"{str(e).splitlines()[0]}") from None
-            self._sized[key] = got
-        return got
-
-    async def create(self, variant_name: str, seed=0, max_deals=None, address: str = "?",
-                     turn_timer: float = DEFAULT_TURN_TIMER, players: int | None = None,
-                     house=None) -> Room:  # house: checked HouseRules, played instead
-        variant = house.variant if house is not None else self.variant(variant_name, players)
-        lim = self.limits
-        key = address_key(address)
-        live = admission.held(self.rooms, self._created.get(key))
-        if live >= lim.rooms_per_address:
-            raise ProtocolError("too_many_rooms", f"your address holds {live} unfinished rooms "
-                                                  "already; finish or leave one first")
-        if not self.addresses.bucket("room", address).take():
-            raise ProtocolError("rate_limited", "rooms are created too fast from your address; "
-                                                "wait a little")
-        code = await self._new_code()
-        self._make_space(address)
-        room = Room(code, variant, seed, variant_name=variant_name,
-                    max_deals=max_deals, bot=self.bot, bot_delay=self.bot_delay, limits=lim,
-                    creator=key, turn_timer=turn_timer, store=self.store,
-                    rules=room_rules(variant, house))
-        if self.store is not None:
-            self.store.add_room(code, variant_name, seed, max_deals, room.settings(),
-                                [s.record() for s in room.seats])
-        self.rooms[code] = room
-        self._created.setdefault(key, set()).add(code)
-        try:
-            await room._stored()  # the code is told once the room is stored
-        except StoreError:
-            self._drop(code)
-            raise
-        return room
-
-    def _make_space(self, address: str | None) -> None:
-        admission.make_space(self.rooms, self.limits.max_rooms, address, self._drop)
-
-    def _drop(self, code: str) -> None:
-        """Forget a room (admission.make_space chose it); one nobody ever joined is
-        deleted from the store too, so that a flood of them leaves nothing behind."""
-        room = self.rooms.pop(code)
-        room.stop()
-        codes = self._created.get(room.creator)
-        if codes is not None:
-            codes.discard(code)
-            if not codes:
-                del self._created[room.creator]
-        if self.store is not None:  # its lease given back; deleted if nobody ever joined
-            self.store.release(code, drop=room.unjoined)
-
-    async def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if self.shard is not None and admission.shard_of(code, self.shard[1]) \
-                    != self.shard[0]:
-                continue
-            if code not in self.rooms and (self.store is None
-                                           or not await self.store.code_used(code)):
-                return code
-
-    async def get(self, code: str, address: str) -> Room:
-        """The room of a code as typed (any case, spaces and dashes ignored), read back
-        from the store if it is not in memory. Every lookup by code comes here: a miss
-        counts against ``address``'s failed lookups, and an address out of them is
-        refused before looking (admission.py)."""
-        admission.check_guesses(self.addresses, address)
-        key = admission.normal_code(code, CODE_LENGTH)
-        if key and self.shard is not None:
-            admission.check_shard(key, *self.shard)
-        room = self.rooms.get(key) if key else None
-        if room is not None and self.store is not None and self.store.failed(key):
-            self._drop(room.code)  # its writes failed: read back what was committed
-            room = None
-        if room is None and key and self.store is not None:
-            room = await self._restore(key, address)
-        if room is None:
-            admission.count_miss(self.addresses, address)
-            shown = code[:20] if isinstance(code, str) else code
-            raise ProtocolError("no_such_room", f"no room {shown!r}")
-        return room
-
-    async def _restore(self, code: str, address: str | None = None) -> Room | None:
-        rec = await self.store.claim(code)  # its lease, then the room (lease.py)
-        if code in self.rooms:  # restored meanwhile, for another connection
-            return self.rooms[code]
-        if rec is None:
-            return None
-        try:
-            # the rules stored with the room, not the variant file as it is now
-            variant = stored_variant(rec.settings) or self.variant(rec.variant,
-                                                                   rec.settings.get("players"))
-        except ShengjiError as e:
-            log.warning("room %s: not restored: %s", code, e)
-            return None
-        self._make_space(address)
-        try:
-            room = Room.restore(rec, variant, bot=self.bot, bot_delay=self.bot_delay,
-                                limits=self.limits, store=self.store)
-        except ShengjiError as e:
-            log.error("room %s: cannot replay its stored actions: %s", code, e)
-            return None
-        self.rooms[code] = room
-        return room
-
-    async def _join(self, conn: Conn, msg: dict) -> None:
-        """Joins that fail for want of a secret (a room code, a token) are rate-limited per
-        address, so that codes and tokens cannot be guessed by trying."""
-        room = await self.get(msg["room"], conn.address)  # a wrong code counts there
-        try:
-            if msg["type"] == "watch":
-                await room.watch(conn, msg)
-            else:
-                await room.join(conn, msg)
-        except ProtocolError as e:
-            if e.code == "bad_token":
-                admission.count_miss(self.addresses, conn.address)
-            raise
-
-    def _admit(self, conn: Conn) -> bool:
-        """The connection's message budget: False (drop the message) when over it; the
-        first refused message is answered, the rest are not; too many close the socket."""
-        if conn.bucket.take():
-            conn.limited = False
-            return True
-        conn.dropped += 1
-        if conn.dropped >= self.limits.msg_dropped_close:
-            conn.closing = "too many messages"
-        return False
-
-    async def receive(self, conn: Conn, text) -> None:
-        """One inbound message: budget, parse, check, dispatch; a refusal → an error reply."""
-        from ...protocol import parse_message
-
-        try:
-            if not self._admit(conn):
-                if not conn.limited:
-                    conn.limited = True
-                    raise ProtocolError("rate_limited", "too many messages: slow down (messages "
-                                                        "are ignored until you do)")
-                return
-            msg = parse_message(text)
-            kind = msg["type"]
-            if kind == "ping":
-                await conn.send({"type": "pong", "protocol": PROTOCOL_VERSION})
-            elif kind in ("join", "watch"):
-                await self._join(conn, msg)
-            elif conn.room is None:
-                raise ProtocolError("not_joined", f"{kind}: join a room first")
-            elif conn.watching and kind not in ("replay", "chat"):
-                raise ProtocolError("not_joined", f"{kind}: spectators only watch (join a "
-                                                  "seat to play)")
-            else:
-                await conn.room.handle(conn, msg)
-        except ShengjiError as e:
-            if isinstance(e, StoreError):
-                log.error("%s", e)
-                conn.closing = STORE_CLOSE  # the socket closes with 1011 after the error
-            await conn.send(error_message(e))
-
-    def leave(self, conn: Conn) -> None:
-        if conn.room is not None:
-            conn.room.leave(conn)

@@ -7,7 +7,7 @@ import { connectThen, joinRoom, normalCode, watchRoom } from "./connection.js";
 // The house-rules panel draws its fields into the lobby and adds what they say to the
 // room's creation request; a room's rules show before sitting down and during play.
 import { mountHouseRules, houseRules, showRuleErrors } from "./houserules.js";
-import { previewRoomRules, showRoomRules } from "./roomrules.js";
+import { previewRoomRules, followRules } from "./roomrules.js";
 
 export async function loadVariants() {
   const r = await fetch("/api/variants");
@@ -131,7 +131,7 @@ export function onWelcome(msg) {
   // a variant file offered by path shows as its file name
   $("variantname").textContent = msg.variant.split("/").pop().replace(/\.ya?ml$/, "");
   $("seatname").textContent = app.watching ? "watching" : `you · seat ${msg.seat}`;
-  showRoomRules(msg.room);  // the table's rules, openable during play
+  followRules(msg.room, msg.rules_fingerprint);  // the table's rules, openable during play
   $("lobby").hidden = true;
   hideLobbyError();
 }

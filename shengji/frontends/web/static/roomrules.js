@@ -1,6 +1,7 @@
 // A room's rules: what differs from its base, and the whole rules text with their
 // fingerprint (GET /api/rooms/CODE). Shown before sitting down (the code typed in the
-// lobby, or a shared link) and openable during play (a "Rules" button by the room code).
+// lobby, or a shared link) and openable during play (a "Rules" button by the room code);
+// fetched once per fingerprint (followRules: messages carry the fingerprint alone).
 import { $, h, fill, button } from "./dom.js";
 import { shown } from "./rulesyaml.js";
 
@@ -32,6 +33,15 @@ export async function previewRoomRules(code) {
   if (!info) { box.hidden = true; return; }
   box.hidden = false;
   fill(box, summary(info));
+}
+
+// the welcome and every state carry the rules' fingerprint, not their text: the text is
+// fetched (GET /api/rooms/CODE) once, when a fingerprint not fetched yet comes
+let rulesShown = null;
+export function followRules(code, fingerprint) {
+  if (fingerprint && fingerprint === rulesShown) return;
+  rulesShown = fingerprint || null;
+  showRoomRules(code);
 }
 
 // during play: a "Rules" button by the room code opens the summary

@@ -14,12 +14,14 @@ import { logEvent } from "./log.js";
 import { renderCalls, sideOf, SIDE_WORDS, clearPick } from "./friends.js";
 import { turnSignal, setUpOptions } from "./options.js";
 import { dealingOffer } from "./bidding.js";
+import { followRules } from "./roomrules.js";
 
 export function onState(msg) {
   const first = !app.state;
   app.prevView = app.state ? app.state.view : null;  // the view before this change
   app.state = msg;
   app.legal = msg.legal;
+  followRules(app.room, msg.rules_fingerprint);  // (the text itself is fetched once)
   $("advice").hidden = true;
   $("waiting").hidden = true;
   $("game").hidden = false;
