@@ -408,7 +408,7 @@ def in_view(page, selector: str) -> dict:
     }""", selector)
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("size", ["phone", pytest.param("desktop", marks=pytest.mark.long)])
 def test_during_a_follow_the_trick_and_play_are_in_view(server, browser, size, tmp_path):
     """Issue 21: at 390×844 the trick, the selection and Play/Hint/Clear stay in view
     together while the player scrolls to the last card of the hand (a sticky action bar);
@@ -549,7 +549,7 @@ def test_declaring_while_the_cards_arrive(server, page, tmp_path):
 
 # ---------------------------------------------------------------- friends on screen
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("size", [pytest.param("phone", marks=pytest.mark.long), "desktop"])
 def test_six_seats_calls_stay_on_screen_and_joins_are_marked(server, browser, size, tmp_path):
     """Issue 21: at a six-seat finding-friends table the calls stay on screen in words
     ("1st ♥A"), each fulfilled one is marked with who joined, and the seats show

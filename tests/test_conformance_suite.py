@@ -41,9 +41,11 @@ def test_every_variant_passes_the_suite(name, check):
 
 
 @pytest.mark.parametrize("check", check_names(CONFIG))
-@pytest.mark.parametrize("players", [7, 9, 12])
+@pytest.mark.parametrize("players", [7, *(pytest.param(n, marks=pytest.mark.long)
+                                        for n in (9, 12))])
 def test_finding_friends_passes_the_suite_at_other_sizes(players, check):
-    """Issue 11: the suite on finding-friends at several table sizes (5 is above)."""
+    """Issue 11: the suite on finding-friends at several table sizes (5 is above; 9 and 12
+    with --long; test_cli_runs_the_suite_at_a_table_size plays 9 by default)."""
     key = f"finding-friends@{players}"
     if key not in _loaded:
         _loaded[key] = load_variant("finding-friends", players=players)

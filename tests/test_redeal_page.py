@@ -7,17 +7,13 @@ the log says who asked."""
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.request
 
 import pytest
-from browsertools import ARGS, CHROMIUM, new_page, press, serve, shots_dir, state
+from browsertools import new_page, press, serve, shots_dir, state
 
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium package)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+pytest.importorskip("test_browser")  # skips with it when chromium/playwright are missing
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is missing")
 
 from shengji.builtin_rules import drawn_seat  # noqa: E402
@@ -39,41 +35,46 @@ def _room(server: str) -> str:
         return json.loads(r.read())["room"]
 
 
+@pytest.fixture(scope="module")
+def server():
+    yield from serve(create_app(bot_delay=0))
+
+
 @pytest.mark.long
-def test_the_redeal_button(tmp_path):
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for server in serve(create_app(bot_delay=0)):
-                page = new_page(browser)
-                page.goto(server)
-                page.wait_for_selector("#variant option", state="attached")
-                page.fill("#joincode", _room(server))
-                page.click("#join")
-                page.wait_for_selector("#waiting:not([hidden])")
-                page.evaluate("window.shengji.autoPassMs = 20")
-                page.click("#start")
-                page.wait_for_selector("#game:not([hidden])")
-                end = time.monotonic() + 120  # a bound on a hung page, not a timing rule
-                while True:
-                    assert time.monotonic() < end, "never asked about a redeal"
-                    st = state(page)
-                    legal = st["legal"]
-                    if legal is not None and legal["kind"] == "redeal":
-                        break
-                    if legal is not None and legal["kind"] == "declare" \
-                            and st["view"]["to_deal"] == 0:
-                        press(page, "#actions button.pass", False)
-                    page.wait_for_timeout(20)
-                button = page.locator("#request-redeal[data-action='request-redeal']")
-                assert button.count() == 1 and "Keep the deal" in page.inner_text("#actions")
-                page.screenshot(path=str(shots_dir(tmp_path) / "request-redeal.png"))
-                button.click()
-                end = time.monotonic() + 60
-                while "ask for a redeal" not in page.inner_text("#loglist"):
-                    assert time.monotonic() < end, "the redeal is not in the log"
-                    page.wait_for_timeout(20)
-                assert state(page)["view"]["phase"] in ("deal", "redeal", "bury", "play")
-                break
-        finally:
-            browser.close()
+def test_the_redeal_button(server, browser, tmp_path):
+    page = new_page(browser)
+    try:
+        _ask_for_a_redeal(server, page, tmp_path)
+    finally:
+        page.context.close()
+
+
+def _ask_for_a_redeal(server, page, tmp_path):
+    page.goto(server)
+    page.wait_for_selector("#variant option", state="attached")
+    page.fill("#joincode", _room(server))
+    page.click("#join")
+    page.wait_for_selector("#waiting:not([hidden])")
+    page.evaluate("window.shengji.autoPassMs = 20")
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    end = time.monotonic() + 120  # a bound on a hung page, not a timing rule
+    while True:
+        assert time.monotonic() < end, "never asked about a redeal"
+        st = state(page)
+        legal = st["legal"]
+        if legal is not None and legal["kind"] == "redeal":
+            break
+        if legal is not None and legal["kind"] == "declare" \
+                and st["view"]["to_deal"] == 0:
+            press(page, "#actions button.pass", False)
+        page.wait_for_timeout(20)
+    button = page.locator("#request-redeal[data-action='request-redeal']")
+    assert button.count() == 1 and "Keep the deal" in page.inner_text("#actions")
+    page.screenshot(path=str(shots_dir(tmp_path) / "request-redeal.png"))
+    button.click()
+    end = time.monotonic() + 60
+    while "ask for a redeal" not in page.inner_text("#loglist"):
+        assert time.monotonic() < end, "the redeal is not in the log"
+        page.wait_for_timeout(20)
+    assert state(page)["view"]["phase"] in ("deal", "redeal", "bury", "play")

@@ -177,10 +177,15 @@ def test_cli_check_reports_and_fails(tmp_path, capsys):
     assert "Traceback" not in err
 
 
-def test_cli_check_builtins_ok(capsys):
+@pytest.mark.parametrize("play", [
+    # the test match of every built-in and house file is the all-variants suite's deal-0
+    # and follows checks (tests/test_conformance_suite.py): here the command's own path,
+    # and the whole command once more with --long
+    False, pytest.param(True, marks=pytest.mark.long)])
+def test_cli_check_builtins_ok(capsys, play):
     from shengji.variants import builtin_dir
 
-    assert main(["variants", "check", str(builtin_dir())]) == 0
+    assert main(["variants", "check", str(builtin_dir()), *([] if play else ["--no-play"])]) == 0
     assert "0 with errors" in capsys.readouterr().out
 
 
