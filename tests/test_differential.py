@@ -45,7 +45,7 @@ DECKS = [1, 2, 3, 4]
 # longer hunt (benchmarks/mutation.py sets it for its differential stage)
 pytestmark = pytest.mark.scaled
 FAST = settings(
-    max_examples=depth(30, 200, env="SHENGJI_DIFF_EXAMPLES"),
+    max_examples=depth(20, 200, env="SHENGJI_DIFF_EXAMPLES"),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
