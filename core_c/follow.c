@@ -380,6 +380,15 @@ static int group_tractors(search_t *fs, const sj_pattern *plain, int strict, sj_
     return 1;
 }
 
+/* does the pattern hold a tractor (a shape of length 2 or more)? */
+static int has_tractor(const sj_pattern *p)
+{
+    for (int j = 0; j < p->n_shapes && j < SJ_PAT_SHAPES; j++)
+        if (p->shapes[j].len >= 2)
+            return 1;
+    return 0;
+}
+
 /* The pattern component i asks of the follower, given what suit_left still holds (§4 step 3).
  * Returns 1 with *out filled, 0 when the component asks nothing, < 0 on error. */
 static int required(search_t *fs, int w, int len, sj_pattern *out)
@@ -388,12 +397,16 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
     if (r->protection == SJ_PROTECT_NO_SHAPE)
         return 0; /* only the suit is followed */
     int strict = r->protection == SJ_PROTECT_LONGER_TUPLES || r->protection == SJ_PROTECT_BOTH;
+    /* throw_following tuples: no component of a throw asks for a tractor */
+    int tuples_only = fs->lead->ncomp > 1 && r->throw_following == SJ_THROWFOLLOW_TUPLES;
     for (int i = 0; i < r->n_ladders && i < SJ_MAX_LADDERS; i++) {
         const sj_ladder *ld = &r->ladders[i];
         if (ld->lead.w != w || ld->lead.len != len)
             continue;
         for (int p = 0; p < ld->n_patterns && p < SJ_LADDER_PATS; p++) {
             const sj_pattern *pt = &ld->patterns[p];
+            if (tuples_only && has_tractor(pt))
+                continue;
             if (pt->n_shapes == 0)
                 return 0;
             int rc = can_supply(fs, fs->suit_left, pt, strict);
@@ -410,7 +423,7 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
      * Feasible tuple multisets are closed under removal, so the first feasible pattern
      * of that order is found greedily, widest tuple first. */
     out->n_shapes = 0;
-    if (!(w == 1 && len == 1) && w <= r->max_tuple) {
+    if (!(w == 1 && len == 1) && w <= r->max_tuple && !(tuples_only && len >= 2)) {
         out->n_shapes = 1;
         out->shapes[0].w = (uint8_t)w;
         out->shapes[0].len = (uint8_t)len;
@@ -447,7 +460,7 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
     int adjacency = len >= 2 ? r->shorter_tractors
                              : r->protection == SJ_PROTECT_NONE ||
                                    r->protection == SJ_PROTECT_LONGER_TUPLES;
-    if (adjacency && r->tractors && out->n_shapes >= r->tractor_min_length) {
+    if (adjacency && !tuples_only && r->tractors && out->n_shapes >= r->tractor_min_length) {
         sj_pattern plain = *out;
         int rc = group_tractors(fs, &plain, strict, out);
         if (rc)

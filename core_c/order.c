@@ -55,9 +55,9 @@ int sj_prepare(sj_rules *r, sj_err *e)
     FIELD(r->bridge == 0 || r->bridge == 1, SJ_RF_TRACTOR_BRIDGES_LEVEL_GAP);
     FIELD(r->protection >= SJ_PROTECT_NONE && r->protection <= SJ_PROTECT_NO_SHAPE, SJ_RF_FOLLOW_PROTECTION);
     FIELD(r->constant_mask < (1u << 13), SJ_RF_CONSTANT_RANKS);
-    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= SJ_RUFF_ALL, SJ_RF_RUFF_COMPARE);
-    FIELD(r->failed_throw >= 0 && r->failed_throw <= 2, SJ_RF_FAILED_THROW);
-    FIELD(r->kitty >= 0 && r->kitty <= 3, SJ_RF_KITTY);
+    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= SJ_RUFF_COVER_WINNER, SJ_RF_RUFF_COMPARE);
+    FIELD(r->failed_throw >= 0 && r->failed_throw <= SJ_THROW_FEWEST_CARDS, SJ_RF_FAILED_THROW);
+    FIELD(r->kitty >= 0 && r->kitty <= SJ_KITTY_TWICE_SIZE, SJ_RF_KITTY);
     FIELD(r->kitty_cap >= 1, SJ_RF_KITTY_CAP);
     for (int i = 0; i < 6; i++)
         FIELD(r->kitty_table[i] >= 1, SJ_RF_KITTY_TABLE);
@@ -70,6 +70,12 @@ int sj_prepare(sj_rules *r, sj_err *e)
           (r->decomposition == SJ_DECOMP_SHENGJI_IO && r->max_tuple == r->decks), SJ_RF_DECOMPOSITION);
     FIELD(r->follow_requirements == SJ_FOLLOWREQ_SEEDS ||
           r->follow_requirements == SJ_FOLLOWREQ_SHENGJI_IO, SJ_RF_FOLLOW_REQUIREMENTS);
+    FIELD(r->throw_following == SJ_THROWFOLLOW_AS_LED ||
+          r->throw_following == SJ_THROWFOLLOW_TUPLES, SJ_RF_THROW_FOLLOWING);
+    /* a whole throw has no table reading (the table names one structure's value) */
+    FIELD(r->kitty_throw == SJ_KITTYTHROW_LARGEST ||
+          (r->kitty_throw == SJ_KITTYTHROW_WHOLE && r->kitty != SJ_KITTY_TABLE), SJ_RF_KITTY_THROW);
+    FIELD(r->no_trump_throws == 0 || r->no_trump_throws == 1, SJ_RF_TRUMP_THROWS);
     FIELD(r->bombs >= SJ_BOMBS_NONE && r->bombs <= SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP, SJ_RF_BOMBS);
     FIELD(r->rainbow_min == 0 || (r->rainbow_min >= 4 && r->rainbow_min <= 16), SJ_RF_RAINBOW_MIN);
     for (int k = 0; k < SJ_NK; k++)

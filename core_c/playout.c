@@ -158,6 +158,7 @@ static uint64_t leads_walk(const sj_rules *r, const uint8_t *H, const tally_t *t
         }
         /* the whole suit, unless it is one tractor (all kinds held equally often) */
         if (throws && n_suit[s] > 1 && (nkinds[s] > 1 || n_suit[s] > max_w) &&
+            !(s == SJ_TRUMP && r->no_trump_throws) &&
             !(n_suit[s] == nkinds[s] * widest[s] && suit_is_tractor(r, s, H))) {
             if (target >= 0 && (uint64_t)target == seen) {
                 for (int k = 0; k < SJ_NK; k++)
@@ -184,7 +185,8 @@ int sj__check_position(const sj_rules *r, const sj_position *p, sj_err *e)
     if (p->throws != 0 && p->throws != 1)
         return perr(e, SJ_ERR_ARG, -1, -1, p->throws);
     if (p->kitty_points < 0 || p->kitty_points > LIMIT_POINTS || p->throw_penalty < 0 ||
-        p->throw_penalty > LIMIT_POINTS || p->trick_points < 0 ||
+        p->throw_penalty > LIMIT_POINTS || p->throw_penalty_per_card < 0 ||
+        p->throw_penalty_per_card > LIMIT_POINTS || p->trick_points < 0 ||
         p->trick_points > LIMIT_POINTS || p->penalty < -LIMIT_POINTS ||
         p->penalty > LIMIT_POINTS)
         return perr(e, SJ_ERR_ARG, -1, -1, -1);
@@ -360,11 +362,13 @@ int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const ui
                 if (!tr.valid) {
                     int o = tr.n_options > 1 ? (int)sj__below(&rng, (uint64_t)tr.n_options) : 0;
                     res->failed_throws++;
-                    pen[leader] += p->throw_penalty; /* to the side that did not throw */
                     memcpy(P[0], tr.options[o & (SJ_MAX_OPTIONS - 1)], SJ_NK);
+                    int attempted = n;
                     n = 0;
                     for (int k = 0; k < SJ_NK; k++)
                         n += P[0][k];
+                    /* to the side that did not throw: per attempt, per card taken back */
+                    pen[leader] += p->throw_penalty + p->throw_penalty_per_card * (attempted - n);
                     if ((rc = sj__decompose(r, P[0], n, &F)))
                         return rc;
                 }

@@ -136,7 +136,7 @@ class Position:
 
     __slots__ = ("ctx", "players", "teams", "dealer_team", "leader", "hands", "trick",
                  "trick_points", "penalty", "kitty_points", "throws", "throw_penalty",
-                 "captured", "penalties", "friends")
+                 "throw_penalty_per_card", "captured", "penalties", "friends")
     # points by seat (set by name in __init__, below)
     captured: tuple[int, ...]
     penalties: tuple[int, ...]
@@ -145,7 +145,8 @@ class Position:
                  teams: Sequence | None = None, trick: Sequence = (), trick_points: int = 0,
                  penalty: int = 0, kitty_points: int = 0, throws: bool | None = None,
                  throw_penalty: int = 0, captured: Sequence | None = None,
-                 penalties: Sequence | None = None, friends: FriendsState | None = None):
+                 penalties: Sequence | None = None, friends: FriendsState | None = None,
+                 throw_penalty_per_card: int = 0):
         if not isinstance(ctx, Context):
             raise RulesError(f"ctx: expected a shengji.core.Context, got {type(ctx).__name__}")
         hands = list(hands)
@@ -166,12 +167,14 @@ class Position:
         self.trick = tuple(_counts(p) for p in trick)
         if len(self.trick) >= m:
             raise HandError(f"trick: {len(self.trick)} plays, a trick in progress has < {m}")
-        for name in ("trick_points", "penalty", "kitty_points", "throw_penalty"):
+        for name in ("trick_points", "penalty", "kitty_points", "throw_penalty",
+                     "throw_penalty_per_card"):
             value = locals()[name]
             if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 10**6:
                 raise HandError(f"{name}: {value!r} is not a point count (|n| <= 1000000)")
         self.trick_points, self.penalty = trick_points, penalty
         self.kitty_points, self.throw_penalty = kitty_points, throw_penalty
+        self.throw_penalty_per_card = throw_penalty_per_card
         self.throws = ctx.rules.throws if throws is None else bool(throws)
         # points by seat, counted for the sides at the end (trick_points/penalty above are
         # already the attackers'); with friends the sides change as called cards are played
@@ -210,6 +213,7 @@ class Position:
             0, teams=[0 if s in side else 1 for s in range(game.players)],
             trick=[Hand(cards) for _, cards in game.trick], kitty_points=kitty_points,
             throws=game.rules.throws, throw_penalty=v.settings["penalties"]["failed_throw"],
+            throw_penalty_per_card=v.settings["penalties"]["failed_throw_per_card"],
             captured=game.captured, penalties=game.penalties, friends=friends)
 
     def _fields(self) -> dict:
@@ -220,7 +224,8 @@ class Position:
             dealer_team=ids[self.dealer_team], leader=self.leader, n_trick=len(self.trick),
             hands=self.hands, trick=self.trick, trick_points=self.trick_points,
             penalty=self.penalty, kitty_points=self.kitty_points, throws=int(self.throws),
-            throw_penalty=self.throw_penalty, captured=self.captured, penalties=self.penalties,
+            throw_penalty=self.throw_penalty, throw_penalty_per_card=self.throw_penalty_per_card,
+            captured=self.captured, penalties=self.penalties,
             friends=None if self.friends is None else self.friends._asdict())
 
 

@@ -17,7 +17,9 @@ from shengji.rules import (
     BOMBS,
     FAILED_THROW,
     FOLLOW_PROTECTIONS,
+    KITTY_THROW,
     RUFF_COMPARE,
+    THROW_FOLLOWING,
     PlayRules,
     parse_pattern,
 )
@@ -91,6 +93,10 @@ def play_rules(draw, decks=None):
     kw["kitty"] = draw(st.sampled_from(["exponential", "power", "table", "twice_size"]))
     if draw(st.booleans()):
         kw["kitty_cap"] = draw(st.sampled_from([8, 16, 64]))
+    if kw["kitty"] != "table":  # the table names one structure's value, not a throw's
+        kw["kitty_throw"] = draw(st.sampled_from(KITTY_THROW))
+    kw["throw_following"] = draw(st.sampled_from(THROW_FOLLOWING))
+    kw["trump_throws"] = draw(st.booleans())
     following = {}
     if decks >= 3 and draw(st.booleans()):
         following["titanic"] = TITANIC_LADDERS[draw(st.sampled_from(sorted(TITANIC_LADDERS)))]

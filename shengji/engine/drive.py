@@ -90,7 +90,9 @@ def start_state(st, game, pickers: int) -> int:
     st.pickers = pickers
     st.side = sum(1 << s for s in game.side)
     st.throws = bool(game.rules.throws)
-    st.throw_penalty = penalty = game.variant.settings["penalties"]["failed_throw"]
+    penalties = game.variant.settings["penalties"]
+    st.throw_penalty = penalty = penalties["failed_throw"]
+    st.throw_penalty_per_card = penalties["failed_throw_per_card"]
     st.follow_limit = tricks.FOLLOW_LIMIT
     st.to_act = game.to_act
     st.leader = game.leader
@@ -208,7 +210,8 @@ def _materialise(game, st, penalty: int, ended: bool) -> int:
         else:
             fcards = tuple(islice(it, forced & 0x7fff))
         add_action(trusted(b, cards))
-        add_event(ThrowFailed(b, cards, (fcards,), None, penalty))
+        add_event(ThrowFailed(b, cards, (fcards,), None, penalty + st.throw_penalty_per_card
+                              * (len(cards) - len(fcards))))
         add_event(_played(b, fcards, tn, True))
         add_play((b, fcards))
     m = game.players

@@ -58,12 +58,12 @@ class Exchange(Phase):
         self.hand_len[action.seat] -= len(action.cards)
         self._seat_hands[action.seat] = None
         ev.append(_buried(action.seat, action.cards))
+        self._burier = action.seat  # it alone has seen the kitty (play.throw_check)
         if self._theft_rule and self._bids:
             # 炒地皮: every other seat, in play order after the one who buried, may
             # overturn and take the kitty (not after a trump nobody declared: shengji.io
             # allows no theft of an automatic bid)
             self.phase = STEALING
-            self._burier = action.seat
             self._steal_queue = [(action.seat + i) % self.players
                                  for i in range(1, self.players)]
             if self._theft_burier_rule:

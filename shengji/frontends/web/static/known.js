@@ -30,6 +30,8 @@ export const REFUSALS = Object.freeze({
   "must_follow_suit": "You must follow {suit} while you hold any: the lead was {lead}.",
   "must_follow_shape": "You must match the lead's pairs and tractors as far as your {suit} allow: the lead was {lead}.",
   "no_throws": "This variant has no throws: lead one single, pair or tractor.",
+  "no_trump_throws": "This variant has no throws in trumps: lead one trump single, pair or tractor.",
+  "beatable_throw": "Cards you cannot see could beat part of that throw, and this variant allows only throws nothing unseen can beat.",
   "several_suits": "A lead is all one suit (all trumps count as one suit).",
   "cannot_declare": "Those cards cannot declare trump at this level.",
   "cannot_overturn": "That does not beat the declaration standing.",
