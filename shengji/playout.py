@@ -34,7 +34,9 @@ The policy (shared word for word by ``reference_playout``, which drives
 
 The C playout implements the built-in ``shengji_failed_throw`` and
 ``shengji_kitty_multiplier`` hooks; ``Position.from_game`` refuses variants whose
-plugins override them.
+plugins override them. A position with throws under ``play.throw_check: unseen`` is
+refused too (``RulesError``): the policy lists every whole-suit throw, and what each seat
+has seen is not part of a position (the mc bot then leaves the play to its heuristic).
 """
 
 from __future__ import annotations
@@ -176,6 +178,10 @@ class Position:
         self.kitty_points, self.throw_penalty = kitty_points, throw_penalty
         self.throw_penalty_per_card = throw_penalty_per_card
         self.throws = ctx.rules.throws if throws is None else bool(throws)
+        if self.throws and ctx.rules.throw_check != "holdings":
+            raise RulesError("throw_check: unseen: the playouts list every whole-suit throw "
+                             "and judge it by the holdings; they cannot yet tell what a seat "
+                             "has seen (play with throws=False, or no playouts)")
         # points by seat, counted for the sides at the end (trick_points/penalty above are
         # already the attackers'); with friends the sides change as called cards are played
         for name, value in (("captured", captured), ("penalties", penalties)):

@@ -233,6 +233,9 @@ def test_the_module_knows_every_policy_of_play_rules():
     from shengji import rules
 
     got = json.loads(run_js("console.log(JSON.stringify([M.RUFF_COMPARE, M.FAILED_THROW, "
-                            "M.FOLLOW_PROTECTIONS, M.BOMBS, M.KITTY_POLICIES]));"))
+                            "M.FOLLOW_PROTECTIONS, M.BOMBS, M.KITTY_POLICIES, "
+                            "M.THROW_FOLLOWING, M.KITTY_THROW, M.THROW_CHECKS]));"))
     assert got == [list(rules.RUFF_COMPARE), list(rules.FAILED_THROW),
-                   list(rules.FOLLOW_PROTECTIONS), list(rules.BOMBS), list(rules.KITTY_POLICIES)]
+                   list(rules.FOLLOW_PROTECTIONS), list(rules.BOMBS), list(rules.KITTY_POLICIES),
+                   list(rules.THROW_FOLLOWING), list(rules.KITTY_THROW),
+                   list(rules.THROW_CHECKS)]

@@ -324,7 +324,9 @@ def _random_lead(ctx, copies, shape, rng):
 
 
 def _random_hand(v, shape, suit_kinds, rest, rng) -> list[int]:
-    """A hand heavy in the led suit (where the ladder matters), topped up with others."""
+    """A hand heavy in the led suit (where the ladder matters), topped up with others:
+    never fewer cards than the lead (a follower plays as many as were led), also when
+    the suit has fewer left (a long tractor led: issue 35)."""
     n = shape[0] * shape[1]
     pool = [k for k in suit_kinds for _ in range(rest[k])]
     rng.shuffle(pool)
@@ -333,7 +335,8 @@ def _random_hand(v, shape, suit_kinds, rest, rng) -> list[int]:
     for k in pool[:size]:
         hand[k] += 1
     others = [k for k in range(NUM_KINDS) if k not in suit_kinds for _ in range(rest[k])]
-    for k in rng.sample(others, min(len(others), rng.randint(0, n))):
+    extra = max(rng.randint(0, n), n - size)
+    for k in rng.sample(others, min(len(others), extra)):
         hand[k] += 1
     return hand
 
