@@ -10,7 +10,6 @@ each knob decides. ``--long``: more examples.
 from __future__ import annotations
 
 import dataclasses
-import os
 
 import pytest
 from diffcheck import H, same_follow_verdicts, same_legal_follows, same_throw_check, show

@@ -12,8 +12,15 @@ from test_engine import always_pass, first_offer, set_hands
 
 from shengji.bots import make_bot
 from shengji.cards import NUM_KINDS, parse_cards
-from shengji.engine import ChooseForced, ForcedChosen, Game, IllegalAction, Play, ThrowFailed
-from shengji.engine import runner
+from shengji.engine import (
+    ChooseForced,
+    ForcedChosen,
+    Game,
+    IllegalAction,
+    Play,
+    ThrowFailed,
+    runner,
+)
 from shengji.hookspecs import hookimpl
 from shengji.variants import load_variant
 

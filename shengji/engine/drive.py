@@ -16,11 +16,11 @@ game gets, in bulk, exactly the actions, events and state the per-play path
 Used only when that is exact: no ``check`` callback in the runner (it sees every action),
 the variant's plugins do not implement ``shengji_failed_throw`` (the C driver knows the
 built-in behaviour only), throws are judged by the holdings (``play.throw_check:
-unseen`` needs what each seat has seen), and the game is a plain ``Game``. Finding friends: while calls
-are open, a play holding a called card is left to the engine (it counts the copy and may
-change the sides: the driver stops with the pick, the engine applies it, and the runner
-hands the rest back to the driver with the new sides). ``ENABLED = False`` forces the per-play
-path (the differential tests compare the two).
+unseen`` needs what each seat has seen), and the game is a plain ``Game``. Finding
+friends: while calls are open, a play holding a called card is left to the engine (it
+counts the copy and may change the sides: the driver stops with the pick, the engine
+applies it, and the runner hands the rest back to the driver with the new sides).
+``ENABLED = False`` forces the per-play path (the differential tests compare the two).
 """
 
 from __future__ import annotations
