@@ -78,7 +78,7 @@ static int suit_is_tractor(const sj_rules *r, int s, const uint8_t *H)
  * target may be. */
 typedef struct {
     int n_suit[5], nkinds[5], widest[5];
-    int atleast[5][9]; /* [suit][w]: kinds held >= w times */
+    int atleast[5][SJ_MAX_DECKS + 1]; /* [suit][w]: kinds held >= w times */
 } tally_t;
 
 static void tally(const sj_rules *r, const uint8_t *H, tally_t *ty)
@@ -92,7 +92,7 @@ static void tally(const sj_rules *r, const uint8_t *H, tally_t *ty)
         ty->n_suit[s] += c;
         ty->nkinds[s]++;
         ty->widest[s] = c > ty->widest[s] ? c : ty->widest[s];
-        for (int w = 1; w <= c && w <= 8; w++)
+        for (int w = 1; w <= c && w <= SJ_MAX_DECKS; w++)
             ty->atleast[s][w]++;
     }
 }
@@ -101,7 +101,7 @@ static uint64_t leads_walk(const sj_rules *r, const uint8_t *H, const tally_t *t
                            int64_t target, uint8_t *out)
 {
     const int *n_suit = ty->n_suit, *nkinds = ty->nkinds, *widest = ty->widest;
-    const int(*atleast)[9] = ty->atleast;
+    const int(*atleast)[SJ_MAX_DECKS + 1] = ty->atleast;
     uint64_t seen = 0;
     int max_w = r->max_tuple;
     int tractors = r->tractors && max_w >= r->tractor_min_width;
@@ -111,7 +111,7 @@ static uint64_t leads_walk(const sj_rules *r, const uint8_t *H, const tally_t *t
             continue;
         int hi = r->str_hi[s] & 63;
         int top_w = max_w > 1 ? (widest[s] < max_w ? widest[s] : max_w) : 1;
-        for (int w = 1; w <= top_w && w <= 8; w++) {
+        for (int w = 1; w <= top_w && w <= SJ_MAX_DECKS; w++) {
             /* singles and tuples: one per kind held >= w times */
             uint64_t c = (uint64_t)atleast[s][w];
             if (target >= 0 && (uint64_t)target < seen + c) {

@@ -49,7 +49,7 @@ int sj__rainbow_decompose(const sj_rules *r, const uint8_t *c, int n, sj_lead *o
     out->n = n;
     out->esuit = SJ_RAINBOW;
     /* components best first: more cards first, then the higher rank */
-    for (int cards = 4 * 8; cards >= 1; cards--) /* four suits of eight packs */
+    for (int cards = 4 * SJ_MAX_DECKS; cards >= 1; cards--) /* four suits of every pack */
         for (int q = 12; q >= 0; q--)
             if (t[q] == cards) {
                 sj_comp *cp = &out->comps[out->ncomp];

@@ -18,8 +18,9 @@
 #define SJ_TRUMP 4           /* effective suit of every trump */
 #define SJ_RAINBOW 5         /* sj_lead.esuit of a rainbow lead (several suits, rainbow.c) */
 #define SJ_MAXSTR 64         /* strengths are 0..63 */
-#define SJ_MAXCARDS 216      /* 4 decks x 54; one suit of 8 decks (<= 8 x 18) fits */
-#define SJ_PAT_SHAPES 72     /* shapes per pattern (a default ladder may list 72 pairs at 8 decks) */
+#define SJ_MAX_DECKS 10      /* copies of a card at most: one to ten packs */
+#define SJ_MAXCARDS 216      /* 4 decks x 54; one suit of 10 decks (<= 10 x 18) fits */
+#define SJ_PAT_SHAPES 90     /* shapes per pattern (a default ladder may list 90 pairs at 10 decks) */
 #define SJ_LADDER_PATS 24    /* patterns per explicit ladder */
 #define SJ_MAX_LADDERS 16    /* explicit ladders per rules */
 #define SJ_MAX_OPTIONS 32    /* forced options of a failed throw */
@@ -162,7 +163,7 @@ typedef struct {
 
 typedef struct {
     /* settings, filled by the caller */
-    int32_t decks;            /* 1..8: the most copies of any kind */
+    int32_t decks;            /* 1..SJ_MAX_DECKS: the most copies of any kind */
     int32_t level;            /* level rank 0..12; 13 = no level rank (NT above A) */
     int32_t trump;            /* trump suit 0..3, -1 = no trump */
     int32_t max_tuple;        /* 1..decks */

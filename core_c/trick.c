@@ -33,7 +33,7 @@ static int first_blocker(const sj_rules *r, const sj_lead *lead, uint8_t (*H)[64
             const sj_comp *ci = &lead->comps[i];
             if (sj__max_top(r, s, H[j], ci->w, ci->len) <= ci->top)
                 continue;
-            long key = (((long)ci->w * ci->len * 64 + (ci->top - ci->len + 1)) * 8 + ci->w) * 64 +
+            long key = (((long)ci->w * ci->len * 64 + (ci->top - ci->len + 1)) * 16 + ci->w) * 64 +
                        sio_card_order(K(lead->kinds[(ci->first + ci->len - 1) % SJ_MAXCARDS]));
             if (best < 0 || key < best_key) {
                 best = i;
@@ -214,7 +214,7 @@ static void split_done(match_t *mt)
     int n = 0, wmax = 1; /* widths F does not have add nothing: not walked */
     for (int i = 0; i < nc; i++)
         wmax = F->comps[i].w > wmax ? F->comps[i].w : wmax;
-    for (int w = 1; w <= wmax && w <= 8; w++)
+    for (int w = 1; w <= wmax && w <= SJ_MAX_DECKS; w++)
         for (int len = 1; len <= SJ_MAXCARDS; len++) {
             int first = n, any = 0;
             if (w == 1 && len == 1) {

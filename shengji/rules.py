@@ -269,7 +269,7 @@ def _check_bool(name: str, value: object) -> None:
 #: these against the compiled core)
 MAX_LADDERS = 16
 MAX_LADDER_PATTERNS = 24
-MAX_PATTERN_SHAPES = 72  # the core's SJ_PAT_SHAPES (72 pairs: one eight-pack suit)
+MAX_PATTERN_SHAPES = 90  # the core's SJ_PAT_SHAPES (90 pairs: one ten-pack suit)
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,7 @@ for (let i = 0; i < 10000; i++) {{
   const c2 = core.context({{decks: 1}}, 3, "H"); c2.decompose("SA"); c2.free();
 }}
 const rulesBad = [];
-for (const r of [{{decks: 9}}, {{decks: 2, max_tuple: 3}}, {{bombs: "x"}}, {{copies: [1]}},
+for (const r of [{{decks: 11}}, {{decks: 2, max_tuple: 3}}, {{bombs: "x"}}, {{copies: [1]}},
                  {{following: [[[2, 1], [[[3, 1]]]]]}}, {{unknown_key: 1}}, null]) {{
   try {{ core.context(r, "2", "S"); rulesBad.push("no error"); }}
   catch (e) {{ rulesBad.push(e.kind ?? e.name); }}

@@ -13,7 +13,7 @@
 // never a trap. Messages are those of shengji/core.py, word for word.
 
 const NK = 54;
-const MAX_DECKS = 8;
+const MAX_DECKS = 10;
 const SUITS = "SHCD";
 const SUIT_SYMBOLS = "♠♥♣♦";
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -118,7 +118,7 @@ export function formatCounts(counts) {
 }
 
 /** Cards (a string, a list of tokens or kind ids, or 54 counts as a Uint8Array) → 54
- * counts. At most MAX_DECKS (8) copies of a card (the most any game plays). */
+ * counts. At most MAX_DECKS (10) copies of a card (the most any game plays). */
 export function counts(cards, what = "cards") {
   // 54 counts as they are: the core checks every count against the packs' copies
   if (cards instanceof Uint8Array && cards.length === NK) return cards;
@@ -287,7 +287,7 @@ export function normaliseRules(json) {
     }
     const lead = parseShape(entry[0], "following");
     const ladder = entry[1].map((p) => {
-      if (!Array.isArray(p) || p.length > 72) throw rulesError(`following.${shapeStr(lead)}: a pattern is a list of at most 72 shapes`);
+      if (!Array.isArray(p) || p.length > 90) throw rulesError(`following.${shapeStr(lead)}: a pattern is a list of at most 90 shapes`);
       return p.map((s) => parseShape(s, `following.${shapeStr(lead)}`));
     });
     for (const pat of ladder) checkPattern(r, lead, pat);
