@@ -184,12 +184,12 @@ def test_a_plugin_failed_throw_receives_the_lead():
     ({}, {"failed_throw": 10, "failed_throw_per_card": 10}),
 ])
 def test_whole_deals_under_the_knobs(play, penalties):
-    """Two deals of random bots (the C play driver where it is exact, the per-play path
-    where throw_check is unseen): every action is legal and the deal scores."""
+    """Two deals of random and heuristic bots (the C play driver where it is exact, the
+    per-play path where throw_check is unseen): every action is legal, the deals score."""
     settings = {"extends": "two-deck-80", "play": play, **(
         {"penalties": penalties} if penalties else {})}
     v = load_variant(settings)
-    bots = [make_bot("random", v, f"k{s}") for s in range(4)]
+    bots = [make_bot("heuristic" if s % 2 else "random", v, f"k{s}") for s in range(4)]
     game = Game(v, "house-knobs")
     runner.play(game, bots, stop_after_deals=2)
     assert game.deals_played == 2
