@@ -262,6 +262,18 @@ def holdings(draw, octx, suit, avail, in_suit, extra):
 
 
 @st.composite
+def other_holdings(draw, octx, suit, lead, n=3):
+    """``n`` other seats' holdings (for a throw check), drawn from what the lead left."""
+    avail = minus(full(octx), lead)
+    out = []
+    for _ in range(n):
+        h = draw(holdings(octx, suit, avail, draw(st.integers(0, 5)), 3))
+        avail = minus(avail, h)
+        out.append(h)
+    return out
+
+
+@st.composite
 def filled(draw, octx, counts, avail, n, prefer=None):
     """``counts`` topped up to n cards out of ``avail`` (from suit ``prefer`` while it
     has cards enough)."""

@@ -22,10 +22,10 @@ from strategies import (
     effective_suits,
     filled,
     full,
-    holdings,
     kinds_by_strength,
     leads,
     minus,
+    other_holdings,
     ruffed_throw,
     shaped_group,
     structure,
@@ -145,13 +145,7 @@ def test_failed_throw_fewest_cards(decks, data):
     """§6 fewest_cards: of the beaten parts, the fewest cards, then the lowest."""
     cctx, octx = _forced(data, decks, failed_throw="fewest_cards")
     suit, lead = data.draw(leads(octx, max_size=7, modes=("throw",)))
-    avail = minus(full(octx), lead)
-    others = []
-    for _ in range(3):
-        h = data.draw(holdings(octx, suit, avail, data.draw(st.integers(0, 5)), 3))
-        avail = minus(avail, h)
-        others.append(h)
-    same_throw_check(cctx, octx, lead, others)
+    same_throw_check(cctx, octx, lead, data.draw(other_holdings(octx, suit, lead)))
 
 
 @pytest.mark.parametrize("decks", [1, 2, 3, 4])
