@@ -22,6 +22,7 @@ from strategies import (
     effective_suits,
     filled,
     full,
+    grouping_follow_case,
     kinds_by_strength,
     leads,
     minus,
@@ -101,6 +102,20 @@ def test_throw_following_tuples(decks, data):
     led tractor, the groupings and explicit patterns holding one are left out)."""
     cctx, octx = _forced(data, decks, throw_following="tuples", follow_requirements="seeds")
     _tractor_throw(data, cctx, octx)
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+@given(data=st.data())
+@FAST
+def test_throw_following_tuples_keeps_a_lone_tractor(decks, data):
+    """§4: a lead of one tractor is no throw: under throw_following tuples it still asks
+    for a tractor (and the groupings), as the default does."""
+    cctx, octx = _forced(data, decks, throw_following="tuples", follow_requirements="seeds")
+    lead, hand = data.draw(grouping_follow_case(octx))
+    note(f"lead={show(lead)} hand={show(hand)}")
+    if sum(hand) < sum(lead):
+        return
+    same_legal_follows(cctx, octx, lead, hand)
 
 
 @st.composite
