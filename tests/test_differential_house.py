@@ -36,7 +36,7 @@ from strategies import (
 from shengji.cards import NUM_KINDS
 from shengji.core import Context
 
-FAST = settings(max_examples=30, deadline=None, derandomize=True,
+FAST = settings(max_examples=20, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 DEEP = settings(max_examples=400, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
