@@ -44,8 +44,8 @@ from math import comb
 import numpy as np
 
 from ..cards import NUM_KINDS, point_value
-from ..engine.actions import Bury, CallFriends, Pass, TakeBack
-from .building import KINDS
+from ..engine.actions import Bury, CallFriends, Pass, RequestRedeal, TakeBack
+from .building import KINDS, SLOT, seen_call
 
 MAX_MOVES = 256
 MOVE_FEATURES = len(KINDS) + NUM_KINDS + 9
@@ -81,6 +81,8 @@ class MoveDecision:
             moves = _calls(seat, legal, max_moves, _rng(seed))
         elif kind == "takeback":
             moves = [Pass(seat), TakeBack(seat)]
+        elif kind == "redeal":  # a weak hand: keep the deal, or ask for a redeal
+            moves = [Pass(seat), RequestRedeal(seat)]
         elif n <= max_moves:
             moves = list(legal)
         else:  # a sample, in the listing's order
@@ -119,7 +121,7 @@ def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
     n_kinds), one row each, as array operations over the moves' card counts."""
     out = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
     n = len(moves)
-    out[:n, _KIND[kind]] = 1
+    out[:n, _KIND[SLOT.get(kind, kind)]] = 1
     c0 = len(KINDS)
     tail = c0 + NUM_KINDS
     counts = out[:n, c0:tail]
@@ -143,7 +145,7 @@ def _cards_of(m) -> tuple:
     cards = getattr(m, "cards", None)
     if cards is None:
         calls = getattr(m, "calls", None)
-        cards = tuple(c for n, c in calls for _ in range(n)) if calls else ()
+        cards = tuple(c for n, c in map(seen_call, calls) for _ in range(n)) if calls else ()
     return cards
 
 
@@ -219,7 +221,7 @@ def _burials(view, legal, variant, max_moves, rng) -> list:
     while len(moves) < min(max_moves, total) and tries < 20 * max_moves:
         tries += 1
         pick = tuple(sorted(rng.sample(hand, count), reverse=True))
-        if pick not in seen:
+        if pick not in seen and legal.fits(pick):  # (the variant's bury settings)
             seen.add(pick)
             moves.append(Bury(seat, pick))
     return moves
