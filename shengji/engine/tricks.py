@@ -58,8 +58,9 @@ class Playing(Phase):
         self.captured = [0] * self.players   # trick points won by each seat
         self.penalties = [0] * self.players  # failed-throw penalties each seat incurred
         self.penalty = 0
-        #: a failed throw whose forced play is being chosen: (thrower, options, penalty)
-        self._choice: tuple[int, tuple[tuple[int, ...], ...], int] | None = None
+        #: a failed throw whose forced play is being chosen: (thrower, options, (penalty
+        #: per card taken back, cards attempted))
+        self._choice: tuple[int, tuple[tuple[int, ...], ...], tuple[int, int]] | None = None
         # table.play_takeback: (seat, cards, the friend tracker before the play) of the
         # play its seat may still take back (before the next seat acts), else None
         self._undo: tuple | None = None
@@ -194,10 +195,10 @@ class Playing(Phase):
         items = self.ctx._listed_leads(bytes(self.hands[seat]), self.rules.throws)
         if not self.rules.throws or self.rules.throw_check != "unseen":
             return items
-        kept = []
+        kept, widest = [], self.rules.max_tuple or 1
         for i in range(len(items)):
             cards = items.ids_at(i)
-            if len(cards) == 1 or (cards[0] == cards[-1] and len(cards) <= self.rules.max_tuple):
+            if len(cards) == 1 or (cards[0] == cards[-1] and len(cards) <= widest):
                 kept.append(cards)
                 continue
             if len(self.ctx.decompose(items[i])) < 2 or not self._unseen_beat(

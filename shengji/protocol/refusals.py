@@ -97,8 +97,9 @@ RULES: dict[str, dict[str, str]] = {
     RULE_CHOOSE: {
         "id": "failed-throw", "title": "A failed throw",
         "text": "When a throw can be beaten, the thrower plays only a beaten part of it "
-                "(at some tables the beaten part with the fewest cards). At some tables the next player chooses which part; the table's rules "
-                "say who chooses, and what the failed throw costs."},
+                "(at some tables the beaten part with the fewest cards). At some tables "
+                "the next player chooses which part; the table's rules say who chooses, "
+                "and what the failed throw costs."},
     RULE_DECLARE: {
         "id": "declaring", "title": "Declaring trump",
         "text": "While the cards are dealt, a player may show cards of the level being "
