@@ -46,6 +46,7 @@ from .guard import Guard
 from .limits import Limits
 from .lobby import Lobby
 from .pgstore import PgStore, is_url
+from .preview import PreviewLimits
 from .reclaim import reclaim_idle
 from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, STORE_CLOSE, Conn, encode
 from .rules_api import MAX_RULES_BODY, RulesApi, refusal
@@ -70,7 +71,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                seats: int | None = None, gc_pauses: bool = False,
                custom_rules: bool = True, bases: list[str] | None = None,
                shard: tuple[int, int] | None = None,
-               check_limits: CheckLimits | None = None) -> Starlette:
+               check_limits: CheckLimits | None = None,
+               preview_limits: PreviewLimits | None = None) -> Starlette:
     """``variants``: the names or paths rooms may use (default: the built-in names; a
     client never names a file). The first load of each happens here, so a broken variant
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
@@ -85,7 +87,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     house rules (``rules``, checked by rules_api.py); ``bases``: the offered variants a
     house file may extend (default: all). ``shard``: (index, count): this process makes
     and serves only the room codes of that shard (docs/scaling.md, past one process).
-    ``check_limits``: the cost limits of house-rules checks (checker.py)."""
+    ``check_limits``: the cost limits of house-rules checks (checker.py);
+    ``preview_limits``: those of "Try these rules" (preview.py: its time cap, its queue)."""
     allowed = list(dict.fromkeys(variants or list_variants()))
     if default_variant not in allowed:
         allowed.insert(0, default_variant)
@@ -105,7 +108,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store,
                   shard=shard)
     house_api = RulesApi(lobby, loaded, bases=bases, enabled=custom_rules,
-                         check_limits=check_limits)
+                         check_limits=check_limits, preview_limits=preview_limits)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
