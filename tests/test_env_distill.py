@@ -6,6 +6,7 @@ bot's inference."""
 import math
 
 import numpy as np
+import pytest
 
 from shengji.bots import make_bot
 from shengji.engine.game import Game
@@ -80,3 +81,25 @@ def test_distill_command_line(tmp_path, capsys):
           "--eval-boards", "0", "--out", str(out)])
     assert "saved" in capsys.readouterr().out
     assert QNet.load(out).meta["distill_deals"] == 2
+
+
+def test_samples_saved_and_loaded_fit_the_same(tmp_path):
+    """A slow teacher's samples are saved once and fitted later: the loaded samples are
+    the saved ones (observations to float16 precision), with the deals' records."""
+    d = Distiller("one-deck-40", hidden=8, hidden2=4, max_moves=16, opponents="random")
+    d.play_deal()
+    path = tmp_path / "samples.npz"
+    d.save_samples(path)
+    e = Distiller("one-deck-40", hidden=8, hidden2=4, max_moves=16)
+    assert e.load_samples(path) == len(d.y) > 0
+    assert e.y == d.y and e.at == d.at and e.records == d.records and e.deals == 1
+    assert all(np.array_equal(a, b) for a, b in zip(e.A, d.A, strict=True))
+    assert np.allclose(np.asarray(e.S), np.asarray(d.S), rtol=1e-3)
+    # a decision's place replays to the state it was listed in
+    from shengji.engine.serial import loads
+    deal, at = d.at[0]
+    g = loads(d.records[deal])
+    assert len(g.actions) >= at
+    other = Distiller("one-deck-40", max_moves=8)
+    with pytest.raises(ValueError, match="16 moves"):
+        other.load_samples(path)

@@ -34,7 +34,7 @@ import time
 import numpy as np
 
 from .aec import ShengjiEnv
-from .moves import MoveDecision
+from .moves import MOVE_FEATURES, MoveDecision
 from .qnet import Adam, QNet
 
 
@@ -71,7 +71,8 @@ def ce_loss_and_grads(net: QNet, S, A, starts, labels):
 
 
 class Distiller:
-    def __init__(self, variant="two-deck-80", *, seed: int = 0, teacher: str = "heuristic",
+    def __init__(self, variant="two-deck-80", *, players: int | None = None, seed: int = 0,
+                 teacher: str = "heuristic",
                  opponents: str = "random,heuristic", hidden: int = 128, hidden2: int = 64,
                  lr: float = 1e-3, batch: int = 256, max_moves: int = 64):
         from ..bots import parse_spec, parse_specs
@@ -79,7 +80,8 @@ class Distiller:
         parse_spec(teacher)
         self.opponent_specs = parse_specs(opponents)
         self.teacher = teacher
-        self.env = ShengjiEnv(variant, actions="moves", max_moves=max_moves)
+        self.env = ShengjiEnv(variant, players=players, actions="moves",
+                              max_moves=max_moves)
         self.variant = self.env.variant
         self.seed = seed
         lay = self.env.layout
@@ -96,6 +98,10 @@ class Distiller:
         self.S: list = []  # per decision: the observation
         self.A: list = []  # per decision: its listed moves' features (n × F)
         self.y: list = []  # per decision: the teacher's index
+        #: per decision: where to find it again (the deal's index in ``records``, the
+        #: engine actions applied before it), to list other features from the records
+        self.at: list = []
+        self.records: list = []  # per deal: the game's record (engine.serial.dumps)
 
     def play_deal(self) -> None:
         """One deal: the teacher at one team's seats, opponents at the others; the
@@ -137,10 +143,54 @@ class Distiller:
                     self.S.append(obs["observation"].copy())
                     self.A.append(obs["moves"][:n].copy())
                     self.y.append(i)
+                    self.at.append((len(self.records), len(g.actions)))
                 env.step(i)
             else:
                 env.act_engine(action)
+        from ..engine.serial import dumps
+
+        self.records.append(dumps(g))
         self.deals += 1
+
+    def save_samples(self, path) -> None:
+        """The samples gathered so far as one ``.npz`` (no pickles): observations as
+        float16 (small integers and fractions of 1: exact enough), each decision's
+        listed moves one after another with where each starts, the labels, where each
+        decision was (``at``) and the deals' records, so that a slow teacher's decisions
+        (``mc``) are played once and fitted as often as wanted (``load_samples``)."""
+        S, A, y = self.arrays()
+        counts = np.array([len(a) for a in A], np.int64)
+        np.savez_compressed(
+            path, S=S.astype(np.float16), A=np.concatenate(A) if A else
+            np.zeros((0, MOVE_FEATURES), np.float32), counts=counts, y=y,
+            at=np.asarray(self.at, np.int64).reshape(-1, 2),
+            records=np.array(self.records), meta=np.array(json.dumps(
+                {"variant": self.variant.name, "players": self.variant.players,
+                 "teacher": self.teacher, "deals": self.deals, "skipped": self.skipped,
+                 "max_moves": self.env.max_moves})))
+
+    def load_samples(self, path) -> int:
+        """Add the samples of a file ``save_samples`` wrote (its table size and maximum
+        move count must be this distiller's); returns how many."""
+        with np.load(path, allow_pickle=False) as f:
+            meta = json.loads(str(f["meta"]))
+            if (meta["players"], meta["max_moves"]) != (self.variant.players,
+                                                        self.env.max_moves):
+                raise ValueError(f"{path}: samples of {meta['players']} seats and "
+                                 f"{meta['max_moves']} moves; this fit has "
+                                 f"{self.variant.players} and {self.env.max_moves}")
+            S = f["S"].astype(np.float32)
+            starts = np.concatenate([[0], np.cumsum(f["counts"])])
+            A = f["A"]
+            base = len(self.records)
+            self.S.extend(S)
+            self.A.extend(A[starts[i]:starts[i + 1]] for i in range(len(S)))
+            self.y.extend(int(v) for v in f["y"])
+            self.at.extend((base + int(d), int(k)) for d, k in f["at"])
+            self.records.extend(str(r) for r in f["records"])
+        self.deals += meta["deals"]
+        self.skipped += meta["skipped"]
+        return len(S)
 
     def arrays(self):
         S = np.asarray(self.S, np.float32)
@@ -203,27 +253,54 @@ def main(argv=None) -> None:
     ap.add_argument("--eval-boards", type=int, default=20,
                     help="duplicate boards against random after fitting (0: none)")
     ap.add_argument("--out", default="warm.npz")
+    ap.add_argument("--seats", type=int, help="another table size of the variant")
+    ap.add_argument("--samples", action="append", default=[], metavar="FILE.npz",
+                    help="samples a run saved (--save-samples): fitted with the deals "
+                         "played (repeat for more files)")
+    ap.add_argument("--save-samples", metavar="FILE.npz",
+                    help="save the samples of the deals played (every --save-every deals "
+                         "and at the end), to fit them again without the teacher")
+    ap.add_argument("--save-every", type=int, default=25)
     args = ap.parse_args(argv)
-    d = Distiller(args.variant, seed=args.seed, teacher=args.teacher,
+    d = Distiller(args.variant, players=args.seats, seed=args.seed, teacher=args.teacher,
                   opponents=args.opponents, lr=args.lr)
+    for path in args.samples:
+        print(f"loaded {d.load_samples(path)} samples from {path}", flush=True)
     t0 = time.process_time()
-    while d.deals < args.deals:
+    played = 0
+    while played < args.deals:
         d.play_deal()
-        if d.deals % 100 == 0:
+        played += 1
+        if played % 100 == 0:
             print(f"deals {d.deals}  decisions {len(d.y)}  unlisted {d.skipped}  "
                   f"cpu {time.process_time() - t0:.0f}s", flush=True)
+        if args.save_samples and (played % args.save_every == 0 or played == args.deals):
+            _save_atomically(d, args.save_samples)
+    if not d.y:
+        print("no samples to fit")
+        return
     d.fit(args.epochs, args.holdout, log=lambda row: print(
         "fit", json.dumps(row), f"cpu {time.process_time() - t0:.0f}s", flush=True))
     d.net.meta.update(distill_deals=d.deals, distill_samples=len(d.y))
     if args.eval_boards:
         from .dmc import Trainer
 
-        t = Trainer(args.variant, seed=args.seed, max_moves=d.env.max_moves)
+        t = Trainer(d.variant, seed=args.seed, max_moves=d.env.max_moves)
         t.net = d.net
         t.deals = 0
         print("eval", json.dumps(t.evaluate(args.eval_boards)), flush=True)
     d.net.save(args.out)
     print(f"saved {args.out}")
+
+
+def _save_atomically(d: Distiller, path: str) -> None:
+    """``d.save_samples(path)`` through a file beside it: a run stopped midway leaves the
+    last complete file."""
+    import os
+
+    tmp = f"{path}.part.npz"
+    d.save_samples(tmp)
+    os.replace(tmp, path)
 
 
 if __name__ == "__main__":
