@@ -15,9 +15,11 @@ entry, as ``--seats``). Rewards (``reward=``):
 - ``"levels"`` (default): at the end of each deal, the levels the seat's side gained
   minus the levels the other side gained (+rise for the rising side, −rise for the
   others; zero-sum when the sides are the same size);
-- ``"points"``: after every trick, the change of the attackers' points (+ for the
-  attackers, − for the dealer's side), and at the end of the deal the rest of the
-  attackers' total (kitty bonus, penalties), so a deal sums to ±the attackers' total.
+- ``"points"``: after every step that changes the attackers' points or the sides (a
+  trick won, a friend joining, the deal's end), each seat gets what makes its rewards
+  of the deal so far add up to +the attackers' points for an attacker, −them for the
+  dealer's side, as the sides are known then; so a deal sums to ±the attackers' total
+  the scoring saw (kitty bonus, penalties) by the final sides (docs/rl.md "Rewards").
 
 ``skip_forced=True`` takes every action that is the only one allowed (the submit after
 the last card of a play, a card no other can replace) for the seat to act, so a step
@@ -49,7 +51,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
 from ..cards import NUM_KINDS
 from ..engine.actions import Play
 from ..engine.errors import IllegalAction
-from ..engine.events import DealScored, TrickWon
+from ..engine.events import DealScored, FriendJoined, TrickWon
 from ..engine.game import Game
 from ..engine.phase import PLAYING
 from ..errors import ShengjiError
@@ -227,7 +229,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._points = 0
+        self._got = [0] * len(self.possible_agents)
         self._next_decision()
         if self.skip_forced:
             self._take_forced()
@@ -406,14 +408,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
 
     def _c_trick_reward(self, cp: CPlay) -> None:
         """``reward="points"`` after a trick played in C (as ``_reward`` of TrickWon)."""
-        tp = cp.st.trick_points
-        gained = tp - self._points
-        self._points = tp
-        if gained:
-            side = self._game_now().side
-            rewards = self.rewards
-            for s, agent in enumerate(self.possible_agents):
-                rewards[agent] += -gained if s in side else gained
+        self._settle(cp.st.trick_points, self._game_now().side)
 
     def _leave_c(self) -> None:
         """Hand the C play phase over to the Game (the Python path takes the next step)."""
@@ -469,25 +464,36 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
                     for s in range(len(teams)):
                         rewards[agents[s]] += ev.rise if s in ev.rising else -ev.rise
             return
+        scored = None
+        moved = False  # the attackers' points or the sides changed
         for ev in events:
             t = type(ev)
-            if t is TrickWon:
-                gained = ev.attacker_points - self._points
-                self._points = ev.attacker_points
-            elif t is DealScored:
-                gained = ev.attacker_points - self._points
-                self._points = 0
-            else:
-                continue
-            if gained:
-                side = ev.side if t is DealScored else g.side
-                for s in range(len(teams)):
-                    rewards[agents[s]] += -gained if s in side else gained
+            if t is DealScored:
+                scored = ev
+            elif t is TrickWon or t is FriendJoined:
+                moved = True
+        if scored is not None:  # the deal's end: its total, its final sides
+            self._settle(scored.attacker_points, scored.side)
+            self._got = [0] * len(teams)  # (a next deal starts from nothing)
+        elif moved:
+            self._settle(g.trick_points, g.side)
 
-    _points = 0
-    #: False: every reward is zero (a step may skip setting and adding them up)
-    _rewarded = True
+    def _settle(self, points: int, side: tuple[int, ...]) -> None:
+        """``reward="points"``: give each seat what makes its rewards of the deal so far
+        add up to its side's share of the attackers' ``points``: +points for an
+        attacker, −points for the dealer's ``side`` as it is known now (docs/rl.md
+        "Rewards": a hidden friend's rewards are settled when it joins)."""
+        got = self._got
+        rewards = self.rewards
+        agents = self.possible_agents
+        for s in range(len(got)):
+            target = -points if s in side else points
+            if target != got[s]:
+                rewards[agents[s]] += target - got[s]
+                got[s] = target
 
+    #: reward="points": each seat's rewards of the deal so far (``_settle``)
+    _got: list[int] = []
     # ------------------------------------------------------------------ observing
 
     def last(self, observe: bool = True
