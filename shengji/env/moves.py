@@ -59,7 +59,37 @@ except ImportError:  # pragma: no cover - no C core: the Python listing only
 C_LISTING = True
 
 MAX_MOVES = 256
-MOVE_FEATURES = len(KINDS) + NUM_KINDS + 9
+
+
+class MoveLayout:
+    """The named columns of a move's feature row (the table above), as
+    ``observation.Layout`` names the observation's pieces: ``split(features)`` gives
+    each piece of one row (``MOVE_FEATURES``) or of many (``n × MOVE_FEATURES``, e.g.
+    ``obs["moves"]``) as a view, a one-column piece as that column;
+    ``slices[name]`` is its (start, stop) and ``index[name]`` a one-column piece's
+    column, for code that would otherwise count offsets."""
+
+    pieces = (("kind", len(KINDS)), ("cards", NUM_KINDS), ("n_cards", 1), ("points", 1),
+              ("is_pass", 1), ("n_kinds", 1), ("trumps", 1), ("top", 1), ("wins", 1),
+              ("partner", 1), ("trick_pts", 1))
+
+    def __init__(self) -> None:
+        self.slices: dict[str, tuple[int, int]] = {}
+        at = 0
+        for name, n in self.pieces:
+            self.slices[name] = (at, at + n)
+            at += n
+        self.size = at
+        self.index = {name: a for name, (a, b) in self.slices.items() if b - a == 1}
+
+    def split(self, features) -> dict:
+        """The named pieces of feature rows (views of ``features``, no copy)."""
+        return {name: features[..., a:b] if b - a > 1 else features[..., a]
+                for name, (a, b) in self.slices.items()}
+
+
+MOVE_LAYOUT = MoveLayout()
+MOVE_FEATURES = MOVE_LAYOUT.size
 _KIND = {k: i for i, k in enumerate(KINDS)}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
 _POINTS_V = np.array(_POINTS, dtype=np.float32)
@@ -181,10 +211,9 @@ def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
     n_kinds), one row each, as array operations over the moves' card counts."""
     out = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
     n = len(moves)
-    out[:n, _KIND[kind]] = 1
-    c0 = len(KINDS)
-    tail = c0 + NUM_KINDS
-    counts = out[:n, c0:tail]
+    col = MOVE_LAYOUT.split(out[:n])
+    col["kind"][:, _KIND[kind]] = 1
+    counts = col["cards"]
     rows: list[int] = []
     cols: list[int] = []
     for i, m in enumerate(moves):
@@ -192,12 +221,12 @@ def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
         rows.extend([i] * len(cards))
         cols.extend(cards)
         if type(m) is Pass:
-            out[i, tail + 2] = 1
+            col["is_pass"][i] = 1
     if cols:
         np.add.at(counts, (np.array(rows), np.array(cols)), 1)
-    out[:n, tail] = counts.sum(1)
-    out[:n, tail + 1] = counts @ _POINTS_V
-    out[:n, tail + 3] = (counts > 0).sum(1)
+    col["n_cards"][:] = counts.sum(1)
+    col["points"][:] = counts @ _POINTS_V
+    col["n_kinds"][:] = (counts > 0).sum(1)
     return out
 
 
@@ -227,10 +256,10 @@ def _trick_features(view, variant, moves, kind, out) -> None:
     if not view.trump_set:
         return
     ctx, trumps, strength = _tables(variant.context(view.level, view.trump))
-    base = len(KINDS) + NUM_KINDS + 4
     n = len(moves)
-    counts = out[:n, len(KINDS):len(KINDS) + NUM_KINDS]
-    has = out[:n, base - 4] > 0  # n_cards
+    col = MOVE_LAYOUT.split(out[:n])
+    counts = col["cards"]
+    has = col["n_cards"] > 0
     if kind == "call":
         has[:] = False  # a call's "cards" are ordinals of cards not played now
     if not has.any():
@@ -240,15 +269,15 @@ def _trick_features(view, variant, moves, kind, out) -> None:
     joined = b""
     if trick:
         joined, partner, trick_pts = _trick_now(view, ctx)
-    out[:n, base] = np.where(has, counts @ trumps, 0)
-    out[:n, base + 1] = np.where(has, ((counts > 0) * strength).max(1), 0)
-    out[:n, base + 3] = np.where(has, partner, 0)
-    out[:n, base + 4] = np.where(has, trick_pts, 0)
+    col["trumps"][:] = np.where(has, counts @ trumps, 0)
+    col["top"][:] = np.where(has, ((counts > 0) * strength).max(1), 0)
+    col["partner"][:] = np.where(has, partner, 0)
+    col["trick_pts"][:] = np.where(has, trick_pts, 0)
     if kind == "follow" and trick:
         m = len(trick)
-        col = out[:, base + 2]
+        wins = col["wins"]
         for i, mv in enumerate(moves):
-            col[i] = ctx._winner_of(joined + _counts(mv.cards), m + 1) == m
+            wins[i] = ctx._winner_of(joined + _counts(mv.cards), m + 1) == m
 
 
 def _counts(cards) -> bytes:
