@@ -142,3 +142,23 @@ def test_information_state_tensor_list_equals_pyspiels_and_a_cold_copy(variant, 
         assert steps > 40
     with pytest.raises(pyspiel.SpielError):
         s.information_state_tensor(game.num_players())
+
+
+def test_sizes_in_the_docs_are_the_games():
+    """docs/rl.md's table of tensor sizes is the code's (issue 39: the page said 33,480
+    where the game declared 33,158)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text("utf-8")
+    rows = re.findall(r"^  \| (two-deck-80|finding-friends, 6 seats|one-deck-40) \| "
+                      r"([\d,]+) \| ([\d,]+) \((\d+)×54 \+ (\d+)×(\d+)\) \|$", text, re.M)
+    assert len(rows) == 3
+    for name, obs, info, hand, rows_, width in rows:
+        variant, _, seats = name.partition(", ")
+        game = pyspiel.load_game("shengji", {"variant": variant,
+                                             "players": int(seats.split()[0]) if seats else 0})
+        lay = game.info_layout
+        assert int(obs.replace(",", "")) == game.observation_tensor_size()
+        assert int(info.replace(",", "")) == game.information_state_tensor_size() == lay.size
+        assert (int(hand), int(rows_), int(width)) == (lay.hand, lay.rows, lay.width)
