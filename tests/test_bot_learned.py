@@ -112,3 +112,16 @@ def test_command_line_names_a_bad_checkpoint_in_one_line(tmp_path, capsys):
     code = main(["arena", "--no-progress", "--deals", "1", f"learned:model={bad}", "random"])
     err = capsys.readouterr().err.strip()
     assert code != 0 and len(err.splitlines()) == 1 and str(bad) in err, err
+
+
+def test_learned_picks_the_checkpoint_of_the_table():
+    """``learned`` without a model plays the shipped checkpoint trained for the variant
+    and table size: finding friends at 6 seats has its own."""
+    from shengji.bots.learned import default_model
+
+    v6 = load_variant("finding-friends", players=6)
+    assert default_model(v6) == "finding-friends-6"
+    assert default_model(load_variant("one-deck-40")) == "two-deck-80"  # 4 seats
+    assert make_bot("learned", v6).net.meta["players"] == 6
+    s = arena(("finding-friends", 6), ["learned", "heuristic"], boards=1, progress=False)
+    assert s["pairs"][0]["deals"] == 6

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from ..env.qnet import QNet
     from ..variants import Variant
 
+#: the model when none is named: the shipped checkpoint trained for the variant (by
+#: name and table size), else one trained for its table size, else this one
 DEFAULT_MODEL = "two-deck-80"
 #: max_moves accepted in a bot spec
 MOVES_RANGE = (2, 4096)
@@ -109,11 +111,26 @@ def load_model(model: str) -> QNet:
     return net
 
 
+def default_model(variant: Variant) -> str:
+    """The shipped checkpoint for ``variant``: trained on it at its table size, else on
+    another variant of that size, else ``DEFAULT_MODEL``."""
+    names = _shipped()
+    metas = {n: load_model(n).meta for n in names}
+    for same_name in (True, False):
+        for n in names:
+            m = metas[n]
+            if m["players"] == variant.players and (not same_name or
+                                                    m.get("variant") == variant.name):
+                return n
+    return DEFAULT_MODEL
+
+
 @register
 class LearnedBot(Bot):
     name = "learned"
-    options = {"model": Option(_model, DEFAULT_MODEL, "a shipped checkpoint by name, or a "
-                                                      "checkpoint file's path"),
+    options = {"model": Option(_model, "", "a shipped checkpoint by name (default: the one "
+                                           "trained for this variant or table size), or a "
+                                           "checkpoint file's path"),
                "max_moves": Option(_max_moves, 0, "moves listed at most (default: as the "
                                                   "checkpoint was trained)")}
 
@@ -122,7 +139,7 @@ class LearnedBot(Bot):
         _need_numpy(self.name)
         from ..env.policy import PolicyBot
 
-        model = self.config["model"]
+        model = self.config["model"] or default_model(variant)
         net = load_model(model)
         meta = net.meta
         if meta["players"] != variant.players:

@@ -152,6 +152,21 @@ class Distiller:
         self.records.append(dumps(g))
         self.deals += 1
 
+    def start_from(self, path) -> None:
+        """Fit on from the network of a checkpoint (its table and observations must be
+        this distiller's); its metadata records where it started."""
+        net = QNet.load(path)
+        lay = self.env.layout
+        if (net.meta["players"], net.meta["obs_size"]) != (self.variant.players, lay.size):
+            raise ValueError(f"{path}: a network of {net.meta['players']} seats and "
+                             f"{net.meta['obs_size']} observation floats; this fit has "
+                             f"{self.variant.players} and {lay.size}")
+        net.meta = {**self.net.meta, "init": str(path),
+                    "init_meta": {k: v for k, v in net.meta.items()
+                                  if k not in ("curve", "losses")}}
+        self.net = net
+        self.opt = Adam(net.params, self.opt.lr)
+
     def save_samples(self, path) -> None:
         """The samples gathered so far as one ``.npz`` (no pickles): observations as
         float16 (small integers and fractions of 1: exact enough), each decision's
@@ -261,9 +276,14 @@ def main(argv=None) -> None:
                     help="save the samples of the deals played (every --save-every deals "
                          "and at the end), to fit them again without the teacher")
     ap.add_argument("--save-every", type=int, default=25)
+    ap.add_argument("--init", metavar="CHECKPOINT",
+                    help="start from this network (e.g. a shipped checkpoint) instead of "
+                         "random weights: fine-tuning on another teacher's samples")
     args = ap.parse_args(argv)
     d = Distiller(args.variant, players=args.seats, seed=args.seed, teacher=args.teacher,
                   opponents=args.opponents, lr=args.lr)
+    if args.init:
+        d.start_from(args.init)
     for path in args.samples:
         print(f"loaded {d.load_samples(path)} samples from {path}", flush=True)
     t0 = time.process_time()
