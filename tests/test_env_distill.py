@@ -103,3 +103,22 @@ def test_samples_saved_and_loaded_fit_the_same(tmp_path):
     other = Distiller("one-deck-40", max_moves=8)
     with pytest.raises(ValueError, match="16 moves"):
         other.load_samples(path)
+
+
+def test_a_searching_teachers_values_are_kept_with_its_choice(tmp_path):
+    """With mc as the teacher each sample keeps mc's mean outcome of the listed moves
+    its search judged (NaN for the others): its choice is a judged move (the best of the
+    last round of its successive halving: a candidate dropped earlier, on fewer worlds,
+    may show a higher mean); the values survive saving."""
+    d = Distiller("one-deck-40", teacher="mc:budget=60", opponents="random", hidden=8,
+                  hidden2=4, max_moves=16)
+    d.play_deal()
+    judged = [(v, y) for v, y in zip(d.V, d.y, strict=True) if np.isfinite(v).any()]
+    assert len(d.V) == len(d.y) and len(judged) >= 3
+    assert all(np.isfinite(v[y]) for v, y in judged)
+    assert sum(v[y] == np.nanmax(v) for v, y in judged) > len(judged) / 2
+    path = tmp_path / "s.npz"
+    d.save_samples(path)
+    e = Distiller("one-deck-40", max_moves=16)
+    e.load_samples(path)
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(e.V, d.V, strict=True))

@@ -98,6 +98,9 @@ class Distiller:
         self.S: list = []  # per decision: the observation
         self.A: list = []  # per decision: its listed moves' features (n × F)
         self.y: list = []  # per decision: the teacher's index
+        #: per decision: the teacher's value of each listed move where its search judged
+        #: it (``mc``: the mean outcome of its playouts for this seat's side), else NaN
+        self.V: list = []
         #: per decision: where to find it again (the deal's index in ``records``, the
         #: engine actions applied before it), to list other features from the records
         self.at: list = []
@@ -127,7 +130,10 @@ class Distiller:
         while not g.over:
             s = g.to_act
             assert s is not None  # a game not over has a seat to act
-            action = bots[s].act(g.view(s), g.legal_actions(s))
+            bot = bots[s]
+            if hasattr(bot, "last"):
+                bot.last = None  # (set again by a search for this decision)
+            action = bot.act(g.view(s), g.legal_actions(s))
             if s in recorded:
                 obs = env.observe(agents[s])
                 dec = env.decision
@@ -143,6 +149,7 @@ class Distiller:
                     self.S.append(obs["observation"].copy())
                     self.A.append(obs["moves"][:n].copy())
                     self.y.append(i)
+                    self.V.append(_values(getattr(bot, "last", None), dec.moves))
                     self.at.append((len(self.records), len(g.actions)))
                 env.step(i)
             else:
@@ -178,6 +185,7 @@ class Distiller:
         np.savez_compressed(
             path, S=S.astype(np.float16), A=np.concatenate(A) if A else
             np.zeros((0, MOVE_FEATURES), np.float32), counts=counts, y=y,
+            V=np.concatenate(self.V).astype(np.float32) if self.V else np.zeros(0, np.float32),
             at=np.asarray(self.at, np.int64).reshape(-1, 2),
             records=np.array(self.records), meta=np.array(json.dumps(
                 {"variant": self.variant.name, "players": self.variant.players,
@@ -201,6 +209,8 @@ class Distiller:
             self.S.extend(S)
             self.A.extend(A[starts[i]:starts[i + 1]] for i in range(len(S)))
             self.y.extend(int(v) for v in f["y"])
+            V = f["V"] if "V" in f.files else np.full(len(A), np.nan, np.float32)
+            self.V.extend(V[starts[i]:starts[i + 1]] for i in range(len(S)))
             self.at.extend((base + int(d), int(k)) for d, k in f["at"])
             self.records.extend(str(r) for r in f["records"])
         self.deals += meta["deals"]
@@ -243,6 +253,20 @@ class Distiller:
         loss, _ = ce_loss_and_grads(self.net, S, *_pack(A, y, idx))
         hits = sum(int(np.argmax(self.net.q_values(S[i], A[i]))) == y[i] for i in idx)
         return {"holdout_loss": loss, "holdout_agreement": float(hits) / max(1, len(y))}
+
+
+def _values(last, moves) -> np.ndarray:
+    """The teacher's values of ``moves`` from its last search (``mc``'s ``last``: its
+    candidates' cards and mean outcomes), NaN for the moves it did not judge."""
+    out = np.full(len(moves), np.nan, np.float32)
+    if not last or "means" not in last:
+        return out
+    at = {tuple(sorted(getattr(m, "cards", ()))): j for j, m in enumerate(moves)}
+    for cards, mean in zip(last["candidates"], last["means"], strict=True):
+        j = at.get(tuple(sorted(cards)))
+        if j is not None and np.isfinite(mean):
+            out[j] = mean
+    return out
 
 
 def _pack(A, y, idx):
