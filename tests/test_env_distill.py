@@ -122,3 +122,39 @@ def test_a_searching_teachers_values_are_kept_with_its_choice(tmp_path):
     e = Distiller("one-deck-40", max_moves=16)
     e.load_samples(path)
     assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(e.V, d.V, strict=True))
+
+
+def test_soft_targets_and_their_gradients():
+    """Targets spread over the judged moves by their values: each decision's sums to 1,
+    the choice keeps 1 - mix; the cross-entropy's gradients against them match finite
+    differences, and with one-hot targets it is the plain cross-entropy."""
+    from shengji.env.distill import soft_targets
+
+    nan = np.nan
+    V = [np.array([0.2, nan, 0.5], np.float32), np.array([nan, nan], np.float32),
+         np.array([0.1, 0.1, nan, 0.3, 0.0], np.float32)]
+    y = np.array([2, 1, 3])
+    t = soft_targets(V, y, range(3), 0.5, 0.1)
+    parts = np.split(t, [3, 5])
+    assert all(abs(x.sum() - 1) < 1e-6 for x in parts)
+    assert parts[1].tolist() == [0, 1] and parts[0][1] == 0 and parts[0][2] > 0.5
+    net = QNet(np.ones(12, np.float32) * 3, hidden=6, hidden2=4, seed=2)
+    net.params = {k: v.astype(np.float64) for k, v in net.params.items()}
+    rng = np.random.default_rng(0)
+    S = rng.random((3, 12))
+    A = [rng.random((len(v), 70)) for v in V]
+    args = (S, *_pack(A, y, np.arange(3)))
+    hard = np.concatenate([np.eye(len(v))[k] for v, k in zip(V, y, strict=True)])
+    assert np.isclose(ce_loss_and_grads(net, *args)[0],
+                      ce_loss_and_grads(net, *args, targets=hard)[0])
+    loss, g = ce_loss_and_grads(net, *args, targets=t)
+    for name in ("W2", "Ws", "Wa"):
+        q = net.params[name].reshape(-1)
+        i = int(np.argmax(np.abs(g[name].reshape(-1))))
+        old = q[i]
+        q[i] = old + 1e-6
+        up, _ = ce_loss_and_grads(net, *args, targets=t)
+        q[i] = old - 1e-6
+        down, _ = ce_loss_and_grads(net, *args, targets=t)
+        q[i] = old
+        assert abs((up - down) / 2e-6 - g[name].reshape(-1)[i]) < 1e-5, name

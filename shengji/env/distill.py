@@ -44,11 +44,13 @@ def move_key(action) -> tuple:
             getattr(action, "option", None), getattr(action, "calls", None))
 
 
-def ce_loss_and_grads(net: QNet, S, A, starts, labels):
+def ce_loss_and_grads(net: QNet, S, A, starts, labels, targets=None):
     """Mean softmax cross-entropy of the teacher's choice over each decision's listed
     moves, and its gradients. ``S``: B states; ``A``: the B decisions' listed moves one
     after another (M rows); ``starts``: where each decision's rows begin (B, ascending,
-    the first 0); ``labels``: the chosen row of each decision, counted from its start."""
+    the first 0); ``labels``: the chosen row of each decision, counted from its start.
+    ``targets`` (M, each decision's summing to 1; ``soft_targets``): a distribution to
+    match instead of the one-hot choice."""
     p = net.params
     B = len(starts)
     counts = np.diff(np.append(starts, len(A)))
@@ -60,14 +62,39 @@ def ce_loss_and_grads(net: QNet, S, A, starts, labels):
     m = np.maximum.reduceat(q, starts)
     e = np.exp(q - m[seg])
     z = np.add.reduceat(e, starts)
-    chosen = starts + labels
-    loss = float(np.mean(np.log(z) + m - q[chosen]))
     dq = e / z[seg]
-    dq[chosen] -= 1.0
+    if targets is None:
+        chosen = starts + labels
+        loss = float(np.mean(np.log(z) + m - q[chosen]))
+        dq[chosen] -= 1.0
+    else:
+        logp = q - m[seg] - np.log(z)[seg]
+        loss = float(-np.add.reduceat(targets * logp, starts).mean())
+        dq -= targets
     g, dz1 = net.tail_grads(layers, (dq / B).astype(np.float32)[:, None])
     g["Wa"] = a.T @ dz1
     g["Ws"] = s.T @ np.add.reduceat(dz1, starts)
     return loss, g
+
+
+def soft_targets(V, y, idx, mix: float, temperature: float) -> np.ndarray:
+    """Each decision's target distribution over its listed moves, one after another:
+    ``1 - mix`` on the teacher's choice and ``mix`` spread over the moves its search
+    judged by a softmax of their values over ``temperature`` (all on the choice when
+    none was judged)."""
+    out = []
+    for i in idx:
+        v = V[i]
+        t = np.zeros(len(v), np.float64)
+        t[y[i]] = 1.0
+        judged = np.isfinite(v)
+        if mix and judged.any():
+            w = np.zeros(len(v))
+            x = (v[judged] - v[judged].max()) / temperature
+            w[judged] = np.exp(x) / np.exp(x).sum()
+            t = (1 - mix) * t + mix * w
+        out.append(t)
+    return np.concatenate(out)
 
 
 class Distiller:
@@ -222,10 +249,13 @@ class Distiller:
         y = np.asarray(self.y, np.int64)
         return S, self.A, y
 
-    def fit(self, epochs: int = 1, holdout: float = 0.0, log=None) -> list:
+    def fit(self, epochs: int = 1, holdout: float = 0.0, log=None, value_mix: float = 0.0,
+            temperature: float = 0.05) -> list:
         """``epochs`` passes of Adam over the samples (the last ``holdout`` share kept
         out); per epoch the mean training loss, the held-out loss and the held-out share
-        of decisions where the teacher's move has the highest Q."""
+        of decisions where the teacher's move has the highest Q. ``value_mix``: the
+        share of each target spread over the moves the teacher's search judged, by
+        their values (``soft_targets``)."""
         S, A, y = self.arrays()
         n = len(y)
         n_fit = n - int(n * holdout)
@@ -235,7 +265,10 @@ class Distiller:
             losses = []
             for b in range(0, n_fit, self.batch):
                 idx = order[b:b + self.batch]
-                loss, grads = ce_loss_and_grads(self.net, S[idx], *_pack(A, y, idx))
+                targets = soft_targets(self.V, y, idx, value_mix, temperature) \
+                    if value_mix else None
+                loss, grads = ce_loss_and_grads(self.net, S[idx], *_pack(A, y, idx),
+                                                targets=targets)
                 self.opt.step(self.net.params, grads)
                 losses.append(loss)
             row = {"epoch": epoch + 1, "samples": n_fit,
@@ -300,6 +333,11 @@ def main(argv=None) -> None:
                     help="save the samples of the deals played (every --save-every deals "
                          "and at the end), to fit them again without the teacher")
     ap.add_argument("--save-every", type=int, default=25)
+    ap.add_argument("--value-mix", type=float, default=0.0,
+                    help="share of each target spread over the moves a searching "
+                         "teacher judged, by their values (0: its choice alone)")
+    ap.add_argument("--temperature", type=float, default=0.05,
+                    help="the values' softmax temperature (levels) for --value-mix")
     ap.add_argument("--init", metavar="CHECKPOINT",
                     help="start from this network (e.g. a shipped checkpoint) instead of "
                          "random weights: fine-tuning on another teacher's samples")
@@ -323,7 +361,8 @@ def main(argv=None) -> None:
     if not d.y:
         print("no samples to fit")
         return
-    d.fit(args.epochs, args.holdout, log=lambda row: print(
+    d.fit(args.epochs, args.holdout, value_mix=args.value_mix,
+          temperature=args.temperature, log=lambda row: print(
         "fit", json.dumps(row), f"cpu {time.process_time() - t0:.0f}s", flush=True))
     d.net.meta.update(distill_deals=d.deals, distill_samples=len(d.y))
     if args.eval_boards:
