@@ -302,7 +302,7 @@ def _values(last, moves) -> np.ndarray:
     return out
 
 
-def _pack(A, y, idx):
+def _pack(A, y, idx) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rows = [A[i] for i in idx]
     counts = np.array([len(r) for r in rows])
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
