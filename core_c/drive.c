@@ -24,6 +24,8 @@
  *                  follows as a play record (lead set)
  *   a trick's end  LOG_TRICK | (the winning play's index << 16) | points
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "shengji_core.h"
@@ -308,53 +310,75 @@ int sj__drive_options(const sj_rules *r, const sj_drive *d, const int64_t *idx, 
                       uint8_t *rows)
 {
     const uint8_t *H = d->hands[d->to_act];
-    uint8_t base[SJ_NK], pool[SJ_NK];
+    uint8_t base[SJ_NK], pool[SJ_NK], *leads = NULL;
     filler_t f;
     if (d->open_kind == OPEN_WHOLE || d->open_kind == OPEN_FILLER) {
         int held = held_of(r, d, H, base, pool);
         if (d->open_kind == OPEN_FILLER && filler_build(pool, d->lead.n - held, &f))
             return SJ_ERR_ARG; /* listed before: cannot happen */
     }
-    for (int j = 0; j < n; j++) {
+    if (d->open_kind == OPEN_LEAD && n > 1) {
+        /* leads past those kept: the listing walked once for them all, not once each */
+        int64_t top = -1;
+        for (int j = 0; j < n; j++)
+            top = idx[j] > top ? idx[j] : top;
+        if (top >= SJ_DRIVE_LEADS && top < INT32_MAX / SJ_NK) {
+            leads = malloc((size_t)(top + 1) * SJ_NK);
+            if (!leads)
+                return SJ_ERR_MEMORY;
+            int got = sj_lead_list(r, H, d->throws, leads, (int)top + 1);
+            if (got <= top) {
+                free(leads);
+                return got < 0 ? got : SJ_ERR_ARG;
+            }
+        }
+    }
+    int rc = SJ_OK;
+    for (int j = 0; j < n && rc == SJ_OK; j++) {
         int64_t i = idx[j];
         uint8_t *P = rows + (size_t)j * SJ_NK;
-        if (i < 0)
-            return SJ_ERR_ARG;
+        if (i < 0) {
+            rc = SJ_ERR_ARG;
+            break;
+        }
         memset(P, 0, SJ_NK);
         switch (d->open_kind) {
         case OPEN_LEAD:
             if (i < SJ_DRIVE_LEADS)
                 memcpy(P, d->leads + (size_t)i * SJ_NK, SJ_NK);
-            else {
-                int rc = sj__lead_at(r, H, d->throws, (int)i, P);
-                if (rc < 0)
-                    return rc;
-            }
+            else if (leads)
+                memcpy(P, leads + (size_t)i * SJ_NK, SJ_NK);
+            else if ((rc = sj__lead_at(r, H, d->throws, (int)i, P)) > 0)
+                rc = SJ_OK;
             break;
         case OPEN_SINGLE:
             if (i >= SJ_NK)
-                return SJ_ERR_ARG;
-            P[K(d->opts[i])] = 1;
+                rc = SJ_ERR_ARG;
+            else
+                P[K(d->opts[i])] = 1;
             break;
         case OPEN_WHOLE:
         case OPEN_FILLER:
             memcpy(P, base, SJ_NK);
             if (d->open_kind == OPEN_FILLER) {
                 if ((uint64_t)i >= f.ways[0][f.r])
-                    return SJ_ERR_ARG;
-                filler_at(&f, (uint64_t)i, P);
+                    rc = SJ_ERR_ARG;
+                else
+                    filler_at(&f, (uint64_t)i, P);
             }
             break;
         case OPEN_LISTED:
             if (i >= SJ_DRIVE_FOLLOWS)
-                return SJ_ERR_ARG;
-            memcpy(P, d->follows + (size_t)i * SJ_NK, SJ_NK);
+                rc = SJ_ERR_ARG;
+            else
+                memcpy(P, d->follows + (size_t)i * SJ_NK, SJ_NK);
             break;
         default:
-            return SJ_ERR_ARG;
+            rc = SJ_ERR_ARG;
         }
     }
-    return SJ_OK;
+    free(leads);
+    return rc;
 }
 
 /* apply option i of the open decision */

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..cards import NUM_KINDS
 from ..core.positions import seed_key
-from .cplay import CPlay, ffi, lib, playable
+from .cplay import CPlay, _refs, ffi, lib, playable
 
 #: sj_moves_step's flag: the listing waits for its sample
 SAMPLE = lib.SJ_MOVES_SAMPLE if lib is not None else 8
@@ -154,8 +154,6 @@ class MovesHandout:
         self.turn = 0
         self.triples: list = []
         self.free: tuple | None = None
-        from .cplay import _refs
-
         if _refs is not None and ffi is not None:
             self.triples = [self._triple() for _ in range(self.POOL)]
             t = self.triples[0]
@@ -169,21 +167,22 @@ class MovesHandout:
                 ffi.from_buffer("int8_t[]", mask), ffi.from_buffer("float[]", moves), 0]
 
     def observe(self, cp: Any, seat: int) -> dict:
-        from .cplay import _refs as refs
-
-        free = self.free
+        free, refs = self.free, _refs
         if free is None or refs is None:
             return cp.observe(seat)
+        f_vec, f_mask, f_moves = free
         for t in self.triples:
-            if refs(t[0]) == free[0] and refs(t[1]) == free[1] and refs(t[2]) == free[2]:
+            if refs(t[0]) == f_vec and refs(t[2]) == f_moves and refs(t[1]) == f_mask:
                 break
         else:  # all held: a new triple in the place of one
             t = self._triple()
             self.triples[self.turn] = t
             self.turn = (self.turn + 1) % self.POOL
-        rc = cp._obs(cp.o, cp.st, cp.b, seat, t[3], cp.size, t[4], self.max_moves, t[5],
+        m = cp.b
+        st = cp.st
+        rc = cp._obs(cp.o, st, m, seat, t[3], cp.size, t[4], self.max_moves, t[5],
                      self.max_moves, t[6])
         if rc:
             raise ValueError(f"observation core: error {rc}")
-        t[6] = cp.b.n if seat == cp.st.to_act else 0
+        t[6] = m.n if seat == st.to_act else 0
         return {"observation": t[0], "action_mask": t[1], "moves": t[2]}
