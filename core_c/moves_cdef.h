@@ -10,9 +10,10 @@ typedef struct {
     int64_t total;
     int32_t plays;
     int32_t chosen;
-    int64_t index[256];
-    uint8_t rows[256][54];
-    float features[256][70];
+    int64_t index[...];
+    uint8_t rows[...][54];
+    float features[...][70];
+    ...;
 } sj_moves;
 int sj_moves_open(const sj_rules *r, const sj_drive *d, sj_moves *m);
 int sj_moves_sample(const sj_rules *r, const sj_drive *d, sj_moves *m, const uint8_t *key,
