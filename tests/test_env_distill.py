@@ -158,3 +158,63 @@ def test_soft_targets_and_their_gradients():
         down, _ = ce_loss_and_grads(net, *args, targets=t)
         q[i] = old
         assert abs((up - down) / 2e-6 - g[name].reshape(-1)[i]) < 1e-5, name
+
+
+def test_suit_permutations_are_the_same_deal_with_the_suits_renamed():
+    """SuitPermutations' view of an observation is the observation of the same deal with
+    the plain suits renamed: a deal is played (OpenSpiel, card by card), then dealt again
+    with every card of suit s as the same rank of suit σ(s) (σ keeping the trump suit)
+    and the same actions renamed; at each decision's start the second deal's observation
+    is the first's permuted, and a permutation and its inverse give the sample back."""
+    import random
+
+    import pyspiel
+
+    import shengji.env.openspiel  # noqa: F401 - registers the game
+    from shengji.env.building import DONE
+    from shengji.env.distill import SuitPermutations
+
+    game = pyspiel.load_game("shengji", {"variant": "two-deck-80"})
+    layout = game.encoder.layout
+    perms = SuitPermutations(layout)
+    rng = random.Random(4)
+    s = game.new_initial_state()
+    history, obs1 = [], []
+    while not s.is_terminal():
+        if s.is_chance_node():
+            a = rng.choice([x for x, _ in s.chance_outcomes()])
+        else:
+            if not s.decision.cards:  # a decision's start: building nothing yet
+                obs1.append(np.array(s.observation_tensor(s.current_player()), np.float32))
+            a = rng.choice(s.legal_actions())
+        history.append((s.is_chance_node(), a))
+        s.apply_action(a)
+    t = s.game.trump if s.game.trump is not None and s.game.trump < 4 else None
+    i = next(i for i, p in enumerate(perms.perms) if p != (0, 1, 2, 3) and
+             (t is None or p[t] == t))
+    perm = perms.perms[i]
+
+    def rename(k):
+        return k if k >= 52 else perm[k // 13] * 13 + k % 13
+
+    s2 = game.new_initial_state()
+    obs2 = []
+    group: list = []  # one decision's actions: its cards, then DONE
+    for chance, a in history:
+        if chance:
+            s2.apply_action(rename(a))
+            continue
+        group.append(a)
+        if a < DONE:
+            continue
+        obs2.append(np.array(s2.observation_tensor(s2.current_player()), np.float32))
+        for c in sorted((rename(x) for x in group[:-1]), reverse=True):
+            s2.apply_action(c)
+        s2.apply_action(a)
+        group = []
+    assert s2.is_terminal() and s2.returns() == s.returns()
+    assert len(obs1) == len(obs2) > 60
+    for x, y in zip(obs1, obs2, strict=True):
+        assert np.array_equal(x[perms.obs[i]], y)
+    back = perms.obs[perms.perms.index(tuple(np.argsort(perm)))]
+    assert np.array_equal(obs1[50][perms.obs[i]][back], obs1[50])

@@ -33,6 +33,7 @@ import time
 
 import numpy as np
 
+from ..cards import NUM_KINDS
 from .aec import ShengjiEnv
 from .moves import MOVE_FEATURES, MoveDecision
 from .qnet import Adam, QNet
@@ -250,15 +251,17 @@ class Distiller:
         return S, self.A, y
 
     def fit(self, epochs: int = 1, holdout: float = 0.0, log=None, value_mix: float = 0.0,
-            temperature: float = 0.05) -> list:
+            temperature: float = 0.05, augment: bool = False) -> list:
         """``epochs`` passes of Adam over the samples (the last ``holdout`` share kept
         out); per epoch the mean training loss, the held-out loss and the held-out share
         of decisions where the teacher's move has the highest Q. ``value_mix``: the
         share of each target spread over the moves the teacher's search judged, by
-        their values (``soft_targets``)."""
+        their values (``soft_targets``). ``augment``: each sample seen with its suits
+        permuted at random (``SuitPermutations``: the trump suit stays)."""
         S, A, y = self.arrays()
         n = len(y)
         n_fit = n - int(n * holdout)
+        perms = SuitPermutations(self.env.layout) if augment else None
         out = []
         for epoch in range(epochs):
             order = self.rng.permutation(n_fit)
@@ -267,7 +270,10 @@ class Distiller:
                 idx = order[b:b + self.batch]
                 targets = soft_targets(self.V, y, idx, value_mix, temperature) \
                     if value_mix else None
-                loss, grads = ce_loss_and_grads(self.net, S[idx], *_pack(A, y, idx),
+                Sb, (Ab, starts, labels) = S[idx], _pack(A, y, idx)
+                if perms is not None:
+                    Sb, Ab = perms.apply(Sb, Ab, starts, self.rng)
+                loss, grads = ce_loss_and_grads(self.net, Sb, Ab, starts, labels,
                                                 targets=targets)
                 self.opt.step(self.net.params, grads)
                 losses.append(loss)
@@ -300,6 +306,62 @@ def _values(last, moves) -> np.ndarray:
         if j is not None and np.isfinite(mean):
             out[j] = mean
     return out
+
+
+class SuitPermutations:
+    """The suits are alike but for trumps: a decision with its plain suits permuted
+    (every card of suit s named as the same rank of suit σ(s), in every 54-card piece of
+    the observation and in each listed move's cards) is the same decision, the teacher's
+    choice and values the same. ``apply`` permutes a batch, each sample by a permutation
+    drawn at random among those keeping its trump suit (any when there is none)."""
+
+    def __init__(self, layout) -> None:
+        from itertools import permutations
+
+        from .moves import MOVE_LAYOUT
+
+        self.perms = list(permutations(range(4)))
+        self.trump = layout.slices["trump"][:2]
+        # per permutation: the observation's and a move row's columns, read from
+        obs = []
+        mov = []
+        m0, m1 = MOVE_LAYOUT.slices["cards"]
+        for perm in self.perms:
+            kind = np.arange(NUM_KINDS)
+            for suit in range(4):  # new kind (perm[s], r) reads old kind (s, r)
+                kind[perm[suit] * 13:perm[suit] * 13 + 13] = np.arange(suit * 13,
+                                                                       suit * 13 + 13)
+            cols = np.arange(layout.size)
+            for _name, (a, b, shape) in layout.slices.items():
+                block = np.arange(a, b).reshape(shape)
+                if shape[-1] == NUM_KINDS:
+                    block = block[..., kind]
+                elif shape[-1] > NUM_KINDS and len(shape) == 2:  # history: cards last
+                    block = block.copy()
+                    block[:, -NUM_KINDS:] = block[:, -NUM_KINDS:][:, kind]
+                cols[a:b] = block.reshape(-1)
+            obs.append(cols)
+            m = np.arange(MOVE_LAYOUT.size)
+            m[m0:m1] = m0 + kind
+            mov.append(m)
+        self.obs = np.array(obs)
+        self.mov = np.array(mov)
+        # the permutations keeping each trump suit, and all of them
+        self.keeping = [np.array([i for i, p in enumerate(self.perms) if p[t] == t])
+                        for t in range(4)]
+        self.all = np.arange(len(self.perms))
+
+    def apply(self, S, A, starts, rng) -> tuple:
+        """(S, A) with each sample's suits permuted (its moves' rows, from ``starts``,
+        as the sample)."""
+        a, b = self.trump
+        trump = np.argmax(S[:, a:b], axis=1)
+        pick = np.array([rng.choice(self.keeping[t] if t < 4 else self.all)
+                         for t in trump])
+        S = np.take_along_axis(S, self.obs[pick], axis=1)
+        seg = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(A))))
+        A = np.take_along_axis(A, self.mov[pick[seg]], axis=1)
+        return S, A
 
 
 def _pack(A, y, idx) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -338,6 +400,8 @@ def main(argv=None) -> None:
                          "teacher judged, by their values (0: its choice alone)")
     ap.add_argument("--temperature", type=float, default=0.05,
                     help="the values' softmax temperature (levels) for --value-mix")
+    ap.add_argument("--augment", action="store_true",
+                    help="see each sample with its plain suits permuted at random")
     ap.add_argument("--init", metavar="CHECKPOINT",
                     help="start from this network (e.g. a shipped checkpoint) instead of "
                          "random weights: fine-tuning on another teacher's samples")
@@ -362,7 +426,7 @@ def main(argv=None) -> None:
         print("no samples to fit")
         return
     d.fit(args.epochs, args.holdout, value_mix=args.value_mix,
-          temperature=args.temperature, log=lambda row: print(
+          temperature=args.temperature, augment=args.augment, log=lambda row: print(
         "fit", json.dumps(row), f"cpu {time.process_time() - t0:.0f}s", flush=True))
     d.net.meta.update(distill_deals=d.deals, distill_samples=len(d.y))
     if args.eval_boards:
