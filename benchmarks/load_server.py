@@ -1,11 +1,24 @@
-"""Load test of the web server (not a test): many tables at once against one
-``shengji serve`` process on loopback, as it is served — SQLite store on, abuse limits
-on, server bots at their usual pace — with one person per table played by a client.
+"""Load test of the web server (not a test): many tables at once against ``shengji
+serve`` on loopback, as it is served — the store on, abuse limits on, server bots at
+their usual pace — with one person per table played by a client.
 
     python benchmarks/load_server.py --tables 100,300,500 --duration 30
+    python benchmarks/load_server.py --tables 300 --setups sqlite,postgres,nginx1,nginx2
 
-For each table count: start ``shengji serve`` (a fresh database in a temporary
-directory), then open the tables over ``--ramp`` seconds. Each table is one client on
+``--setups`` (default ``sqlite``), run one after the other for each table count, in one
+run so that they are compared side by side:
+
+- ``sqlite``: one process, its SQLite file (a fresh one in a temporary directory);
+- ``postgres``: one process on a PostgreSQL database;
+- ``nginx1``, ``nginx2``: one or two ``--shard I/N`` processes on PostgreSQL behind
+  Debian's nginx (the configuration of ``shengji.frontends.web.proxyconf``), the clients
+  speaking to nginx.
+
+PostgreSQL is a throwaway cluster with fsync on (tests/servers.py: initdb and pg_ctl, as
+the user ``shengjitest`` when run as root), one fresh database per setup.
+
+For each table count and setup: start the servers, then open the tables over
+``--ramp`` seconds. Each table is one client on
 its own websocket: it creates a room over HTTP, takes seat 0, starts (the server's bots
 take the other seats), and plays — after ``--think`` seconds it sends the first legal
 action (or the first cards of its hand to bury), and after each deal it sends ``next``.
@@ -19,7 +32,10 @@ number of actions, the server's CPU use over the window (from /proc), the load
 generator's own event-loop lag (p99: when it is large, the client is the bottleneck),
 errors (every ``error`` message, failed connection or stalled table) and the load average
 of the machine at the start and end (other work on the machine skews the figures: take
-them when it is quiet). ``--json`` prints one JSON object per table count.
+them when it is quiet). **CPU per action** is the CPU time over the window divided by
+the actions measured: of the shengji processes (all shards), of PostgreSQL (the
+postmaster and its backends) and of nginx (master and workers). ``--json`` prints one
+JSON object per table count and setup.
 """
 
 from __future__ import annotations
@@ -36,6 +52,8 @@ import tempfile
 import time
 
 HOST = "127.0.0.1"  # loopback only, never another address
+SETUPS = ("sqlite", "postgres", "nginx1", "nginx2")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def free_port() -> int:
@@ -49,6 +67,23 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its live children (a postmaster's backends, nginx's
+    workers)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def loadavg() -> float:
@@ -91,7 +126,7 @@ async def table(args, index: int, base: str, stats: Stats, stop: asyncio.Event) 
                 await asyncio.sleep(5)
                 continue
             room = r.json()["room"]
-            url = base.replace("http://", "ws://") + "/ws"
+            url = base.replace("http://", "ws://") + f"/ws/{room}"  # a proxy routes on it
             async with websockets.connect(url, local_addr=(address, 0), max_size=1 << 22,
                                           compression=None, open_timeout=60) as ws:
                 await play(args, ws, room, stats, stop)
@@ -138,7 +173,7 @@ async def play(args, ws, room: str, stats: Stats, stop: asyncio.Event) -> None:
                 stats.actions += 1
 
 
-async def load(args, tables: int, base: str, server_pid: int) -> dict:
+async def load(args, tables: int, base: str, pids: dict) -> dict:
     stats = Stats()
     stop = asyncio.Event()
     tasks = []
@@ -167,11 +202,14 @@ async def load(args, tables: int, base: str, server_pid: int) -> dict:
         await asyncio.sleep(max(0.0, began + (i + 1) * args.ramp / tables - time.monotonic()))
     await asyncio.sleep(max(0.0, began + args.ramp + args.warmup - time.monotonic()))
     stats.measuring = True
-    cpu0, t0, actions0, deals0 = cpu_seconds(server_pid), time.monotonic(), stats.actions, \
-        stats.deals
+
+    def cpu():
+        return {"server": sum(cpu_seconds(p) for p in pids["server"]),
+                **{k: tree_cpu_seconds(p) for k, p in pids.items() if k != "server"}}
+    cpu0, t0, actions0, deals0 = cpu(), time.monotonic(), stats.actions, stats.deals
     await asyncio.sleep(args.duration)
     stats.measuring = False
-    cpu1, t1 = cpu_seconds(server_pid), time.monotonic()
+    cpu1, t1 = cpu(), time.monotonic()
     stop.set()
     for t in tasks:
         t.cancel()
@@ -187,18 +225,26 @@ async def load(args, tables: int, base: str, server_pid: int) -> dict:
             "p50_ms": pct(50), "p90_ms": pct(90), "p99_ms": pct(99),
             "max_ms": 1000 * lat[-1] if lat else float("nan"),
             "mean_ms": 1000 * statistics.fmean(lat) if lat else float("nan"),
-            "server_cpu": (cpu1 - cpu0) / (t1 - t0), "errors": len(stats.errors),
+            "server_cpu": (cpu1["server"] - cpu0["server"]) / (t1 - t0),
+            "cpu_ms_per_action": {k: 1000 * (cpu1[k] - cpu0[k]) / max(1, len(lat))
+                                  for k in cpu1},
+            "errors": len(stats.errors),
             "client_lag_p99_ms": 1000 * sorted(lags)[int(0.99 * len(lags))] if lags else 0.0,
             "error_samples": stats.errors[:5]}
 
 
-def start_server(args, port: int, db: str) -> subprocess.Popen:
+def start_server(args, port: int, db: str, *extra: str, env: dict | None = None,
+                 cwd: str | None = None) -> subprocess.Popen:
+    """``shengji serve`` on ``port`` once it answers (``extra``: more options; ``env``: the
+    environment, e.g. the PYTHONPATH of another tree; then ``cwd`` elsewhere than a
+    checkout, which ``python -m`` would put first)."""
     import httpx
 
     cmd = [sys.executable, "-m", "shengji.cli", "serve", "--port", str(port), "--db", db,
-           "--bot-delay", str(args.bot_delay), "--variant", args.variant]
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=os.environ.copy())
-    for _ in range(400):  # wait for the server to listen
+           "--bot-delay", str(args.bot_delay), "--variant", args.variant, *extra]
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env or os.environ.copy(),
+                              cwd=cwd)
+    for _ in range(1200):  # wait for the server to listen
         try:
             httpx.get(f"http://{HOST}:{port}/api/variants", timeout=1)
             return server
@@ -210,10 +256,53 @@ def start_server(args, port: int, db: str) -> subprocess.Popen:
     raise SystemExit("the server did not start")
 
 
-def run_one(args, tables: int) -> dict:
-    port = free_port()
+def servers_module():
+    """tests/servers.py: the throwaway PostgreSQL cluster and nginx of the tests."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import servers
+    return servers
+
+
+def start_setup(args, setup: str, tmp: str, cluster):
+    """The servers of one setup: (base URL, {what: pids}, stop())."""
+    servers = servers_module()
+    procs, pids = [], {}
+    if setup == "sqlite":
+        port = free_port()
+        procs.append(start_server(args, port, os.path.join(tmp, "rooms.sqlite3")))
+        base = f"http://{HOST}:{port}"
+    else:
+        db = cluster.database()
+        pids["postgres"] = cluster.postmaster_pid()
+        if setup == "postgres":
+            port = free_port()
+            procs.append(start_server(args, port, db))
+            base = f"http://{HOST}:{port}"
+        else:
+            from shengji.frontends.web.proxyconf import nginx_config
+
+            n = int(setup.removeprefix("nginx"))
+            ports = [free_port() for _ in range(n + 1)]
+            procs += [start_server(args, ports[i], db, "--shard", f"{i}/{n}",
+                                   "--proxy-headers") for i in range(n)]
+            proxy = servers.Nginx(nginx_config([f"{HOST}:{p}" for p in ports[:n]],
+                                               listen=f"{HOST}:{ports[n]}"))
+            proxy.wait(ports[n])
+            pids["nginx"] = proxy.proc.pid
+            base = f"http://{HOST}:{ports[n]}"
+    pids["server"] = [p.pid for p in procs]
+
+    def stop():
+        if "nginx" in pids:
+            proxy.stop()
+        for p in procs:
+            servers.stop(p)
+    return base, pids, stop
+
+
+def run_one(args, tables: int, setup: str, cluster) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        server = start_server(args, port, os.path.join(tmp, "rooms.sqlite3"))
+        base, pids, stop = start_setup(args, setup, tmp, cluster)
         try:
             before = loadavg()
             try:
@@ -221,15 +310,17 @@ def run_one(args, tables: int) -> dict:
                 runner = uvloop.run
             except ImportError:
                 runner = asyncio.run
-            result = runner(load(args, tables, f"http://{HOST}:{port}", server.pid))
+            result = runner(load(args, tables, base, pids))
+            result["setup"] = setup
             result["load_before"], result["load_after"] = before, loadavg()
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop()
     return result
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    """A server of start_server stopped (SIGTERM, then SIGKILL if it lingers)."""
+    servers_module().stop(server)
 
 
 def main(argv=None) -> int:
@@ -247,30 +338,55 @@ def main(argv=None) -> int:
     p.add_argument("--per-address", type=int, default=8, help="tables per client address (8)")
     p.add_argument("--stall", type=float, default=60,
                    help="seconds without a message that count a table as stalled (60)")
-    p.add_argument("--json", action="store_true", help="one JSON object per table count")
+    p.add_argument("--setups", default="sqlite",
+                   help=f"comma separated, run side by side: {', '.join(SETUPS)} (sqlite)")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per table count and setup")
     args = p.parse_args(argv)
     counts = [int(t) for t in args.tables.split(",")]
     if not all(1 <= t <= 2000 for t in counts) or args.duration <= 0:
         p.error("--tables 1..2000 each, --duration > 0")
     if max(counts) // args.per_address + 2 > 254:
         p.error("too many client addresses: raise --per-address")
+    setups = args.setups.split(",")
+    if not set(setups) <= set(SETUPS):
+        p.error(f"--setups: of {', '.join(SETUPS)}")
+    cluster = None
+    if setups != ["sqlite"]:
+        servers = servers_module()
+        missing = servers.missing_postgres() or (
+            any(s.startswith("nginx") for s in setups) and servers.missing_nginx())
+        if missing:
+            raise SystemExit(missing)
+        cluster = servers.PgCluster(durable=True)
     failed = False
-    for tables in counts:
-        r = run_one(args, tables)
-        failed |= r["errors"] > 0
-        if args.json:
-            print(json.dumps(r))
-        else:
-            print(f"{tables:4d} tables: p50 {r['p50_ms']:6.1f} ms  p90 {r['p90_ms']:6.1f} ms  "
-                  f"p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms  "
-                  f"({r['actions']} actions, {r['actions_per_s']:.0f}/s, "
-                  f"{r['deals_per_s']:.2f} deals/s)  server CPU {100 * r['server_cpu']:.0f}%  "
-                  f"client lag p99 {r['client_lag_p99_ms']:.1f} ms  errors {r['errors']}  "
-                  f"load avg {r['load_before']:.2f} → {r['load_after']:.2f}")
-            for e in r["error_samples"]:
-                print("    " + e)
-        sys.stdout.flush()
+    try:
+        for tables in counts:
+            for setup in setups:
+                failed |= report(args, run_one(args, tables, setup, cluster))
+    finally:
+        if cluster is not None:
+            cluster.stop()
     return 1 if failed else 0
+
+
+def report(args, r: dict) -> bool:
+    """Print one result; True when it had errors."""
+    if args.json:
+        print(json.dumps(r))
+    else:
+        cpu = ", ".join(f"{k} {v:.2f}" for k, v in r["cpu_ms_per_action"].items())
+        print(f"{r['setup']:8s} {r['tables']:4d} tables: p50 {r['p50_ms']:6.1f} ms  "
+              f"p90 {r['p90_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms  "
+              f"({r['actions']} actions, {r['actions_per_s']:.0f}/s, "
+              f"{r['deals_per_s']:.2f} deals/s)  server CPU {100 * r['server_cpu']:.0f}%  "
+              f"CPU ms per action: {cpu}  "
+              f"client lag p99 {r['client_lag_p99_ms']:.1f} ms  errors {r['errors']}  "
+              f"load avg {r['load_before']:.2f} → {r['load_after']:.2f}")
+        for e in r["error_samples"]:
+            print("    " + e)
+    sys.stdout.flush()
+    return r["errors"] > 0
 
 
 if __name__ == "__main__":

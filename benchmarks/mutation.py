@@ -185,7 +185,10 @@ def run_stage(dst: Path, paths: list[str], timeout: float) -> str:
     fails, "timeout" when the stage runs past ``timeout`` seconds. A timeout counts as a
     kill (a hang or a search gone wild), but is reported as one: on a loaded machine the
     unmutated stage can be that slow too, so rerun such a mutant with a larger --timeout."""
-    env = dict(os.environ, PYTHONPATH=str(dst), SHENGJI_FUZZ_SECONDS="0")
+    # the differential tests at the size the mutants were first judged at (80 examples;
+    # the default run draws fewer: tests/tiers.py)
+    env = dict(os.environ, PYTHONPATH=str(dst), SHENGJI_FUZZ_SECONDS="0",
+               SHENGJI_DIFF_EXAMPLES=os.environ.get("SHENGJI_DIFF_EXAMPLES", "80"))
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
            "-p", "no:randomly", *paths]
     try:

@@ -7,17 +7,27 @@
     python benchmarks/shengjiio_diff.py --classes follows --ours oracle   # tests/oracle
 
 The other side is shengji.io's `shengji-mechanics` crate (rbtying/shengji, the commit in
-SHENGJI_IO_COMMIT) behind a small JSON-lines driver (benchmarks/shengjiio/driver.rs).
-Build it once, outside the checkout, with Debian's Rust and its packaged crates, offline:
+SHENGJI_IO_COMMIT) behind a driver: a program reading one JSON request a line on stdin and
+writing one answer a line on stdout (`--driver PROGRAM`, or SHENGJI_IO_DRIVER). Every
+request has "op", "level" ("2".."A"), "trump" ("S" "H" "C" "D", or null for no trump) and
+shengji.io's settings by its own names: "draw" (TrickDrawPolicy), "throw_eval"
+(ThrowEvaluationPolicy), "bombs" (BombPolicy), "rainbows" (null or n:
+CompoundFormats.rainbows), "tractor" ([min_count, min_length]: TractorRequirements).
+Cards are lists of tokens in our notation ("SA", "H10", "LJ", "BJ"):
 
-    apt-get install -y cargo rustc librust-anyhow-dev librust-itertools-dev \\
-        librust-lazy-static-dev librust-rand-dev librust-rand-distr-dev librust-serde-dev \\
-        librust-serde-derive-dev librust-serde-json-dev librust-slog-dev \\
-        librust-thiserror-dev librust-url-dev
-    benchmarks/shengjiio/build.sh SHENGJI_IO_GIT_DIR /tmp/shengji-io-crate   # ~5 min on 2 cores
+    {"op": "decompose", "cards": [...]}            -> {"units": [[...], ...], "rainbow": bool}
+    {"op": "follow", "lead": [...], "hand": [...], "play": [...]}   -> {"legal": bool}
+    {"op": "throw", "lead": [...], "others": [[...], ...]}
+                                                   -> {"valid": bool, "forced": [...]}
+    {"op": "winner", "hands": [[...], ...], "plays": [[...], ...]} -> {"winner": i}
 
-then point this script at it (`--driver PATH`, or SHENGJI_IO_DRIVER; the default is
-/tmp/shengji-io-crate/target/release/sjio-driver). docs/semantics.md §11 says the same.
+decompose is TrickFormat::from_cards, follow TrickFormat::is_legal_play, throw and
+winner the plays made through Trick::play_cards (and Trick::complete) as shengji.io's
+play phase makes them; anything wrong is {"error": "..."}. The driver and the crate are
+kept out of this repository on purpose (a workplace rule: no code fetched from another
+repository, no binary built from it, no script or recipe that would build it); the
+crate builds offline with Debian's Rust (`apt-get install cargo rustc` and the
+`librust-*-dev` crates it depends on). docs/semantics.md §11 has the figures.
 
 Each position draws a deck count (1-4 full packs with jokers, as shengji.io deals), a
 level, a trump suit or no trump, and shengji.io's play settings (TrickDrawPolicy,
@@ -51,6 +61,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -71,7 +82,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from oracle import OracleContext  # noqa: E402
 
 SHENGJI_IO_COMMIT = "71f8d43"
-DEFAULT_DRIVER = "/tmp/shengji-io-crate/target/release/sjio-driver"
+DEFAULT_DRIVER = "sjio-driver"  # on the PATH, unless --driver or SHENGJI_IO_DRIVER says
 CLASSES = ("decomposition", "follows", "throws", "winners")
 #: cards each and kitty of four seats, per deck count (the variant files need them)
 TABLE = {1: (12, 6), 2: (25, 8), 3: (39, 6), 4: (52, 8)}
@@ -125,12 +136,14 @@ def check_mapping(props: dict[str, Any]) -> None:
 
 
 class Driver:
-    """shengji.io's crate behind benchmarks/shengjiio/driver.rs (one JSON line each way)."""
+    """shengji.io's crate behind a driver program (one JSON line each way)."""
 
     def __init__(self, path: str) -> None:
-        if not os.access(path, os.X_OK):
-            sys.exit(f"{path}: no driver there; build it (benchmarks/shengjiio/build.sh, "
-                     "see this script's docstring) or pass --driver")
+        found = shutil.which(path)
+        if found is None:
+            sys.exit(f"{path}: no driver program there; pass --driver (the protocol is in "
+                     "this script's docstring)")
+        path = found
         self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   text=True, bufsize=1)
         self.calls = 0

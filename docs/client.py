@@ -40,7 +40,8 @@ def play(base: str, variant: str, players: int | None) -> dict:
     if players:
         body["players"] = players
     code = http(base, "/api/rooms", body)["room"]
-    with connect(base.replace("http", "ws", 1) + "/ws",
+    # the code in the URL lets a proxy route the socket to the room's process
+    with connect(base.replace("http", "ws", 1) + f"/ws/{code}",
                  origin=base) as ws:
         def send(msg: dict) -> None:
             ws.send(json.dumps(msg))

@@ -53,6 +53,10 @@ DEFAULTS: dict = {
         "kitty_theft": False,
         "theft_burier_bids": False,
         "takeback_while_standing": False,
+        # --- issue 35 (house rules of real tables) ---
+        "theft": {},
+        "own_level": False,
+        "weak_hand_redeal": {"points": None, "trumps": None, "limit": 3, "dealer": "kept"},
     },
     "penalties": {"failed_throw": 0},
     "table": {"hide_played_cards": False, "hide_dealer_points": False,
@@ -60,8 +64,9 @@ DEFAULTS: dict = {
               "reveal_kitty_at_end": True},
     "scoring": {"below_zero": False},
     "next_dealer": {"hold": "partner"},
-    "match_end": {"last_level": "A", "as_dealer": False},
-    "advancement": {"must_defend": [], "jack_rule": False},
+    "match_end": {"last_level": "A", "as_dealer": False, "cycle": False},
+    "advancement": {"must_defend": [], "jack_rule": False, "ladder": []},
+    "bury": {"points": True, "trumps": True, "called_cards": True},
 }
 
 
@@ -175,13 +180,16 @@ def _own_last(bids, seat):
 
 
 @hookimpl(trylast=True)
-def shengji_may_overturn(variant, current, new, bids):
+def shengji_may_overturn(variant, current, new, bids, phase):
     """Accept a strictly stronger bid; by the same seat only as reinforcement (same
     card: 自保) or self-overturn (自反), by another seat only as an overturn (反主), of
     another suit unless ``overturn_same_suit``. ``reinforce_to_match``: a seat that was
     overturned may add cards to its own last bid up to the standing bid's count (not
-    against jokers)."""
+    against jokers). In a theft round (phase ``steal``) the switches ``declare.theft``
+    sets replace the dealing ones (Ran's 炒地皮: nobody cooks his own declaration)."""
     rules = variant.settings["declare"]
+    if phase == "steal" and rules.get("theft"):
+        rules = {**rules, **rules["theft"]}
     if not new.strength:
         return False
     if current is None:
@@ -196,8 +204,17 @@ def shengji_may_overturn(variant, current, new, bids):
     if new.strength <= current.strength:
         return False
     if new.seat == current.seat:
-        return rules["reinforce"] if same_card else rules["self_overturn"]
+        if same_card:
+            return rules["reinforce"]
+        own = rules["self_overturn"]
+        # same_trump (ejfn/Tractor): the declarer strengthens only what it names: its
+        # little-joker pair by a big-joker pair, never another suit
+        return new.trump == current.trump if own == "same_trump" else own
     return rules["overturn"] and (not same_card or rules["overturn_same_suit"])
+
+
+#: the ``when_nobody`` rules that turn the kitty up to a level card
+TURN_TO_LEVEL = ("turn_kitty_level", "turn_kitty_level_suit_first", "turn_kitty_level_skip_jokers")
 
 
 @hookimpl(trylast=True)
@@ -211,13 +228,20 @@ def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
         # seed 002: the kitty's first card names the suit; a joker leaves no trump
         card = kitty[0]
         return NoBidOutcome(trump=suit_of(card), turned_card=card)
-    if rules["when_nobody"] in ("turn_kitty_level", "turn_kitty_level_suit_first") and kitty:
+    when = rules["when_nobody"]
+    if when in TURN_TO_LEVEL and kitty:
         # shengji.io FirstCardOfLevelOrHighest: turn until a level card or a joker; with
         # none, the highest card names the suit: by rank (ties: the first turned), or as
-        # shengji.io sorts the kitty, by its no-trump order, suit first (♣ < ♦ < ♠ < ♥)
-        card = next((c for c in kitty if c >= LITTLE_JOKER or rank_of(c) == level), None)
-        if card is None and rules["when_nobody"] == "turn_kitty_level":
-            card = max(kitty, key=lambda c: (rank_of(c), -kitty.index(c)))
+        # shengji.io sorts the kitty, by its no-trump order, suit first (♣ < ♦ < ♠ < ♥).
+        # Ran's table (turn_kitty_level_skip_jokers) turns past the jokers.
+        skip = when == "turn_kitty_level_skip_jokers"
+        card = next((c for c in kitty if (c >= LITTLE_JOKER and not skip)
+                     or (c < LITTLE_JOKER and rank_of(c) == level)), None)
+        suited = [c for c in kitty if c < LITTLE_JOKER] if skip else kitty
+        if card is None and not suited:
+            return NoBidOutcome(trump=None, turned_card=kitty[-1])  # jokers only: no trump
+        if card is None and when != "turn_kitty_level_suit_first":
+            card = max(suited, key=lambda c: (rank_of(c), -kitty.index(c)))
         elif card is None:
             card = max(kitty, key=lambda c: ("CDSH".index(SUITS[suit_of(c)]), rank_of(c),
                                              -kitty.index(c)))
@@ -225,13 +249,21 @@ def shengji_no_declaration(variant, deal_number, kitty, level, redeals):
     return NoBidOutcome(trump=None)
 
 
+def drawn_seat(seed: str, players: int) -> int:
+    """A seat drawn from ``seed`` (the first dealer of a rule that draws)."""
+    return random.Random(f"{seed}:first-dealer").randrange(players)
+
+
 @hookimpl(trylast=True)
 def shengji_first_dealer(variant, bids, players, seed):
     rules = variant.settings["declare"]
+    if rules["first_dealer"] == "random":
+        # 80-fen-shengji firstDealer=random: a cut before the deal, whatever is declared
+        return drawn_seat(seed, players)
     if not bids:
         # nobody declared (or the redeals ran out): a stated rule, never a silent seat
         if rules["nobody_first_dealer"] == "random":
-            return random.Random(f"{seed}:first-dealer").randrange(players)
+            return drawn_seat(seed, players)
         return 0  # dealt_first: the seat dealt the first card of a first deal
     rule = rules["first_dealer"]
     return (bids[0] if rule == "first_declarer" else bids[-1]).seat
@@ -297,7 +329,15 @@ def shengji_next_dealer(variant, dealer, outcome, players, side):
 
 @hookimpl(trylast=True)
 def shengji_start_level(variant):
-    return parse_rank(variant.settings["start_level"])
+    start = variant.settings["start_level"]
+    if not isinstance(start, list):
+        return parse_rank(start)
+    levels = [parse_rank(r) for r in start]
+    if len(levels) == variant.players:
+        return tuple(levels)
+    # one per team, in the order of the team ids (checked when the variant loads)
+    ids = sorted(set(variant.teams))
+    return tuple(levels[ids.index(t)] for t in variant.teams)
 
 
 @hookimpl(trylast=True)
@@ -330,10 +370,20 @@ def shengji_advance(variant, level, rise, defending, deal_level):
     # the rise stops on the first must-defend level it meets (the dealers pass the one
     # they start on), else goes the whole way: worked out without stepping (a hostile
     # rise of 10**30 took forever one level at a time)
-    met = [s for s in must_defend(variant)
-           if level <= s < level + rise and not (
-               defending and s == level and (s != NO_TRUMP_LEVEL or deal_level == s))]
-    return min(met) if met else level + rise
+    top = variant.top_level
+    target = level + rise
+    ladder = [parse_level(r) for r in variant.settings["advancement"]["ladder"]]
+    if ladder:  # 80fen speed mode: one rung per deal risen in, whatever the rise
+        target = next((r for r in ladder if r > level), top + 1)
+    cycle = variant.settings["match_end"]["cycle"]
+    met = []
+    for s in must_defend(variant):
+        # with match_end.cycle the levels go round: the next time the rise meets it
+        at = level + (s - level) % (top + 1) if cycle else s
+        if level <= at < target and not (
+                defending and at == level and (s != NO_TRUMP_LEVEL or deal_level == s)):
+            met.append(at)
+    return min(met) if met else target
 
 
 @hookimpl(trylast=True)

@@ -16,6 +16,9 @@ from .errors import CardError
 
 SUITS = "SHCD"
 SUIT_SYMBOLS = "♠♥♣♦"
+#: how players see the jokers, on the page and in the terminal alike: "★big joker"
+JOKER_SYMBOLS = {"BJ": "★", "LJ": "☆"}
+JOKER_NAMES = {"BJ": "big joker", "LJ": "little joker"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 LITTLE_JOKER = 52
 BIG_JOKER = 53

@@ -20,7 +20,13 @@ The knobs (variant key ``friends:``, docs/variants.md):
 - ``dealer_copies_count``: do copies the dealer plays count toward an ordinal (shengji.io:
   yes, every copy played counts);
 - ``bonus_level``: ``smaller_side`` (a side short of friends that holds the deal rises one
-  more level, shengji.io ``BonusLevelForSmallerLandlordTeam``) or ``none``.
+  more level, shengji.io ``BonusLevelForSmallerLandlordTeam``) or ``none``;
+- ``other_copy``: a call may name the *other* copy, ordinal 0 (``"0 HA"``, also
+  ``"other HA"``): the copy of a card the dealer does not hold, fulfilled by the first copy
+  another seat plays (StarsThu2016/tractor_private, "OTHER" with two decks: the dealer
+  holds exactly one); the dealer must hold every copy but one;
+- ``calls_before_theft``: with kitty theft the dealer calls right after its first burial,
+  before the theft rounds (the same table).
 
 A call never fulfilled leaves the dealer short-handed: the side is whoever joined.
 """
@@ -37,22 +43,28 @@ MAY_CALL = ("unrestricted", "trumps_included", "highest_not_allowed", "point_car
 BONUS_LEVEL = ("smaller_side", "none")
 #: the ``friends:`` defaults (shengji.io's)
 DEFAULTS = {"calls": "auto", "may_call": "unrestricted", "join_twice": True,
-            "dealer_copies_count": True, "bonus_level": "smaller_side"}
+            "dealer_copies_count": True, "bonus_level": "smaller_side",
+            "other_copy": False, "calls_before_theft": False}
 ACE, KING = 12, 11
 
-Call = tuple[int, int]  # (ordinal from 1, card kind id)
+Call = tuple[int, int]  # (ordinal from 1, or 0 for the other copy; card kind id)
+#: the ordinal of a call of the other copy (friends.other_copy)
+OTHER = 0
 
 
 # ------------------------------------------------------------------ notation
 
 def parse_call(text) -> Call:
-    """``"1 HA"`` (also ``"1HA"``, ``"1 ♥A"``) → (1, kind of HA). A malformed call is a
-    CardError naming it."""
+    """``"1 HA"`` (also ``"1HA"``, ``"1 ♥A"``) → (1, kind of HA); ``"0 HA"`` or
+    ``"other HA"`` → (0, kind of HA), the other copy (friends.other_copy). A malformed
+    call is a CardError naming it."""
     if isinstance(text, (tuple, list)) and len(text) == 2:
         ordinal, card = text
         card = parse_card(card) if isinstance(card, str) else card
     elif isinstance(text, str):
         t = text.strip()
+        if t[:5].lower() == "other":
+            t = "0 " + t[5:]
         digits = len(t) - len(t.lstrip("0123456789"))
         if not digits or not t[digits:].strip():
             raise CardError(f"call {text!r}: expected an ordinal and a card, e.g. \"1 HA\" "
@@ -60,8 +72,9 @@ def parse_call(text) -> Call:
         ordinal, card = int(t[:digits]), parse_card(t[digits:].strip())
     else:
         raise CardError(f"call {text!r}: expected a string such as \"1 HA\"")
-    if isinstance(ordinal, bool) or not isinstance(ordinal, int) or ordinal < 1:
-        raise CardError(f"call {text!r}: the ordinal counts from 1 (the first copy played)")
+    if isinstance(ordinal, bool) or not isinstance(ordinal, int) or ordinal < 0:
+        raise CardError(f"call {text!r}: the ordinal counts from 1 (the first copy played), "
+                        "or is 0 for the other copy")
     card_str(card)  # validates a kind id
     return (ordinal, card)
 
@@ -94,6 +107,8 @@ class FriendRules:
     join_twice: bool = True
     dealer_copies_count: bool = True
     bonus_level: str = "smaller_side"
+    other_copy: bool = False
+    calls_before_theft: bool = False
 
     @classmethod
     def from_settings(cls, settings: Mapping, players: int) -> FriendRules:
@@ -112,7 +127,7 @@ class FriendRules:
             raise VariantError(f"friends.bonus_level: {f['bonus_level']!r} is not one of "
                                f"{', '.join(BONUS_LEVEL)}")
         return cls(calls, f["may_call"], bool(f["join_twice"]), bool(f["dealer_copies_count"]),
-                   f["bonus_level"])
+                   f["bonus_level"], bool(f["other_copy"]), bool(f["calls_before_theft"]))
 
     def short_handed(self, side: Sequence[int]) -> bool:
         """Is a side of this size smaller than the dealer and every friend called?"""
@@ -120,12 +135,21 @@ class FriendRules:
 
 
 def call_problem(call: Call, rules: FriendRules, ctx, copies: Sequence[int],
-                 level: int) -> str | None:
+                 level: int, hand: Sequence[int] | None = None) -> str | None:
     """Why the variant forbids ``call`` in a deal (``ctx``: its core Context, ``copies``:
-    the composition's copies per kind, ``level``: the deal's level rank), else None."""
+    the composition's copies per kind, ``level``: the deal's level rank, ``hand``: the
+    dealer's card counts when known), else None."""
     ordinal, card = call
     text = call_text(call)
-    if ordinal > copies[card]:
+    if ordinal == OTHER:
+        if not rules.other_copy:
+            return f"call {text}: this table does not call the other copy (friends.other_copy)"
+        if copies[card] < 2:
+            return f"call {text}: the deck holds {copies[card]} of {card_str(card)}, no other copy"
+        if hand is not None and hand[card] != copies[card] - 1:
+            return (f"call {text}: the dealer calls the other copy holding every copy but one "
+                    f"({copies[card] - 1} of {copies[card]}), not {hand[card]}")
+    elif ordinal > copies[card]:
         held = copies[card]
         return (f"call {text}: the deck holds {held} cop{'y' if held == 1 else 'ies'} of "
                 f"{card_str(card)}" + ("" if held else " (it is not in this deck)"))
@@ -149,27 +173,62 @@ def call_problem(call: Call, rules: FriendRules, ctx, copies: Sequence[int],
 
 
 def calls_problem(calls: Sequence[Call], rules: FriendRules, ctx, copies: Sequence[int],
-                  level: int) -> str | None:
+                  level: int, hand: Sequence[int] | None = None) -> str | None:
     """Why the dealer may not make these calls together, else None."""
     if len(calls) != rules.calls:
         return f"{len(calls)} call(s) given; this table calls {rules.calls} (friends.calls)"
     if len(set(calls)) != len(calls):
         return "the same call twice"
     for call in calls:
-        problem = call_problem(call, rules, ctx, copies, level)
+        problem = call_problem(call, rules, ctx, copies, level, hand)
         if problem:
             return problem
     return None
 
 
-def allowed_calls(rules: FriendRules, ctx, copies: Sequence[int], level: int) -> list[Call]:
-    """Every single call the variant allows in this deal (ordinal first, then card)."""
+def allowed_calls(rules: FriendRules, ctx, copies: Sequence[int], level: int,
+                  hand: Sequence[int] | None = None) -> list[Call]:
+    """Every single call the variant allows in this deal (ordinal first, then card; the
+    other copy, ordinal 0, after a card's ordinals)."""
     out = []
+    first = OTHER if rules.other_copy else 1
     for card in range(54):
-        for ordinal in range(1, copies[card] + 1):
-            if call_problem((ordinal, card), rules, ctx, copies, level) is None:
+        for ordinal in [*range(1, copies[card] + 1), *([OTHER] if first == OTHER else [])]:
+            if call_problem((ordinal, card), rules, ctx, copies, level, hand) is None:
                 out.append((ordinal, card))
     return out
+
+
+def fewest_calls(rules: FriendRules, copies: Sequence[int],
+                 constant_ranks: Iterable[int]) -> tuple[int, int, int | None]:
+    """(n, level, trump): the fewest single calls ``allowed_calls`` lists in any deal of a
+    variant, over every level (13: NT) and trump (None: no trump), and such a deal.
+    Worked out from the cards alone — a trump is a joker, a constant rank, the level's
+    rank or the trump suit; a plain suit's highest card is its highest rank left
+    (tests/test_friends.py holds it equal to ``allowed_calls`` over the core's
+    contexts). A variant whose calls outnumber this leaves a dealer nothing to call."""
+    if rules.may_call == "trumps_included":
+        return sum(copies), 0, None
+    constant = set(constant_ranks)
+    worst: tuple[int, int, int | None] | None = None
+    for level in range(14):
+        for trump in (0, 1, 2, 3, None):
+            n = 0
+            for suit in range(4):
+                if suit == trump:
+                    continue
+                ranks = [r for r in range(13) if r != level and r not in constant
+                         and copies[suit * 13 + r]]
+                if rules.may_call == "highest_not_allowed":
+                    ranks = ranks[:-1]
+                elif rules.may_call == "point_cards_not_allowed":
+                    ranks = [r for r in ranks if not point_value(suit * 13 + r)
+                             or (level == ACE and r == KING)]
+                n += sum(copies[suit * 13 + r] for r in ranks)
+            if worst is None or n < worst[0]:
+                worst = (n, level, trump)
+    assert worst is not None
+    return worst
 
 
 # ------------------------------------------------------------------ joining
@@ -211,9 +270,10 @@ class FriendTracker:
         if self.resolved:
             return out
         counts = self.rules.dealer_copies_count or seat != self.dealer
+        others = seat != self.dealer  # the other copy: only another seat's copies count
         for card in cards:
             for i, (ordinal, kind) in enumerate(self.calls):
-                if self.done[i] or kind != card or not counts:
+                if self.done[i] or kind != card or not (others if ordinal == OTHER else counts):
                     continue
                 self.seen[i] += 1
                 if self.seen[i] < ordinal:

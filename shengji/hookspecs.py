@@ -1,6 +1,8 @@
 """Every hook a variant plugin can implement, in one place (the model is pytest's
 ``hookspec.py``). Each hook is prefixed ``shengji_`` and takes the ``variant`` it serves
-(a ``shengji.variants.Variant``: its resolved settings are ``variant.settings``).
+(a ``shengji.variants.Variant``: its resolved settings are ``variant.settings``; the
+specifications name it by what a hook may read of it, ``HookVariant``, because the
+Variant builds its plugin manager from this module).
 
 How results combine is stated on each hook. Most hooks *decide one rule*: they are
 ``firstresult`` — the first non-None answer wins, and the built-in behaviour is registered
@@ -23,15 +25,16 @@ parameter its specification lacks); returning ``None`` defers to the next one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
 if TYPE_CHECKING:
     from .core import Context, Hand, ThrowResult
+    from .deck import Composition
+    from .friends import FriendRules
     from .model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
     from .rules import Ladder, PlayRules, Shape
-    from .variants import Variant
 
 PROJECT = "shengji"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -40,6 +43,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 __all__ = [
     "hookspec",
     "hookimpl",
+    "HookVariant",
     "shengji_play_rules",
     "shengji_following_priorities",
     "shengji_declaration_strength",
@@ -56,11 +60,33 @@ __all__ = [
     "shengji_match_winner",
 ]
 
+
+class HookVariant(Protocol):
+    """What a hook may read of the ``shengji.variants.Variant`` it serves (the Variant
+    is one: the type checker holds it to this)."""
+
+    name: str
+    settings: dict[str, Any]  # resolved, after ``extends``
+    composition: Composition
+    decks: int
+    players: int
+    hand_size: int
+    kitty_size: int
+    teams: tuple[int, ...]  # teams[seat] -> team id
+    friend_rules: FriendRules | None
+    play_rules: PlayRules
+    hook: pluggy.HookRelay  # the variant's hooks, to ask another one
+
+    def context(self, level: int | str, trump: int | str | None) -> Context:
+        """The core's Context for one deal (cached)."""
+        ...
+
+
 # --- rules handed to the C core (once per variant) ----------------------------------
 
 
 @hookspec(firstresult=True)
-def shengji_play_rules(variant: Variant) -> PlayRules | None:
+def shengji_play_rules(variant: HookVariant) -> PlayRules | None:
     """Build the play-phase rules of the variant.
 
     :param variant: the Variant being assembled.
@@ -71,7 +97,7 @@ def shengji_play_rules(variant: Variant) -> PlayRules | None:
 
 
 @hookspec(firstresult=True)
-def shengji_following_priorities(variant: Variant) -> Mapping[Shape | str, Ladder] | None:
+def shengji_following_priorities(variant: HookVariant) -> Mapping[Shape | str, Ladder] | None:
     """Following priorities (跟牌优先级) as data.
 
     :param variant: the Variant.
@@ -85,7 +111,7 @@ def shengji_following_priorities(variant: Variant) -> Mapping[Shape | str, Ladde
 
 
 @hookspec(firstresult=True)
-def shengji_declaration_strength(variant: Variant, cards: tuple[int, ...],
+def shengji_declaration_strength(variant: HookVariant, cards: tuple[int, ...],
                                  level: int) -> tuple[int, ...] | None:
     """Strength of a declaration, or whether these cards can declare at all.
 
@@ -99,8 +125,8 @@ def shengji_declaration_strength(variant: Variant, cards: tuple[int, ...],
 
 
 @hookspec(firstresult=True)
-def shengji_may_overturn(variant: Variant, current: Bid | None, new: Bid,
-                         bids: Sequence[Bid]) -> bool | None:
+def shengji_may_overturn(variant: HookVariant, current: Bid | None, new: Bid,
+                         bids: Sequence[Bid], phase: str) -> bool | None:
     """May ``new`` replace the standing declaration ``current``?
 
     :param variant: the Variant.
@@ -108,14 +134,18 @@ def shengji_may_overturn(variant: Variant, current: Bid | None, new: Bid,
     :param new: the proposed ``Bid`` (its strength already computed).
     :param bids: every accepted ``Bid`` of the deal so far, in order (``current`` is the
         last), for rules that look at a seat's own earlier bid.
+    :param phase: when the declaration is shown: ``"deal"`` while the cards are dealt
+        and in the round after the last card, ``"steal"`` in a kitty-theft round after a
+        burial (炒地皮, ``declare.kitty_theft``), where house rules often differ.
     :return: True to accept, False to refuse. Covers overturning (反主), reinforcing
         (自保, same seat and suit), overturning oneself (自反) and joker no-trump.
-        First non-None result wins.
+        First non-None result wins (built-in: the ``declare`` settings; in the
+        ``steal`` phase those of ``declare.theft`` replace them).
     """
 
 
 @hookspec(firstresult=True)
-def shengji_no_declaration(variant: Variant, deal_number: int, kitty: Sequence[int],
+def shengji_no_declaration(variant: HookVariant, deal_number: int, kitty: Sequence[int],
                            level: int, redeals: int) -> NoBidOutcome | None:
     """What happens when the deal ends with no declaration.
 
@@ -134,7 +164,7 @@ def shengji_no_declaration(variant: Variant, deal_number: int, kitty: Sequence[i
 
 
 @hookspec(firstresult=True)
-def shengji_failed_throw(variant: Variant, result: ThrowResult, leader: int,
+def shengji_failed_throw(variant: HookVariant, result: ThrowResult, leader: int,
                          players: int) -> FailedThrow | None:
     """Resolve a failed throw (甩牌失败).
 
@@ -149,7 +179,7 @@ def shengji_failed_throw(variant: Variant, result: ThrowResult, leader: int,
 
 
 @hookspec(firstresult=True)
-def shengji_kitty_multiplier(variant: Variant, context: Context, play: Hand,
+def shengji_kitty_multiplier(variant: HookVariant, context: Context, play: Hand,
                              lead: Hand) -> int | None:
     """Kitty multiplier (抠底倍数) when the attackers win the last trick.
 
@@ -164,7 +194,7 @@ def shengji_kitty_multiplier(variant: Variant, context: Context, play: Hand,
 
 
 @hookspec(firstresult=True)
-def shengji_score_deal(variant: Variant, attacker_points: int,
+def shengji_score_deal(variant: HookVariant, attacker_points: int,
                        short_handed: bool) -> ScoreOutcome | None:
     """The scoring table: attackers' points → who deals next and how many levels rise.
 
@@ -180,7 +210,7 @@ def shengji_score_deal(variant: Variant, attacker_points: int,
 
 
 @hookspec(firstresult=True)
-def shengji_next_dealer(variant: Variant, dealer: int, outcome: ScoreOutcome, players: int,
+def shengji_next_dealer(variant: HookVariant, dealer: int, outcome: ScoreOutcome, players: int,
                         side: Sequence[int]) -> int | None:
     """Dealer of the next deal.
 
@@ -197,7 +227,7 @@ def shengji_next_dealer(variant: Variant, dealer: int, outcome: ScoreOutcome, pl
 
 
 @hookspec(firstresult=True)
-def shengji_first_dealer(variant: Variant, bids: Sequence[Bid], players: int,
+def shengji_first_dealer(variant: HookVariant, bids: Sequence[Bid], players: int,
                          seed: str) -> int | None:
     """Dealer of the first deal, decided by the declarations (抢庄).
 
@@ -208,12 +238,15 @@ def shengji_first_dealer(variant: Variant, bids: Sequence[Bid], players: int,
     :param seed: a string fixed by the game's seed and the deal, for a rule that draws.
     :return: a seat. First non-None result wins (built-in: ``declare.first_dealer`` —
         the first declarer, or the last one; with no bids ``declare.nobody_first_dealer``
-        — the seat dealt first, or one drawn from ``seed``).
+        — the seat dealt first, or one drawn from ``seed``). With ``declare.first_dealer:
+        random`` the engine asks before the first card is dealt (``bids`` empty) and the
+        seat drawn deals whatever is declared; a redeal contested again
+        (``declare.weak_hand_redeal.dealer: contested``) asks again after its bidding.
     """
 
 
 @hookspec(firstresult=True)
-def shengji_advance(variant: Variant, level: int, rise: int, defending: bool,
+def shengji_advance(variant: HookVariant, level: int, rise: int, defending: bool,
                     deal_level: int) -> int | None:
     """A seat's level after its side rises ``rise`` levels.
 
@@ -223,15 +256,19 @@ def shengji_advance(variant: Variant, level: int, rise: int, defending: bool,
     :param defending: True when the seat is on the dealers' side (which held the deal).
     :param deal_level: the deal's level (the dealer's own); a teammate's may differ when
         levels are kept per seat (finding friends). Implementations may leave it out.
-    :return: the new level; above the last level means the match is won.
-        First non-None result wins (built-in: one level at a time, a must-defend level is
-        passed only by the dealers on the first step — ``advancement.must_defend``,
-        ``match_end.as_dealer`` — and NT only when the deal was played at NT).
+    :return: the new level, from ``level`` (no change) up to ``level + rise``, or further
+        up to one past the last level (a ladder's rung); anything else is refused as a
+        VariantError. Above the last level means the match is won, or with
+        ``match_end.cycle`` that the seat goes round from 2 (the engine takes the level
+        modulo the levels' count: A + 2 is 3). First non-None result wins (built-in: one
+        level at a time, a must-defend level is passed only by the dealers on the first
+        step — ``advancement.must_defend``, ``match_end.as_dealer`` — and NT only when the
+        deal was played at NT; with ``advancement.ladder`` one rung per deal).
     """
 
 
 @hookspec(firstresult=True)
-def shengji_dealers_back_to_start(variant: Variant, deal_level: int, last_play: Sequence[int],
+def shengji_dealers_back_to_start(variant: HookVariant, deal_level: int, last_play: Sequence[int],
                                   attackers_won: bool) -> bool | None:
     """Does the dealers' side fall back to the start level (before this deal's rise)?
 
@@ -244,16 +281,18 @@ def shengji_dealers_back_to_start(variant: Variant, deal_level: int, last_play: 
 
 
 @hookspec(firstresult=True)
-def shengji_start_level(variant: Variant) -> int | None:
-    """Level rank every side starts at (0 = '2'; constant-two variants start at '3').
+def shengji_start_level(variant: HookVariant) -> int | Sequence[int] | None:
+    """Level rank the sides start at (0 = '2'; constant-two variants start at '3').
 
     :param variant: the Variant.
-    :return: an int 0..12. First non-None result wins.
+    :return: an int 0..12 for every seat, or a sequence of one level per seat (the seats
+        of a team sharing theirs). First non-None result wins (built-in: ``start_level``,
+        a rank or a list per team or per seat).
     """
 
 
 @hookspec(firstresult=True)
-def shengji_match_winner(variant: Variant, levels: Mapping[int, int], outcome: ScoreOutcome,
+def shengji_match_winner(variant: HookVariant, levels: Mapping[int, int], outcome: ScoreOutcome,
                          dealer_team: int, side: Sequence[int]) -> int | None:
     """Has the match ended, and who won?
 

@@ -50,6 +50,7 @@ from .errors import HandError, RulesError, VariantError
 __all__ = [
     "MAX_PLAYERS",
     "FriendsState",
+    "friends_state",
     "Position",
     "PlayoutResult",
     "Playouts",
@@ -106,6 +107,16 @@ class FriendsState(NamedTuple):
     side: tuple
     join_twice: bool = True
     dealer_copies_count: bool = True
+
+
+def friends_state(dealer: int, calls, seen, done, side, rules) -> FriendsState:
+    """The FriendsState of calls counted so far (a ``FriendTracker``'s fields). A call of
+    the other copy (ordinal 0, friends.other_copy) is played out as the first copy a seat
+    other than the dealer plays: the dealer's copies then count for no call (the playout
+    knows one such switch for all calls: an estimate when other calls are open too)."""
+    other = any(o == 0 for o, _ in calls)
+    return FriendsState(dealer, tuple((o or 1, c) for o, c in calls), tuple(seen), tuple(done),
+                        tuple(side), rules.join_twice, rules.dealer_copies_count and not other)
 
 
 def _check_friends(fr, m: int) -> FriendsState:
@@ -201,10 +212,8 @@ class Position:
         friends = None
         tracker = getattr(game, "_friends", None)
         if tracker is not None and not tracker.resolved:
-            friends = FriendsState(
-                game.dealer, tuple(tracker.calls), tuple(tracker.seen), tuple(tracker.done),
-                tuple(tracker.side), tracker.rules.join_twice,
-                tracker.rules.dealer_copies_count)
+            friends = friends_state(game.dealer, tracker.calls, tracker.seen, tracker.done,
+                                    tracker.side, tracker.rules)
         return cls(
             game.ctx, [Hand.from_counts(h) for h in game.hands], game.leader,
             0, teams=[0 if s in side else 1 for s in range(game.players)],

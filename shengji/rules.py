@@ -528,9 +528,14 @@ class PlayRules:
             if isinstance(ranks, (str, bytes)) or not isinstance(ranks, Iterable):
                 raise RulesError(f"constant_ranks: {ranks!r} is not a list of ranks")
             try:
-                data["constant_ranks"] = tuple(parse_rank(r) for r in ranks)
+                parsed = tuple(parse_rank(r) for r in ranks)
             except ShengjiError as e:
                 raise RulesError(f"constant_ranks: {e}") from None
+            # ("2" and 2 are one rank: a list naming one twice is a mistake, not a rule)
+            twice = next((r for i, r in enumerate(ranks) if parsed[i] in parsed[:i]), None)
+            if twice is not None:
+                raise RulesError(f"constant_ranks: {twice!r} names a rank listed already")
+            data["constant_ranks"] = parsed
         if isinstance(data.get("kitty_table"), Mapping):
             table = data["kitty_table"]
             defaults = dict(zip(KITTY_TABLE_KEYS, cls.kitty_table, strict=True))

@@ -12,7 +12,11 @@ composer and ``json.loads`` raise RecursionError).
   merging) would visit every copy.
 - Nesting is checked while composing, before the composer recurses one level deeper;
   JSON nesting is checked by a linear scan of the brackets before ``json.loads``.
-- Sizes are checked before parsing: the file's size on disk, or the text's length.
+- Sizes are checked before parsing: the file's size on disk, or the text's length; a
+  reader of text from a client can also bound the number of YAML nodes (``max_nodes``:
+  parsing costs by the node, and 32 KB of ``[0, 0, ...]`` are 16,000 of them).
+- Text that is not Unicode is refused: a YAML escape of a lone surrogate (``"\\ud800"``)
+  would give a string that no encoder can write back.
 """
 
 from __future__ import annotations
@@ -70,18 +74,31 @@ class _Refused(Exception):
 
 
 class _BoundedLoader(yaml.SafeLoader):
-    """SafeLoader that refuses aliases and nesting deeper than ``max_depth``."""
+    """SafeLoader that refuses aliases, nesting deeper than ``max_depth``, more than
+    ``max_nodes`` nodes, and scalars that are not Unicode text."""
 
-    def __init__(self, text: str, max_depth: int):
+    def __init__(self, text: str, max_depth: int, max_nodes: int | None = None):
         super().__init__(text)
         self._max_depth = max_depth
         self._depth = 0
+        self._max_nodes = self._nodes_left = max_nodes
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise _Refused(event.start_mark.line + 1,
                            f"YAML aliases (*{event.anchor}) are not allowed: write the value out")
+        if self._nodes_left is not None:
+            self._nodes_left -= 1
+            if self._nodes_left < 0:
+                raise _Refused(self.peek_event().start_mark.line + 1,
+                               f"more than {self._max_nodes} values (YAML nodes): "
+                               "refused")
+        if self.check_event(yaml.ScalarEvent):
+            event = self.peek_event()
+            if not is_unicode(event.value):
+                raise _Refused(event.start_mark.line + 1,
+                               "not Unicode text (a lone surrogate such as \\ud800)")
         if self.check_event(yaml.MappingStartEvent, yaml.SequenceStartEvent):
             if self._depth >= self._max_depth:
                 event = self.peek_event()
@@ -95,8 +112,18 @@ class _BoundedLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+def is_unicode(text: str) -> bool:
+    """False for a str holding a lone surrogate (U+D800..U+DFFF): JSON's ``"\\ud800"``
+    and YAML's escapes make them, and no UTF-8 encoder can write them."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def load_yaml(text: str, shown: str, error=ShengjiError, *, max_depth: int = MAX_DEPTH,
-              limit: int | None = None):
+              limit: int | None = None, max_nodes: int | None = None):
     """Parse one YAML document: ``(data, node)``, the node tree for line numbers (None
     for an empty document). Every problem is one ``error`` 'file:line: ...'."""
     if limit is not None and len(text) > limit:
@@ -104,7 +131,7 @@ def load_yaml(text: str, shown: str, error=ShengjiError, *, max_depth: int = MAX
     loader = None
     try:
         # the reader refuses NUL, BEL, U+FFFE ... while it is built: inside the try
-        loader = _BoundedLoader(text, max_depth)
+        loader = _BoundedLoader(text, max_depth, max_nodes)
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except _Refused as e:

@@ -203,26 +203,95 @@ def play(page, *, tap: bool = False, stop=None, on_turn=None, max_turns: int = M
             return "stopped"
         if on_turn is not None:
             on_turn(st)
-        legal = st["legal"]
-        kind = legal["kind"]
-        if kind == "declare" and st["view"]["to_deal"] > 0:
-            pass  # the page passes by itself while the cards arrive
-        elif kind in ("declare", "takeback"):
-            press(page, "#actions button.pass", tap)
-        elif kind == "call":  # finding friends: the first `count` calls listed
-            for a in legal["actions"][:legal["count"]]:
-                pick_call(page, a["calls"][0], tap)
-            press(page, "#play", tap)
-        elif kind == "choose":
-            loc = page.locator("#actions button.declare").first
-            loc.tap() if tap else loc.click()
-        else:
-            if kind == "bury":
-                cards = st["view"]["hand"].split()[-legal["count"]:]
-            else:
-                cards = legal["actions"][0]["cards"].split()
-            pick_cards(page, cards, tap)
-            press(page, "#play", tap)
-        wait_js(page, f"window.shengji.state.event_index > {st['index']} || "
-                      "!document.getElementById('result').hidden")
+        decide(page, st, tap=tap)
     pytest.fail(f"no deal result after {max_turns} decisions")
+
+
+def decide(page, st: dict, tap: bool = False) -> None:
+    """One decision of this seat in state ``st``, by clicking (or tapping) as a person would:
+    pass on a declaration, the first ``count`` calls listed, the first declaration to
+    choose, the last cards of the hand to bury, else the first legal play; then wait for
+    the server's answer."""
+    legal = st["legal"]
+    kind = legal["kind"]
+    if kind == "declare" and st["view"]["to_deal"] > 0:
+        pass  # the page passes by itself while the cards arrive
+    elif kind in ("declare", "takeback"):
+        press(page, "#actions button.pass", tap)
+    elif kind == "call":  # finding friends: the first `count` calls listed
+        for a in legal["actions"][:legal["count"]]:
+            pick_call(page, a["calls"][0], tap)
+        press(page, "#play", tap)
+    elif kind == "choose":
+        loc = page.locator("#actions button.declare").first
+        loc.tap() if tap else loc.click()
+    else:
+        if kind == "bury":
+            cards = st["view"]["hand"].split()[-legal["count"]:]
+        else:
+            cards = legal["actions"][0]["cards"].split()
+        pick_cards(page, cards, tap)
+        press(page, "#play", tap)
+    wait_js(page, f"window.shengji.state.event_index > {st['index']} || "
+                  "!document.getElementById('result').hidden")
+
+
+#: the decisions of ``play``, made inside the page and sent through its own websocket:
+#: no click, no round trip to the test per decision. __UNTIL__ is a JS expression over
+#: ``st`` (the page's state: ``st.legal``, ``st.view``) that stops the run when true.
+_ADVANCE = """async ([maxTurns, waitMs]) => {
+  const app = window.shengji;
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const over = () => !document.getElementById('result').hidden;
+  const stop = (st) => (__UNTIL__);
+  const until = async (ready) => {
+    for (let waited = 0; !ready(); waited += 10) {
+      if (waited > waitMs) throw new Error('timed out waiting for the page');
+      await sleep(10);
+    }
+  };
+  app.autoPassMs = 20;
+  for (let turn = 0; turn < maxTurns; turn++) {
+    await until(() => (app.state && app.state.legal !== null) || over());
+    if (over()) return 'result';
+    const st = app.state, legal = st.legal, index = st.event_index;
+    if (stop(st)) return 'stopped';
+    let action;
+    if (legal.kind === 'declare' && st.view.to_deal > 0) {
+      // the page passes by itself while the cards arrive (bidding.js)
+      await until(() => app.state.event_index > index || app.state.legal === null || over());
+      continue;
+    } else if (legal.kind === 'declare' || legal.kind === 'takeback') {
+      action = {type: 'Pass'};
+    } else if (legal.kind === 'call') {
+      action = {type: 'CallFriends',
+                calls: legal.actions.slice(0, legal.count).map((a) => a.calls[0])};
+    } else if (legal.kind === 'bury') {
+      action = {type: 'Bury', cards: st.view.hand.split(' ').slice(-legal.count).join(' ')};
+    } else {
+      action = legal.actions[0];
+    }
+    app.ws.send(JSON.stringify({type: 'action', token: app.token, action}));
+    await until(() => app.state.event_index > index || over());
+  }
+  return 'max_turns';
+}"""
+
+
+def advance(page, until: str = "false", max_turns: int = MAX_TURNS) -> str:
+    """The quick way to the position a test is about: this seat's decisions as ``play``
+    makes them (the first legal action, the last cards of the hand to bury), but chosen
+    inside the page and sent through its websocket, without clicking. ``until`` is a JS
+    expression over ``st`` (the page's state) at which to stop before deciding. Returns
+    "result" (the deal's result shows) or "stopped". The clicking itself is tested by
+    ``play`` in the tests of each flow."""
+    got = page.evaluate(_ADVANCE.replace("__UNTIL__", until), [max_turns, WAIT_MS])
+    if got == "max_turns":
+        pytest.fail(f"no deal result after {max_turns} decisions")
+    return got
+
+
+def step(page) -> str:
+    """One decision of this seat as ``advance`` makes it (sent through the page's
+    websocket); "max_turns" once it is made, or "result"."""
+    return page.evaluate(_ADVANCE.replace("__UNTIL__", "false"), [1, WAIT_MS])

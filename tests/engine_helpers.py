@@ -41,6 +41,9 @@ def check_conservation(game: Game) -> None:
             total[c] += 1
     elif game.phase == "bury":
         pass  # the kitty is in the dealer's hand
+    elif game.phase == "redeal":  # a weak hand may ask for a redeal: the kitty set aside
+        for c in game._redeal_kitty:
+            total[c] += 1
     else:
         total = [t + b + p for t, b, p in zip(total, game.buried, game.played, strict=True)]
     _require(total == full, f"cards not conserved in phase {game.phase}: "

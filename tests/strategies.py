@@ -8,6 +8,7 @@ lead, a hand and the other holdings never hold more copies of a card than exist.
 
 from __future__ import annotations
 
+from hypothesis import assume
 from hypothesis import strategies as st
 from oracle import OracleContext
 from oracle.structures import structure_counts, structures
@@ -383,6 +384,9 @@ def bomb_trick(draw, octx):
     if len({octx.suit[k] for k, c in enumerate(lead) if c}) > 1:  # the suit ran out
         lead = draw(filled(octx, tuple([0] * NUM_KINDS), full(octx), 4, prefer=4))
         suit = 4
+        # short packs can leave fewer than four trumps too (no level cards, one kind of
+        # joker): no one-suit lead of four then
+        assume(len({octx.suit[k] for k, c in enumerate(lead) if c}) == 1)
     avail = minus(full(octx), lead)
     plays = [lead]
     hand = tuple([0] * NUM_KINDS)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tiers import depth
 
 from shengji import cards
 from shengji.core import Context, Hand, as_hand
@@ -38,7 +39,9 @@ HOSTILE = st.one_of(
     st.dictionaries(st.text(max_size=3), _scalars, max_size=2),
     st.sets(st.integers(-3, 60), max_size=3),
 )
-FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# bounded by default, deeper under --long (tests/tiers.py)
+FUZZ = settings(max_examples=depth(15, 80), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 CTX = Context(PlayRules(decks=2), "2", "S")
 HAND = Hand("HA HA HK")

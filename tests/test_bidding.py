@@ -196,7 +196,7 @@ def test_offers_follow_equal_count_policy():
         for seat in range(4):
             offers = {o.cards for o in game._offers(seat)}
             hand = game.hands[seat]
-            for k in game._bid_kinds:
+            for k in game._seat_kinds[seat]:
                 for n in range(1, hand[k] + 1):
                     bid = game._make_bid(seat, (k,) * n)
                     want = bid is not None and v.may_overturn(game.bids[-1], bid, game.bids)

@@ -98,6 +98,25 @@ def test_chat_is_rate_limited_like_every_other_message():
         assert len(room_of(client, code).chat.lines) == len(chats)
 
 
+def test_a_room_has_its_own_budget_of_chat_lines():
+    """Issue 34: forty spectators each within its own message budget sent 720 lines a
+    second, each to everyone in the room. A room takes chat_burst lines at once, then
+    chat_rate a second, whoever says them."""
+    with make_client(chat_rate=0.01, chat_burst=3) as client:
+        code = new_room(client)
+        with client.websocket_connect(WS) as a, client.websocket_connect(WS) as b:
+            watch(a, code)
+            watch(b, code)
+            said = []
+            for i in range(3):
+                for ws in (a, b):
+                    send(ws, type="chat", text=f"line {i}")
+                    msg = until(ws, "chat") if len(said) < 3 else until(ws, "error")
+                    said.append(msg["type"])
+            assert said == ["chat"] * 3 + ["error"] * 3
+            assert len(room_of(client, code).chat.lines) == 3
+
+
 def test_chat_is_in_no_record_or_replay():
     with make_client() as client:
         code = new_room(client)
@@ -116,7 +135,7 @@ def test_chat_is_in_no_record_or_replay():
 
 
 def test_the_chat_log_keeps_the_last_lines_and_cleans_them():
-    log = ChatLog()
+    log = ChatLog(burst=CHAT_KEPT + 5)  # (no room's budget in the way)
     for i in range(CHAT_KEPT + 5):
         log.add(0, "ann", f"line {i}")
     lines = log.history()["lines"]

@@ -16,6 +16,7 @@ from shengji.conformance import CaseFileError, iter_results, load_case_file
 from shengji.conformance.runner import summary
 
 CASES = Path(__file__).parent / "cases"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def write(tmp_path: Path, text: str, name: str = "t.cases.yaml") -> Path:
@@ -151,7 +152,7 @@ def test_registered_name_with_a_slash(tmp_path):
     p = write(
         tmp_path,
         """\
-        variant: house/seed003-scoring
+        variant: house/forty-point-steps
         cases:
           - {id: eighty, score: {attacker_points: 80}, expect: {next: attackers, rise: 1}}
           - id: unknown
@@ -164,7 +165,7 @@ def test_registered_name_with_a_slash(tmp_path):
     assert ok.passed, ok.line()
     assert not unknown.passed
     assert "no variant named 'house/no-such-house'" in unknown.line()
-    assert "house/seed003-scoring" in unknown.line()
+    assert "house/forty-point-steps" in unknown.line()
 
 
 def test_a_file_beside_the_case_file_wins_over_a_name(tmp_path):
@@ -207,6 +208,27 @@ def test_every_house_case_file_passes_on_its_house_and_fails_on_the_base(path, t
     data["variant"] = base
     p = write(tmp_path, yaml.safe_dump(data, allow_unicode=True))
     assert any(not r.passed for r in results(p)), f"{path.name} passes on {base} too"
+
+
+SHIPPED_HOUSE = sorted(p for p in (CASES / "shipped").glob("*.cases.yaml")
+                       if "variant: house/" in p.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", SHIPPED_HOUSE, ids=lambda p: p.name)
+def test_every_shipped_house_case_file_fails_on_its_base(path, tmp_path):
+    # issue 35: a shipped house file's cases name its source and show what it changes:
+    # some fail on the variant the house file extends (at the house file's table size)
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    name = data["variant"].split("/", 1)[1]
+    house = yaml.safe_load((ROOT / "variants" / "house" / f"{name}.yaml").read_text("utf-8"))
+    data["variant"] = house["extends"]
+    if "players" in house:
+        data.setdefault("defaults", {})["players"] = house["players"]
+    data["cases"] = [c for c in data["cases"] if "xfail" not in c]
+    p = write(tmp_path, yaml.safe_dump(data, allow_unicode=True))
+    assert any(not r.passed for r in results(p)), f"{path.name} passes on {house['extends']} too"
 
 
 def test_xfail_note(tmp_path):

@@ -41,9 +41,11 @@ def test_every_variant_passes_the_suite(name, check):
 
 
 @pytest.mark.parametrize("check", check_names(CONFIG))
-@pytest.mark.parametrize("players", [7, 9, 12])
+@pytest.mark.parametrize("players", [7, *(pytest.param(n, marks=pytest.mark.long)
+                                        for n in (9, 12))])
 def test_finding_friends_passes_the_suite_at_other_sizes(players, check):
-    """Issue 11: the suite on finding-friends at several table sizes (5 is above)."""
+    """Issue 11: the suite on finding-friends at several table sizes (5 is above; 9 and 12
+    with --long; test_cli_runs_the_suite_at_a_table_size plays 9 by default)."""
     key = f"finding-friends@{players}"
     if key not in _loaded:
         _loaded[key] = load_variant("finding-friends", players=players)
@@ -129,3 +131,14 @@ def test_every_house_file_passes_the_suite(path):
     failed = [c.line() for c in run_suite(str(path), SuiteConfig(seed=1, deals=1))
               if not c.passed]
     assert not failed, failed
+
+
+def test_a_ladder_for_long_tractors_is_not_refused(tmp_path):
+    """issue 35: the follows check dealt a hand of 10 cards against a lead of 7 pairs, and
+    then blamed the file's ladder for "no legal follow"."""
+    path = tmp_path / "ladder7.yaml"
+    path.write_text("extends: two-deck-80\nplay:\n  following:\n"
+                    "    2x7: [2x7, 2x6, 2x5, 2x4, 2x3, tractor, pair, singles]\n",
+                    encoding="utf-8")
+    result = run_check(load_variant(path), "follows", CONFIG)
+    assert result.passed, result.line()

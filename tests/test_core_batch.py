@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from strategies import contexts, follow_case, trick
+from tiers import depth
 
 from shengji import cards
 from shengji.cards import format_counts
@@ -18,7 +19,9 @@ from shengji.core import Context, Decomposition, FollowResult, Hand
 from shengji.errors import CardError, HandError
 from shengji.rules import PlayRules
 
-SOME = settings(max_examples=40, deadline=None,
+# bounded by default, deeper under --long (tests/tiers.py)
+pytestmark = pytest.mark.scaled
+SOME = settings(max_examples=depth(15, 80), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 L10S = Context(PlayRules(decks=2), "10", "S")
 

@@ -10,7 +10,6 @@ requirement sets and the single check agree), and check_follow on a few plays.
 from __future__ import annotations
 
 import dataclasses
-import os
 
 import pytest
 from diffcheck import same_follow_verdicts, same_legal_follows, show
@@ -26,13 +25,16 @@ from strategies import (
     suited_group,
     tuple_run,
 )
+from tiers import depth
 
 from shengji.cards import NUM_KINDS
 from shengji.core import Context
 from shengji.rules import FOLLOW_PROTECTIONS
 
+# bounded by default, deeper under --long (tests/tiers.py)
+pytestmark = pytest.mark.scaled
 FAST = settings(
-    max_examples=int(os.environ.get("SHENGJI_DIFF_EXAMPLES", "60")),
+    max_examples=depth(20, 150, env="SHENGJI_DIFF_EXAMPLES"),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

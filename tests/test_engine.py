@@ -248,6 +248,29 @@ def test_a_run_of_redeals_ends_by_the_redeal_limit():
     check_conservation(game)
 
 
+def test_redeals_are_a_loop_not_a_call_deeper_for_each():
+    """issue 34: a run of redeals dealt each one a call deeper (_finish_dealing →
+    _start_deal), and 1,000 of them ended in RecursionError. Eight packs, declarations of
+    all eight copies only and no jokers: nobody declares, 20 redeals; dealing them needs
+    no deeper stack than one deal."""
+    import inspect
+    import sys
+
+    v = load_variant({"extends": "finding-friends", "players": 12,
+                      "deck": {"packs": 8, "big_jokers": 8, "little_jokers": 8},
+                      "hand_size": 35, "kitty_size": 12,
+                      "declare": {"first_deal_redeal": True, "redeal_limit": 20,
+                                  "min_level_cards": 8, "jokers": {"allowed": False}}})
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + 30)  # a deal needs 10 frames
+    try:
+        game = Game(v, 1)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert sum(isinstance(e, Redealt) for e in game.events) == 20
+    assert game.phase != "deal"
+
+
 @pytest.mark.parametrize("limit", [0, 2])
 def test_redeal_limit_is_a_setting(limit):
     v = load_variant({"extends": "house/turn-kitty", "declare": {"redeal_limit": limit}})

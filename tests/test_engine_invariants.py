@@ -1,10 +1,10 @@
 """Random (and mixed random/heuristic) deals of every variant, built-in and house, with
 the issue's invariants checked after every action (see engine_helpers).
 
-Every built-in variant plays 200 random deals in the default run and 2,000 more in the
+Every built-in variant plays 50 random deals in the default run and 2,000 more in the
 long run (``pytest --long``; SHENGJI_ENGINE_DEALS sets that number); the mixed-bot and
-house-rule runs are smaller (SHENGJI_ENGINE_MIXED_DEALS, default 250) because the
-heuristic bot is slower.
+house-rule runs are smaller because the heuristic bot is slower, and scaled (tests/tiers.py:
+a few deals by default, SHENGJI_ENGINE_MIXED_DEALS under --long, default 250).
 """
 
 from __future__ import annotations
@@ -13,14 +13,15 @@ import os
 
 import pytest
 from engine_helpers import run_checked
+from tiers import depth
 
 from shengji.bots import make_bot
 from shengji.engine import Game
 from shengji.variants import list_variants, load_variant
 
-QUICK_DEALS = 200
+QUICK_DEALS = 50
 RANDOM_DEALS = int(os.environ.get("SHENGJI_ENGINE_DEALS", "2000"))
-DEALS = int(os.environ.get("SHENGJI_ENGINE_MIXED_DEALS", "250"))
+DEALS = depth(60, 250, env="SHENGJI_ENGINE_MIXED_DEALS")
 BUILTIN = list_variants()
 HOUSE = [n for n in list_variants(include_house=True) if n not in BUILTIN]
 
@@ -55,12 +56,14 @@ def test_many_random_deals_keep_invariants(name):
     assert _play(name, RANDOM_DEALS, ["random"], "inv-long") == RANDOM_DEALS
 
 
+@pytest.mark.scaled
 @pytest.mark.parametrize("name", BUILTIN)
 def test_mixed_bot_deals_keep_invariants(name):
     """The heuristic bot only ever plays legal actions too."""
     _play(name, max(DEALS // 6, 10), ["heuristic", "random"])
 
 
+@pytest.mark.scaled
 @pytest.mark.parametrize("name", HOUSE)
 def test_house_variant_deals_keep_invariants(name):
     """House rules (seed 002's chooser and penalty, seed 003's scoring, ...)."""

@@ -3,13 +3,13 @@ each phase's methods live in that phase's module."""
 
 import pytest
 
-from shengji.engine import Game, calling, dealing, exchange, scoring, tricks
+from shengji.engine import Game, calling, dealing, exchange, redeal, scoring, tricks
 from shengji.engine.game import _PHASES
 from shengji.errors import ArgumentError
 
 #: the module that owns each phase's actions
-OWNER = {"deal": dealing, "steal": exchange, "bury": exchange, "call": calling,
-         "play": tricks, "choose": tricks}
+OWNER = {"deal": dealing, "redeal": redeal, "steal": exchange, "bury": exchange,
+         "call": calling, "play": tricks, "choose": tricks}
 
 
 def test_every_phase_is_served_by_its_own_module():

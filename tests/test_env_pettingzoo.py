@@ -109,6 +109,34 @@ def test_take_back_and_kitty_theft_are_reachable():
     assert TakeBack
 
 
+def test_redeal_requests_and_bury_limits_through_masks(tmp_path):
+    """issue 35: a weak hand's redeal request is the TAKE_BACK action (keep: DONE), and the
+    burial masks keep to the variant's bury settings (the observation keeps its size)."""
+    from shengji.engine.actions import RequestRedeal
+    from shengji.env.building import TAKE_BACK
+
+    house = tmp_path / "weak.yaml"
+    house.write_text("extends: two-deck-80\ndeclare: {weak_hand_redeal: {points: 200, "
+                     "trumps: null, limit: 1}}\nbury: {points: false, trumps: false}\n",
+                     encoding="utf-8")
+    e = raw_env(str(house))
+    for seed in range(3):
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        while not e.game.over:
+            mask = e.observe(e.agent_selection)["action_mask"]
+            legal = np.flatnonzero(mask)
+            if e.game.phase == "redeal":
+                assert list(legal) == [DONE, TAKE_BACK]
+                e.step(TAKE_BACK)
+                continue
+            e.step(int(legal[rng.randrange(len(legal))]))
+        actions = e.game.actions
+        assert sum(type(a) is RequestRedeal for a in actions) == 1  # limit: 1
+        bury = next(a for a in actions if type(a).__name__ == "Bury")
+        assert e.game.deals_played == 1 and bury is not None
+
+
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
     from research_tables import write_tables

@@ -423,3 +423,47 @@ def test_web_messages_name_a_friend_only_after_the_card_is_played():
                 if msg["legal"]:
                     send(ws, type="action", token=me["token"], action=some_action(msg))
             assert states > 10
+
+
+# ---------------------------------------------------------------- enough cards to call
+
+@pytest.mark.parametrize("settings", [
+    {"extends": "finding-friends"},
+    {"extends": "finding-friends", "players": 6, "friends": {"may_call": "highest_not_allowed"}},
+    {"extends": "finding-friends", "friends": {"may_call": "point_cards_not_allowed"},
+     "play": {"constant_ranks": ["2", "3", "J"]}},
+    {"extends": "finding-friends", "deck": {"packs": 2, "lowest_rank": ["9", "5"],
+                                            "big_jokers": 2, "little_jokers": 2},
+     "hand_size": 13, "kitty_size": 3,
+     "friends": {"may_call": "highest_not_allowed"}},
+], ids=["plain", "highest", "points-constants", "short-packs"])
+def test_fewest_calls_is_what_the_core_allows_at_its_worst(settings):
+    """issue 34: fewest_calls works the worst deal out from the cards alone; the core's
+    contexts (every level and trump) agree with it."""
+    from shengji.friends import allowed_calls, fewest_calls
+
+    v = load_variant(settings)
+    rules, copies = v.friend_rules, v.composition.counts
+    core = min((len(allowed_calls(rules, v.context(level, trump), copies, level)), level, trump)
+               for level in range(14) for trump in (0, 1, 2, 3, None))
+    got = fewest_calls(rules, copies, v.play_rules.constant_ranks)
+    assert got[0] == core[0]
+    level, trump = got[1], got[2]
+    assert len(allowed_calls(rules, v.context(level, trump), copies, level)) == got[0]
+
+
+def test_a_dealer_is_never_left_with_nothing_to_call():
+    """issue 34: every rank constant made every card a trump; the dealer had to call five
+    cards and the call phase listed none (a room stuck for ever)."""
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    with pytest.raises(VariantError, match=r"friends.calls: 5 calls, and a deal at level .* "
+                                           r"leaves 0 cards that may be called"):
+        load_variant({"extends": "finding-friends", "players": 12,
+                      "play": {"constant_ranks": ranks}})
+    # twelve of them: only the deal at the thirteenth rank's level has nothing to call
+    with pytest.raises(VariantError, match="at level A with trump"):
+        load_variant({"extends": "finding-friends", "players": 12,
+                      "play": {"constant_ranks": ranks[:-1]}})
+    # calls that may be trumps never run out
+    load_variant({"extends": "finding-friends", "players": 12,
+                  "friends": {"may_call": "trumps_included"}, "play": {"constant_ranks": ranks}})

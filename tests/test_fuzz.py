@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tiers import depth
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "fuzz" / "fuzz_core.py"
@@ -26,9 +27,12 @@ def target():
     return mod
 
 
+@pytest.mark.scaled
 def test_random_inputs(target):
-    """Pure random bytes (no atheris needed): a few thousand inputs, every layer."""
-    assert target.run_random(4000, seed=7) == 4000
+    """Pure random bytes (no atheris needed), every layer: a thousand inputs by default,
+    twenty thousand under --long (tests/tiers.py)."""
+    n = depth(1000, 20_000)
+    assert target.run_random(n, seed=7) == n
 
 
 def test_target_reports_untyped_errors(target, monkeypatch):

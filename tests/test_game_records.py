@@ -61,7 +61,8 @@ CASES = [
      'game record: actions[0].seat: "0" is not a seat number'),
     ("type: Fly", lambda r: changed(r, actions=[{"type": "Fly", "seat": 0}]),
      'game record: actions[0].type: malformed action record {"type": "Fly", "seat": 0}: needs '
-     "type (one of Declare, Pass, Bury, Play, ChooseForced, TakeBack, CallFriends), seat and "
+     "type (one of Declare, Pass, Bury, Play, ChooseForced, TakeBack, CallFriends, "
+     "RequestRedeal), seat and "
      "cards/option/calls"),
     ("cards: 5", lambda r: changed(r, actions=[{"type": "Play", "seat": 0, "cards": 5}]),
      "game record: actions[0].cards: 5 is not a card string such as 'HA HA'"),

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from shengji import builtin_rules, hookspecs
+from shengji.errors import ArgumentError
 from shengji.model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from shengji.plugins import hook_names
 from shengji.rules import PlayRules
@@ -188,6 +189,40 @@ def test_shengji_may_overturn(plain, every):
     assert plain.may_overturn(None, first) is True
     assert plain.may_overturn(first, pair) is True
     assert every.may_overturn(first, pair) is False  # only seat 3 may, in that plugin
+
+
+def test_shengji_may_overturn_is_told_the_phase():
+    """issue 35: the hook hears whether a declaration is made while dealing or in a theft
+    round (炒地皮), so a house rule may judge the two differently."""
+    from shengji.engine import Bury, Game
+
+    phases = set()
+
+    class Listens:
+        @staticmethod
+        def shengji_may_overturn(phase):
+            phases.add(phase)
+
+    v = load_variant("house/kitty-theft", plugins=[Listens])
+    phases.clear()  # (loading asks it while dealing: may a declaration ever stand?)
+    pair = Bid(seat=1, cards=(8, 8), trump=0, strength=(2, 0))
+    assert v.may_overturn(None, pair, (), "steal") is True and phases == {"steal"}
+    with pytest.raises(ArgumentError, match="phase"):
+        v.may_overturn(None, pair, (), "play")
+    for seed in range(20):  # until a deal with a theft round offered
+        phases.clear()
+        g = Game(v, seed, first_dealer=0)
+        declared = False
+        while g.phase != "bury":  # one declaration, the first offered
+            legal = g.legal_actions()
+            declare = not declared and legal.kind == "declare" and len(legal) > 1
+            declared = declared or declare
+            g.apply(legal[1] if declare else legal[0])
+        g.apply(Bury(0, tuple(k for k, n in enumerate(g.hands[0]) for _ in range(n))[:8]))
+        if g.phase == "steal":
+            assert phases == {"deal", "steal"}
+            return
+    pytest.fail("no theft round in 20 deals")
 
 
 def test_shengji_no_declaration(plain, every):

@@ -20,6 +20,7 @@ from test_server_store import in_play_on_my_turn, play_until  # noqa: E402
 from webtools import BASE, WS, join, room_of, send, until  # noqa: E402
 
 from shengji.frontends.web.app import create_app  # noqa: E402
+from shengji.protocol.schema import load, validate_http  # noqa: E402
 from shengji.variants import load_variant  # noqa: E402
 from shengji.variants.house import HouseRulesError, canonical_text, check_house, fingerprint  # noqa: E402
 
@@ -85,7 +86,9 @@ def test_a_room_with_house_rules_carries_them_in_its_state(client):
     r = client.post("/api/rooms", json={"rules": HOUSE, "seed": 3, "max_deals": 1})
     assert r.status_code == 200, r.text
     code = r.json()["room"]
-    assert r.json()["variant"] == "two-deck-80"
+    # the name of the rules played, as the record and state say (protocol.md "One
+    # variant name everywhere"); the base is rules_base
+    assert r.json()["variant"] == "two-deck-80+house"
     room = room_of(client, code)
     assert room.table.game.variant.settings["penalties"]["failed_throw"] == 10
     info = client.get(f"/api/rooms/{code}").json()
@@ -95,10 +98,14 @@ def test_a_room_with_house_rules_carries_them_in_its_state(client):
                                                          "penalties.failed_throw"}
     with client.websocket_connect(WS) as ws:
         me = join(ws, code, name="Ann")
+        assert me["rules_fingerprint"] == info["rules_fingerprint"]
         send(ws, type="start", token=me["token"])
         state = until(ws, "state")
-        assert state["rules"] == info["rules"]
+        # the fingerprint, not the text: a client fetches the text once (issue 34)
         assert state["rules_fingerprint"] == info["rules_fingerprint"]
+        assert state["variant"] == info["variant"] == "two-deck-80+house"
+        assert info["rules_base"] == "two-deck-80"
+        assert not {"rules", "rules_house", "rules_changes"} & set(state)
 
 
 def test_an_invalid_room_is_not_created(client):
@@ -194,9 +201,11 @@ def test_preview_same_seed_same_figures(client):
     first = client.post("/api/rules/preview", json=body)
     assert first.status_code == 200, first.text
     got = first.json()
+    validate_http("http.rules_preview", got)  # the schema (docs/protocol.md's HTTP table)
+    assert set(got) <= set(load()["definitions"]["http.rules_preview"]["properties"])
     assert got["seed"] == 11 and got["base_name"] == "two-deck-80"
     for side in ("house", "base"):
-        assert set(got[side]) == {"deals", "dealer_hold_rate", "attacker_points",
+        assert set(got[side]) >= {"deals", "dealer_hold_rate", "attacker_points",
                                   "levels_per_deal", "failed_throws_per_deal",
                                   "tricks_per_deal"}
         assert got[side]["deals"] == 3 and got[side]["tricks_per_deal"] > 0
@@ -204,7 +213,46 @@ def test_preview_same_seed_same_figures(client):
     assert again["house"] == got["house"] and again["base"] == got["base"]
     bad = client.post("/api/rules/preview", json={"rules": HOUSE, "deals": 1000})
     assert bad.status_code == 400
-    assert client.post("/api/rules/preview", json={"rules": "plugins: [os]\n"}).status_code == 422
+    refused = client.post("/api/rules/preview", json={"rules": "plugins: [os]\n"})
+    assert refused.status_code == 422
+    validate_http("server.error", refused.json())
+
+
+def test_the_preview_says_how_often_each_changed_rule_came_into_play():
+    """Issue 38: with a kitty rule or a failed-throw penalty the house and base bars were
+    identical (heuristic bots never fail a throw and bury no points) and nothing said the
+    rule had not come into play. Now bold bots play such rules, and each changed setting
+    says how often it applied, or "did not come into play in this sample"."""
+    from shengji.frontends.web.preview import run_preview
+
+    bases = {"two-deck-80": load_variant("two-deck-80")}
+    base_text = canonical_text(bases["two-deck-80"].settings)
+
+    def preview(text, seed=5, deals=12):
+        got = run_preview(check_house(text, bases).text, base_text, seed, deals, 30.0)
+        return got, {a["key"]: a for a in got["applied"]}
+
+    got, said = preview("extends: two-deck-80\nplay:\n  kitty_cap: 2\npenalties:\n"
+                        "  failed_throw: 10\n")
+    assert got["bots"] == "bold" and "throws fail" in got["bots_said"]
+    throws = said["penalties.failed_throw"]
+    assert throws["house"] > 0 and throws["said"].startswith(
+        f"a throw failed {throws['house']} times (base rules: ")
+    cap = said["play.kitty_cap"]
+    assert cap["house"] >= 1 and cap["said"].startswith("the kitty rules changed its "
+                                                        "multiplier "), cap
+    assert got["house"]["attacker_points"] != got["base"]["attacker_points"]
+    # a rule that made no difference in the sample says so
+    _, said = preview("extends: two-deck-80\nplay:\n  kitty: table\n")
+    assert said["play.kitty"]["house"] == 0
+    assert said["play.kitty"]["said"].startswith("did not come into play in this sample: the "
+                                                 "attackers won the kitty in ")
+    # the scoring table decides every deal; a rule the preview cannot count says so
+    got, said = preview("extends: two-deck-80\nscoring:\n  step: 30\nplay:\n"
+                        "  bombs: any_suit\n", deals=2)
+    assert got["bots"] == "heuristic"
+    assert said["scoring.step"]["said"] == "it decided each of the 2 deals scored"
+    assert said["play.bombs"]["use"] is None and "not counted" in said["play.bombs"]["said"]
 
 
 def test_preview_is_bounded_per_address_by_a_queue_and_a_time_cap():
@@ -220,16 +268,20 @@ def test_preview_is_bounded_per_address_by_a_queue_and_a_time_cap():
     capped = run_preview(h.text, base_text, 1, 40, 0.05)
     assert capped["capped"] and capped["house"]["deals"] < 40
 
+    async def prepare():
+        return h.text, base_text
+
     async def main():
-        p = Previews(PreviewLimits(time_cap=2.0, queue=2))
+        p = Previews(PreviewLimits(time_cap=2.0, queue=1))
         try:
-            jobs = [asyncio.ensure_future(p.run(a, lambda: (h.text, base_text), 1, 2))
-                    for a in ("a", "a", "b", "c")]
+            jobs = [asyncio.ensure_future(p.run(a, prepare, 1, 2))
+                    for a in ("10.0.0.1", "10.0.0.1", "10.0.0.2", "10.0.0.3")]
             return await asyncio.gather(*jobs, return_exceptions=True)
         finally:
             p.close()
 
     got = asyncio.run(main())
     codes = [getattr(r, "code", "ok") if isinstance(r, ProtocolError) else "ok" for r in got]
-    # "a" twice: the second is refused; "a" and "b" fill the queue of two; "c" finds it full
+    # the first address twice: the second is refused; the first plays, the second waits
+    # in the queue of one; the third finds it full (neither was served before: first come)
     assert codes == ["ok", "rate_limited", "ok", "busy"], got

@@ -1,13 +1,23 @@
 """The house stays layered: no import circle among shengji/'s modules, no import from a
 lower layer to a higher one (the layers as docs/architecture.md "Layers" lists them), and
 no module over 700 lines. Imports are read from the source (ast), those made inside
-functions included."""
+functions and under ``if TYPE_CHECKING:`` included. The same layers are import-linter
+contracts in pyproject.toml ([tool.importlinter]), which CI runs too: this file holds them
+equal to the doc and runs them."""
 
 import ast
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "shengji"
@@ -47,14 +57,9 @@ def _targets(name: str, path: Path, node) -> list:
 
 
 def _imports(tree) -> list:
-    """The import statements of a module that run: those under ``if TYPE_CHECKING:``
-    (annotations only) are left out."""
-    skip = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skip.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-    return [n for n in ast.walk(tree)
-            if isinstance(n, (ast.Import, ast.ImportFrom)) and id(n) not in skip]
+    """Every import statement of a module: at the top, inside functions, and under
+    ``if TYPE_CHECKING:`` (a circle of annotations is a circle too)."""
+    return [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
 
 
 def _graph() -> dict:
@@ -164,6 +169,15 @@ def test_the_circle_finder_finds_a_circle():
     assert _circles(fake) == [["shengji.a", "shengji.b", "shengji.c"]]
 
 
+def test_imports_for_type_checking_and_inside_functions_count():
+    tree = ast.parse("from typing import TYPE_CHECKING\n"
+                     "if TYPE_CHECKING:\n    from .game import Game\n"
+                     "def f():\n    from .view import view_of\n")
+    found = {t for node in _imports(tree)
+             for t in _targets("shengji.engine.legal", PKG / "engine" / "legal.py", node)}
+    assert {"shengji.engine.game", "shengji.engine.view"} <= found
+
+
 def test_relative_imports_resolve_to_modules():
     assert "shengji.engine.game" in GRAPH["shengji.engine.serial"]
     assert "shengji.engine.serial" not in GRAPH["shengji.engine.game"]
@@ -208,3 +222,34 @@ def test_moved_harnesses_keep_their_old_names():
 
     assert arena is new_arena.arena and simulate is new_simulation.simulate
     assert GRAPH["shengji.engine.arena"] == set() == GRAPH["shengji.engine.simulation"]
+
+
+def _contracts() -> list:
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)["tool"]["importlinter"]["contracts"]
+
+
+def test_the_import_linter_layers_are_the_doc_layers():
+    """pyproject.toml's layers contract lists docs/architecture.md's layers, top first
+    (the root package ``__init__`` is no layer there; an optional one is in brackets)."""
+    (contract,) = [c for c in _contracts() if c["type"] == "layers"]
+    assert contract["containers"] == ["shengji"] and contract["exhaustive"] is True
+    stated = [{n.strip().strip("()") for n in layer.split(":")} for layer in contract["layers"]]
+    doc = {}
+    for name, index in LAYERS.items():
+        doc.setdefault(index, set()).add(name)
+    assert stated == [doc[i] - {"__init__"} for i in sorted(doc, reverse=True)]
+
+
+def test_the_import_linter_contracts_hold():
+    """lint-imports (import-linter: the layers and no circles, type-checking imports
+    counted) on this tree; no cache, so nothing is written here."""
+    assert {c["type"] for c in _contracts()} >= {"layers", "acyclic_siblings"}
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    run = subprocess.run(
+        [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command;"
+         " sys.exit(lint_imports_command())", "--no-cache", "--no-logo"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 broken" in run.stdout

@@ -7,27 +7,22 @@ back in the hand and seat 0 plays again; seat 1's page has no such button."""
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.request
 
 import pytest
 from browsertools import (
-    ARGS,
-    CHROMIUM,
     new_page,
     pick_cards,
     press,
     serve,
     shots_dir,
     state,
+    step,
     wait_js,
 )
 
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium package)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+pytest.importorskip("test_browser")  # skips with it when chromium/playwright are missing
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is missing")
 
 from shengji.frontends.web.app import create_app  # noqa: E402
@@ -45,77 +40,65 @@ def _room(server: str) -> str:
         return json.loads(r.read())["room"]
 
 
-def _step(page, st) -> None:
-    """One decision of this page's seat, as tests/browsertools.py ``play`` makes it."""
-    legal = st["legal"]
-    kind = legal["kind"]
-    if kind == "declare" and st["view"]["to_deal"] > 0:
-        return  # the page passes by itself while the cards arrive
-    if kind in ("declare", "takeback"):
-        press(page, "#actions button.pass", False)
-    elif kind == "choose":
-        page.locator("#actions button.declare").first.click()
-    else:
-        cards = (st["view"]["hand"].split()[-legal["count"]:] if kind == "bury"
-                 else legal["actions"][0]["cards"].split())
-        pick_cards(page, cards)
-        press(page, "#play", False)
-    wait_js(page, f"window.shengji.state.event_index > {st['index']}")
+@pytest.fixture(scope="module")
+def server():
+    yield from serve(create_app(bot_delay=0))
 
 
-def test_the_take_back_button(tmp_path):
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for server in serve(create_app(bot_delay=0)):
-                code = _room(server)
-                a, b = new_page(browser), new_page(browser)
-                for pg in (a, b):
-                    pg.goto(server)
-                    pg.wait_for_selector("#variant option", state="attached")
-                    pg.fill("#joincode", code)
-                    pg.click("#join")
-                    pg.wait_for_selector("#waiting:not([hidden])")
-                    pg.evaluate("window.shengji.autoPassMs = 20")
-                a.click("#start")
-                pages = {}
-                for pg in (a, b):
-                    pg.wait_for_selector("#game:not([hidden])")
-                    pages[pg.evaluate("window.shengji.seat")] = pg
-                assert set(pages) == {0, 1}
-                a, b = pages[0], pages[1]
-                end = time.monotonic() + 120  # a bound on a hung page, not a timing rule
-                found = False
-                while not found:
-                    assert time.monotonic() < end, "seat 0 never played before seat 1"
-                    acted = False
-                    for seat, pg in pages.items():
-                        st = state(pg)
-                        legal = st["legal"]
-                        if legal is None or (legal["kind"] == "declare"
-                                             and st["view"]["to_deal"] > 0):
-                            continue  # not this seat's turn, or the page passes by itself
-                        if (seat == 0 and st["view"]["phase"] == "play"
-                                and len(st["view"]["trick"]) < 3):
-                            found = True
-                            break
-                        _step(pg, st)
-                        acted = True
-                    if not acted and not found:
-                        a.wait_for_timeout(20)
-                hand = st["view"]["hand"]
-                cards = st["legal"]["actions"][0]["cards"].split()
-                pick_cards(a, cards)
-                press(a, "#play", False)
-                a.wait_for_selector("#takeback-play[data-action='takeback-play']")
-                a.screenshot(path=str(shots_dir(tmp_path) / "takeback-play.png"))
-                assert b.locator("#takeback-play").count() == 0  # only the seat that played
-                a.click("#takeback-play")
-                wait_js(a, "window.shengji.state.legal !== null && "
-                           "!document.getElementById('takeback-play')")
-                st2 = state(a)
-                assert st2["view"]["hand"] == hand and st2["view"]["to_act"] == 0
-                assert "take back" in a.inner_text("#loglist").lower()
+def test_the_take_back_button(server, browser, tmp_path):
+    code = _room(server)
+    a, b = new_page(browser), new_page(browser)
+    try:
+        _take_back(server, code, a, b, tmp_path)
+    finally:
+        a.context.close()
+        b.context.close()
+
+
+def _take_back(server, code, a, b, tmp_path):
+    for pg in (a, b):
+        pg.goto(server)
+        pg.wait_for_selector("#variant option", state="attached")
+        pg.fill("#joincode", code)
+        pg.click("#join")
+        pg.wait_for_selector("#waiting:not([hidden])")
+        pg.evaluate("window.shengji.autoPassMs = 20")
+    a.click("#start")
+    pages = {}
+    for pg in (a, b):
+        pg.wait_for_selector("#game:not([hidden])")
+        pages[pg.evaluate("window.shengji.seat")] = pg
+    assert set(pages) == {0, 1}
+    a, b = pages[0], pages[1]
+    end = time.monotonic() + 120  # a bound on a hung page, not a timing rule
+    found = False
+    while not found:
+        assert time.monotonic() < end, "seat 0 never played before seat 1"
+        acted = False
+        for seat, pg in pages.items():
+            st = state(pg)
+            legal = st["legal"]
+            if legal is None or (legal["kind"] == "declare"
+                                 and st["view"]["to_deal"] > 0):
+                continue  # not this seat's turn, or the page passes by itself
+            if (seat == 0 and st["view"]["phase"] == "play"
+                    and len(st["view"]["trick"]) < 3):
+                found = True
                 break
-        finally:
-            browser.close()
+            step(pg)  # one decision as browsertools.advance makes it, no clicks
+            acted = True
+        if not acted and not found:
+            a.wait_for_timeout(20)
+    hand = st["view"]["hand"]
+    cards = st["legal"]["actions"][0]["cards"].split()
+    pick_cards(a, cards)
+    press(a, "#play", False)
+    a.wait_for_selector("#takeback-play[data-action='takeback-play']")
+    a.screenshot(path=str(shots_dir(tmp_path) / "takeback-play.png"))
+    assert b.locator("#takeback-play").count() == 0  # only the seat that played
+    a.click("#takeback-play")
+    wait_js(a, "window.shengji.state.legal !== null && "
+               "!document.getElementById('takeback-play')")
+    st2 = state(a)
+    assert st2["view"]["hand"] == hand and st2["view"]["to_act"] == 0
+    assert "take back" in a.inner_text("#loglist").lower()

@@ -33,8 +33,8 @@ VARIANTS = [
     "four-deck",
     "constant-two",
     str(HOUSE / "turn-kitty.yaml"),  # next player chooses, penalties, all_components
-    str(HOUSE / "titanic-seed000-following.yaml"),  # power kitty
-    str(HOUSE / "seed003-scoring.yaml"),
+    str(HOUSE / "titanic-tractor-first.yaml"),  # power kitty
+    str(HOUSE / "forty-point-steps.yaml"),
     # the play knobs of issue 10 (house files of tests/cases/house)
     str(CASES_HOUSE / "bombs-any-suit.yaml"),
     str(CASES_HOUSE / "bombs-follow-suit.yaml"),

@@ -43,6 +43,16 @@ def test_the_shipped_schema_is_built_from_the_python_definitions():
     assert SCHEMA_FILE.suffix == ".json" and SCHEMA_FILE.parent.name == "protocol"
 
 
+def test_the_schema_is_valid_draft_07():
+    """The draft-07 metaschema accepts the shipped file and what build() makes (a type
+    list naming "null" twice, once, was not)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    for schema in (load(), json.loads(json.dumps(build()))):
+        jsonschema.Draft7Validator.check_schema(schema)
+        types = re.findall(r'"type": (\[[^]]*\])', json.dumps(schema))
+        assert all(len(set(json.loads(t))) == len(json.loads(t)) for t in types)
+
+
 def test_every_message_and_event_type_has_a_definition():
     defs = load()["definitions"]
     assert {k.split(".", 1)[1] for k in defs if k.startswith("client.")} == set(CLIENT_MESSAGES)
@@ -96,8 +106,11 @@ def _play(variant: str, players: int | None = None):
         state = table.state(seat)
         legal = state["legal"]
         if legal["kind"] == "bury":
-            action = {"type": "Bury",
-                      "cards": " ".join(state["view"]["hand"].split()[:legal["count"]])}
+            hand = state["view"]["hand"].split()
+            if "restricted" in legal:  # bury settings: the restricted cards last
+                kinds = set(legal["restricted"].split())
+                hand.sort(key=lambda c: c in kinds)
+            action = {"type": "Bury", "cards": " ".join(hand[:legal["count"]])}
         elif legal["kind"] == "call":
             action = {"type": "CallFriends",
                       "calls": [a["calls"][0] for a in legal["actions"][:legal["count"]]]}
@@ -112,13 +125,34 @@ def _play(variant: str, players: int | None = None):
     return out
 
 
-@pytest.mark.parametrize("variant, players", [("two-deck-80", None),
-                                              ("finding-friends", 6)])
+# every state of a deal at every seat; the web tests check every message the server
+# sends as well (SHENGJI_PROTOCOL_CHECK), so the four-seat deal is long-run depth
+@pytest.mark.parametrize("variant, players", [
+    pytest.param("two-deck-80", None, marks=pytest.mark.long), ("finding-friends", 6),
+    # issue 35: a theft, calls before it; weak-hand redeals (each deals again: long)
+    ("house/ran", None), pytest.param("house/shanghai-80", None, marks=pytest.mark.long)])
 def test_a_deals_messages_match_the_schema(variant, players):
     msgs = _play(variant, players)
     for msg in msgs:
         validate_server(msg)
     assert len(msgs) > 100
+
+
+def test_a_redeal_decision_matches_the_schema():
+    """issue 35: the state a weak hand is asked in (phase and legal kind redeal)."""
+    table = Table(load_variant("house/shanghai-80"), seed=5)
+    while table.game.phase != "redeal":
+        seat = table.game.to_act
+        legal = table.state(seat)["legal"]
+        assert legal["kind"] == "declare"
+        table.act(seat, legal["actions"][0])
+    seat = table.game.to_act
+    msg = table.state(seat)
+    validate_server(msg)
+    assert msg["view"]["phase"] == "redeal" and msg["legal"]["kind"] == "redeal"
+    table.act(seat, {"type": "RequestRedeal"})
+    events = table.state(seat, since=0)["events"]
+    assert any(e["type"] == "RedealAsked" and e["seat"] == seat for e in events)
 
 
 def test_a_broken_message_is_caught():
@@ -143,7 +177,8 @@ def test_the_doc_names_every_message_event_and_error_code():
     for key in defs:
         if "." in key:
             name = key.split(".", 1)[1]
-            assert f"`{name}`" in DOC, f"docs/protocol.md does not name `{name}` ({key})"
+            assert f"`{name}`" in DOC or f"`{key}`" in DOC, (
+                f"docs/protocol.md does not name `{name}` ({key})")
     codes = set(re.findall(r'ProtocolError\(\s*"([a-z_]+)"',
                            "".join(p.read_text() for p in (ROOT / "shengji").rglob("*.py"))))
     missing = sorted(c for c in codes if f"`{c}`" not in DOC)

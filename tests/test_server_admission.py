@@ -3,6 +3,7 @@ room codes over HTTP and websockets alike (issue 26; shengji/frontends/web/admis
 
 from __future__ import annotations
 
+import asyncio
 import time
 import warnings
 
@@ -20,7 +21,7 @@ from webtools import BASE, WS, join, new_room, send  # noqa: E402
 from shengji.errors import ShengjiError  # noqa: E402
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.frontends.web.limits import Limits, address_key  # noqa: E402
-from shengji.frontends.web.rooms import Lobby  # noqa: E402
+from shengji.frontends.web.lobby import Lobby  # noqa: E402
 from shengji.protocol import PROTOCOL_VERSION  # noqa: E402
 from shengji.variants import load_variant  # noqa: E402
 
@@ -30,10 +31,25 @@ def variants():
     return {"two-deck-80": load_variant("two-deck-80")}
 
 
+_LOOP = asyncio.new_event_loop()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _loop():
+    yield
+    _LOOP.close()
+
+
+def create(lobby, *args, **kw):
+    """A room made by ``Lobby.create`` (a coroutine: it may look codes up in the store),
+    on one event loop for the module (a loop per call would cost more than the call)."""
+    return _LOOP.run_until_complete(lobby.create(*args, **kw))
+
+
 def refusal(lobby, address: str) -> str | None:
     """The refusal code of a room created from ``address`` (None: created)."""
     try:
-        lobby.create("two-deck-80", address=address)
+        create(lobby, "two-deck-80", address=address)
     except ShengjiError as e:
         return e.code
     return None
@@ -55,7 +71,9 @@ def test_one_ipv6_network_holds_the_rooms_of_one_address(variants):
 
 
 def test_a_flood_from_200_addresses_leaves_room_for_a_newcomer(variants):
-    lobby = Lobby(variants=variants, limits=Limits(max_rooms=2000, rooms_per_address=10))
+    # (no share kept for newcomers here: the empty rooms of the biggest holder make way)
+    lobby = Lobby(variants=variants, limits=Limits(max_rooms=2000, rooms_per_address=10,
+                                                   rooms_reserved_share=0))
     start = time.monotonic()
     refused = {}
     for a in range(205):
@@ -67,7 +85,7 @@ def test_a_flood_from_200_addresses_leaves_room_for_a_newcomer(variants):
     assert len(lobby.rooms) == 2000 and refused[None] == 2045
     # a newcomer gets a room: the biggest holder's least recently used room makes way
     start = time.monotonic()
-    room = lobby.create("two-deck-80", address="203.0.113.7")
+    room = create(lobby, "two-deck-80", address="203.0.113.7")
     print(f"2,050 creates from 205 addresses in {flood:.2f} s; the newcomer's room in "
           f"{1000 * (time.monotonic() - start):.1f} ms")
     assert room.code in lobby.rooms and len(lobby.rooms) == 2000
@@ -79,25 +97,51 @@ def test_a_flood_from_200_addresses_leaves_room_for_a_newcomer(variants):
     # a second newcomer too, and the same from an IPv6 address
     assert refusal(lobby, "198.51.100.1") is None
     assert refusal(lobby, "2001:db8:5::1") is None
+
+
+def test_a_flood_of_joined_rooms_leaves_room_for_newcomers(variants):
+    """Issue 34, item 4: 200 addresses x 10 rooms, each with somebody in it, made every
+    newcomer's POST /api/rooms a 503 server_full (a room somebody is in never makes
+    way). The last quarter of the table is kept for addresses holding fewer than two."""
+    lobby = Lobby(variants=variants, limits=Limits(max_rooms=2000, rooms_per_address=10))
+    made = 0
+    for a in range(200):
+        for _ in range(10):
+            try:
+                room = create(lobby, "two-deck-80", address=f"10.7.{a // 250}.{a % 250}")
+            except ShengjiError as e:
+                assert e.code == "too_many_rooms"
+                continue
+            room.conns.append(object())  # somebody is in every room the flood holds
+            made += 1
+    assert made <= 1500 + 2 * 50
+    for i in range(100):  # a hundred newcomers, each with a room somebody is in
+        room = create(lobby, "two-deck-80", address=f"198.51.100.{i}")
+        room.conns.append(object())
+        if i % 2:  # and a second one
+            create(lobby, "two-deck-80", address=f"198.51.100.{i}").conns.append(object())
+    # the newcomers too hold their share: a third room waits for a free place
+    assert refusal(lobby, "198.51.100.1") == "too_many_rooms"
+    assert refusal(lobby, "203.0.113.9") is None
     # the cap stays: when every address holds the same share, the server is full
     full = Lobby(variants=variants, limits=Limits(max_rooms=4, rooms_per_address=10))
     for a in range(4):
-        full.create("two-deck-80", address=f"10.2.0.{a}")
+        create(full, "two-deck-80", address=f"10.2.0.{a}")
     assert refusal(full, "10.2.0.9") == "server_full"
 
 
 def test_a_room_somebody_is_in_never_makes_way(variants):
     lobby = Lobby(variants=variants, limits=Limits(max_rooms=3, rooms_per_address=10))
-    rooms = [lobby.create("two-deck-80", address="10.3.0.1") for _ in range(3)]
+    rooms = [create(lobby, "two-deck-80", address="10.3.0.1") for _ in range(3)]
     for r in rooms:
         r.conns.append(object())  # somebody is connected to each
     assert refusal(lobby, "10.3.0.2") == "server_full"
 
 
 def test_rooms_nobody_joined_expire_within_minutes(variants):
-    limits = Limits(max_rooms=10, rooms_per_address=5)
+    limits = Limits(max_rooms=10, rooms_per_address=5, rooms_reserved_share=0)
     lobby = Lobby(variants=variants, limits=limits)
-    made = [lobby.create("two-deck-80", address=f"10.4.0.{i % 2}") for i in range(10)]
+    made = [create(lobby, "two-deck-80", address=f"10.4.0.{i % 2}") for i in range(10)]
     joined = made[0]
     joined.seats[0].kind = "human"  # somebody took a seat (and left)
     assert refusal(lobby, "10.4.0.0") == "too_many_rooms"
@@ -107,7 +151,7 @@ def test_rooms_nobody_joined_expire_within_minutes(variants):
     # the unjoined rooms are idle now: they count for nobody and make way for anyone
     assert [r.idle for r in made] == [False] + [True] * 9
     for _ in range(4):
-        lobby.create("two-deck-80", address="10.4.0.0")
+        create(lobby, "two-deck-80", address="10.4.0.0")
     assert joined.code in lobby.rooms and len(lobby.rooms) <= 10
 
 
@@ -118,9 +162,9 @@ def test_rooms_nobody_joined_leave_the_store_when_dropped(variants, tmp_path):
     try:
         lobby = Lobby(variants=variants, limits=Limits(max_rooms=2, unjoined_seconds=0),
                       store=store)
-        old = [lobby.create("two-deck-80", address="10.5.0.1") for _ in range(2)]
+        old = [create(lobby, "two-deck-80", address="10.5.0.1") for _ in range(2)]
         time.sleep(0.01)
-        lobby.create("two-deck-80", address="10.5.0.2")
+        create(lobby, "two-deck-80", address="10.5.0.2")
         assert not any(store.exists(r.code) for r in old)
     finally:
         store.close()
@@ -159,8 +203,12 @@ def test_guessing_over_http_is_held_to_the_rate(tmp_path):
     with make_client(tmp_path) as client:
         store = client.app.state.lobby.store
         looked = []
-        real_room = store.room
-        store.room = lambda code: looked.append(code) or real_room(code)
+        real_claim = store.claim
+
+        async def claim(code):
+            looked.append(code)
+            return await real_claim(code)
+        store.claim = claim
         code = new_room(client)
         start = time.monotonic()
         answers = {}
@@ -183,3 +231,15 @@ def test_a_right_code_is_found_over_http_and_websocket():
         assert client.get(f"/api/rooms/{code.lower()}/replay").status_code == 200
         with client.websocket_connect(WS) as ws:
             assert join(ws, code)["room"] == code
+
+
+def test_the_websocket_total_keeps_a_share_for_new_addresses(variants):
+    """Issue 34, item 10, for websockets: three addresses at their caps of 64 against a
+    total of 160; the last eighth (20) is kept for addresses holding fewer than 16."""
+    lobby = Lobby(variants=variants, limits=Limits(max_connections=160, conns_per_address=64))
+    for a in range(3):
+        for _ in range(64):
+            lobby.connect(f"10.9.0.{a}")
+    assert lobby.connections == 64 + 64 + 16
+    assert lobby.connect("10.9.0.2").code == "too_many_connections"
+    assert all(lobby.connect("203.0.113.5") is None for _ in range(10))

@@ -5,64 +5,17 @@ hold, and a bystander is still served (shengji/frontends/web/conns.py)."""
 from __future__ import annotations
 
 import contextlib
-import socket
-import threading
 import time
 
 import pytest
 
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is missing")
 
-from shengji.frontends.web.app import create_app  # noqa: E402
-from shengji.frontends.web.conns import server_config  # noqa: E402
+from webtools import closed_within, dial, live  # noqa: E402
+
 from shengji.frontends.web.limits import Limits  # noqa: E402
 
 FAST = dict(header_timeout=0.5, body_timeout=0.5, keep_alive=0.5)
-
-
-@contextlib.contextmanager
-def live(limits: Limits, **app_kw):
-    """A server on 127.0.0.1 in a thread; yields (port, config)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app(variants=["two-deck-80"], limits=limits, **app_kw)
-    config = server_config(app, host="127.0.0.1", port=port, limits=limits,
-                           log_level="critical", lifespan="on")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert srv.started, "uvicorn did not start"
-    try:
-        yield port, config
-    finally:
-        srv.should_exit = True
-        thread.join(10)
-
-
-def dial(port: int, source: str = "127.0.0.1") -> socket.socket:
-    s = socket.socket()
-    s.bind((source, 0))
-    s.connect(("127.0.0.1", port))
-    return s
-
-
-def closed_within(s: socket.socket, seconds: float) -> float | None:
-    """Seconds until the server closed ``s`` (EOF or reset), None if still open."""
-    start = time.monotonic()
-    s.settimeout(seconds)
-    try:
-        while True:
-            data = s.recv(4096)
-            if not data:
-                return time.monotonic() - start
-    except TimeoutError:
-        return None
-    except ConnectionResetError:
-        return time.monotonic() - start
 
 
 def get(port: int, path: str = "/api/variants", source: str = "127.0.0.1") -> bytes:
@@ -148,6 +101,24 @@ def test_socket_caps_per_address_and_in_all():
             s.close()
         time.sleep(0.3)
         assert len(config.caps) == 0 and config.caps.refused >= 6
+
+
+def test_the_total_cap_keeps_a_share_for_new_addresses():
+    """Issue 34, item 10: 41 addresses holding 8,200 sockets made a bystander's request
+    fail 17 times in 40. Five addresses try sixty sockets each against a total of 240:
+    the last eighth (30) is kept for addresses holding fewer than sixteen, so the fourth
+    address stops at 30 and the fifth at 16."""
+    limits = Limits(sockets_per_address=60, max_sockets=240)
+    with live(limits) as (port, config):
+        held = [dial(port, f"127.0.2.{a}") for a in range(1, 6) for _ in range(60)]
+        try:
+            time.sleep(0.3)
+            assert len(config.caps) == 3 * 60 + 30 + 16
+            for i in range(5):  # bystanders from new addresses are served
+                assert b" 200 " in get(port, source=f"127.0.3.{i + 1}")
+        finally:
+            for s in held:
+                s.close()
 
 
 def test_websockets_count_until_they_close():

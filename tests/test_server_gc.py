@@ -30,10 +30,16 @@ def test_survivors_are_frozen_and_young_garbage_is_still_collected():
         dead = weakref.ref(cycle())
         gc.collect(1)
         assert dead() is None
-        # a cycle alive at a collection of the middle generation is frozen with it
-        kept = cycle()
-        frozen = gc.get_freeze_count()
-        gc.collect(1)
+        # a cycle alive at a collection of the middle generation is frozen with it; no
+        # automatic collection may run in between (another test's server thread in this
+        # process allocates too, and one would freeze the cycle before it is counted)
+        gc.disable()
+        try:
+            kept = cycle()
+            frozen = gc.get_freeze_count()
+            gc.collect(1)
+        finally:
+            gc.enable()
         assert gc.get_freeze_count() >= frozen + 2
         # frozen: a full collection does not look at it once it dies ...
         ref = weakref.ref(kept)

@@ -126,6 +126,27 @@ def test_a_read_only_database_is_one_line_at_start(tmp_path, capsys, monkeypatch
     assert str(db) in line and "readonly" in line
 
 
+def test_an_empty_db_and_a_missing_folder_are_errors(tmp_path, capsys, monkeypatch):
+    """Issue 34, item 8: ``--db ''`` used the default file in the user's state folder,
+    silently; a path in a folder that did not exist made the folder. Both are one line
+    now; --create-db-dir asks for the folder."""
+    from shengji.commands.serve import database_path
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    line = one_line_error(capsys, ["serve", "--db", "", "--port", "1"])
+    assert line.startswith("shengji: --db '': give a file") or "--db ''" in line
+    assert not (tmp_path / "state").exists()
+    deep = tmp_path / "no" / "such" / "rooms.sqlite3"
+    line = one_line_error(capsys, ["serve", "--db", str(deep), "--port", "1"])
+    assert f"no folder {deep.parent}" in line and "--create-db-dir" in line
+    assert not (tmp_path / "no").exists()
+    assert database_path(str(deep), create_dir=True) == str(deep)
+    assert deep.parent.is_dir()
+    # the default is the user's state folder, made when missing (as before)
+    assert database_path(None) == str(tmp_path / "state" / "shengji" / "rooms.sqlite3")
+    assert database_path(":memory:") == ":memory:"
+
+
 def corrupt_inner_pages(db) -> None:
     """Overwrite every page but the first (the schema) with garbage."""
     size = os.path.getsize(db)

@@ -145,11 +145,37 @@ def test_deeply_nested_json_is_400_not_a_traceback(client):
         assert ws.receive_json()["code"] == "bad_json"
 
 
+def test_lone_surrogates_are_refused_at_the_edge(client):
+    """Issue 34, item 7: a lone surrogate in a seed, a key or a house file's text made a
+    500 with a traceback, or a room whose every state failed to encode."""
+    before = len(client.app.state.lobby.rooms)
+    for body in ('{"seed": "\\ud800"}', '{"\\ud800": 1}', '{"seed": "a\\udfffb"}'):
+        r = client.post("/api/rooms", content=body,
+                        headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["code"] == "bad_text", (body, r.text)
+    assert len(client.app.state.lobby.rooms) == before
+    r = client.post("/api/rules/check", json={"rules": 'extends: two-deck-80\nname: "a\\ud800b"\n'})
+    assert r.status_code == 422 and "not Unicode" in r.json()["errors"][0]["message"]
+    r = client.post("/api/rooms", json={"rules": 'extends: two-deck-80\nname: "\\udc00"\n'})
+    assert r.status_code == 422
+    code = new_room(client)
+    with client.websocket_connect(WS) as ws:
+        me = join(ws, code)
+        text = json.dumps({"type": "chat", "token": me["token"], "text": "hi X"})
+        ws.send_text(text.replace("X", "\\ud83d"))  # an escape of half a pair
+        assert until(ws, "error")["code"] == "bad_text"
+        send(ws, type="chat", token=me["token"], text="hi \U0001f600")  # a pair is fine
+        assert until(ws, "chat")["lines"][-1]["text"] == "hi \U0001f600"
+
+
 def test_a_non_ascii_token_is_a_bad_token(client):
     code = new_room(client)
     with client.websocket_connect(WS) as ws:
-        send(ws, type="join", protocol=PROTOCOL_VERSION, room=code, token="tökén\ud800")
+        send(ws, type="join", protocol=PROTOCOL_VERSION, room=code, token="tökén")
         assert ws.receive_json()["code"] == "bad_token"
+        # a lone surrogate is no text at all (issue 34): refused before any lookup
+        send(ws, type="join", protocol=PROTOCOL_VERSION, room=code, token="tökén\ud800")
+        assert ws.receive_json()["code"] == "bad_text"
         me = join(ws, code)
         send(ws, type="start", token="ünïcödé")
         assert until(ws, "error")["code"] == "bad_token"
@@ -314,6 +340,10 @@ def test_listening_on_every_interface_is_warned_about(monkeypatch, capsys):
     runs = []
     monkeypatch.setattr(uvicorn, "Server", lambda config: type(
         "S", (), {"run": lambda self: runs.append(config)})())
+    # uvicorn's Config rewrites the process's logging (dictConfig), which closes the
+    # handlers other libraries made: absl's (OpenSpiel, imported by another test of this
+    # worker) closes a stream it took from pytest's capture, and the run loses its stderr
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123", "--db", ":memory:"]) == 0
     assert "WARNING: --host 0.0.0.0 listens on every network interface" in capsys.readouterr().err
     assert runs[0].proxy_headers is False and runs[0].ws_per_message_deflate is False

@@ -64,6 +64,29 @@ def test_hidden_played_cards_are_absent_from_events_and_protocol():
     assert len(msg["view"]["tricks"]) == 1
 
 
+def test_the_state_that_scores_a_deal_shows_its_last_trick():
+    """With hide_played_cards the plays of the deal's last trick reach every seat with
+    the DealScored they end in (the new deal has begun by then: its own tricks are not
+    the ones shown); the deal's earlier tricks come face down, the seat's own too."""
+    from shengji.engine import DealScored
+
+    v = load_variant(HIDE_CARDS)
+    game = Game(v, 2)
+    bots = [make_bot("random", v, f"t/{s}") for s in range(4)]
+    before = 0
+    while not any(isinstance(e, DealScored) for e in game.events[before:]):
+        seat = game.to_act
+        before = len(game.events)
+        game.apply(bots[seat].act(game.view(seat), game.legal_actions(seat)))
+    last = max(e.trick for e in game.events if isinstance(e, Played))
+    for seat in range(4):
+        plays = [e for e in game.events_for(seat, before) if isinstance(e, Played)]
+        assert plays and all(e.cards is not None for e in plays)  # the last trick
+        earlier = [e for e in game.events_for(seat) if isinstance(e, Played)]
+        assert {e.trick for e in earlier if e.cards is not None} == {last}
+        assert any(e.seat == seat and e.cards is None for e in earlier)
+
+
 def test_base_variant_shows_every_played_card():
     game = _play_until(Game("two-deck-80", 2), tricks=4, plays_more=1)
     view = game.view(0)

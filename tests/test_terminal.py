@@ -108,7 +108,9 @@ def test_illegal_play_is_refused_in_words_and_nothing_is_lost(explain):
     first = refusal.splitlines()[0]
     assert first.startswith("You tried ") and "You must follow " in first, first
     assert "must_follow_suit" not in first and "seat 0" not in first and "docs/" not in first
-    assert ("rule: docs/rules.md §5" in refusal) is explain
+    # the rule in the words of the page's rules page (refusals.RULES), its section after
+    assert ("why: Following suit and shape: Play as many cards" in refusal) is explain
+    assert ("(docs/rules.md §5)" in refusal) is explain and "seed 0" not in refusal
     assert ("must_follow_suit" in refusal) is explain  # the engine's own sentence
     assert ("--explain shows the rule" in refusal) is not explain
     assert "nothing was played" in refusal
@@ -116,6 +118,36 @@ def test_illegal_play_is_refused_in_words_and_nothing_is_lost(explain):
     after = refusal.split("your turn to follow", 1)[0]
     assert "all hints" not in after
     assert "--- Deal 1 result ---" in text
+
+
+def test_p_while_following_says_what_is_asked_not_an_unrelated_rule():
+    """Issue 38: `p` at a follow was sent, refused "not possible at this point" and cited
+    the play-order rule (with --explain, docs/rules.md §4). Nothing to pass is said as such,
+    and nothing is sent."""
+    table = Table("two-deck-80", 3, bots={1: "heuristic", 2: "heuristic", 3: "heuristic"})
+    out = io.StringIO()
+    assert Terminal(table, 0, io.StringIO("p\nq\n"), out, explain=True).run() == 0
+    text = out.getvalue()
+    assert "your turn to follow with 5 cards > p" in text
+    assert "there is nothing to pass now: your turn to follow (type the cards" in text
+    assert "refused" not in text and "docs/rules.md" not in text and "§4" not in text
+    assert all(a.seat != 0 for a in table.game.actions)  # nothing was sent for seat 0
+
+
+def test_the_jokers_are_shown_as_the_page_shows_them_and_typed_back():
+    """Issue 38: the terminal showed BJ where the page shows ★big joker. Seed 3: seat 1 leads
+    the big joker; seat 0 holds one. Typed as shown (a hint copied), it is played."""
+    table = Table("two-deck-80", 3, bots={1: "heuristic", 2: "heuristic", 3: "heuristic"})
+    out = io.StringIO()
+    inp = io.StringIO("★big joker ♦K ♦K ♦3 ♦3\nq\n")
+    assert Terminal(table, 0, inp, out).run() == 0
+    text = out.getvalue()
+    assert "trick 1: seat 1 (opponent) ★big joker ♦2 ♦2 ♠2 ♠2" in text
+    assert "your hand (25): trumps: ★big joker ♣2" in text
+    assert not re.search(r"\bBJ\b", text.split("q = quit", 1)[1])  # past the intro line
+    assert "refused" not in text
+    played = [a for a in table.game.actions if a.seat == 0 and type(a).__name__ == "Play"]
+    assert played and card_str(53) in [card_str(k) for k in played[0].cards]
 
 
 def test_bad_tokens_hints_and_quit():
@@ -174,8 +206,34 @@ def test_finding_friends_at_six_seats():
     text = out.getvalue()
     assert script.tried
     assert "seats: s0 " in text and "you* " in text and "(* dealer, + dealer's side" in text
-    assert "refused: You cannot call those: call 1 BJ: BJ is a trump" in text
+    # the cards of the engine's sentence shown as the page shows them
+    assert "refused: You cannot call those: call 1 ★big joker: ★big joker is a trump" in text
     assert "you call friends: 1st " in text
     assert "--- Deal 2 result ---" in text
     assert "side unknown" in text  # before the friends show themselves
     assert "Traceback" not in text
+
+
+class AsksRedeal(FirstHint):
+    """Asks for a redeal whenever asked (issue 35, declare.weak_hand_redeal), else types the
+    first hint."""
+
+    def readline(self) -> str:
+        self.lines += 1
+        prompts = [ln for ln in self.out.getvalue().splitlines() if "your turn to" in ln]
+        return "r\n" if "ask for a redeal" in prompts[-1] else shown_hints(self.out)[0] + "\n"
+
+
+def test_a_weak_hand_asks_for_a_redeal(tmp_path):
+    # ChannonTian/80fen docs/RULES.md §F: a weak hand of the dealer's opponents may ask
+    from shengji.builtin_rules import drawn_seat
+
+    house = tmp_path / "weak.yaml"
+    house.write_text("extends: two-deck-80\ndeclare: {first_dealer: random, weak_hand_redeal: "
+                     "{points: 200, trumps: null, limit: 1, dealer: kept}}\n", encoding="utf-8")
+    seed = next(s for s in range(20) if drawn_seat(f"{s}:0:0", 4) % 2 == 0)  # seat 3 attacks
+    out = io.StringIO()
+    assert play(str(house), 3, seed, deals=1, inp=AsksRedeal(out), out=out, color=False) == 0
+    text = out.getvalue()
+    assert "you ask for a redeal (a weak hand): the cards are dealt again" in text
+    assert text.count("ask for a redeal, your hand being weak (r)") == 1  # the limit: once

@@ -83,7 +83,7 @@ def test_three_deck_following_is_seed_001():
 
 def test_house_titanic_follows_seed_000_and_inherits_the_rest():
     """seed 000: 泰坦尼克 > 一副拖拉機 + 任意兩張 > 兩副三同張 > ..."""
-    v = load_variant("house/titanic-seed000-following")
+    v = load_variant("house/titanic-tractor-first")
     ladder = v.play_rules.ladder_for((3, 2))
     assert ladder[:3] == ((parse_shape("titanic"),), ((2, 2),), ((3, 1), (3, 1)))
     assert v.play_rules.ladder_for((3, 1)) == load_variant(
@@ -155,7 +155,7 @@ def test_four_deck_table_extends_the_pattern_with_80_point_steps(points, expecte
     ],
 )
 def test_house_seed_003_two_deck_table(points, expected):
-    assert _score(load_variant("house/seed003-scoring"), points) == expected
+    assert _score(load_variant("house/forty-point-steps"), points) == expected
 
 
 @pytest.mark.parametrize(
@@ -166,7 +166,7 @@ def test_house_seed_003_two_deck_table(points, expected):
     ],
 )
 def test_house_seed_003_one_deck_table(points, expected):
-    assert _score(load_variant("house/one-deck-seed003"), points) == expected
+    assert _score(load_variant("house/one-deck-steep-table"), points) == expected
 
 
 # --- declarations ------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def test_next_dealer_seed_000(v2):
     assert [v2.next_dealer(d, hold) for d in range(4)] == [2, 3, 0, 1]  # 由其對家當莊家
     assert [v2.next_dealer(d, lose) for d in range(4)] == [1, 2, 3, 0]  # 莊家的下家
     # seed 003 (抢庄) also hands the deal to the partner (issue 10 fixed the house file)
-    assert load_variant("house/one-deck-seed003").next_dealer(1, hold) == 3
+    assert load_variant("house/one-deck-steep-table").next_dealer(1, hold) == 3
     keep = load_variant({"extends": "one-deck-40", "next_dealer": {"hold": "dealer"}})
     assert keep.next_dealer(1, hold) == 1
 
@@ -272,7 +272,7 @@ def test_match_winner(v2):
     assert v2.match_winner({0: 12, 1: 11}, out, dealer_team=0) is None
     assert v2.match_winner({0: 12, 1: 13}, out, dealer_team=0) == 1  # passed A
     # must win A as dealers: the rise, not the winner check, holds the attackers at A
-    strict = load_variant("house/titanic-seed000-following")
+    strict = load_variant("house/titanic-tractor-first")
     assert strict.advance(11, 2, defending=False) == 12  # attackers stop on A
     assert strict.advance(12, 3, defending=False) == 12
     assert strict.advance(11, 3, defending=True) == 12  # dealers from K stop on A too

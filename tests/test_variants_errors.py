@@ -46,10 +46,15 @@ BASE = "extends: two-deck-80\n"
 @pytest.mark.parametrize(
     "body, expected",
     [
-        # unknown key, with its line and the keys allowed there
+        # unknown key, with its line, the key meant when it is close, and the keys
+        # allowed there
         (BASE + "play:\n  ruf_compare: strongest\n",
-         ":3: play.ruf_compare: unknown key (allowed here: max_tuple, tractors,"),
-        (BASE + "scorring: {step: 40}\n", ":2: scorring: unknown key (allowed here: name,"),
+         ":3: play.ruf_compare: unknown key: did you mean ruff_compare? (allowed here: "
+         "max_tuple, tractors,"),
+        (BASE + "scorring: {step: 40}\n",
+         ":2: scorring: unknown key: did you mean scoring? (allowed here: name,"),
+        (BASE + "play:\n  kity: table\n", ":3: play.kity: unknown key: did you mean kitty? ("),
+        (BASE + "colour: red\n", ":2: colour: unknown key (allowed here: name,"),
         # wrong value of a choice: the allowed values
         (BASE + "play:\n  ruff_compare: biggest\n",
          ":3: play.ruff_compare: 'biggest' is not one of strongest, all_components, highest_card"),
@@ -172,10 +177,15 @@ def test_cli_check_reports_and_fails(tmp_path, capsys):
     assert "Traceback" not in err
 
 
-def test_cli_check_builtins_ok(capsys):
+@pytest.mark.parametrize("play", [
+    # the test match of every built-in and house file is the all-variants suite's deal-0
+    # and follows checks (tests/test_conformance_suite.py): here the command's own path,
+    # and the whole command once more with --long
+    False, pytest.param(True, marks=pytest.mark.long)])
+def test_cli_check_builtins_ok(capsys, play):
     from shengji.variants import builtin_dir
 
-    assert main(["variants", "check", str(builtin_dir())]) == 0
+    assert main(["variants", "check", str(builtin_dir()), *([] if play else ["--no-play"])]) == 0
     assert "0 with errors" in capsys.readouterr().out
 
 

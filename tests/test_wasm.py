@@ -56,6 +56,17 @@ def test_size_exports_and_no_imports():
     assert set(exports) == set(build_wasm.EXPORTS) | {"memory", "_initialize"}
 
 
+def test_the_readme_says_the_size_of_the_shipped_core():
+    """The README said 56 KB for an 83,818-byte core.wasm (issue 38): the figure is read
+    from the file here, to the nearest KB."""
+    import re
+
+    said = re.search(r"`shengji/wasm/core.wasm`, (\d+) KB", (ROOT / "README.md").read_text())
+    assert said, "README.md no longer gives core.wasm's size"
+    assert int(said.group(1)) == round(WASM.stat().st_size / 1000), (
+        f"README.md: core.wasm is {WASM.stat().st_size:,} bytes, not {said.group(1)} KB")
+
+
 def test_package_data_lists_the_wasm_files():
     text = (ROOT / "pyproject.toml").read_text()
     for name in ("core.wasm", "*.mjs", "core.wasm.sources"):

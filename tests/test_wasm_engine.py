@@ -6,6 +6,7 @@ the all-variants suite's engine comparison passes; a program that crashes, hangs
 answers garbage fails each case it was asked, with a reason, within the time limit.
 """
 
+import json
 import subprocess
 import sys
 import time
@@ -32,7 +33,7 @@ def test_every_rule_case_passes_with_the_wasm_engine(capsys):
     code, out = conformance(capsys, CASES, "--engine", "wasm")
     assert code == 0, out
     judged = out.splitlines()[-2]
-    assert judged.startswith("engine wasm: ") and "not covered, run on the Python core" in judged
+    assert judged.startswith("engine wasm: ") and "cases judged by it, 0 declined" in judged
     n = int(judged.split(": ")[1].split()[0])
     assert n > 250  # the play kinds of the case files
     assert out.splitlines()[-1].endswith(" passed, 0 failed")
@@ -95,6 +96,43 @@ def test_a_broken_program_fails_each_case_with_a_reason(tmp_path, capsys, body, 
     if "time limit" in why:
         # a hang is cut (30 s of sleep a case would be 90 s), however slow the machine
         assert time.monotonic() - t0 < 80
+
+
+REPORTED = THREE_CASES + (
+    "  - {id: d, score: {attacker_points: 40}, expect: {next: dealers, rise: 1}}\n")
+# judges follow (always "legal"), declines the rest naming the request's variant and seats
+HALF_ENGINE = (
+    "for line in sys.stdin:\n"
+    "    r = json.loads(line)\n"
+    "    out = ({'answer': 'legal'} if r['kind'] == 'follow' else\n"
+    "           {'unsupported': f\"{r['kind']}: no ({r['variant']}, {r['players']} seats)\"})\n"
+    "    print(json.dumps({'id': r['id'], **out}), flush=True)\n")
+
+
+def test_the_report_says_per_file_what_the_engine_judged_declined_and_never_got(
+        tmp_path, capsys):
+    """docs/conformance.md "The runner's report": per case file, judged / declined (with
+    the engine's reasons) / never sent, and --json says the same."""
+    cases = tmp_path / "w.cases.yaml"
+    cases.write_text(REPORTED)
+    engine = _program(tmp_path, HALF_ENGINE)
+    code, out = conformance(capsys, cases, "--engine", engine, "--engine-timeout", "60")
+    assert code == 1  # the follow case expects illegal
+    assert f"  {cases}: 1 judged, 2 declined, 1 never sent (score 1)" in out
+    assert "    declined 1: winner: no (two-deck-80, 4 seats)" in out
+    assert "    declined 1: decompose: no (two-deck-80, 4 seats)" in out
+    assert out.splitlines()[-2].startswith(f"engine {engine}: 1 cases judged by it, 2 declined")
+    code, out = conformance(capsys, cases, "--engine", engine, "--engine-timeout", "60",
+                            "--json")
+    report = json.loads(out)
+    assert code == 1 and (report["passed"], report["failed"]) == (3, 1)
+    [f] = report["files"]
+    assert (f["judged"], f["never_sent"]) == (1, {"score": 1})
+    assert sorted((d["reason"], d["cases"]) for d in f["declined"]) == [
+        ("decompose: no (two-deck-80, 4 seats)", ["b"]),
+        ("winner: no (two-deck-80, 4 seats)", ["a"])]
+    [failure] = report["failures"]
+    assert (failure["case"], failure["expected"], failure["got"]) == ("c", "illegal", "legal")
 
 
 def test_a_missing_program_is_one_clear_failure_per_case(tmp_path, capsys):

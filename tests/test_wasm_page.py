@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import pytest
 import test_browser as tb
-from test_browser import illegal_single, pick_cards, state, wait_js
+from browsertools import advance, decide, illegal_single, pick_cards, state, wait_js
+from test_browser import ILLEGAL_SINGLE
 
+from shengji.cards import JOKER_NAMES, JOKER_SYMBOLS, SUIT_SYMBOLS, SUITS
 from shengji.engine.phase import RULE_FOLLOW
 
-# the browser tests' fixtures: one server and one Chromium for this module too
-server, browser, page = tb.server, tb.browser, tb.page
+# the browser tests' server for this module too (`page`: tests/conftest.py)
+server = tb.server
 
 
 def test_the_page_cites_the_engines_rule():
@@ -40,35 +42,38 @@ def _start(page, server, seed: str = "7") -> None:
     }""")
 
 
-def _until_illegal_follow(page, max_turns: int = 200):
-    """Play the first legal action until this seat follows a single with a card that
-    is not a legal follow; that state and the card."""
-    for _ in range(max_turns):
-        wait_js(page, "window.shengji.state && window.shengji.state.legal !== null")
-        st = state(page)
-        bad = illegal_single(st)
-        if bad is not None:
-            return st, bad
-        legal = st["legal"]
-        if legal["kind"] in ("declare", "takeback"):
-            page.click("#actions button.pass")
-        elif legal["kind"] == "bury":
-            pick_cards(page, st["view"]["hand"].split()[-legal["count"]:])
-            page.click("#play")
-        else:
-            pick_cards(page, legal["actions"][0]["cards"].split())
-            page.click("#play")
-        wait_js(page, f"window.shengji.state.event_index > {st['index']}")
-    pytest.fail("no illegal single follow came up")
+def _until_illegal_follow(page):
+    """On (through the page's websocket, browsertools.advance) until this seat follows a
+    single with a card that is not a legal follow; that state and the card."""
+    if advance(page, until=ILLEGAL_SINGLE) != "stopped":
+        pytest.fail("no illegal single follow came up")
+    st = state(page)
+    return st, illegal_single(st)
 
 
 def _actions_sent(page) -> list:
     return page.evaluate("window.__sent.filter((m) => m.type === 'action')")
 
 
+def glyph(tok: str) -> str:
+    """A card as the page writes it in a sentence (static/cards.js glyph)."""
+    if tok in JOKER_SYMBOLS:
+        return JOKER_SYMBOLS[tok] + JOKER_NAMES[tok]
+    return SUIT_SYMBOLS[SUITS.index(tok[0])] + tok[1:]
+
+
 def test_an_illegal_follow_is_explained_and_not_sent(server, page):
+    """Also issue 38: the refusal names the refused selection, not the last play this page
+    sent (a play is clicked first, so there is one), in the plain sentence of
+    shengji.protocol.refusals (no "S card(s)"), and "why?" is a link to the rule in words;
+    at 1280×800, then at 390×844."""
+    page.set_viewport_size({"width": 1280, "height": 800})
     _start(page, server)
     wait_js(page, "window.shengji.core === 'wasm'")
+    advance(page, until="st.legal.kind === 'lead' || st.legal.kind === 'follow'")
+    earlier = state(page)
+    decide(page, earlier)  # clicked: the page's last sent action (app.lastSent)
+    sent_cards = page.evaluate("window.shengji.lastSent.cards").split()
     st, bad = _until_illegal_follow(page)
     ok = {a["cards"] for a in st["legal"]["actions"]}
     # the hand in the server's trump order
@@ -85,14 +90,35 @@ def test_an_illegal_follow_is_explained_and_not_sent(server, page):
     sent_before = len(_actions_sent(page))
     pick_cards(page, [bad])
     page.wait_for_selector("#selnote")
-    assert "Not a legal follow: must follow suit" in page.inner_text("#selnote")
+    note = page.inner_text("#selnote")
+    # the sentence a refusal says, not the core's ("the hand holds 4 S card(s), so ...")
+    assert note.startswith("Not a legal follow: You must follow "), note
+    assert "card(s)" not in note and "must follow suit:" not in note
     page.click("#play")
     page.wait_for_selector("#error:not([hidden])")
     text = page.inner_text("#error")
-    # plain words first; the rule and its source behind "why?" (issue 21)
-    assert "You must follow" in text and "why?" in text
-    page.click("#error .why summary")
-    assert "docs/rules.md §5" in page.inner_text("#error .why .rule")
+    # the cards refused are the selection, not the play sent before (issue 38, item 1)
+    assert text.startswith(f"Not allowed: You tried {glyph(bad)}. You must follow "), text
+    if bad not in sent_cards:
+        assert not any(f"tried {glyph(c)}" in text for c in sent_cards), (sent_cards, text)
+    # plain words; "why?" is a link to the rule in words (issue 21, 38)
+    assert text.rstrip().endswith("why?") and "docs/" not in text and "seed" not in text
+    why = page.locator("#error a.why")
+    assert why.get_attribute("href") == "/static/rules.html#following"
+    for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        page.set_viewport_size(size)
+        page.locator("#error").scroll_into_view_if_needed()
+        assert page.locator("#error").is_visible() and why.is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), size
+    with page.context.expect_page() as opened:
+        why.click()
+    rules = opened.value
+    rules.wait_for_selector("#following:target")
+    said = rules.inner_text("#following")
+    assert said.startswith("Following suit and shape") and "Play as many cards" in said
+    assert "seed" not in rules.inner_text("body") and "docs/" not in rules.inner_text("body")
+    assert rules.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    rules.close()
     page.wait_for_timeout(300)
     assert len(_actions_sent(page)) == sent_before
     assert state(page)["index"] == st["index"]

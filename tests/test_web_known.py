@@ -1,12 +1,14 @@
 """One source for what the page knows: static/known.js is generated from the Python data
-(card points, suits, ranks, refusals in words), every refusal code the engine can give
-has its words, and the view tells the page which cards are trumps (the page does not
-work it out, so a variant's constant ranks are trumps on screen too)."""
+(card points, suits, jokers, ranks, refusals and their rules in words), every refusal code
+the engine can give has its words, every rule it cites is said in words, and the view
+tells the page which cards are trumps (the page does not work it out, so a variant's
+constant ranks are trumps on screen too)."""
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,7 +20,7 @@ from shengji.cards import NUM_KINDS, card_str, parse_cards, point_value
 from shengji.core import FollowReason
 from shengji.frontends.web.known import known, known_js
 from shengji.protocol import Table
-from shengji.protocol.refusals import REFUSALS, refusal_text
+from shengji.protocol.refusals import REFUSALS, RULES, refusal_text, rule_words
 
 STATIC = Path(shengji.__file__).parent / "frontends" / "web" / "static"
 ENGINE = Path(shengji.__file__).parent / "engine"
@@ -55,6 +57,12 @@ def engine_reason_codes() -> set[str]:
             codes |= {a.value for a in args
                       if isinstance(a, ast.Constant) and isinstance(a.value, str)}
     codes |= {v for k, v in vars(FollowReason).items() if k.isupper() and v != FollowReason.OK}
+    # and the server's own: ProtocolError("illegal", message, reason) (web/rooms.py)
+    for path in (ENGINE.parent / "frontends").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "ProtocolError" \
+                    and len(node.args) > 2 and getattr(node.args[0], "value", "") == "illegal":
+                codes.add(node.args[2].value)
     return codes
 
 
@@ -63,6 +71,24 @@ def test_every_refusal_code_has_plain_words_and_no_stale_one():
     assert len(codes) >= 12, codes  # the scan finds the engine's refusals
     assert codes - set(REFUSALS) == set(), "a refusal code without words"
     assert set(REFUSALS) - codes == set(), "words for a code the engine never gives"
+
+
+def test_every_rule_a_refusal_cites_is_said_in_plain_words():
+    """Issue 38: "why?" showed "docs/rules.md §5 (…, seed 000 出牌規則)". Every rule the
+    engine cites (engine/phase.py RULE_*) has words for players on the page's rules page
+    (and the terminal's --explain): no sources, no section numbers; one anchor each."""
+    from shengji.engine import phase
+
+    cited = {v for k, v in vars(phase).items() if k.startswith("RULE_")}
+    assert cited and cited == set(RULES)
+    ids = [r["id"] for r in RULES.values()]
+    assert len(set(ids)) == len(ids) and all(re.fullmatch(r"[a-z-]+", i) for i in ids)
+    for said in RULES.values():
+        words = said["title"] + " " + said["text"]
+        assert not re.search(r"seed|docs/|§|\.md|card\(s\)", words), words
+        assert len(said["text"]) > 40
+    assert rule_words(phase.RULE_FOLLOW).startswith("Following suit and shape: Play as many")
+    assert rule_words("a plugin's own rule") == ""
 
 
 def test_refusal_words_fill_their_fields_or_fall_back():

@@ -100,14 +100,29 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _see_these_packages(python: Path) -> None:
+    """Make the running environment's site-packages folders importable from ``python``
+    (a new venv's interpreter), after its own."""
+    dirs = [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages")
+            and Path(p).is_dir()]
+    ask = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    inner = subprocess.run([str(python), "-c", ask], check=True, capture_output=True,
+                           text=True).stdout.strip()
+    (Path(inner) / "zz_running_env.pth").write_text("\n".join(dirs) + "\n", encoding="utf-8")
+
+
 def test_the_wheel_installs_and_runs_without_a_compiler(dist, tmp_path):
     wheel, sdist = _one(dist, "shengji-*.whl"), _one(dist, "shengji-*.tar.gz")
     venv = tmp_path / "venv"
-    # system site-packages supply the dependencies (cffi, PyYAML, starlette, ...) so that
-    # nothing is downloaded; shengji itself comes only from the wheel (checked below)
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
-                   check=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     vbin = venv / ("Scripts" if os.name == "nt" else "bin")
+    # the running environment's packages supply the dependencies (cffi, PyYAML, starlette,
+    # setuptools for the sdist, ...) so that nothing is downloaded. `venv
+    # --system-site-packages` would not do: made from a virtual environment's Python it
+    # sees the base interpreter's packages, not that environment's. A .pth line after the
+    # new venv's own site-packages: shengji itself comes only from the wheel (checked
+    # below; a path line does not run the .pth files there, so no editable install leaks)
+    _see_these_packages(vbin / "python")
     nocc = tmp_path / "nocc"
     nocc.write_text("#!/bin/sh\necho 'no C compiler here' >&2\nexit 1\n")
     nocc.chmod(0o755)

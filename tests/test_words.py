@@ -45,3 +45,23 @@ def test_the_lobby_lists_each_variants_description():
     data = client.get("/api/variants").json()
     assert set(data["descriptions"]) == set(data["variants"])
     assert "tractors" in data["descriptions"]["two-deck-80"]
+
+
+def test_house_rules_and_settings_name_the_rule_not_its_source(capsys):
+    """Issue 38: "seed 000/002/003" (our sources' names) in the panel's descriptions (the
+    schema's) and in `shengji variants --house`: the rule itself is named instead."""
+    import json
+    import re
+    from pathlib import Path
+
+    import shengji
+
+    source = re.compile(r"\bseeds? ?\d{3}|\bseed\d{3}|pagat", re.I)
+    assert main(["variants", "--house"]) == 0
+    listed = capsys.readouterr().out
+    assert "house/turn-kitty" in listed and not source.search(listed), listed
+    schema = (Path(shengji.__file__).parent / "schema" / "variant.schema.json").read_text()
+    said = [d for d in re.findall(r'"description": "([^"]*)"', schema) if source.search(d)]
+    assert said == [], said
+    assert json.loads(schema)  # (still one JSON document)
+

@@ -47,12 +47,13 @@ def spending_cards(view, rules) -> dict:
 
 
 def call_words(ordinal: int, card: int) -> str:
-    """(1, ♠A) → "1st ♠A"."""
+    """(1, ♠A) → "1st ♠A"; (0, ♠A) → "other ♠A" (friends.other_copy)."""
     suffix = ("th" if 10 <= ordinal % 100 <= 20
               else {1: "st", 2: "nd", 3: "rd"}.get(ordinal % 10, "th"))
     text = card_str(card)
     symbol = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}.get(text[0])
-    return f"{ordinal}{suffix} {symbol + text[1:] if symbol else text}"
+    which = "other" if ordinal == 0 else f"{ordinal}{suffix}"
+    return f"{which} {symbol + text[1:] if symbol else text}"
 
 
 def ally(view, seat: int) -> str:

@@ -241,7 +241,7 @@ class HeuristicBot(Bot):
         return cards
 
     def _bury(self, view, legal, remember: bool = True):
-        chosen = tuple(self.bury_order(view)[:legal.count])
+        chosen = legal.burial(self.bury_order(view))
         if remember:
             counts = [0] * NUM_KINDS
             for c in chosen:

@@ -52,7 +52,7 @@ from ..cards import NUM_KINDS, point_value
 from ..engine.actions import Bury, Play
 from ..errors import ShengjiError
 from ..friends import FriendTracker
-from ..playout import MAX_PLAYERS, POLICIES, FriendsState, Position, evaluate
+from ..playout import MAX_PLAYERS, POLICIES, FriendsState, Position, evaluate, friends_state
 from .base import Bot, Option, register
 from .heuristic import HeuristicBot
 from .knowledge import Holders, sample_world, unseen_counts
@@ -192,13 +192,14 @@ class MonteCarloBot(Bot):
         _, eff, st = self.heuristic._ctx(view)
         count = legal.count
         order = self.heuristic.bury_order(view)
-        options = [tuple(sorted(order[:count]))]
+        options = [tuple(sorted(legal.burial(order)))]
         for suit in range(4):
             cards = [c for c in order if eff[c] == suit]
             if 0 < len(cards) <= count:
                 rest = [c for c in order if eff[c] != suit][:count - len(cards)]
                 options.append(tuple(sorted(cards + rest)))
-        options = list(dict.fromkeys(options))
+        # (the variant's bury settings: only the burials that keep to them)
+        options = [o for o in dict.fromkeys(options) if legal.fits(o)]
         if len(options) == 1:
             return Bury(view.seat, options[0]), "the only burial worth trying"
         unseen = unseen_counts(view, v.composition.counts)
@@ -373,8 +374,7 @@ class MonteCarloBot(Bot):
         for trick in view.tricks + ((view.trick,) if view.trick else ()):
             for seat, cards in trick:
                 t.play(seat, cards)
-        return FriendsState(view.dealer, tuple(t.calls), tuple(t.seen), tuple(t.done),
-                            tuple(t.side), rules.join_twice, rules.dealer_copies_count)
+        return friends_state(view.dealer, t.calls, t.seen, t.done, t.side, rules)
 
     def _captured(self, view, ctx) -> list[int]:
         """Trick points each seat has won this deal (from the tricks it has seen)."""

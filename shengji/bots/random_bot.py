@@ -65,7 +65,11 @@ class RandomBot(Bot):
             # the hand's cards by id, each as often as held (the population sampled):
             # joined as bytes, the cheapest way to repeat 54 kinds
             cards = list(b"".join(map(mul, _KIND_BYTES, view.hand)))
-            picked = rng.sample(cards, legal.count)
+            if legal.limit is not None:  # the variant's bury settings: keep to them
+                rng.shuffle(cards)
+                picked = list(legal.burial(cards))
+            else:
+                picked = rng.sample(cards, legal.count)
             picked.sort(reverse=True)  # ids of the hand, descending: what Bury keeps
             return Bury.trusted(view.seat, tuple(picked))
         if kind == "call":

@@ -7,8 +7,10 @@ anything failed (2 for a usage problem, as every shengji command).
 
 from __future__ import annotations
 
+import json
 import sys
 
+from ..conformance.report import Report
 from ..conformance.runner import iter_results, summary
 from ..progress import Progress, add_progress_argument
 from . import add_seats_argument
@@ -51,6 +53,10 @@ def add_parser(subparsers) -> None:
                    help="time limit of one engine answer (default 10)")
     add_seats_argument(p)
     p.add_argument("-v", "--verbose", action="store_true", help="also list passing checks")
+    p.add_argument("--json", action="store_true",
+                   help="print the report as one JSON object (totals, per case file what the "
+                   "engine judged, declined and never received, every failure) instead of "
+                   "lines")
     add_progress_argument(p)
     p.set_defaults(func=run, _parser=p)
 
@@ -79,33 +85,26 @@ def run(args) -> int:
 
 
 def _run(args, out, engine) -> int:
-    counts = {"passed": 0, "failed": 0, "xfailed": 0}
+    report = Report(engine.name if engine is not None else None)
     # a counter of checks (no total: cases are counted as their files load); it draws
     # only after a second, so a small folder shows nothing even on a terminal
     bar = Progress(None, "checks", enabled=args.progress, delay=1.0)
 
-    def report(status: str, line: str) -> None:
-        counts[status] += 1
+    def show(status: str, line: str) -> None:
         bar.update(1)
+        if args.json:
+            return
         if status == "failed":
             bar.write(line, file=out)
         elif args.verbose:
             bar.write(f"{'ok  ' if status == 'passed' else 'xfail'} {line}", file=out)
 
-    judged = 0                         # cases the engine judged
-    uncovered: dict[str, int] = {}     # kind → cases it does not cover (run on Python)
     for r in iter_results(args.paths, engine=engine):
-        if engine is not None and hasattr(r, "judged_by"):  # not a FileProblem
-            if r.judged_by == engine.name:
-                judged += 1
-            elif not r.problem:
-                uncovered[r.case.kind] = uncovered.get(r.case.kind, 0) + 1
+        status = report.add_case(r)
         if r.status == "xfailed":
-            report("xfailed", f"{r.case.where}: {r.case.xfail}")
-        elif r.passed:
-            report("passed", r.case.where)
+            show(status, f"{r.case.where}: {r.case.xfail}")
         else:
-            report("failed", r.line())  # file problems have no case
+            show(status, r.case.where if r.passed else r.line())  # file problems: no case
     if args.variant:
         from ..conformance.suite import SuiteConfig, run_suite
 
@@ -114,16 +113,13 @@ def _run(args, out, engine) -> int:
             config = SuiteConfig(seed=args.seed, deals=args.deals, engine=engine)
         for ref in args.variant:
             for check in run_suite(ref, config, players=args.seats):
-                if check.passed:
-                    report("passed", check.where)
-                else:
-                    report("failed", check.line())
+                show(report.add_check(check), check.where if check.passed else check.line())
     bar.close()
-    passed, failed, xfailed = counts["passed"], counts["failed"], counts["xfailed"]
-    if engine is not None and args.paths:
-        rest = ", ".join(f"{k} {n}" for k, n in sorted(uncovered.items()))
-        print(f"engine {engine.name}: {judged} cases judged by it; "
-              f"{sum(uncovered.values())} not covered, run on the Python core"
-              + (f" ({rest})" if rest else ""), file=out)
-    print(summary(passed, failed, xfailed), file=out)
-    return 1 if failed else 0
+    totals = report.totals()
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=1), file=out)
+    else:
+        for line in report.engine_lines():
+            print(line, file=out)
+        print(summary(totals["passed"], totals["failed"], totals["xfailed"]), file=out)
+    return 1 if totals["failed"] else 0

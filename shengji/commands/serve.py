@@ -39,11 +39,16 @@ def add_parser(subparsers) -> None:
     p.add_argument("--allowed-origin", action="append", default=[], metavar="URL",
                    help="another origin whose pages may open websockets here "
                         "(default: only this server's own page)")
-    p.add_argument("--db", default=None, metavar="PATH",
+    p.add_argument("--db", default=None, metavar="PATH|URL",
                    help="SQLite file keeping rooms, seats and every game's actions, so that "
                         "a restart loses nothing (default: rooms.sqlite3 in "
-                        "$XDG_STATE_HOME/shengji, else ~/.local/state/shengji; "
-                        "':memory:' keeps nothing)")
+                        "$XDG_STATE_HOME/shengji, else ~/.local/state/shengji, made if "
+                        "missing; ':memory:' keeps nothing; its folder must exist, unless "
+                        "--create-db-dir), or a PostgreSQL database "
+                        "postgresql://USER@HOST/DB shared by several processes and hosts "
+                        "(the postgres extra; docs/serving.md)")
+    p.add_argument("--create-db-dir", action="store_true",
+                   help="make the folder of --db PATH (and its parents) if it is missing")
     p.add_argument("--proxy-headers", action="store_true",
                    help="trust X-Forwarded-For from a reverse proxy on 127.0.0.1 (the "
                         "per-address limits then count the real clients)")
@@ -86,6 +91,52 @@ def default_db() -> str:
     return os.path.join(base, "shengji", "rooms.sqlite3")
 
 
+def check_postgres(url: str) -> None:
+    """Connect, apply the migrations and leave: a database that cannot be reached or
+    refuses is one line here, before the server starts (the app connects again)."""
+    import asyncio
+
+    from ..frontends.web.pgstore import PgStore
+
+    async def check():
+        store = PgStore(url, pool_size=1)
+        await store.open()
+        await store.aclose()
+    asyncio.run(check())
+
+
+def database_path(given: str | None, create_dir: bool = False) -> str:
+    """The database --db names, checked once: '' is an error (it used to mean the
+    default, silently); a ``postgresql://`` URL is connected to (``check_postgres``); a
+    file is opened, and a folder that does not exist is an error unless ``create_dir``
+    (--create-db-dir) or the default's (the user's state folder)."""
+    import os
+    import sqlite3
+
+    from ..frontends.web.pgstore import is_url
+
+    if given is not None and not given.strip():
+        raise ShengjiError("--db '': give a file (or ':memory:' to keep nothing; leave "
+                           "--db out for the default, " + default_db() + ")")
+    db = given or default_db()
+    if db == ":memory:":
+        return db
+    if is_url(db):
+        check_postgres(db)
+        return db
+    folder = os.path.dirname(os.path.abspath(db))
+    try:
+        if given is None or create_dir:
+            os.makedirs(folder, exist_ok=True)
+        elif not os.path.isdir(folder):
+            raise ShengjiError(f"--db {db}: no folder {folder} (make it, or add "
+                               "--create-db-dir)")
+        sqlite3.connect(db).close()
+    except (OSError, sqlite3.Error) as e:
+        raise ShengjiError(f"--db {db}: cannot open ({e})") from None
+    return db
+
+
 def run(args) -> int:
 
     try:
@@ -108,17 +159,9 @@ def run(args) -> int:
 
     # an unknown bot or table size fails here, not in a room
     make_bot(args.bot, load_variant(args.variant, players=args.seats))
-    db = args.db or default_db()
-    if db != ":memory:":
-        import os
-        import sqlite3
-
-        try:
-            os.makedirs(os.path.dirname(os.path.abspath(db)), exist_ok=True)
-            sqlite3.connect(db).close()
-        except (OSError, sqlite3.Error) as e:
-            raise ShengjiError(f"--db {db}: cannot open ({e})") from None
+    db = database_path(args.db, args.create_db_dir)
     from ..frontends.web.limits import Limits, fit_to_descriptors
+    from ..frontends.web.pgstore import shown_url
 
     limits, note = fit_to_descriptors(Limits())
     if note:
@@ -132,7 +175,7 @@ def run(args) -> int:
     if exposed(args.host):
         print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr)
     print(f"shengji: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop); "
-          f"rooms kept in {db}")
+          f"rooms kept in {shown_url(db)}")
     sys.stdout.flush()
     from ..frontends.web.conns import server_config
 

@@ -124,13 +124,17 @@ def resolved_rules(v) -> dict:
         "game_mode": s.get("game_mode", "fixed_teams"),
         "hand_size": v.hand_size,
         "kitty_size": v.kitty_size,
-        "start_level": RANKS[v.start_level()],
+        # one level, or (start_level per team or seat) each seat's
+        "start_level": (RANKS[levels[0]] if len(set(levels := v.start_levels())) == 1
+                        else [RANKS[lv] for lv in levels]),
         "play": play,
         "declare": s["declare"],
         "penalties": s["penalties"],
         "scoring": {"step": step, "table": table},
         "next_dealer": s["next_dealer"],
         "match_end": s["match_end"],
+        "advancement": s["advancement"],
+        "bury": s["bury"],
     }
     if v.friend_rules is not None:  # finding friends: the resolved knobs at this table
         from dataclasses import asdict

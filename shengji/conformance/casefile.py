@@ -41,10 +41,14 @@ KINDS = (
     "visibility",
     "advance",
     "back_to_start",
+    # house rules of real tables (issue 35)
+    "bury",
+    "redeal",
+    "start_levels",
 )
 #: kinds that are judged in a deal's context and so need ``level`` and ``trump``
 CONTEXT_KINDS = ("compare", "tractor", "decompose", "follow", "winner", "throw", "kitty_multiplier",
-                 "friend_call")
+                 "friend_call", "bury", "redeal")
 FILE_KEYS = ("variant", "defaults", "cases")
 #: ``players`` (our addition): the table size to load the variant at (its by_players)
 DEFAULT_KEYS = ("variant", "level", "trump", "players")
@@ -368,9 +372,15 @@ def _check_value(kind: str, v) -> None:
         _need(isinstance(v.get("seed", ""), (str, int)), "first_dealer.seed: expected text")
     elif kind == "bidding":
         _need(
-            isinstance(v, Mapping) and "steps" in v and set(v) <= {"steps", "steal", "dealer"},
-            "bidding: expected {steps: [...]} with optional steal: [...] and dealer: SEAT",
+            isinstance(v, Mapping) and "steps" in v
+            and set(v) <= {"steps", "steal", "dealer", "levels"},
+            "bidding: expected {steps: [...]} with optional steal: [...], dealer: SEAT and "
+            "levels: [LEVEL per seat]",
         )
+        if "levels" in v:
+            _need(isinstance(v["levels"], list), "bidding.levels: expected one level per seat")
+            for i, lv in enumerate(v["levels"]):
+                _level_value(lv, f"bidding.levels[{i}]")
         _need(v.get("dealer") is None or _is_int(v["dealer"]),
               "bidding.dealer: expected a seat number (or null: the first deal)")
         for key in ("steps", "steal"):
@@ -409,6 +419,17 @@ def _check_value(kind: str, v) -> None:
               "visibility: expected {completed_tricks: N}")
         _need(_is_int(v["completed_tricks"]) and v["completed_tricks"] >= 0,
               "visibility.completed_tricks: expected a number >= 0")
+    elif kind == "bury":
+        _need(isinstance(v, Mapping) and {"hand", "bury"} <= set(v) <= {"hand", "bury", "called"},
+              "bury: expected {hand: CARDS, bury: CARDS} (and optionally called: CARDS)")
+        for k in ("hand", "bury", "called"):
+            if k in v:
+                _need(_cards_like(v[k]), f"bury.{k}: expected a card string")
+    elif kind == "redeal":
+        _need(isinstance(v, Mapping) and set(v) == {"hand"}, "redeal: expected {hand: CARDS}")
+        _need(_cards_like(v["hand"]), "redeal.hand: expected a card string")
+    elif kind == "start_levels":
+        _need(isinstance(v, Mapping) and not v, "start_levels: expected {} (nothing to give)")
     elif kind == "no_bid":
         _need(
             isinstance(v, Mapping) and {"deal", "kitty"} <= set(v) <= {"deal", "kitty", "redeals"},
@@ -448,8 +469,14 @@ def _check_expect(kind: str, e) -> None:
             _card_strings(e),
             'expect: expected a list of components, each a card string, e.g. ["HA HA", "HK"]',
         )
-    elif kind == "follow":
+    elif kind in ("follow", "bury"):
         _need(e in ("legal", "illegal"), f"expect: {e!r} is not legal, illegal or error")
+    elif kind == "redeal":
+        _need(isinstance(e, bool), f"expect: {e!r} is not true, false or error")
+    elif kind == "start_levels":
+        _need(isinstance(e, list) and e, "expect: expected a list of levels, one per seat")
+        for i, lv in enumerate(e):
+            _level_value(lv, f"expect[{i}]")
     elif kind == "friend_call":
         _need(e in ("valid", "invalid"), f"expect: {e!r} is not valid, invalid or error")
     elif kind == "friends":
@@ -494,9 +521,11 @@ def _check_expect(kind: str, e) -> None:
             f"expect.rise: {e['rise']!r} is not an integer",
         )
     elif kind == "bidding":
-        keys = {"accepted", "trump", "declarer", "dealer", "kitty"}
+        keys = {"accepted", "trump", "declarer", "dealer", "kitty", "level"}
         _need(isinstance(e, Mapping) and e and set(e) <= keys,
-              "expect: expected a mapping of accepted, trump, declarer, dealer and kitty")
+              "expect: expected a mapping of accepted, trump, declarer, dealer, kitty and level")
+        if "level" in e:
+            _level_value(e["level"], "expect.level")
         if "accepted" in e:
             acc = e["accepted"]
             _need(isinstance(acc, list) and all(isinstance(a, bool) for a in acc),

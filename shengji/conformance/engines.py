@@ -189,11 +189,13 @@ def covers(case, variant) -> bool:
 
 
 def request(case, variant) -> dict:
-    """The protocol request of a case: kind, rules, level, trump and its cards."""
+    """The protocol request of a case: kind, the variant's name and table size, rules,
+    level, trump and its cards (docs/conformance.md, "The requests")."""
     from ..cards import SUITS, level_name
     from ..wasm import rules_json
 
-    return {"kind": case.kind, "rules": rules_json(variant.play_rules),
+    return {"kind": case.kind, "variant": variant.name, "players": variant.players,
+            "rules": rules_json(variant.play_rules),
             "level": None if case.level is None else level_name(case.level),
             "trump": "none" if case.trump is None else SUITS[case.trump],
             "cards": case.value}

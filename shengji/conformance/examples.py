@@ -24,7 +24,7 @@ from .runner import VariantCache, _variant_key, run_case
 #: case kinds that judge plays and bids (a position, two verdicts)
 KINDS = ("follow", "winner", "throw", "compare", "tractor", "decompose", "kitty_multiplier",
          "declare", "bidding", "score", "advance", "back_to_start", "friend_call",
-         "no_bid", "first_dealer", "next_dealer")
+         "no_bid", "first_dealer", "next_dealer", "bury", "redeal", "start_levels")
 
 
 def _leaves(data, prefix=""):

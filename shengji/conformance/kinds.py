@@ -187,20 +187,22 @@ def _steps(variant, case: Case) -> tuple[list[bool], list]:
     return accepted, bids
 
 
-def _try_bid(variant, case: Case, step, bids: list):
+def _try_bid(variant, case: Case, step, bids: list, phase: str = "deal", level=None):
     """The Bid of one ``{seat, cards}`` step if the variant accepts it now (appended to
-    ``bids``), else None."""
+    ``bids``), else None. ``phase``: ``deal`` or ``steal`` (a kitty-theft round);
+    ``level``: the level the seat declares at (default the case's)."""
     from ..model import Bid
 
     cards = tuple(_hand(variant, step["cards"]).cards())
     trump = _named_suit(cards)
     if trump is _MIXED:
         return None
-    strength = tuple(variant.declaration_strength(cards, case.level) or ())
+    strength = tuple(variant.declaration_strength(
+        cards, case.level if level is None else level) or ())
     if not strength:
         return None
     bid = Bid(seat=step["seat"], cards=cards, trump=trump, strength=strength)
-    if not variant.may_overturn(bids[-1] if bids else None, bid, bids):
+    if not variant.may_overturn(bids[-1] if bids else None, bid, bids, phase):
         return None
     bids.append(bid)
     return bid
@@ -211,9 +213,14 @@ def judge_bidding(variant, case: Case):
     right after one's own accepted declaration, once per deal, with declare.takeback),
     the dealer (given, or the first deal's rule), then kitty theft after the burial
     (declare.kitty_theft: any seat but the kitty's holder, only after a declared trump;
-    the holder too with declare.theft_burier_bids)."""
+    the holder too with declare.theft_burier_bids), judged as a theft round (phase
+    ``steal``: declare.theft). ``levels``, one per seat: with declare.own_level and no
+    dealer yet, each seat declares at its own, and the deal is played at its dealer's."""
     rules = variant.settings["declare"]
     v = case.value
+    own = v.get("levels") if rules["own_level"] and v.get("dealer") is None else None
+    if own is not None:
+        _seats(variant, len(own), "bidding.levels")
     bids: list = []
     accepted: list[bool] = []
     took_back: set = set()
@@ -232,13 +239,16 @@ def judge_bidding(variant, case: Case):
                 took_back.add(seat)
             just_declared = None
         else:
-            ok = _try_bid(variant, case, step, bids) is not None
+            level = None if own is None else parse_level(own[seat])
+            ok = _try_bid(variant, case, step, bids, level=level) is not None
             just_declared = seat if ok else None
         accepted.append(ok)
     dealer = v.get("dealer")
     if dealer is None:
         dealer = variant.first_dealer(bids)
     _seat(variant, dealer, "bidding.dealer")
+    levels = v.get("levels")
+    deal_level = level_name(case.level if levels is None else parse_level(levels[dealer]))
     holder, declared = dealer, bool(bids)
     for step in v.get("steal", []):
         seat = step["seat"]
@@ -247,12 +257,13 @@ def judge_bidding(variant, case: Case):
         # stays the holder, another trump takes the kitty back (it holds it either way)
         ok = (rules["kitty_theft"] and declared
               and (seat != holder or rules["theft_burier_bids"])
-              and _try_bid(variant, case, step, bids) is not None)
+              and _try_bid(variant, case, step, bids, "steal",
+                           parse_level(deal_level)) is not None)
         if ok:
             holder = seat
         accepted.append(ok)
     standing = bids[-1] if bids else None
-    return {
+    out = {
         "accepted": accepted,
         "trump": "none" if standing is None or standing.trump is None
         else SUIT_LETTERS[standing.trump],
@@ -260,6 +271,44 @@ def judge_bidding(variant, case: Case):
         "dealer": dealer,
         "kitty": holder,
     }
+    if levels is not None:  # the deal's level, asked when the seats' levels are given
+        out["level"] = deal_level
+    return out
+
+
+def _eff(variant, case: Case) -> list[int]:
+    ctx = _ctx(variant, case)
+    return [ctx.effective_suit(k) for k in range(54)]
+
+
+def judge_bury(variant, case: Case):
+    """A burial under the variant's ``bury`` settings: ``hand`` (all the cards held,
+    the kitty taken), ``bury`` (as many cards as the kitty), ``called`` (the cards
+    called, when the seat burying is a thief, not the dealer)."""
+    from ..engine.exchange import bury_limit
+
+    v = case.value
+    hand, bury = _hand(variant, v["hand"]), _hand(variant, v["bury"])
+    hand - bury  # a burial not in the hand is an input error
+    called = tuple(_hand(variant, v["called"]).cards()) if "called" in v else ()
+    limit = bury_limit(variant.settings["bury"], _eff(variant, case), hand.counts,
+                       len(bury.cards()), called)
+    if limit is None:
+        return "legal"
+    return "legal" if sum(c in limit[0] for c in bury.cards()) <= limit[1] else "illegal"
+
+
+def judge_redeal(variant, case: Case):
+    """May a hand of the dealer's opponents ask for a redeal (declare.weak_hand_redeal)?"""
+    from ..engine.redeal import weak_hand
+
+    hand = _hand(variant, case.value["hand"])
+    return weak_hand(variant.settings["declare"]["weak_hand_redeal"], _eff(variant, case),
+                     hand.counts)
+
+
+def judge_start_levels(variant, case: Case):
+    return [level_name(lv) for lv in variant.start_levels()]
 
 
 def judge_declare(variant, case: Case):
@@ -302,11 +351,11 @@ def judge_friend_call(variant, case: Case):
     from ..friends import calls_problem, parse_calls
 
     calls = parse_calls(case.value["calls"])  # a malformed call is an input error
-    if "hand" in case.value:
-        _hand(variant, case.value["hand"])
+    # the dealer's hand, when given (the other copy asks for all copies but one held)
+    hand = _hand(variant, case.value["hand"]).counts if "hand" in case.value else None
     assert case.level is not None  # a context kind: read_cases made its level a problem
     problem = calls_problem(calls, _friend_rules(variant), _ctx(variant, case),
-                            variant.composition.counts, case.level)
+                            variant.composition.counts, case.level, hand)
     return "invalid" if problem else "valid"
 
 
@@ -341,6 +390,9 @@ JUDGES: dict[str, Callable[[Any, Case], Any]] = {
     "visibility": judge_visibility,
     "advance": judge_advance,
     "back_to_start": judge_back_to_start,
+    "bury": judge_bury,
+    "redeal": judge_redeal,
+    "start_levels": judge_start_levels,
 }
 
 
@@ -365,6 +417,8 @@ def expected_form(case: Case):
             out["trump"] = _trump_letter(out["trump"])
         if out.get("turned") is not None:
             out["turned"] = canonical(out["turned"])
+        if "level" in out:
+            out["level"] = level_name(parse_level(out["level"]))
         return out
     return e
 
@@ -395,6 +449,8 @@ def matches(case: Case, expected, got) -> bool:
         return expected is got or expected == got
     if kind == "advance" and expected != "past":
         return got != "past" and parse_level(expected) == parse_level(got)
+    if kind == "start_levels":
+        return [parse_level(x) for x in expected] == [parse_level(x) for x in got]
     return expected == got
 
 

@@ -33,6 +33,8 @@ class CaseResult:
     problem: str | None = None
     #: who judged it: "python" (the built-in judges), or the --engine's name
     judged_by: str = "python"
+    #: the engine's reason when it declined the case (``unsupported``): then judged here
+    declined: str | None = None
 
     @property
     def status(self) -> str:
@@ -195,7 +197,8 @@ def _ask_engine(engine, case: Case, variant, expected, variants):
     if "unsupported" in got:  # run as today, reported as such
         result = run_case(case, variants)
         return CaseResult(result.case, result.ok, result.expected, result.got, result.problem,
-                          judged_by=f"python ({name}: unsupported)")
+                          judged_by=f"python ({name}: unsupported)",
+                          declined=str(got["unsupported"]) or "no reason given")
     if "error" in got:
         if expected == ERROR:
             return CaseResult(case, True, ERROR, ERROR, judged_by=name)

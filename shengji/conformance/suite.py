@@ -333,7 +333,10 @@ def _random_hand(v, shape, suit_kinds, rest, rng) -> list[int]:
     for k in pool[:size]:
         hand[k] += 1
     others = [k for k in range(NUM_KINDS) if k not in suit_kinds for _ in range(rest[k])]
-    for k in rng.sample(others, min(len(others), rng.randint(0, n))):
+    # at least as many cards as the lead (issue 35: a lead of 7 pairs left a hand of 10
+    # cards, and then "no legal follow" blamed the ladder)
+    more = max(rng.randint(0, n), n - sum(hand))
+    for k in rng.sample(others, min(len(others), more)):
         hand[k] += 1
     return hand
 
@@ -361,6 +364,9 @@ def _random_action(game, legal, rng):
 
     if legal.kind == "bury":
         hand = [k for k, n in enumerate(game.hands[legal.seat]) for _ in range(n)]
+        if legal.limit is not None:  # the variant's bury settings
+            rng.shuffle(hand)
+            return Bury(legal.seat, legal.burial(hand))
         return Bury(legal.seat, tuple(rng.sample(hand, legal.count)))
     if legal.kind == "declare" and len(legal) > 1 and rng.random() < 0.6:
         return legal[0]  # mostly pass, so that later overturns get a chance too
@@ -477,7 +483,9 @@ def _check_invariants(game, at: str) -> None:
             )
         if any(n < 0 for n in hands[seat]):
             raise Broken(f"{at}: seat {seat} holds a negative number of some card")
-    if game.phase != "deal" and game.phase != "over":
+    # (while dealing, and while a weak hand may ask for a redeal, the kitty is still set
+    # aside: it is in no hand yet)
+    if game.phase not in ("deal", "redeal", "over"):
         for k in range(NUM_KINDS):
             total = sum(h[k] for h in hands) + game.played[k] + game.buried[k]
             if total != copies[k]:

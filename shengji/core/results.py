@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from ..cards import (
     MAX_DECKS,
@@ -17,9 +17,6 @@ from ..cards import (
 )
 from .clib import ffi, lib
 from .hands import _IDS_DESC, Hand, _hand
-
-if TYPE_CHECKING:
-    from .context import Context
 
 _COMPS_AT = ffi.offsetof("sj_lead", "comps")
 _KINDS_AT = ffi.offsetof("sj_lead", "kinds")
@@ -116,6 +113,15 @@ class Component(NamedTuple):
         return (self.width, self.length)
 
 
+class _Judge(Protocol):
+    """What a Decomposition asks of the Context that made it: its prepared rules and
+    prepared leads (named by shape here, since context.py imports this module)."""
+
+    _r: Any
+
+    def _lead(self, lead: Hand) -> Any: ...
+
+
 class Decomposition(Sequence):
     """The components of a lead, best first (what ``Context.decompose`` returns): a
     read-only sequence of ``Component`` that equals the list of them. Its length (the
@@ -123,7 +129,7 @@ class Decomposition(Sequence):
     (the engine and bots mostly ask only whether a lead is one structure)."""
 
     __slots__ = ("_ctx", "_hand", "_n", "_items")
-    _ctx: Context
+    _ctx: _Judge
     _hand: Hand
     _n: int
     _items: list[Any] | None

@@ -17,6 +17,7 @@ from .actions import (
     Declare,
     Pass,
     Play,
+    RequestRedeal,
     TakeBack,
     action_from_dict,
 )
@@ -37,25 +38,26 @@ from .events import (
     Passed,
     Played,
     PlayTakenBack,
+    RedealAsked,
     Redealt,
     ThrowFailed,
     TrickWon,
     TrumpSet,
     event_from_dict,
 )
-from .game import BURYING, CALLING, CHOOSING, DEALING, OVER, PLAYING, STEALING, Game
+from .game import BURYING, CALLING, CHOOSING, DEALING, OVER, PLAYING, REDEALING, STEALING, Game
 from .legal import Legal
 from .runner import play
 from .view import SeatView
 
 __all__ = [
     "Action", "Bury", "CallFriends", "ChooseForced", "Declare", "Pass", "Play", "TakeBack",
-    "action_from_dict",
+    "RequestRedeal", "action_from_dict",
     "IllegalAction", "IllegalPlayAction",
     "Event", "DealStarted", "CardDealt", "Declared", "Passed", "Redealt", "TrumpSet",
     "BidTakenBack", "KittyTaken", "Buried", "ThrowFailed", "ForcedChosen", "Played", "TrickWon",
-    "FriendsCalled", "FriendJoined", "PlayTakenBack",
+    "FriendsCalled", "FriendJoined", "PlayTakenBack", "RedealAsked",
     "DealScored", "MatchOver", "event_from_dict",
     "Game", "Legal", "SeatView", "play",
-    "DEALING", "STEALING", "BURYING", "CALLING", "PLAYING", "CHOOSING", "OVER",
+    "DEALING", "STEALING", "REDEALING", "BURYING", "CALLING", "PLAYING", "CHOOSING", "OVER",
 ]

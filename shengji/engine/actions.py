@@ -118,6 +118,13 @@ class TakeBack(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class RequestRedeal(Action):
+    """A weak hand asks for the deal to be dealt again (declare.weak_hand_redeal; 80fen
+    完全造反). Offered, with ``Pass``, to each of the dealer's opponents whose hand is weak,
+    once the trump is known and before the dealer takes the kitty."""
+
+
+@dataclass(frozen=True, slots=True)
 class Bury(_CardAction):
     """The dealer buries as many cards as the kitty held (扣底)."""
 
@@ -154,7 +161,9 @@ class CallFriends(Action):
 
 
 ACTION_TYPES = {cls.__name__: cls for cls in (Declare, Pass, Bury, Play, ChooseForced, TakeBack,
-                                              CallFriends)}
+                                              CallFriends, RequestRedeal)}
+#: the actions that carry nothing but their seat
+PLAIN_ACTIONS = (Pass, TakeBack, RequestRedeal)
 #: the actions that carry cards, by type name
 CARD_ACTION_TYPES: dict[str, type[_CardAction]] = {c.__name__: c for c in (Declare, Bury, Play)}
 
@@ -172,8 +181,8 @@ def action_from_dict(d: dict[str, Any], where: str = "action record") -> Action:
     seat = d.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
         raise RecordError(f"{where}.seat: {_short(seat)} is not a seat number")
-    if cls is Pass or cls is TakeBack:
-        return Pass(seat) if cls is Pass else TakeBack(seat)
+    if cls in PLAIN_ACTIONS:
+        return cls(seat)
     if cls is CallFriends:
         try:
             return CallFriends(seat, parse_calls(d.get("calls")))

@@ -56,14 +56,15 @@ class Calling(Phase):
         # every single call allowed; the dealer makes ``count`` distinct ones at once
         rules = self.friend_rules
         assert rules is not None  # the call phase exists in finding friends only
-        singles = allowed_calls(rules, self.ctx, self.composition.counts, self.level)
+        singles = allowed_calls(rules, self.ctx, self.composition.counts, self.level,
+                                self.hands[seat])
         return Legal("call", seat, tuple(CallFriends(seat, (c,)) for c in singles),
                      count=rules.calls)
 
     def _check_call(self, action: CallFriends) -> None:
         assert self.friend_rules is not None  # the call phase: finding friends only
         problem = calls_problem(action.calls, self.friend_rules, self.ctx,
-                                self.composition.counts, self.level)
+                                self.composition.counts, self.level, self.hands[action.seat])
         if problem:
             self._refuse(f"seat {action.seat} cannot call {', '.join(calls_text(action.calls))}"
                          f": {problem}", "bad_call", RULE_CALL)
@@ -73,6 +74,10 @@ class Calling(Phase):
         assert self.dealer is not None and self.friend_rules is not None  # (the call phase)
         self._friends = FriendTracker(action.calls, self.dealer, self.friend_rules)
         ev.append(FriendsCalled(action.seat, action.calls))
+        if self._calls_first and self._theft_rule and self._bids:
+            assert self._burier is not None  # the calls follow the dealer's first burial
+            self._begin_theft(self._burier, ev)  # friends.calls_before_theft
+            return
         self._start_play()
 
     def _count_friends(self, seat: int, cards: tuple[int, ...], ev: list[Event]) -> None:

@@ -36,6 +36,11 @@ class Dealing(Phase):
     pending, the trump, the deal's level and its core ``Context``."""
 
     def _start_deal(self, ev: list, attempt: int) -> None:
+        self._set_up_deal(ev, attempt)
+        self._run_dealing(ev)
+
+    def _set_up_deal(self, ev: list, attempt: int) -> None:
+        """Shuffle and set up attempt ``attempt`` of this deal (0, or a redeal's)."""
         self._attempt = attempt
         self.phase = DEALING
         first = self.dealer if self.dealer is not None else 0
@@ -57,6 +62,7 @@ class Dealing(Phase):
         self.hand_len = [0] * self.players
         self._bids: list[Bid] = []
         self._bid_version = 0
+        self._set_bid_levels(self._own_level_rule and self.dealer is None)
         self._key_bids()
         self._ask_all_until = 0  # no bids yet: only a declaring card gives a seat options
         self._declined: list = [None] * self.players
@@ -65,7 +71,8 @@ class Dealing(Phase):
         # (seat, final): after it keeps, the seat asked at that moment is asked to declare
         self._then_ask: tuple | None = None
         self._took_back: set = set()       # seats that took one back this deal (once each)
-        self._bid_kinds, self._declaring = _declarable(self.level)
+        if attempt == 0:
+            self._weak_redeals = 0  # declare.weak_hand_redeal: asked for this deal so far
         self.trump = None
         self.ctx = None  # type: ignore[assignment]  # no Context until the trump is set
         # the later phases' state, fresh for this deal
@@ -74,7 +81,18 @@ class Dealing(Phase):
         self._start_tricks()
         ev.append(_deal_started(self.deal_number, attempt, self.dealer, self.level,
                                 self._levels_tuple(), first))
-        self._run_dealing(ev)
+
+    def _set_bid_levels(self, own: bool) -> None:
+        """The level each seat declares at: the deal's; with declare.own_level, while the
+        dealer is not known, each seat's own (80fen 无庄局: each side at its level)."""
+        top = self._top_level
+        levels = [min(lv, top) for lv in self.levels] if own else [self.level] * self.players
+        self._seat_level = levels
+        self._seat_kinds = [_declarable(lv)[0] for lv in levels]
+        tables = [_declarable(lv)[1] for lv in set(levels)]
+        self._declaring = tables[0] if len(tables) == 1 else tuple(
+            map(any, zip(*tables, strict=True)))
+        self._level_key = tuple(levels) if own else self.level
 
     def _levels_tuple(self) -> tuple:
         return tuple(self.levels)
@@ -84,9 +102,17 @@ class Dealing(Phase):
         return dict(zip(self.teams, self.levels, strict=True))
 
     def _run_dealing(self, ev: list) -> None:
+        """Deal (see ``_deal_and_ask``) until a seat is to act or the trump is set. A deal
+        nobody declared that is dealt again (seed 002, at most ``declare.redeal_limit``
+        times) is dealt again here: a loop, not a call deeper for each redeal."""
+        while self._deal_and_ask(ev):
+            self._set_up_deal(ev, self._attempt + 1)
+
+    def _deal_and_ask(self, ev: list) -> bool:
         """Deal cards until a seat has a new declaration to consider, then stop; after the
         last card ask every seat in play order, and after each declaration made then every
-        other seat again, until all have passed; then settle trump."""
+        other seat again, until all have passed; then settle trump. True when the deal is
+        to be dealt again (nobody declared)."""
         deck, hands, hand_len = self._deck, self.hands, self.hand_len
         seats, dealt_events = self._seat_of_card, self._dealt_events
         # a seat's options change only when it gets a declaring card or the standing
@@ -108,11 +134,11 @@ class Dealing(Phase):
             if seat == holder:
                 self._dealt = i + 1
                 self._offer_takeback(seat, False)
-                return
+                return False
             if declaring[card] or i < ask_all:
                 self._dealt = i + 1
                 if self._ask(seat, False):
-                    return
+                    return False
         self._dealt = n
         if self._final is None:
             first, players = self._first_seat, self.players
@@ -121,10 +147,10 @@ class Dealing(Phase):
             seat = self._final.pop(0)
             if seat == self._may_take_back():
                 self._offer_takeback(seat, True)
-                return
+                return False
             if self._ask(seat, True):
-                return
-        self._finish_dealing(ev)
+                return False
+        return self._finish_dealing(ev)
 
     def _may_take_back(self) -> int:
         """The seat that may take back its standing declaration whenever it is asked
@@ -154,7 +180,9 @@ class Dealing(Phase):
         through Python code, these tuples of ints hash in C), and the declarations
         known for them."""
         self._bids_now = bids = tuple(self._bids)
-        self._bids_key = (self.level, *[(b.seat, b.cards, b.strength) for b in bids])
+        # the phase is part of the key: a theft round may judge by other rules
+        self._bids_key = (self._level_key, self.phase,
+                          *[(b.seat, b.cards, b.strength) for b in bids])
         # whether ``seat`` may show n of kind k is a pure function of (level, the deal's
         # bids, seat, k, n): it recurs from ask to ask, and from deal to deal
         self._options = self._declare_cache.setdefault(self._bids_key, {})
@@ -176,7 +204,7 @@ class Dealing(Phase):
         ``_bid_kinds`` order, then by count."""
         hand, options = self.hands[seat], self._options
         found = []
-        for k in self._bid_kinds:  # (a plain loop: cheaper than any C iteration here)
+        for k in self._seat_kinds[seat]:  # (a plain loop: cheaper than any C iteration here)
             m = hand[k]
             if m:
                 for n in range(1, m + 1):
@@ -189,7 +217,7 @@ class Dealing(Phase):
 
     def _declare_option(self, seat: int, k: int, n: int) -> Declare | None:
         """May ``seat`` show ``n`` of kind ``k`` now (the Declare, else None)?"""
-        level = self.level
+        level = self._seat_level[seat]
         cand = self._candidates.get((level, seat, k, n), False)
         if cand is False:
             bid = self._make_bid(seat, (k,) * n)
@@ -199,20 +227,22 @@ class Dealing(Phase):
         d = None
         if cand is not None:
             bids = self._bids_now
-            if self.variant._overturns(bids[-1] if bids else None, cand[0], bids):
+            if self.variant._overturns(bids[-1] if bids else None, cand[0], bids,
+                                       self.phase):
                 d = cand[1]
         self._options[(seat, k, n)] = d
         return d
 
     def _make_bid(self, seat: int, cards: tuple) -> Bid | None:
-        key = (seat, cards, self.level)
+        level = self._seat_level[seat]
+        key = (seat, cards, level)
         bid = self._bid_cache.get(key, False)
         if bid is False:
             ids = tuple(sorted(cards))
-            strength = self._strength_cache.get((cards, self.level))
+            strength = self._strength_cache.get((cards, level))
             if strength is None:
-                strength = self.variant._strength(ids, self.level)
-                self._strength_cache[(cards, self.level)] = strength
+                strength = self.variant._strength(ids, level)
+                self._strength_cache[(cards, level)] = strength
             bid = None
             if strength:
                 trump = cards[-1] // 13 if cards[-1] < LITTLE_JOKER else None
@@ -226,10 +256,13 @@ class Dealing(Phase):
         if ok is None:
             bids = self._bids_now
             current = bids[-1] if bids else None
-            ok = self._overturn_cache[key] = self.variant._overturns(current, bid, bids)
+            ok = self._overturn_cache[key] = self.variant._overturns(current, bid, bids,
+                                                                     self.phase)
         return ok
 
-    def _finish_dealing(self, ev: list) -> None:
+    def _finish_dealing(self, ev: list) -> bool:
+        """Settle the trump and the dealer, then the exchange begins; True instead when
+        nobody declared and the deal is dealt again."""
         v = self.variant
         kitty = tuple(self._deck[self._n_deal:])
         turned = None
@@ -242,14 +275,14 @@ class Dealing(Phase):
             # run of redeals whatever the hooks say: then the outcome's trump is played
             if out.redeal and self._attempt < self._redeal_limit:
                 ev.append(Redealt(self.deal_number, self._attempt, kitty))
-                self._start_deal(ev, self._attempt + 1)
-                return
+                return True
             trump, declarer, turned = out.trump, None, out.turned_card
         if self.dealer is None:
             dealer = v.first_dealer(tuple(self._bids),
                                     seed=f"{self.seed}:{self.deal_number}:{self._attempt}")
             self.dealer = dealer
             self.level = min(self.levels[dealer], self._top_level)
+            self._set_bid_levels(False)
             self._key_bids()  # (a theft's declarations are judged at this level)
         self.trump = trump
         self.ctx = ctx = v._context(self.level, trump)
@@ -257,7 +290,9 @@ class Dealing(Phase):
         self.dealer_team = self.teams[self.dealer]
         self._seat_sides()
         ev.append(_trump_set(trump, declarer, self.dealer, self.level, turned))
-        self._take_kitty(kitty, ev)  # the exchange begins
+        if not self._start_redeal(kitty, ev):  # a weak hand may ask for a redeal first
+            self._take_kitty(kitty, ev)  # the exchange begins
+        return False
 
     def _ordered_deck(self, deck: list, attempt: int) -> list:
         assert self.deal_order is not None  # called only when there is one
@@ -355,7 +390,7 @@ class Dealing(Phase):
         bid = self._make_bid(seat, action.cards)
         if bid is None:
             self._refuse(f"seat {seat}: {cards_text(action.cards)} cannot declare at level "
-                         f"{level_name(self.level)}", "cannot_declare", RULE_DECLARE)
+                         f"{level_name(self._seat_level[seat])}", "cannot_declare", RULE_DECLARE)
         if not self._may_overturn(bid):
             cur = self._bids[-1]
             self._refuse(f"seat {seat}: {cards_text(action.cards)} may not overturn seat "

@@ -106,6 +106,13 @@ class Redealt(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class RedealAsked(Event):
+    seat: int             # the weak hand that asked (declare.weak_hand_redeal)
+    deal: int
+    attempt: int          # the shuffle dealt again
+
+
+@dataclass(frozen=True, slots=True)
 class TrumpSet(Event):
     trump: int | None
     declarer: int | None
@@ -250,7 +257,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (DealStarted, CardDealt, Declared, Passed, BidTakenBack, Redealt, TrumpSet,
                 KittyTaken, Buried, ThrowFailed, ForcedChosen, Played, TrickWon, FriendsCalled,
-                FriendJoined, DealScored, MatchOver, PlayTakenBack)
+                FriendJoined, DealScored, MatchOver, PlayTakenBack, RedealAsked)
 }
 
 

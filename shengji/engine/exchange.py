@@ -8,12 +8,23 @@ calls friends (engine.calling) or leads (engine.tricks).
 
 from __future__ import annotations
 
-from ..cards import NUM_KINDS
+from ..cards import NUM_KINDS, point_value
 from ..model import Bid
-from .actions import Bury, Declare, Pass
+from .actions import Bury, Declare, Pass, cards_text
 from .events import Buried, KittyTaken, TrumpSet, maker
 from .legal import Legal
-from .phase import BURYING, RULE_BURY, STEALING, Phase, _cards_desc, _pass, _passed, _tables
+from .phase import (
+    BURYING,
+    CALLING,
+    RULE_BURY,
+    RULE_BURY_LIMIT,
+    STEALING,
+    Phase,
+    _cards_desc,
+    _pass,
+    _passed,
+    _tables,
+)
 
 
 class Exchange(Phase):
@@ -42,13 +53,29 @@ class Exchange(Phase):
     # ---------------------------------------------------------------------- burying
 
     def _list_bury(self, seat: int) -> Legal:
-        return Legal("bury", seat, (), count=self.kitty_size)
+        legal = Legal("bury", seat, (), count=self.kitty_size)
+        legal.limit = self._bury_limit(seat)
+        return legal
+
+    def _bury_limit(self, seat: int) -> tuple[tuple[int, ...], int] | None:
+        """The bury settings for ``seat`` now (see ``bury_limit``)."""
+        called = () if seat == self.dealer else tuple(card for _, card in self.calls)
+        return bury_limit(self._bury_rule, self._eff, self.hands[seat], self.kitty_size,
+                          called)
 
     def _check_bury(self, action: Bury) -> None:
         self._check_in_hand(action, "bury", RULE_BURY)
         if len(action.cards) != self.kitty_size:
             self._refuse(f"seat {action.seat} must bury exactly {self.kitty_size} cards, "
                          f"not {len(action.cards)}", "wrong_count", RULE_BURY)
+        limit = self._bury_limit(action.seat)
+        if limit is not None:
+            kinds, most = limit
+            held = [c for c in action.cards if c in kinds]
+            if len(held) > most:
+                self._refuse(f"seat {action.seat} cannot bury {cards_text(held)}: at most "
+                             f"{most} of {cards_text(kinds)}", "restricted_burial",
+                             RULE_BURY_LIMIT)
 
     def _perform_bury(self, action: Bury, plan: None, ev: list) -> None:
         hand = self.hands[action.seat]
@@ -58,22 +85,31 @@ class Exchange(Phase):
         self.hand_len[action.seat] -= len(action.cards)
         self._seat_hands[action.seat] = None
         ev.append(_buried(action.seat, action.cards))
-        if self._theft_rule and self._bids:
-            # 炒地皮: every other seat, in play order after the one who buried, may
-            # overturn and take the kitty (not after a trump nobody declared: shengji.io
-            # allows no theft of an automatic bid)
-            self.phase = STEALING
+        if self._calls_first and self._friends is None and self.friend_rules.calls:
+            # friends.calls_before_theft (Ran's table): the dealer calls, then the theft
             self._burier = action.seat
-            self._steal_queue = [(action.seat + i) % self.players
-                                 for i in range(1, self.players)]
-            if self._theft_burier_rule:
-                # declare.theft_burier_bids: the seat that just buried is asked first
-                # (shengji.io test_kitty_stealing_bid_sequence: the landlord reinforces
-                # after finalizing its exchange)
-                self._steal_queue.insert(0, action.seat)
-            self._run_stealing(ev)
+            self.phase = CALLING
+            self.to_act = self.dealer
+            return
+        if self._theft_rule and self._bids:
+            self._begin_theft(action.seat, ev)
             return
         self._start_play()
+
+    def _begin_theft(self, burier: int, ev: list) -> None:
+        """炒地皮: every other seat, in play order after the one who buried, may overturn
+        and take the kitty (not after a trump nobody declared: shengji.io allows no theft
+        of an automatic bid)."""
+        self.phase = STEALING
+        self._key_bids()  # a theft round's declarations: declare.theft may differ
+        self._burier = burier
+        self._steal_queue = [(burier + i) % self.players for i in range(1, self.players)]
+        if self._theft_burier_rule:
+            # declare.theft_burier_bids: the seat that just buried is asked first
+            # (shengji.io test_kitty_stealing_bid_sequence: the landlord reinforces
+            # after finalizing its exchange)
+            self._steal_queue.insert(0, burier)
+        self._run_stealing(ev)
 
     # ---------------------------------------------------------------- kitty theft
 
@@ -135,4 +171,24 @@ class Exchange(Phase):
         self.to_act = seat
 
 
+def bury_limit(rule: dict, eff: list[int], hand: list[int], kitty_size: int,
+               called: tuple[int, ...]) -> tuple[tuple[int, ...], int] | None:
+    """What the kitty may hold (variant key ``bury``) for a hand of 54 counts, ``eff``
+    the deal's effective suit of each kind (4: trumps) and ``called`` the cards called
+    when the seat burying is not the dealer: (the kinds restricted, the most of them it
+    may bury — as many as its other cards cannot make up), or None when nothing is."""
+    kinds = set()
+    if not rule["points"]:
+        kinds.update(k for k in range(NUM_KINDS) if _POINTS[k])
+    if not rule["trumps"]:
+        kinds.update(k for k in range(NUM_KINDS) if eff[k] == 4)
+    if not rule["called_cards"]:
+        kinds.update(called)  # Ran's 炒地皮: a thief may not bury a called card
+    if not kinds:
+        return None
+    others = sum(n for k, n in enumerate(hand) if k not in kinds)
+    return tuple(sorted(kinds, reverse=True)), max(0, kitty_size - others)
+
+
 _kitty_taken, _buried = maker(KittyTaken), maker(Buried)
+_POINTS = [point_value(k) for k in range(NUM_KINDS)]

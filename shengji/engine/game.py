@@ -36,6 +36,7 @@ from .actions import (
     Declare,
     Pass,
     Play,
+    RequestRedeal,
     TakeBack,
 )
 from .calling import Calling
@@ -57,12 +58,15 @@ from .phase import (
     DEALING,
     OVER,
     PLAYING,
+    REDEALING,
     RULE_TAKEBACK,
     RULE_TURN,
     STEALING,
+    PlayPlan,
 )
+from .redeal import Redealing
 from .scoring import Scoring
-from .tricks import FOLLOW_LIMIT, HAND_CACHE_SIZE, Playing, PlayPlan, _played, _trick_won
+from .tricks import FOLLOW_LIMIT, HAND_CACHE_SIZE, Playing, _played, _trick_won
 
 if TYPE_CHECKING:
     from ..friends import Call
@@ -75,8 +79,8 @@ if TYPE_CHECKING:
 DealOrder: TypeAlias = "Callable[[int, int, tuple[int, ...]], Sequence[int]]"
 
 # names that moved to the phase modules, kept importable from here
-__all__ = ["Game", "DEALING", "STEALING", "BURYING", "CALLING", "PLAYING", "CHOOSING", "OVER",
-           "FOLLOW_LIMIT", "HAND_CACHE_SIZE", "DECLARE_CACHE_STATES", "shuffle",
+__all__ = ["Game", "DEALING", "STEALING", "REDEALING", "BURYING", "CALLING", "PLAYING",
+           "CHOOSING", "OVER", "FOLLOW_LIMIT", "HAND_CACHE_SIZE", "DECLARE_CACHE_STATES", "shuffle",
            "_declaration_caches", "_played", "_trick_won"]
 
 
@@ -95,6 +99,8 @@ _PHASES = {
     DEALING: _Serves((Declare, Pass), "_list_dealing", "_check_dealing", "_perform_dealing"),
     STEALING: _Serves((Declare, Pass), "_list_stealing", "_check_stealing",
                       "_perform_stealing"),
+    REDEALING: _Serves((Pass, RequestRedeal), "_list_redeal", "_check_redeal",
+                       "_perform_redeal"),
     BURYING: _Serves((Bury,), "_list_bury", "_check_bury", "_perform_bury"),
     CALLING: _Serves((CallFriends,), "_list_call", "_check_call", "_perform_call"),
     PLAYING: _Serves((Play,), "_list_play", "_check_play", "_perform_play"),
@@ -106,7 +112,7 @@ _PHASES = {
 Plan: TypeAlias = "PlayPlan | Bid | None"
 
 
-class Game(Dealing, Exchange, Calling, Playing, Scoring):
+class Game(Dealing, Redealing, Exchange, Calling, Playing, Scoring):
     """A match of one variant, from one seed.
 
     ``Game(variant, seed)``: ``variant`` is a loaded ``Variant`` or a name/path for
@@ -160,6 +166,15 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         self._takeback_rule = declare["takeback"] or self._while_standing_rule
         self._theft_rule = declare["kitty_theft"]
         self._theft_burier_rule = declare["theft_burier_bids"]
+        self._own_level_rule = declare["own_level"]
+        weak = declare["weak_hand_redeal"]
+        #: declare.weak_hand_redeal when it can ever ask (a threshold set, a limit above 0)
+        self._weak_rule = weak if (weak["limit"] and (weak["points"] is not None
+                                                      or weak["trumps"] is not None)) else None
+        #: bury: what the kitty may hold; friends.calls_before_theft
+        self._bury_rule = v.settings["bury"]
+        self._calls_first = bool(v.friend_rules and v.friend_rules.calls_before_theft
+                                 and self._theft_rule)
         #: the highest level a deal is played at (A, or NT above it: docs/variants.md)
         self._top_level = v.top_level
         #: table options that hide facts from the seat views (docs/variants.md `table:`)
@@ -167,8 +182,8 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         self._play_takeback_rule = self.table_rules["play_takeback"]
         self.team_ids = tuple(dict.fromkeys(self.teams))
         #: level of every seat (a team's seats always share theirs: they rise together)
-        self._start_level = v.start_level()
-        self.levels = [self._start_level] * self.players
+        self._start_levels = v.start_levels()
+        self.levels = list(self._start_levels)
         # the declaration hooks are pure functions of their arguments: their results are
         # kept, shared by the variant's games (_declaration_caches):
         # (cards, level) -> strength; (bids key, seat, cards, strength) -> may overturn;
@@ -189,6 +204,9 @@ class Game(Dealing, Exchange, Calling, Playing, Scoring):
         self.first_dealer = _seat_arg(first_dealer, self.players, "first_dealer")
         if self.first_dealer is not None:
             self.dealer = self.first_dealer  # the first deal is dealt and played as any
+        elif declare["first_dealer"] == "random":
+            # drawn before the first card is dealt (80-fen-shengji firstDealer=random)
+            self.dealer = v.first_dealer((), seed=f"{seed}:0:0")
         #: seats on the dealer's side this deal, dealer first (the dealer's team); public
         self.side: tuple[int, ...] = ()
         #: is every seat's side public? (always, with fixed teams)

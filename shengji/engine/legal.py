@@ -4,7 +4,11 @@
 
 - ``declare``: ``Pass`` first, then every ``Declare`` the variant's hooks accept now
   (homogeneous groups of level cards or jokers the seat holds).
-- ``bury``: no listed actions (there are too many): bury any ``count`` cards of the hand.
+- ``bury``: no listed actions (there are too many): bury any ``count`` cards of the hand,
+  at most ``limit[1]`` of them of the kinds ``limit[0]`` when ``limit`` is set (the
+  variant's ``bury`` settings: no point cards, no trumps, no called card by a thief).
+- ``redeal``: ``Pass`` (keep the deal) or ``RequestRedeal`` (a weak hand asks for it to be
+  dealt again; declare.weak_hand_redeal).
 - ``lead``: every single structure the hand holds — each distinct single, each tuple
   (pair, triple, quad up to the variant's widest), each tractor (every run of consecutive
   tuples, in every length the variant allows) — plus, when throws exist, the whole of
@@ -28,13 +32,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from itertools import product
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from ..cards import NUM_KINDS
 from .actions import Action, Play
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..rules import PlayRules
 
 _SINGLES = tuple((k,) for k in range(NUM_KINDS))
 _SINGLE_PLAYS: dict[int, tuple[Play, ...]] = {}
@@ -53,7 +57,7 @@ class Legal(Sequence[Action]):
     by identity): when one comes back to ``Game.apply`` while the game is still in the
     state it was listed for (``_stamp``), it is known legal and is not checked again."""
 
-    __slots__ = ("kind", "seat", "_items", "_n", "total", "count", "_set", "_given",
+    __slots__ = ("kind", "seat", "_items", "_n", "total", "count", "limit", "_set", "_given",
                  "_stamp", "_play", "_ids_at")
     #: cards to bury or calls to pick (the protocol's ``count``). Its slot hides the
     #: ``Sequence.count`` method, which no caller of a listing uses
@@ -73,6 +77,9 @@ class Legal(Sequence[Action]):
             size = self._n = len(items)
         self.total = size if total is None else total
         self.count = count
+        #: a burial's limit (variant key ``bury``): (kinds, most) — at most ``most`` of
+        #: the cards of those kinds may be buried; None: any cards
+        self.limit: tuple[tuple[int, ...], int] | None = None
         self._set: set[Action] | None = None
         self._given: dict[int, object] = {}  # id(action) → the action handed out
         self._stamp = stamp
@@ -148,8 +155,39 @@ class Legal(Sequence[Action]):
     def __repr__(self) -> str:
         return f"Legal({self.kind}, seat {self.seat}, {len(self)} of {self.total})"
 
+    def burial(self, order: Sequence[int]) -> tuple[int, ...]:
+        """A burial: the first ``count`` cards of ``order`` (the hand's cards, those to
+        bury first at the front) that keep to ``limit`` — a restricted card beyond the
+        most allowed is passed over."""
+        if self.limit is None:
+            return tuple(order[:self.count])
+        kinds, most = set(self.limit[0]), self.limit[1]
+        out: list[int] = []
+        for c in order:
+            if len(out) == self.count:
+                break
+            if c in kinds:
+                if not most:
+                    continue
+                most -= 1
+            out.append(c)
+        return tuple(out)
 
-def lead_structures(game: Game, seat: int) -> tuple[tuple[int, ...], ...]:
+    def fits(self, cards: Sequence[int]) -> bool:
+        """Does a burial of ``cards`` keep to ``limit``?"""
+        return self.limit is None or sum(c in self.limit[0] for c in cards) <= self.limit[1]
+
+
+class _Dealt(Protocol):
+    """What ``lead_structures`` reads of a Game (game.py imports this module)."""
+
+    hands: list[list[int]]
+    rules: PlayRules
+    _str: list[int]  # each kind's strength in the deal's order
+    _suit_kinds: list[list[int]]  # each effective suit's kinds
+
+
+def lead_structures(game: _Dealt, seat: int) -> tuple[tuple[int, ...], ...]:
     """Leads listed for ``seat`` as card tuples: single structures, plus whole-suit throws
     (see above)."""
     hand = game.hands[seat]

@@ -18,7 +18,7 @@ one level deep, the C play driver reads and writes it in bulk).
 from __future__ import annotations
 
 from itertools import chain, repeat
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from ..cards import NUM_KINDS, card_str
 from ..errors import VariantError
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..core import Context, Hand
+    from ..core.results import Decomposition
     from ..deck import Composition
     from ..friends import Call, FriendRules, FriendTracker
     from ..model import Bid
@@ -39,7 +40,10 @@ if TYPE_CHECKING:
     from .actions import Action, Declare
     from .events import CardDealt, Event
     from .legal import Legal
-    from .tricks import PlayPlan
+
+#: what checking a play hands to performing it: (the components of a lead that may be a
+#: throw, else None; the play's core Hand). A follow the game listed itself has none.
+PlayPlan: TypeAlias = "tuple[Decomposition | None, Hand]"
 
 #: phases of the state machine
 DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "over"
@@ -47,9 +51,13 @@ DEALING, BURYING, PLAYING, CHOOSING, OVER = "deal", "bury", "play", "choose", "o
 CALLING = "call"
 #: kitty theft (炒地皮, declare.kitty_theft): after a burial the other seats may overturn
 STEALING = "steal"
+#: a weak hand may ask for a redeal (declare.weak_hand_redeal) before the kitty is taken
+REDEALING = "redeal"
 
 RULE_DECLARE = "docs/rules.md §7 (declaring trump while dealing, seed 000 亮牌規則)"
 RULE_BURY = "docs/rules.md §8 (the dealer buries as many cards as the kitty held)"
+RULE_BURY_LIMIT = ("docs/variants.md bury (what the kitty may hold: no point cards, no "
+                   "trumps, no called card by a thief; as few as the hand allows)")
 RULE_LEAD = "docs/rules.md §4 (leading and throws, seed 000 出牌規則)"
 RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規則)"
 RULE_TURN = "docs/rules.md §4 (play order: the trick's leader, then each next seat)"
@@ -116,13 +124,21 @@ class Phase:
         buried: list[int]
         leader: int | None
         _top_level: int
-        _start_level: int
+        _start_levels: tuple[int, ...]
         _unshuffled: bytes
         _dealt_events: tuple[tuple[CardDealt, ...], ...]
         _redeal_limit: int
         _takeback_rule: str
         _theft_rule: str
         _theft_burier_rule: str
+        _own_level_rule: bool
+        _weak_rule: dict[str, Any] | None
+        _weak_redeals: int
+        _attempt: int
+        _bury_rule: dict[str, Any]
+        _calls_first: bool
+        _burier: int | None
+        _seat_level: list[int]
         _while_standing_rule: str
         _play_takeback_rule: bool
         # the declaration hooks' kept results (Game.__init__ names their keys)
@@ -135,6 +151,16 @@ class Phase:
         _legal: Legal | None
         _seat_hands: list[Hand | None]
         _bids: list[Bid]
+        # one phase's own state that the views read (engine/view.py takes a Phase)
+        _n_deal: int
+        _dealt: int
+        kitty: tuple
+        played: list[int]
+        trick_number: int
+        _trick: list
+        _tricks: tuple
+        _choice: tuple[int, tuple[tuple[int, ...], ...], int] | None
+        _undo: tuple | None
 
         def _perform(self, action: Action, plan: PlayPlan | Bid | None) -> list[Event]:
             raise NotImplementedError
@@ -189,6 +215,15 @@ class Phase:
             raise NotImplementedError
 
         def _add_bid(self, bid: Bid, ev: list[Event]) -> None:
+            raise NotImplementedError
+
+        def _key_bids(self) -> None:
+            raise NotImplementedError
+
+        def _start_redeal(self, kitty: tuple[int, ...], ev: list[Event]) -> bool:
+            raise NotImplementedError
+
+        def _begin_theft(self, burier: int, ev: list[Event]) -> None:
             raise NotImplementedError
 
     def _refuse(self, msg: str, reason: str, rule: str, play: bool = False) -> NoReturn:

@@ -43,7 +43,7 @@ class Scoring(Phase):
             rising = tuple(s for s in range(self.players) if s not in side)
         if v._back_to_start(self.level, winning, last_winner not in side):
             for s in side:  # the jack rule: back to the start level, then this deal's rise
-                self.levels[s] = self._start_level
+                self.levels[s] = self._start_levels[s]
         if outcome.rise:
             for s in rising:
                 self.levels[s] = v.advance(self.levels[s], outcome.rise, s in side,

@@ -11,7 +11,7 @@ this phase for index-picking bots and hands back exactly this module's state.
 from __future__ import annotations
 
 from itertools import compress
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
 from ..cards import NUM_KINDS, point_value
 from ..errors import HandError, VariantError
@@ -27,17 +27,13 @@ from .phase import (
     RULE_LEAD,
     RULE_PLAY_TAKEBACK,
     Phase,
+    PlayPlan,
     _core,
     _ids,
 )
 
 if TYPE_CHECKING:
     from ..core import Hand
-    from ..core.results import Decomposition
-
-#: what checking a play hands to performing it: (the components of a lead that may be a
-#: throw, else None; the play's core Hand). A follow the game listed itself has none.
-PlayPlan: TypeAlias = "tuple[Decomposition | None, Hand]"
 
 #: followers' legal plays are enumerated up to this many (the core reports the total)
 FOLLOW_LIMIT = 120

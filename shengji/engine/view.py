@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..friends import Call
     from ..model import Bid
     from .events import Event
-    from .game import Game
+    from .phase import Phase
 
 #: a play of a trick: (seat, card ids)
 TrickPlay = tuple[int, tuple[int, ...]]
@@ -102,7 +102,7 @@ class SeatView:
         }
 
 
-def view_of(game: Game, seat: int) -> SeatView:
+def view_of(game: Phase, seat: int) -> SeatView:
     if not 0 <= seat < game.players:
         from .errors import IllegalAction
         raise IllegalAction(f"no seat {seat}: seats are 0..{game.players - 1}", "no_such_seat")
@@ -136,7 +136,7 @@ def view_of(game: Game, seat: int) -> SeatView:
     )
 
 
-def public_sides(game: Game, seat: int | None) -> dict[str, Any]:
+def public_sides(game: Phase, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may know of the sides: the dealer's side as the plays have revealed
     it (the dealer, then each friend once a called copy is played), the calls, and the
     calls fulfilled. Never who holds a called card: every view, protocol message and
@@ -172,7 +172,7 @@ def throw_note(table: Mapping[str, Any], note: dict[str, Any]) -> dict[str, Any]
     return note
 
 
-def _dealers_won(game: Game, deal: int | None, dealer: int, seat: int) -> bool:
+def _dealers_won(game: Phase, deal: int | None, dealer: int, seat: int) -> bool:
     """Was ``seat`` on the dealer's side? This deal: the side as public now (a friend
     found since shows as a dealer); an earlier deal: the dealer's team."""
     if deal == game.deal_number and game.side:
@@ -180,11 +180,12 @@ def _dealers_won(game: Game, deal: int | None, dealer: int, seat: int) -> bool:
     return game.teams[seat] == game.teams[dealer]
 
 
-def events_seen(game: Game, seat: int | None, since: int = 0) -> list[Event]:
+def events_seen(game: Phase, seat: int | None, since: int = 0) -> list[Event]:
     """The events from index ``since`` on as ``seat`` may see them now: others' private
     cards hidden; with ``table.hide_played_cards`` the cards of tricks older than the last
-    completed one (and of earlier deals) hidden; with ``table.hide_dealer_points`` the
-    points of tricks the dealer's side won hidden."""
+    completed one hidden (of an earlier deal: all but its last trick, which a seat saw on
+    the table when the deal was scored); with ``table.hide_dealer_points`` the points of
+    tricks the dealer's side won hidden."""
     from .events import Buried, DealScored, DealStarted, Played, TrickWon, TrumpSet
 
     events = game.events
@@ -212,6 +213,15 @@ def events_seen(game: Game, seat: int | None, since: int = 0) -> list[Event]:
     completed = len(game._tricks)
     shown = {(game.deal_number, t) for t in shown_tricks(game.table_rules, completed)}
     shown.add((game.deal_number, completed))  # the trick being played
+    if hide_cards:  # an earlier deal's last trick (sent with its DealScored)
+        last: dict[int | None, int] = {}
+        at = deal
+        for e in events[since:]:
+            if isinstance(e, DealStarted):
+                at = e.deal
+            elif isinstance(e, Played) and at != game.deal_number:
+                last[at] = max(last.get(at, 0), e.trick)
+        shown.update(last.items())
     out = []
     for e in events[since:]:
         if hide_kitty:

@@ -36,7 +36,7 @@ Legal sets come in a few forms, each with its own prefix test:
 from __future__ import annotations
 
 from ..cards import NUM_KINDS
-from ..engine.actions import Bury, ChooseForced, Declare, Pass, Play, TakeBack
+from ..engine.actions import Bury, ChooseForced, Declare, Pass, Play, RequestRedeal, TakeBack
 from ..engine.legal import FillerFollows
 
 #: the submit action; card actions are 0..NUM_KINDS-1
@@ -50,6 +50,16 @@ N_ACTIONS = CALL_ORDINAL + MAX_ORDINAL
 
 #: decision kinds, in the order of the observation's one-hot "decision" piece
 KINDS = ("declare", "bury", "lead", "follow", "choose", "takeback", "call")
+#: decisions shown in another kind's place, so that the observation and the actions keep
+#: their sizes (issue 35): a weak hand's redeal request is, like a take-back, keep (DONE)
+#: or the TAKE_BACK action
+SLOT = {"redeal": "takeback"}
+
+
+def seen_call(call: tuple[int, int]) -> tuple[int, int]:
+    """A call as the observations show it: the other copy (ordinal 0, friends.other_copy)
+    in the first copy's place (the first copy another seat plays)."""
+    return (call[0] or 1, call[1])
 
 #: follows are listed completely by the core up to this many (far beyond what play
 #: reaches: a random card-by-card agent's follows stay under 120; past it the list is cut
@@ -85,18 +95,22 @@ class Listed:
 
 
 class Burial:
-    """Any ``count`` cards of ``hand`` (54 counts)."""
+    """Any ``count`` cards of ``hand`` (54 counts); with ``limit`` (kinds, most), at most
+    ``most`` of those kinds (the variant's ``bury`` settings)."""
 
-    __slots__ = ("hand", "count")
+    __slots__ = ("hand", "count", "limit")
 
-    def __init__(self, hand, count: int):
+    def __init__(self, hand, count: int, limit=None):
         self.hand = hand
         self.count = count
+        self.limit = limit
 
     def mask(self, prefix: list, counts: list) -> list:
         need = self.count - len(prefix)
         if need == 0:
             return [DONE]
+        if self.limit is not None:
+            return self._limited(prefix, counts, need)
         hand = self.hand
         top = prefix[-1] if prefix else NUM_KINDS - 1
         # kind k is allowed when a card of it is free and the free cards at ids <= k are
@@ -109,6 +123,33 @@ class Burial:
         else:
             return []
         return [k for k in range(first, top + 1) if hand[k] > counts[k]]
+
+    def _limited(self, prefix: list, counts: list, need: int) -> list:
+        """The kinds that may come next when at most ``most`` restricted cards may be
+        buried: a kind is allowed when, taking it, the free cards at ids below it can
+        still finish the burial within the limit."""
+        hand, (kinds, most) = self.hand, self.limit
+        restricted = set(kinds)
+        left = most - sum(counts[k] for k in restricted)
+        top = prefix[-1] if prefix else NUM_KINDS - 1
+        out = []
+        free = free_r = 0  # free cards at ids < k: unrestricted, restricted
+        for k in range(top + 1):
+            spare = hand[k] - counts[k]
+            is_r = k in restricted
+            if spare > 0 and (not is_r or left > 0):
+                # after taking one k: the rest from ids <= k
+                rest_free = free + (0 if is_r else spare - 1)
+                rest_r = free_r + (spare - 1 if is_r else 0)
+                room = left - 1 if is_r else left
+                if rest_free + min(rest_r, room) >= need - 1:
+                    out.append(k)
+            if spare > 0:
+                if is_r:
+                    free_r += spare
+                else:
+                    free += spare
+        return out
 
     def add(self, prefix: list, k: int) -> None:
         pass
@@ -203,7 +244,8 @@ class Calls:
 
     def __init__(self, allowed, count: int):
         # ascending (card, ordinal): a call's index is how many calls rank below it
-        self.allowed = sorted(set(allowed), key=lambda c: (c[1], c[0]))
+        # (the other copy, ordinal 0, has no action: an agent calls by ordinal)
+        self.allowed = sorted({c for c in allowed if c[0]}, key=lambda c: (c[1], c[0]))
         if any(n > MAX_ORDINAL for n, _ in self.allowed):
             raise ValueError(f"friend calls beyond the {MAX_ORDINAL}th copy of a card have "
                              "no action (decks of more than four packs)")
@@ -255,7 +297,7 @@ class Decision:
         if kind == "declare":
             s = Listed([() if type(a) is Pass else a.cards for a in legal])
         elif kind == "bury":
-            s = Burial(game.hands[seat], legal.count)
+            s = Burial(game.hands[seat], legal.count, legal.limit)
         elif kind == "lead":
             if game.rules.throws:
                 s = OneSuit(game.hands[seat], game._eff)
@@ -275,7 +317,7 @@ class Decision:
         elif kind == "choose":
             self._options = tuple(tuple(o) for o in game._choice[1])
             s = Listed(sorted(set(self._options)))
-        elif kind == "takeback":
+        elif kind == "takeback" or kind == "redeal":
             s = KeepOrTakeBack()
         elif kind == "call":
             s = Calls([c for a in legal for c in a.calls], legal.count)
@@ -297,8 +339,8 @@ class Decision:
         """Apply action ``a`` (already checked with ``allows``)."""
         if a == DONE:
             return self.action()
-        if a == TAKE_BACK:
-            return TakeBack(self.seat)
+        if a == TAKE_BACK:  # (a weak hand's redeal request takes the same action)
+            return RequestRedeal(self.seat) if self.kind == "redeal" else TakeBack(self.seat)
         self._set.add(self.cards, a)
         self._mask = None
         if self.kind == "call":
@@ -315,7 +357,7 @@ class Decision:
             return Play.trusted(seat, cards)
         if kind == "declare":
             return Declare(seat, cards) if cards else Pass(seat)
-        if kind == "takeback":
+        if kind == "takeback" or kind == "redeal":
             return Pass(seat)
         if kind == "call":
             from ..engine.actions import CallFriends  # finding-friends engines only

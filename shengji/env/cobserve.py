@@ -14,7 +14,7 @@ import numpy as np
 
 from ..cards import NUM_KINDS
 from ..engine.events import Buried, CardDealt, DealStarted, Declared, Played, TrickWon
-from .building import KINDS
+from .building import KINDS, SLOT, seen_call
 from .observation import HISTORY, Encoder, Layout
 
 try:
@@ -135,7 +135,7 @@ class CEncoder:
             o.decision = _NOT_TO_ACT
             calls, pending = game.calls, 0
         else:
-            o.decision = _KIND[decision.kind]
+            o.decision = _KIND[SLOT.get(decision.kind, decision.kind)]
             ffi.memmove(o.building, bytearray(decision.counts) if decision.cards else _ZERO,
                         NUM_KINDS)
             if decision.kind == "call":  # the calls chosen so far
@@ -145,7 +145,7 @@ class CEncoder:
         o.call_pending = pending
         o.n_calls = len(calls)
         if calls:
-            o.calls[0:2 * len(calls)] = [x for call in calls for x in call]
+            o.calls[0:2 * len(calls)] = [x for call in map(seen_call, calls) for x in call]
         ffi.memmove(o.hand, bytearray(game.hands[seat]), NUM_KINDS)
         # the game's own fields change only with its actions: set once per action
         key = (game._stamp, len(game.events))

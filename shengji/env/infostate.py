@@ -55,6 +55,7 @@ from ..engine.events import (
     Redealt,
     ThrowFailed,
 )
+from .building import seen_call
 
 #: an object's reference count (CPython's; elsewhere None: lists are copied)
 _refs = sys.getrefcount if sys.implementation.name == "cpython" else None
@@ -157,8 +158,8 @@ class InfoRows:
             elif t is ForcedChosen:
                 row = (_T["forced"], ev.seat, (), ev.option)
             elif t is FriendsCalled:
-                row = (_T["call"], ev.seat, tuple(c for n, c in ev.calls for _ in range(n)),
-                       0)
+                row = (_T["call"], ev.seat,
+                       tuple(c for n, c in map(seen_call, ev.calls) for _ in range(n)), 0)
             elif t is KittyTaken or t is Buried:
                 kind = _T["kitty"] if t is KittyTaken else _T["bury"]
                 for s, r in enumerate(rows):  # the cards for their seat only

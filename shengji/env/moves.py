@@ -46,8 +46,8 @@ import numpy as np
 
 from ..cards import NUM_KINDS, point_value
 from ..core.positions import seed_key
-from ..engine.actions import Bury, CallFriends, Pass, TakeBack
-from .building import KINDS
+from ..engine.actions import Bury, CallFriends, Pass, RequestRedeal, TakeBack
+from .building import KINDS, SLOT, seen_call
 
 try:
     from .._core import ffi, lib
@@ -123,6 +123,8 @@ class MoveDecision:
             moves = _calls(seat, legal, max_moves, _rng(seed))
         elif kind == "takeback":
             moves = [Pass(seat), TakeBack(seat)]
+        elif kind == "redeal":  # a weak hand: keep the deal, or ask for a redeal
+            moves = [Pass(seat), RequestRedeal(seat)]
         elif n <= max_moves:
             moves = list(legal)
         else:  # a sample, in the listing's order
@@ -187,9 +189,9 @@ def features(view, variant, moves, kind: str, max_moves: int) -> np.ndarray:
         r = ctx._r
         if view.trick:
             trick, partner, trick_pts = _trick_now(view, ctx)
-    rc = lib.sj_move_features(r, _KIND[kind], bytes(rows), n, bytes(passes), trick,
-                              len(view.trick) if trick else 0, partner, trick_pts,
-                              ffi.from_buffer("float[]", out))
+    rc = lib.sj_move_features(r, _KIND[SLOT.get(kind, kind)], bytes(rows), n,
+                              bytes(passes), trick, len(view.trick) if trick else 0, partner,
+                              trick_pts, ffi.from_buffer("float[]", out))
     if rc:
         raise ValueError(f"move features: rules core error {rc}")
     return out
@@ -212,7 +214,7 @@ def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
     out = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
     n = len(moves)
     col = MOVE_LAYOUT.split(out[:n])
-    col["kind"][:, _KIND[kind]] = 1
+    col["kind"][:, _KIND[SLOT.get(kind, kind)]] = 1
     counts = col["cards"]
     rows: list[int] = []
     cols: list[int] = []
@@ -234,7 +236,7 @@ def _cards_of(m) -> tuple:
     cards = getattr(m, "cards", None)
     if cards is None:
         calls = getattr(m, "calls", None)
-        cards = tuple(c for n, c in calls for _ in range(n)) if calls else ()
+        cards = tuple(c for n, c in map(seen_call, calls) for _ in range(n)) if calls else ()
     return cards
 
 
@@ -300,7 +302,9 @@ def _burials(view, legal, variant, max_moves, seed) -> tuple:
     hand = [k for k in range(NUM_KINDS) for _ in range(view.hand[k])]
     count = legal.count
     total = comb(len(hand), count)
-    if _in_c() and view.trump_set and max_moves <= lib.SJ_MOVES_ROWS:
+    # (C draws any burial: one that keeps to the variant's bury settings is Python's)
+    if (_in_c() and view.trump_set and max_moves <= lib.SJ_MOVES_ROWS
+            and legal.limit is None):
         from .cmoves import samples_in_c
 
         if samples_in_c():
@@ -313,7 +317,7 @@ def _burials(view, legal, variant, max_moves, seed) -> tuple:
     while len(moves) < min(max_moves, total) and tries < 20 * max_moves:
         tries += 1
         pick = tuple(sorted(rng.sample(hand, count), reverse=True))
-        if pick not in seen:
+        if pick not in seen and legal.fits(pick):  # (the variant's bury settings)
             seen.add(pick)
             moves.append(Bury(seat, pick))
     return moves, None

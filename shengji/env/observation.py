@@ -55,7 +55,7 @@ import numpy as np
 
 from ..cards import NUM_KINDS
 from ..engine.events import Buried, DealStarted, Declared, Played, TrickWon
-from .building import KINDS, MAX_ORDINAL
+from .building import KINDS, MAX_ORDINAL, SLOT, seen_call
 
 _TRUMP_NONE, _TRUMP_UNSET = 4, 5
 _LEVEL_CAP = 13
@@ -217,8 +217,8 @@ class Encoder:
         s = self._s
         p = self.players
         out = np.zeros(self.layout.size, dtype=np.float32)
-        out[self._decision + (KINDS.index(decision.kind) if decision is not None
-                              else len(KINDS))] = 1
+        out[self._decision + (KINDS.index(SLOT.get(decision.kind, decision.kind))
+                              if decision is not None else len(KINDS))] = 1
         out[self._hand:self._hand_end] = game.hands[seat]
         if decision is not None and decision.cards:
             out[self._building:self._building_end] = decision.counts
@@ -259,7 +259,7 @@ class Encoder:
             if decision._set.pending is not None:
                 out[s["call_ordinal"][0] + decision._set.pending - 1] = 1
         a = s["calls"][0]
-        for n, c in calls:
+        for n, c in map(seen_call, calls):
             out[a + (n - 1) * NUM_KINDS + c] = 1
         a, b = s["hand_sizes"]
         hand_len = game.hand_len

@@ -6,13 +6,40 @@ a suit gets none of it. What information-set MCTS needs."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..cards import NUM_KINDS
 from ..engine.actions import cards_text
 
 if TYPE_CHECKING:
-    from .openspiel import ShengjiState
+    from ..engine.game import Game
+    from .cobserve import CTracker
+
+_S = TypeVar("_S", bound="Resampled")
+
+
+class _InfoText(Protocol):
+    parts: list[list[str]]  # each seat's information-state text
+
+
+class Resampled(Protocol):
+    """What resampling reads and sets of an OpenSpiel state (a ``ShengjiState``:
+    openspiel.py imports this module)."""
+
+    tracker: CTracker
+    _skip: bool  # the game's skip_forced
+
+    @property
+    def game(self) -> Game | None: ...
+
+    @property
+    def log(self) -> _InfoText: ...
+
+    def clone(self: _S) -> _S: ...
+
+    def _next(self) -> None: ...
+
+    def _take_forced(self) -> None: ...
 
 
 def cards_of(counts) -> list[int]:
@@ -20,7 +47,7 @@ def cards_of(counts) -> list[int]:
     return [k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(counts[k])]
 
 
-def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiState:
+def resample(state: _S, player: int, rng: random.Random) -> _S:
     new = state.clone()
     g = new.game
     if g is None or g.over:
@@ -80,6 +107,7 @@ def resample(state: ShengjiState, player: int, rng: random.Random) -> ShengjiSta
             new.log.parts[h].append(f"Resampled(hand={cards_text(cards_of(counts))})\n")
     if g.phase == "bury" and g.dealer != player:
         # the kitty the dealer took (its view only): any kitty-sized part of its hand
+        assert g.dealer is not None  # (burying: the dealer is known)
         g.kitty = tuple(rng.sample(cards_of(g.hands[g.dealer]), g.kitty_size))
     if g.to_act != player:
         new._next()  # another seat's decision: its half-built cards were hidden too

@@ -116,6 +116,10 @@ class Narrator:
     def on_Redealt(self, e):
         self.say("  nobody declared: the cards are dealt again")
 
+    def on_RedealAsked(self, e):
+        self.say(f"  {self.seat(e['seat'])} asks for a redeal (a weak hand): the cards are "
+                 "dealt again")
+
     def on_TrumpSet(self, e):
         trump = "no trump" if e["trump"] is None else SUIT_SYMBOL["SHCD"[e["trump"]]]
         self.say(f"  trump: {trump} · level {_rank_name(e['level'])} · dealer "
@@ -127,11 +131,11 @@ class Narrator:
                          + self.cards(self.sort_hand(self.dealt[s])))
 
     def call(self, text: str) -> str:
-        """'1 HA' → '1st ♥A'."""
+        """'1 HA' → '1st ♥A'; '0 HA' → 'other ♥A' (friends.other_copy)."""
         ordinal, card = text.split()
         n = int(ordinal)
         suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-        return f"{n}{suffix} {self.card(card)}"
+        return f"{'other' if n == 0 else f'{n}{suffix}'} {self.card(card)}"
 
     def on_FriendsCalled(self, e):
         self.calls = list(e["calls"])

@@ -2,31 +2,40 @@
 
 It is a protocol client like any other: it renders ``state`` messages and their events,
 and sends action objects built from what you type. Input is card tokens (``HA HA``,
-``♥A``), ``h`` for every hint, ``p`` to pass, ``#N`` for hint N (from 0, as listed), ``q``
-to quit. A refused action is said in plain words (shengji.protocol.refusals); with
-``--explain``, also the engine's own sentence and the rule it breaks. The state is
-unchanged.
+``♥A``, ``BJ`` or ``★`` for a big joker), ``h`` for every hint, ``p`` to pass, ``#N`` for
+hint N (from 0, as listed), ``q`` to quit. Cards are shown as the page shows them (``♥A``,
+``★big joker``). A refused action is said in plain words (shengji.protocol.refusals, the
+page's sentences); with ``--explain``, also the engine's own sentence and the rule it
+breaks, in words. The state is unchanged.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import TextIO
 
 from ..bots import make_bot
+from ..cards import JOKER_NAMES, JOKER_SYMBOLS
 from ..errors import ShengjiError
 from ..protocol import ProtocolError, Table
-from ..protocol.refusals import RULELESS, refusal_text, yours
+from ..protocol.refusals import RULELESS, RULES, refusal_text, yours
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
+#: a card token in the engine's sentences (HA, C10, BJ), shown as the page shows it
+CARD_TOKEN = re.compile(r"\b(?:[SHCD](?:10|[2-9JQKA])|BJ|LJ)\b")
+#: the jokers as shown ("★big joker") or by their symbol alone, typed back: their tokens
+JOKERS_TYPED = {**{JOKER_SYMBOLS[t] + JOKER_NAMES[t]: t for t in JOKER_SYMBOLS},
+                **{sym: t for t, sym in JOKER_SYMBOLS.items()}}
 RED, BOLD, DIM, YELLOW, GREEN, RESET = "\033[31m", "\033[1m", "\033[2m", "\033[33m", \
     "\033[32m", "\033[0m"
 #: hints shown with each prompt (``h`` shows up to HINTS_ALL)
 HINTS_SHOWN, HINTS_ALL = 6, 60
 PROMPTS = {"declare": "declare or pass", "bury": "bury", "lead": "lead", "follow": "follow",
            "choose": "choose the forced play", "call": "call friends",
-           "takeback": "keep your declaration (pass) or take it back (t)"}
+           "takeback": "keep your declaration (pass) or take it back (t)",
+           "redeal": "keep the deal (pass) or ask for a redeal, your hand being weak (r)"}
 
 
 def same_side(view: dict, a: int, b: int) -> bool | None:
@@ -60,8 +69,8 @@ class Terminal:
     # ----------------------------------------------------------------- formatting
 
     def card(self, token: str, trump: bool = False) -> str:
-        if token in ("BJ", "LJ"):
-            text = "BJ" if token == "BJ" else "LJ"
+        if token in JOKER_SYMBOLS:  # as the page shows it: "★big joker"
+            text = JOKER_SYMBOLS[token] + JOKER_NAMES[token]
             return self._paint(text, (RED if token == "BJ" else "") + BOLD)
         sym = SUIT_SYMBOL[token[0]]
         text = sym + token[1:]
@@ -70,12 +79,16 @@ class Terminal:
     def cards(self, text: str) -> str:
         return " ".join(self.card(t) for t in text.split()) if text else "—"
 
+    def glyphs(self, sentence: str) -> str:
+        """An engine sentence with its card tokens shown as cards ("BJ" → "★big joker")."""
+        return CARD_TOKEN.sub(lambda m: self.card(m.group(0)), sentence)
+
     def call(self, text: str) -> str:
-        """'1 HA' → '1st ♥A'."""
+        """'1 HA' → '1st ♥A'; '0 HA' → 'other ♥A' (friends.other_copy)."""
         ordinal, card = text.split()
         n = int(ordinal)
         suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
-        return f"{n}{suffix} {self.card(card)}"
+        return f"{'other' if n == 0 else f'{n}{suffix}'} {self.card(card)}"
 
     def _paint(self, text: str, code: str) -> str:
         return f"{code}{text}{RESET}" if self.color and code else text
@@ -124,6 +137,9 @@ class Terminal:
                          f"→ {trump}")
             elif t == "Redealt":
                 self.say("  nobody declared: the cards are dealt again")
+            elif t == "RedealAsked":
+                self.say(f"  {self.who(e['seat'], view)} {self.verb(e['seat'], 'asks')} for a "
+                         "redeal (a weak hand): the cards are dealt again")
             elif t == "TrumpSet":
                 trump = "no trump" if e["trump"] is None else SUIT_SYMBOL["SHCD"[e["trump"]]]
                 self.say(f"  trump: {trump} · level {view['level_rank']} · dealer "
@@ -303,7 +319,8 @@ class Terminal:
             return f"#{a['option']}"
         if kind == "CallFriends":
             return ", ".join(a["calls"])
-        return {"Pass": "pass", "TakeBack": "takeback"}.get(kind) or a["cards"]
+        return {"Pass": "pass", "TakeBack": "takeback",
+                "RequestRedeal": "redeal"}.get(kind) or a["cards"]
 
     def prompt(self, state: dict, hints: list[str]) -> None:
         legal = state["legal"]
@@ -311,8 +328,11 @@ class Terminal:
         what = PROMPTS.get(kind, kind)
         if kind == "bury":
             what += f" {legal['count']} cards (suggested below)"
+            if "restricted" in legal:  # the variant's bury settings
+                what += (f"; at most {legal['restricted_max']} of "
+                         f"{self.cards(legal['restricted'])}")
         elif kind == "follow":
-            what += f" with {legal['count']} card(s)"
+            what += f" with {legal['count']} card{'' if legal['count'] == 1 else 's'}"
         elif kind == "call":
             what += (f": {legal['count']} at once, like '1 HA, 2 SK' (1 HA = the first ♥A "
                      "played; hint #0 is a suggestion)")
@@ -333,7 +353,7 @@ class Terminal:
     def _hint_text(self, hint: str) -> str:
         if hint[:1].isdigit():  # calls: "1 HA, 2 SK"
             return ", ".join(self.call(c.strip()) for c in hint.split(","))
-        if hint in ("pass", "takeback") or hint.startswith("#"):
+        if hint in ("pass", "takeback", "redeal") or hint.startswith("#"):
             return hint
         return self.cards(hint)
 
@@ -357,10 +377,16 @@ class Terminal:
             self.say("all hints: " + " | ".join(listed)
                      + (" …" if len(hints) > HINTS_ALL or state["legal"]["truncated"] else ""))
             return "again"
-        if low in ("p", "pass") or (not text and kind in ("declare", "takeback")):
+        if low in ("p", "pass") or (not text and kind in ("declare", "takeback", "redeal")):
+            if kind not in ("declare", "takeback", "redeal"):  # nothing to pass: say so
+                self.say(f"there is nothing to pass now: your turn to {PROMPTS.get(kind, kind)}"
+                         " (type the cards, or #0 for the advice)")
+                return "again"
             return {"type": "Pass"}
         if kind == "takeback" and low in ("t", "takeback", "take back"):
             return {"type": "TakeBack"}
+        if kind == "redeal" and low in ("r", "redeal"):
+            return {"type": "RequestRedeal"}
         if not text:
             return "again"
         # "#N", or a hint copied as shown ("#N ♠A")
@@ -377,13 +403,22 @@ class Terminal:
                 return {"type": "Pass"}
             if text == "takeback":
                 return {"type": "TakeBack"}
+            if text == "redeal":
+                return {"type": "RequestRedeal"}
+        # the jokers typed as they are shown: "★big joker", "★" → BJ
+        for shown_as, token in JOKERS_TYPED.items():
+            text = text.replace(shown_as, token)
         if kind == "call":  # "1 HA, 2 SK"
             return {"type": "CallFriends",
                     "calls": [c.strip() for c in text.split(",") if c.strip()]}
         kind_type = {"declare": "Declare", "bury": "Bury", "lead": "Play", "follow": "Play",
-                     "choose": "ChooseForced", "takeback": "TakeBack"}[kind]
+                     "choose": "ChooseForced", "takeback": "TakeBack",
+                     "redeal": "RequestRedeal"}[kind]
         if kind_type == "TakeBack":
             self.say("type p to keep your declaration, t to take it back")
+            return "again"
+        if kind_type == "RequestRedeal":
+            self.say("type p to keep the deal, r to ask for a redeal")
             return "again"
         if kind_type == "ChooseForced":
             self.say("type #0, #1, … to choose an option")
@@ -395,7 +430,7 @@ class Terminal:
     def run(self) -> int:
         table = self.table
         self.say(f"shengji · {table.game.variant_ref} · you are seat {self.seat} · cards like "
-                 "HA HA or ♥A; h = hints, p = pass, q = quit")
+                 "HA HA or ♥A (BJ, LJ: the jokers); h = hints, p = pass, q = quit")
         while True:
             table.run_bots()
             state = table.state(self.seat, since=self.cursor)
@@ -452,13 +487,15 @@ class Terminal:
             lead=self.cards(lead) if lead else "",
             suit=self.suit_words(lead.split()[0], v) if v and lead else "",
             count=legal["count"] if legal and legal.get("count") else None,
-            message=yours(str(e), self.seat))
+            message=self.glyphs(yours(str(e), self.seat)))
         self.say(self._paint(f"refused: {text}", RED))
-        rule = e.rule if e.reason not in RULELESS else ""
+        # the rule behind it, in the words the page's "why?" leads to (refusals.RULES)
+        rule = RULES.get(e.rule) if e.reason not in RULELESS else None
         if self.explain:
             self.say(f"  the engine: {yours(str(e), self.seat)}")
             if rule:
-                self.say(f"  rule: {rule}")
+                where = e.rule.split(" (")[0]  # docs/rules.md §5
+                self.say(f"  why: {rule['title']}: {rule['text']} ({where})")
         elif rule and not self.told_explain:
             self.told_explain = True
             self.say("  (shengji play --explain shows the rule behind a refusal)")

@@ -19,11 +19,10 @@ from ..cards import NUM_KINDS, SUITS, level_name, parse_cards, point_value
 from ..engine.actions import (
     ACTION_TYPES,
     CARD_ACTION_TYPES,
+    PLAIN_ACTIONS,
     Action,
     CallFriends,
     ChooseForced,
-    Pass,
-    TakeBack,
     cards_text,
     norm_cards,
 )
@@ -33,6 +32,7 @@ from ..errors import ShengjiError
 from ..friends import parse_calls
 from ..memo import remember
 from ..model import Bid
+from ..safeload import is_unicode
 
 #: protocol version; a client that joins with another version is refused
 PROTOCOL_VERSION = 2
@@ -85,7 +85,8 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "chat": {"token": ((str,), False), "text": ((str,), True)},
 }
 ACTION_KEYS = {"Pass": (), "Declare": ("cards",), "Bury": ("cards",), "Play": ("cards",),
-               "ChooseForced": ("option",), "TakeBack": (), "CallFriends": ("calls",)}
+               "ChooseForced": ("option",), "TakeBack": (), "CallFriends": ("calls",),
+               "RequestRedeal": ()}
 #: the most calls an action may carry (a table of 12 calls 5)
 MAX_CALLS = 12
 MAX_SHORT_TEXT = 64
@@ -112,7 +113,18 @@ def parse_message(text: str | bytes) -> dict:
         msg = json.loads(text)
     except (ValueError, RecursionError) as e:
         raise ProtocolError("bad_json", f"message is not valid JSON ({e})") from None
+    if "\\u" in text:  # (only an escape can make a lone surrogate out of UTF-8 text)
+        check_unicode(msg)
     return check_message(msg)
+
+
+def check_unicode(data) -> None:
+    """Refuse decoded JSON holding text that is not Unicode: a lone surrogate
+    (``"\\ud800"``) in a key or a value, which no encoder can write back (a room made
+    with one could never send its state)."""
+    if not is_unicode(json.dumps(data, ensure_ascii=False)):
+        raise ProtocolError("bad_text", "text that is not Unicode (a lone surrogate such as "
+                                        "\\ud800): refused")
 
 
 def _type_name(types) -> str:
@@ -190,8 +202,8 @@ def decode_action(d: dict, seat: int) -> Action:
         raise ProtocolError("not_your_seat", f"you hold seat {seat}; you cannot act for "
                                              f"seat {d['seat']}")
     cls = ACTION_TYPES[d["type"]]
-    if cls is Pass or cls is TakeBack:
-        return Pass(seat) if cls is Pass else TakeBack(seat)
+    if cls in PLAIN_ACTIONS:
+        return cls(seat)
     if cls is ChooseForced:
         return ChooseForced(seat, d["option"])
     if cls is CallFriends:
@@ -356,9 +368,13 @@ def encode_legal(legal: Legal) -> dict | None:
     # the calls are never cut: a client picks `count` of them, so it must see them all
     # (at most 54 kinds x 4 copies)
     n = len(legal) if legal.kind == "call" else min(len(legal), LEGAL_LIMIT)
-    return {"kind": legal.kind, "count": legal.count, "total": legal.total,
-            "truncated": legal.total > n,
-            "actions": [encode_action(legal[i]) for i in range(n)]}
+    out = {"kind": legal.kind, "count": legal.count, "total": legal.total,
+           "truncated": legal.total > n,
+           "actions": [encode_action(legal[i]) for i in range(n)]}
+    if legal.limit is not None:  # the variant's bury settings (what the kitty may hold)
+        out["restricted"] = cards_text(legal.limit[0])
+        out["restricted_max"] = legal.limit[1]
+    return out
 
 
 def decode_legal(d: dict | None, seat: int) -> Legal:
@@ -377,7 +393,11 @@ def _decode_legal(d: dict, seat: int) -> Legal:
         items = [tuple(sorted(parse_cards(a["cards"]), reverse=True)) for a in d["actions"]]
     else:
         items = tuple(decode_action(a, seat) for a in d["actions"])
-    return Legal(kind, seat, items, total=len(items), count=d["count"])
+    legal = Legal(kind, seat, items, total=len(items), count=d["count"])
+    if "restricted" in d:
+        legal.limit = (tuple(sorted(parse_cards(d["restricted"]), reverse=True)),
+                       d["restricted_max"])
+    return legal
 
 
 def encode_event(event) -> dict:

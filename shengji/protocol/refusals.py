@@ -10,13 +10,28 @@ A template may name these fields, filled by whoever shows it:
   engine's sentence says after its first colon (which call, and why not).
 
 The cards a player tried are said before the sentence ("You tried ♥A ♥A."), and the rule
-behind a refusal (IllegalAction.rule) is not part of it: the page puts it behind a "why?"
-link and the terminal prints it with ``--explain``.
+behind a refusal (IllegalAction.rule) is not part of it: :data:`RULES` says each rule in
+plain words, which the page's "why?" links to (static/rules.html) and the terminal
+prints with ``--explain``. The page's own rules core (static/rulescore.js) refuses an
+illegal follow with these same sentences before anything is sent.
 """
 
 from __future__ import annotations
 
 import re
+
+from ..engine.phase import (
+    RULE_BURY,
+    RULE_BURY_LIMIT,
+    RULE_CALL,
+    RULE_CHOOSE,
+    RULE_DECLARE,
+    RULE_FOLLOW,
+    RULE_LEAD,
+    RULE_PLAY_TAKEBACK,
+    RULE_TAKEBACK,
+    RULE_TURN,
+)
 
 #: reason code → a plain sentence (the engine's codes and the core's follow reasons)
 REFUSALS: dict[str, str] = {
@@ -28,6 +43,7 @@ REFUSALS: dict[str, str] = {
     "empty": "Choose the cards first.",
     "not_in_hand": "You do not hold those cards.",
     "wrong_count": "Choose exactly {count} cards.",
+    "restricted_burial": "This table limits what the kitty may hold: {detail}.",
     "must_follow_suit": "You must follow {suit} while you hold any: the lead was {lead}.",
     "must_follow_shape": "You must match the lead's pairs and tractors as far as your {suit} "
                          "allow: the lead was {lead}.",
@@ -41,11 +57,73 @@ REFUSALS: dict[str, str] = {
     "no_takeback": "This table does not allow taking back a play.",
     "nothing_to_take_back": "There is no play of yours to take back now: only your last "
                             "play, before the next player acts.",
+    # the web server's own refusal (rooms.py): a bot stands in for a player who was away
+    "standin": "A stand-in bot is playing your seat until you join the room again.",
 }
 
 #: refusals that break no rule of play (a player holds the cards it plays or it does not):
 #: the rule the engine names with them is the phase's, so it is not shown behind "why?"
-RULELESS = frozenset({"not_in_hand", "not_an_action", "no_such_seat"})
+RULELESS = frozenset({"not_in_hand", "not_an_action", "no_such_seat", "wrong_phase"})
+
+#: the rule behind a refusal (IllegalAction.rule, the engine's citation of docs/rules.md
+#: or docs/variants.md) → its anchor on the page's rules page, a title and what it says,
+#: in words for players: no section numbers, no sources. A refusal whose rule is not
+#: here (a plugin's) shows no "why?".
+RULES: dict[str, dict[str, str]] = {
+    RULE_FOLLOW: {
+        "id": "following", "title": "Following suit and shape",
+        "text": "Play as many cards as were led. While you hold cards of the led suit you "
+                "must play them (all trumps count as one suit), and as far as your cards "
+                "of that suit allow you must match the lead's pairs and tractors: a pair "
+                "for a pair, a tractor for a tractor, else as many pairs as you can. Only "
+                "when you run out of the suit may you play other cards."},
+    RULE_LEAD: {
+        "id": "leading", "title": "Leading and throws",
+        "text": "The winner of the last trick leads: a single card, a pair, or a tractor "
+                "(pairs of consecutive ranks), all of one suit, with all trumps counting "
+                "as one suit. Where throws are allowed you may lead several of these at "
+                "once, if nobody else can beat any of them; a throw that can be beaten "
+                "fails, and only a beaten part is played."},
+    RULE_TURN: {
+        "id": "turns", "title": "Whose turn it is",
+        "text": "The trick's leader plays first, then each next player in turn; nobody "
+                "plays twice to a trick."},
+    RULE_CHOOSE: {
+        "id": "failed-throw", "title": "A failed throw",
+        "text": "When a throw can be beaten, the thrower plays only a beaten part of it. "
+                "At some tables the next player chooses which part; the table's rules "
+                "say who chooses, and what the failed throw costs."},
+    RULE_DECLARE: {
+        "id": "declaring", "title": "Declaring trump",
+        "text": "While the cards are dealt, a player may show cards of the level being "
+                "played to make their suit trumps. A later declaration must show more "
+                "of them to overturn one that stands; the table's rules say which cards "
+                "declare, whether jokers may, and how overturning works."},
+    RULE_BURY: {
+        "id": "burying", "title": "Burying the kitty",
+        "text": "The dealer picks up the kitty and puts back as many cards as it held, "
+                "face down. Its points may go to the attackers at the end of the deal."},
+    RULE_BURY_LIMIT: {
+        "id": "what-the-kitty-may-hold", "title": "What the kitty may hold",
+        "text": "At some tables the kitty may not hold point cards, or trumps, or a card "
+                "the dealer called; the table's rules say which. A hand with too few other "
+                "cards buries as few of them as it can."},
+    RULE_CALL: {
+        "id": "calling", "title": "Calling friends",
+        "text": "In finding friends, after burying, the dealer calls cards such as "
+                "'the first ♥A played'; whoever plays that copy joins the dealer's side. "
+                "The table's rules say how many calls there are and which cards may be "
+                "called."},
+    RULE_PLAY_TAKEBACK: {
+        "id": "taking-back-a-play", "title": "Taking back a play",
+        "text": "At a table that allows it you may take back your play until the next "
+                "player acts, and play again; not a play that completes the trick, nor a "
+                "failed throw."},
+    RULE_TAKEBACK: {
+        "id": "taking-back-a-declaration", "title": "Taking back a declaration",
+        "text": "At a table that allows it, right after your declaration is accepted "
+                "you are asked to keep it or take it back, once a deal."},
+}
 
 FIELD = re.compile(r"\{(\w+)\}")
 
@@ -76,3 +154,10 @@ def refusal_text(reason: str, *, tried: str = "", lead: str = "", suit: str = ""
         return message or reason  # (it names what was tried itself)
     text = FIELD.sub(lambda m: fields[m.group(1)], template)
     return f"You tried {tried}. {text}" if tried and reason != "not_your_turn" else text
+
+
+def rule_words(rule: str) -> str:
+    """The rule behind a refusal in plain words ("Following suit and shape: Play as many
+    cards as ..."); "" for a rule not in :data:`RULES`."""
+    said = RULES.get(rule)
+    return f"{said['title']}: {said['text']}" if said else ""

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import events as _events
+from ..variants.house import MAX_ERRORS
 from .messages import (
     ACTION_KEYS,
     CLIENT_MESSAGES,
@@ -57,10 +58,12 @@ CALLS = {"type": "array", "items": {"type": "string", "pattern": "^[0-9]+ \\S+$"
 
 
 def nullable(schema: dict) -> dict:
+    """``schema`` or null (a type list names "null" once: draft-07 wants its items unique)."""
     out = dict(schema)
     t = out.get("type")
     if t is not None:
-        out["type"] = [t, "null"] if isinstance(t, str) else [*t, "null"]
+        types = [t] if isinstance(t, str) else list(t)
+        out["type"] = types if "null" in types else [*types, "null"]
     else:
         out = {"anyOf": [schema, {"type": "null"}]}
     return out
@@ -106,6 +109,8 @@ EVENT_DOCS = {
     "Passed": "a seat declines to declare now",
     "BidTakenBack": "a declaration withdrawn (declare.takeback)",
     "Redealt": "nobody declared and the variant redeals: the turned kitty, public",
+    "RedealAsked": "a weak hand asked for the deal to be dealt again "
+                   "(declare.weak_hand_redeal)",
     "TrumpSet": "the declarations are over: trump, declarer, dealer, level, the turned card",
     "KittyTaken": "the dealer (or a stealer) picks up the kitty (cards only to that seat)",
     "Buried": "cards buried (cards only to that seat)",
@@ -206,7 +211,7 @@ PLAYS = {"type": "array", "items": {"type": "array", "items": [SEAT, CARDS],
 VIEW = obj({
     "seat": nullable(SEAT), "players": {"type": "integer", "minimum": 2, "maximum": 12},
     "teams": {"type": "array", "items": INT}, "team": {"type": ["integer", "null"]},
-    "phase": {"enum": ["deal", "steal", "bury", "call", "play", "choose", "over"]},
+    "phase": {"enum": ["deal", "redeal", "steal", "bury", "call", "play", "choose", "over"]},
     "to_act": nullable(SEAT), "deal": NAT, "dealer": nullable(SEAT),
     "dealer_team": {"type": ["integer", "null"]}, "level": NAT, "level_rank": STR,
     "levels": LEVELS, "level_ranks": {"type": "array", "items": STR}, "trump": TRUMP,
@@ -224,12 +229,140 @@ VIEW = obj({
     "can_take_back": {"type": "boolean", "description": "this seat may take back its last "
                       "play now (TakeBack; table.play_takeback)"},
 }, doc="a seat's view (shengji.engine.SeatView) with display helpers")
-LEGAL = obj({"kind": {"enum": ["declare", "takeback", "bury", "call", "lead", "follow",
-                               "choose"]},
+LEGAL = obj({"kind": {"enum": ["declare", "takeback", "redeal", "bury", "call", "lead",
+                               "follow", "choose"]},
              "count": NAT, "total": NAT, "truncated": BOOL,
+             "restricted": {"type": "string", "description": "a burial's limit (variant "
+                            "key bury): at most restricted_max cards of these kinds"},
+             "restricted_max": NAT,
              "actions": {"type": "array", "items": {"$ref": "#/definitions/action"}}},
+            ["kind", "count", "total", "truncated", "actions"],
             doc="the actions open to this seat now (null when it has none)")
 EVENT_REF = {"$ref": "#/definitions/event"}
+
+
+def described(schema: dict, text: str) -> dict:
+    return {**schema, "description": text}
+
+
+#: the rules a room plays (web/houserules.py rules_fields): its state, its lookup by
+#: code and its public replay carry them
+RULES_FIELDS = {
+    "rules": described(STR, "the rules in force as resolved YAML text (no extends)"),
+    "rules_fingerprint": described(STR, "sha256: of that text"),
+    "rules_base": described({"type": ["string", "null"]}, "the offered variant they start "
+                            "from"),
+    "rules_house": described({"type": ["string", "null"]}, "the short house file (null "
+                             "without house rules)"),
+    "rules_changes": described(
+        {"type": "array", "items": obj({"key": STR, "base": {}, "value": {}})},
+        "each setting that differs from the base: its dotted key, the base's value, this "
+        "room's"),
+}
+
+#: the game record (shengji.engine.record.game_to_dict): what `shengji replay` reads.
+#: Strict, so that a key added to the record and not described here fails the tests.
+RECORD = obj({
+    "format": described({"const": 1}, "the record format (1)"),
+    "variant": described(STR, "the variant's name (or the path it was loaded from)"),
+    "players": described({"type": "integer", "minimum": 2, "maximum": 12},
+                         "the table size"),
+    "seed": described({"type": ["integer", "string"]}, "the seed of the deals"),
+    "max_deals": described({"type": ["integer", "null"], "minimum": 1},
+                           "the match's length in deals (null: to the end)"),
+    "actions": described({"type": "array", "items": {"type": "object"}},
+                         "every action in order, each with its seat"),
+    "state": described({"type": "object"}, "a snapshot of the final state, compared with "
+                       "the replayed one when the record is read"),
+    "start_levels": described({"type": "array", "items": NAT},
+                              "the host's starting level of each seat (only when set)"),
+    "first_dealer": described(SEAT, "the host's first dealer (only when set)"),
+    "rules": described(STR, "the rules as resolved YAML text: in every public replay's "
+                       "record, elsewhere for rules that are no file"),
+}, ["format", "variant", "players", "seed", "max_deals", "actions", "state"], strict=True,
+    doc="a game record: variant, seed and actions rebuild the game")
+
+FIGURES = obj({"deals": NAT, "dealer_hold_rate": {"type": "number"},
+               "attacker_points": {"type": "number"}, "levels_per_deal": {"type": "number"},
+               "failed_throws_per_deal": {"type": "number"},
+               "tricks_per_deal": {"type": "number"},
+               "kitty_won": NAT, "kitty_changed": NAT, "failed_throws": NAT,
+               "nobody_declared": NAT},
+              doc="a side's figures: deals played, the share the dealers held, attacker "
+                  "points, levels risen, failed throws and tricks, per deal; and how often "
+                  "rules came into play: deals whose kitty the attackers won, deals whose "
+                  "kitty multiplier the other side's rules would change, failed throws, "
+                  "deals nobody declared")
+#: one changed setting of a preview and how often it came into play (web/preview.py)
+APPLIED = obj({"key": STR, "use": {"type": ["string", "null"]},
+               "house": NAT, "base": NAT, "said": STR}, ["key", "use", "said"],
+              doc="a changed setting, what is counted for it (null: not counted), the "
+                  "counts under the house rules and the base, and the sentence shown")
+SIZES = {"type": "object", "additionalProperties": {"type": "array", "items": NAT}}
+
+#: the JSON answers of the web server's HTTP API, by definition name: docs/protocol.md's
+#: table of their keys is generated from these (docs/tables.py)
+HTTP_ANSWERS: dict[str, tuple[str, dict]] = {
+    "http.variants": ("GET /api/variants", obj({
+        "variants": described({"type": "array", "items": STR}, "the variant names a room "
+                              "may use"),
+        "default": described(STR, "the lobby's first choice"),
+        "protocol": described({"const": PROTOCOL_VERSION}, "the protocol version"),
+        "seats": described(SIZES, "per variant, the table sizes it is played at (its "
+                           "by_players table, else its own size)"),
+        "descriptions": described({"type": "object", "additionalProperties": STR},
+                                  "per variant, its file's description on one line"),
+    })),
+    "http.room_created": ("POST /api/rooms", obj({
+        "room": described(STR, "the new room's code"),
+        "variant": described(STR, "the name of the rules it plays (a house room: the house "
+                             "file's name, else BASE+house)"),
+    })),
+    "http.room": ("GET /api/rooms/CODE", obj({
+        "room": described(STR, "the code"), "variant": described(STR, "as in state"),
+        "players": described(NAT, "the table size"),
+        "started": described(BOOL, "the game has started"),
+        "seats": described({"type": "array", "items": SEAT_INFO}, "each seat, as in room"),
+        **RULES_FIELDS})),
+    "http.rules_schema": ("GET /api/rules/schema", obj({
+        "schema": described({"type": "object"}, "the variant schema (variant.schema.json)"),
+        "bases": described({"type": "array", "items": STR}, "the offered variants a house "
+                           "file may extend"),
+        "examples": described({"type": "object"}, "per setting, positions where it and its "
+                              "base disagree (rule_examples.json)"),
+        "seats": described(SIZES, "per base, its table sizes"),
+        "custom_rules": described(BOOL, "false with serve --no-custom-rules"),
+    })),
+    "http.rules_check": ("POST /api/rules/check", obj({
+        "base": described(STR, "the offered variant the file extends"),
+        "players": described(NAT, "the table size"),
+        "rules": described(STR, "the resolved rules (YAML text, no extends)"),
+        "name": described({"type": ["string", "null"]}, "the file's own name, else null"),
+        "rules_fingerprint": described(STR, "sha256: of rules"),
+        "house": described(STR, "the short house file: extends and what differs"),
+        "settings": described({"type": "object"}, "the resolved settings"),
+        "base_settings": described({"type": "object"}, "the base's settings"),
+        "changes": RULES_FIELDS["rules_changes"],
+        "warnings": described({"type": "array", "items": STR}, "settings that cannot take "
+                              "effect with this deck"),
+    })),
+    "http.rules_preview": ("POST /api/rules/preview", obj({
+        "seed": described({"type": ["integer", "string"]}, "the seed both matches used"),
+        "deals": described(NAT, "the deals asked for, per side"),
+        "base_name": described(STR, "the base played beside the house rules"),
+        "time_cap": described({"type": "number"}, "seconds of play allowed, both sides "
+                              "together"),
+        "house": described(FIGURES, "the figures under the house rules"),
+        "base": described(FIGURES, "the figures under the base"),
+        "seconds": described({"type": "number"}, "seconds the matches took"),
+        "capped": described(BOOL, "a side stopped at the time cap before its deals"),
+        "bots": described(STR, "the bots both sides were played by (heuristic, or bold: "
+                               "they bring kitty and throw rules into play)"),
+        "bots_said": described(STR, "those bots in words"),
+        "applied": described({"type": "array", "items": APPLIED},
+                             "each changed setting and how often it came into play"),
+    })),
+}
 
 
 def server_schemas() -> dict:
@@ -238,10 +371,12 @@ def server_schemas() -> dict:
         return obj(props, None if required is None else ["type", "protocol", *required],
                    doc=doc)
 
-    # a room with house rules (web/houserules.py) and the host's controls (web/seating.py)
-    rules = {"rules": STR, "rules_fingerprint": STR, "rules_base": {"type": ["string", "null"]},
-             "rules_house": {"type": ["string", "null"]},
-             "rules_changes": {"type": "array"}}
+    # the room's rules (web/houserules.py) and the host's controls (web/seating.py: the
+    # room message only); welcome and state carry the fingerprint alone: the text is
+    # GET /api/rooms/CODE's, fetched once
+    rules = RULES_FIELDS
+    fingerprint = described(STR, "sha256: of the room's rules text (GET /api/rooms/CODE "
+                            "serves the text, once)")
     controls = {"host": nullable(SEAT), "start_levels": {"type": ["array", "null"]},
                 "first_dealer": nullable(SEAT)}
     replay = {"deal": NAT, "events": {"type": "array", "items": EVENT_REF},
@@ -249,7 +384,8 @@ def server_schemas() -> dict:
     return {
         "server.welcome": msg("welcome", {
             "room": STR, "seat": nullable(SEAT), "token": {"type": ["string", "null"]},
-            "variant": STR, "play_rules": {"type": "object"}, "watching": BOOL},
+            "variant": STR, "play_rules": {"type": "object"}, "watching": BOOL,
+            "rules_fingerprint": fingerprint},
             ["room", "seat", "token", "variant", "play_rules"],
             doc="a seat taken (or, with watching, a spectator's place); keep the token"),
         "server.room": msg("room", {
@@ -257,7 +393,7 @@ def server_schemas() -> dict:
             "seats": {"type": "array", "items": SEAT_INFO}, "watchers": NAT,
             "turn_timer": {"type": "number", "minimum": 0,
                            "description": "seconds a player has to act (0: no limit)"},
-            **rules, **controls},
+            **controls},
             ["room", "variant", "started", "seats", "watchers", "turn_timer"],
             doc="a room before its start"),
         "server.state": msg("state", {
@@ -265,7 +401,7 @@ def server_schemas() -> dict:
             "winner": {"type": ["integer", "null"]}, "event_index": NAT, "view": VIEW,
             "legal": nullable(LEGAL), "events": {"type": "array", "items": EVENT_REF},
             "room": STR, "seats": {"type": "array", "items": SEAT_INFO},
-            "waiting": SEATS, "watchers": NAT, **rules, **controls},
+            "waiting": SEATS, "watchers": NAT, "rules_fingerprint": fingerprint},
             ["seat", "variant", "over", "winner", "event_index", "view", "legal"],
             doc="after every change: the view, the legal actions (null when not this "
                 "seat's turn) and the events since the last state on this connection"),
@@ -273,8 +409,17 @@ def server_schemas() -> dict:
                                                    "saw them"),
         "server.advice": msg("advice", {"seat": SEAT, "action": {"$ref": "#/definitions/action"},
                                         "reason": STR}, doc="the answer to hint"),
-        "server.error": msg("error", {"code": STR, "message": STR, "reason": STR, "rule": STR},
-                            doc="a refused message: nothing changed"),
+        "server.error": msg("error", {
+            "code": STR, "message": STR, "reason": STR, "rule": STR,
+            "errors": {"type": "array", "items": obj({"key": STR, "message": STR}),
+                       "description": "bad_rules only: the first problems of the house file "
+                                      f"({MAX_ERRORS} at most), by their dotted keys (\"\" "
+                                      "for the file as a whole)"},
+            "error_count": described(NAT, "bad_rules only: how many problems there were "
+                                     "(errors lists the first of them)")},
+            ["code", "message", "reason", "rule"],
+            doc="a refused message or request: nothing changed (over HTTP too, with the "
+                "status of docs/protocol.md's code table)"),
         "server.pong": msg("pong", {}, doc="the answer to ping"),
         "server.chat": msg("chat", {"lines": {"type": "array", "items": obj({
             "n": NAT, "seat": nullable(SEAT), "name": STR,
@@ -287,7 +432,7 @@ def server_schemas() -> dict:
             "seats": {"type": "array", "items": obj({"seat": SEAT, "kind": STR,
                                                      "name": STR})},
             "deals": {"type": "array", "items": obj(replay)},
-            "record": {"type": "object"}, **rules},
+            "record": {"$ref": "#/definitions/record"}, **rules},
             ["room", "variant", "over", "winner", "seats", "deals"],
             doc="GET /api/rooms/CODE/replay: every scored deal as a spectator saw it, "
                 "and the game record once the match is over"),
@@ -299,7 +444,9 @@ def build() -> dict:
     events = {f"event.{name}": event_schema(name, cls)
               for name, cls in event_classes().items()}
     defs = {**client_schemas(), **server_schemas(), **events, "action": action_schema(),
-            "view": VIEW, "legal": LEGAL,
+            "view": VIEW, "legal": LEGAL, "record": RECORD,
+            **{name: {**schema, "description": f"the answer to {request}"}
+               for name, (request, schema) in HTTP_ANSWERS.items()},
             "event": discriminated(events, "an event, by its type"),
             "client": {"oneOf": [{"$ref": f"#/definitions/{k}"} for k in client_schemas()]},
             "server": {"oneOf": [{"$ref": f"#/definitions/{k}"} for k in server_schemas()]}}
@@ -308,7 +455,8 @@ def build() -> dict:
             "title": f"shengji protocol, version {PROTOCOL_VERSION}",
             "description": "Every message of docs/protocol.md: definitions client.* (client to "
                            "server), server.* (server to client), event.* (the events of "
-                           "a state or replay message).",
+                           "a state or replay message), http.* (the HTTP API's answers; "
+                           "its errors are server.error) and record (a game record).",
             "definitions": defs}
 
 
@@ -362,6 +510,19 @@ def validate_server(msg) -> None:
     if isinstance(msg, (str, bytes)):
         msg = json.loads(msg)
     _validate("server", msg)
+
+
+def validate_http(name: str, body) -> None:
+    """Check one HTTP answer (a dict, or its JSON text) against ``http.NAME`` (or
+    ``server.error``, ``server.public_replay``), as ``validate_server`` does."""
+    if isinstance(body, (str, bytes)):
+        body = json.loads(body)
+    if name not in load()["definitions"]:
+        raise SchemaViolation(f"no definition {name!r}")
+    try:
+        _validator(name)(body)
+    except SchemaViolation as e:
+        raise SchemaViolation(f"{name}: {e}") from None
 
 
 def validate_client(msg) -> None:

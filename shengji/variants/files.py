@@ -9,6 +9,7 @@ beside the plain data.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from collections.abc import Mapping
@@ -215,7 +216,8 @@ def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
         known = list(sch.get("properties", {}))
         extra = [k for k in inst if k not in known]
         allowed = ", ".join(known) if known else "none"
-        return [(path + (k,), f"unknown key (allowed here: {allowed})") for k in extra]
+        return [(path + (k,), f"unknown key{_did_you_mean(k, known)} (allowed here: "
+                              f"{allowed})") for k in extra]
     if kind == "enum":
         return [(path, f"{_yaml_repr(inst)} is not one of {_choices(value)}")]
     if kind == "type":
@@ -239,12 +241,37 @@ def _describe(err: jsonschema.ValidationError) -> list[tuple[KeyPath, str]]:
                  and e.relative_schema_path and e.relative_schema_path[0] == lists[0]]
         if inner:
             return [d for e in inner for d in _describe(e)]
+        # a single value where the other alternative is a list of such values: the
+        # single value's own problem ("1 is not one of 2, 3, ...")
+        single = [e for e in err.context or () if lists and not isinstance(inst, list)
+                  and e.relative_schema_path and e.relative_schema_path[0] != lists[0]
+                  and e.validator == "enum"]
+        if single:
+            return _describe(single[0])
         return [(path, f"{_yaml_repr(inst)} is not {_alternatives(value)}")]
     if kind == "uniqueItems":
-        return [(path, f"{inst!r} lists a value twice")]
+        return [(path, f"{_clipped(inst)} lists a value twice")]
     if kind in ("minItems", "minLength"):
         return [(path, f"{inst!r} is empty (at least {value} needed)")]
-    return [(path, err.message)]
+    if kind in ("maxItems", "maxProperties"):
+        return [(path, f"{len(inst)} entries: at most {value}")]
+    if kind == "maxLength":
+        return [(path, f"{len(inst)} characters: at most {value}")]
+    if kind == "pattern":  # (a key of by_players: its propertyNames say what it must be)
+        return [(path, f"{_clipped(inst)} is not {sch.get('description', 'allowed here')}")]
+    return [(path, _clipped(err.message, 200))]
+
+
+def _clipped(value, limit: int = 60) -> str:
+    """A value's repr, cut short: an error message never repeats a large value whole."""
+    text = value if isinstance(value, str) and limit > 60 else repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _did_you_mean(key: Any, known: list[str]) -> str:
+    """": did you mean kitty?" for a misspelt key, "" when nothing is close."""
+    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
+    return f": did you mean {close[0]}?" if close else ""
 
 
 def validate(vf: VariantFile) -> None:

@@ -30,6 +30,12 @@ from .files import _describe, _record_lines, _validator, format_path
 
 #: the largest house file accepted from a client (the command line reads 1 MiB files)
 MAX_HOUSE_BYTES = 32 * 1024
+#: the most YAML nodes (keys, values, list items) in a house file or rules text from a
+#: client: parsing and checking cost by the node, and the largest shipped variant
+#: resolves to 260 of them
+MAX_HOUSE_NODES = 2000
+#: errors listed in a refusal (the rest are counted)
+MAX_ERRORS = 50
 SHOWN = "rules.yaml"
 #: keys of the resolved settings that are not rules a house file may set
 NOT_RULES = ("name", "description", "plugins", "extends")
@@ -38,11 +44,18 @@ WHOLE = ("deck", "by_players", "following")
 
 
 class HouseRulesError(VariantError):
-    """Refused house rules: ``errors`` lists each problem with its dotted key path."""
+    """Refused house rules: ``errors`` lists the problems (the first MAX_ERRORS) with their
+    dotted key paths; ``count`` is how many there were."""
 
-    def __init__(self, errors: list[dict]):
-        self.errors = errors
-        super().__init__("; ".join(f"{e['key'] or SHOWN}: {e['message']}" for e in errors))
+    def __init__(self, errors: list[dict], count: int | None = None):
+        self.errors = errors[:MAX_ERRORS]
+        self.count = len(errors) if count is None else count
+        more = self.count - len(self.errors)
+        super().__init__("; ".join(f"{e['key'] or SHOWN}: {e['message']}" for e in self.errors)
+                         + (f"; and {more} more" if more > 0 else ""))
+
+    def __reduce__(self):  # (pickled between processes: the web's check worker)
+        return type(self), (self.errors, self.count)
 
 
 @dataclass
@@ -95,7 +108,7 @@ def read_house(text: str) -> tuple[dict, dict]:
         raise HouseRulesError([{"key": "", "message": f"a house file of at most "
                                                       f"{MAX_HOUSE_BYTES // 1024} KiB"}])
     try:
-        data, node = load_yaml(text, SHOWN, VariantError)
+        data, node = load_yaml(text, SHOWN, VariantError, max_nodes=MAX_HOUSE_NODES)
     except VariantError as e:
         raise HouseRulesError([{"key": "", "message": _PREFIX.sub("", str(e))}]) from None
     if data is None:
@@ -154,12 +167,12 @@ def check_house(text: str, bases: Mapping, players: int | None = None,
     try:
         resolved = resolve(mapping, name=data.get("name") or f"{base}+house", players=players)
         variant = Variant(resolved)
+        settings = variant.settings
+        text_out = canonical_text(settings)
+        # what a room keeps must rebuild the same rules (no extends, no file)
+        again = rules_variant(text_out)
     except VariantError as e:
         raise HouseRulesError(_errors_of(e)) from None
-    settings = variant.settings
-    text_out = canonical_text(settings)
-    # what a room keeps must rebuild the same rules (no extends, no file)
-    again = rules_variant(text_out)
     if canonical_text(again.settings) != text_out:  # pragma: no cover - a loader bug
         raise HouseRulesError([{"key": "", "message": "these rules do not survive being "
                                                       "written out (a bug: please report)"}])
@@ -181,7 +194,9 @@ def rules_variant(text: str, trusted: bool = False):
     the trust model allows (docs/variants.md "Trust")."""
     from . import load_variant
 
-    data, _ = load_yaml(text, "rules", VariantError, limit=MAX_VARIANT_BYTES)
+    # the server's own text is as large as its operator's variants; a client's is bounded
+    data, _ = load_yaml(text, "rules", VariantError, limit=MAX_VARIANT_BYTES,
+                        max_nodes=None if trusted else MAX_HOUSE_NODES)
     if not isinstance(data, dict):
         raise VariantError("rules: not a mapping of settings")
     if trusted and data.get("plugins"):

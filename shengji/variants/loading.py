@@ -213,19 +213,38 @@ def where_set(files: list[VariantFile], path: tuple) -> str:
 
 
 def _check_levels(s: dict, files: list[VariantFile]) -> None:
-    """A match that starts above its last level would be won by the first deal."""
+    """A match that starts above its last level would be won by the first deal; levels
+    per team or per seat come one for each; a ladder climbs."""
     start, last = s.get("start_level"), (s.get("match_end") or {}).get("last_level")
     if start is None or last is None:
         return
+    starts = start if isinstance(start, list) else [start]
     try:
-        a, b = parse_rank(start), parse_level(last)
+        levels, b = [parse_rank(r) for r in starts], parse_level(last)
+        ladder = [parse_level(r) for r in (s.get("advancement") or {}).get("ladder") or []]
     except ShengjiError:
         return  # the schema reports a bad rank with its line
-    if a > b:
+    if max(levels) > b:
         raise VariantError(
-            f"{where_set(files, ('start_level',))}: {start!r} is above match_end.last_level "
-            f"{last!r}: the first deal would end the match"
+            f"{where_set(files, ('start_level',))}: {starts[levels.index(max(levels))]!r} is "
+            f"above match_end.last_level {last!r}: the first deal would end the match"
         )
+    teams = s.get("teams") or []
+    if isinstance(start, list):
+        per_team = len(set(teams))
+        if len(start) not in (per_team, len(teams)):
+            raise VariantError(
+                f"{where_set(files, ('start_level',))}: {len(start)} levels; give one per "
+                f"team ({per_team}) or one per seat ({len(teams)})")
+        if len(start) == len(teams) and any(
+                levels[i] != levels[teams.index(t)] for i, t in enumerate(teams)):
+            raise VariantError(
+                f"{where_set(files, ('start_level',))}: partners share their level (the "
+                "seats of a team rise together)")
+    if ladder and (ladder != sorted(ladder) or ladder[-1] > b):
+        raise VariantError(
+            f"{where_set(files, ('advancement', 'ladder'))}: the rungs climb from low to high, "
+            f"up to match_end.last_level {last!r}")
 
 
 def _one_deck_key(below: dict, above: dict) -> None:

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from .. import plugins as plugin_mod
-from ..cards import BIG_JOKER, LITTLE_JOKER, parse_cards, parse_level, suit_of
+from ..cards import BIG_JOKER, LITTLE_JOKER, SUITS, level_name, parse_cards, parse_level, suit_of
 from ..deck import Composition
 from ..errors import ArgumentError, RulesError, ShengjiError, VariantError, check_int
-from ..friends import FriendRules
+from ..friends import FriendRules, fewest_calls
 from ..model import Bid, FailedThrow, NoBidOutcome, ScoreOutcome
 from ..rules import PlayRules
 from .files import display_path
@@ -27,8 +27,11 @@ if TYPE_CHECKING:
     import pluggy
 
     from ..core import Context
+    from ..hookspecs import HookVariant
 
 T = TypeVar("T")
+#: when a declaration is shown (hook shengji_may_overturn): while dealing, or in a theft round
+PHASES = ("deal", "steal")
 
 
 def _of_type(value: object, types: type | tuple[type, ...], what: str,
@@ -102,6 +105,7 @@ class Variant:
         # built now, so that a bad `play:` section fails at load time
         self.play_rules: PlayRules = self._build_play_rules()
         self._check_declarable()
+        self._check_callable()
 
     def __repr__(self) -> str:
         return f"<Variant {self.name} ({display_path(self.path)})>"
@@ -150,7 +154,8 @@ class Variant:
         if not isinstance(result, expect) or isinstance(result, bool) and expect is int:
             raise VariantError(
                 f"variant {self.name}: hook {hook} returned {result!r}; expected "
-                f"{getattr(expect, '__name__', expect)}"
+                + (" or ".join(t.__name__ for t in expect) if isinstance(expect, tuple)
+                   else expect.__name__)
             )
         return result
 
@@ -185,6 +190,22 @@ class Variant:
             "of level cards or jokers gets a strength that may stand on an empty table, at "
             "any level; hooks shengji_declaration_strength, shengji_may_overturn)"
         )
+
+    def _check_callable(self) -> None:
+        """Refuse finding friends whose dealer could be left with fewer cards to call than
+        calls to make (issue 34: every rank constant, and the call phase had nothing to
+        offer)."""
+        rules = self.friend_rules
+        if rules is None or not rules.calls:
+            return
+        n, level, trump = fewest_calls(rules, self.composition.counts,
+                                       self.play_rules.constant_ranks)
+        if n < rules.calls:
+            raise VariantError(
+                f"{display_path(self.path)}: friends.calls: {rules.calls} calls, and a deal "
+                f"at level {level_name(level)} with trump "
+                f"{'none' if trump is None else SUITS[trump]} leaves {n} cards that may be "
+                f"called (constant_ranks, friends.may_call: {rules.may_call})")
 
     def context(self, level: int | str, trump: int | str | None) -> Context:
         """The core's Context for one deal (cached per level and trump)."""
@@ -234,20 +255,23 @@ class Variant:
         return Bid(seat=seat, cards=ids, trump=trump, strength=strength)
 
     def may_overturn(self, current_bid: Bid | None, new_bid: Bid,
-                     bids: Sequence[Bid] | None = None) -> bool:
-        """``bids``: the deal's accepted bids so far (default: just ``current_bid``)."""
+                     bids: Sequence[Bid] | None = None, phase: str = "deal") -> bool:
+        """``bids``: the deal's accepted bids so far (default: just ``current_bid``);
+        ``phase``: ``deal`` (while dealing) or ``steal`` (a kitty-theft round)."""
         _of_type(current_bid, Bid, "current_bid", none=True)
         _of_type(new_bid, Bid, "new_bid")
+        if phase not in PHASES:
+            raise ArgumentError(f"phase: {phase!r:.40} is not one of {', '.join(PHASES)}")
         if bids is None:
             bids = () if current_bid is None else (current_bid,)
         for i, b in enumerate(_items(bids, "bids")):
             _of_type(b, Bid, f"bids[{i}]")
-        return self._overturns(current_bid, new_bid, tuple(bids))
+        return self._overturns(current_bid, new_bid, tuple(bids), phase)
 
     def _overturns(self, current_bid: Bid | None, new_bid: Bid,
-                   bids: tuple[Bid, ...]) -> bool:
+                   bids: tuple[Bid, ...], phase: str = "deal") -> bool:
         return self._call("shengji_may_overturn", bool, current=current_bid, new=new_bid,
-                          bids=bids)
+                          bids=bids, phase=phase)
 
     def declare(self, steps: Sequence[Any], level: int | str) -> tuple[list[bool], Bid | None]:
         """Judge declarations shown in order: ``steps`` are ``(seat, cards)`` pairs or
@@ -357,10 +381,23 @@ class Variant:
         return seat
 
     def start_level(self) -> int:
-        level = self._call("shengji_start_level", int)
-        if not 0 <= level <= 12:
-            self._bad_result("shengji_start_level", level, "a level rank 0..12")
-        return level
+        """The lowest starting level (every seat's, unless levels start per team)."""
+        return min(self.start_levels())
+
+    def start_levels(self) -> tuple[int, ...]:
+        """Each seat's starting level (hook shengji_start_level: one for all, or one per
+        seat; the seats of a team share theirs)."""
+        got = self._call("shengji_start_level", (int, tuple, list))
+        levels = (got,) * self.players if isinstance(got, int) else tuple(got)
+        if (len(levels) != self.players or any(isinstance(lv, bool) or not isinstance(lv, int)
+                                                 or not 0 <= lv <= 12 for lv in levels)):
+            self._bad_result("shengji_start_level", got,
+                             f"a level rank 0..12, or one per seat ({self.players})")
+        for s, t in enumerate(self.teams):
+            if levels[s] != levels[self.teams.index(t)]:
+                self._bad_result("shengji_start_level", got,
+                                 "one level per team: the seats of a team rise together")
+        return levels
 
     def _seat(self, seat: object, what: str = "seat") -> int:
         return check_int(seat, what, 0, self.players - 1)
@@ -382,8 +419,14 @@ class Variant:
         check_int(deal_level, "deal_level", 0, 13)
         new = self._call("shengji_advance", int, level=level, rise=rise,
                          defending=bool(defending), deal_level=deal_level)
-        if not level <= new <= level + rise:
-            self._bad_result("shengji_advance", new, f"a level {level}..{level + rise}")
+        # a rise never lowers a level, and goes at most ``rise`` levels, or (a ladder's
+        # rung, advancement.ladder) up to just past the last level
+        top = self.top_level
+        if not level <= new <= max(level + rise, top + 1):
+            self._bad_result("shengji_advance", new,
+                             f"a level {level}..{max(level + rise, top + 1)}")
+        if new > top and self.settings["match_end"]["cycle"]:
+            new %= top + 1  # Ran's no-cap: past the last level, round again from 2
         return new
 
     def dealers_back_to_start(self, deal_level: int,
@@ -425,6 +468,10 @@ class Variant:
             side=side,
         )
         return winner
+
+
+if TYPE_CHECKING:  # a Variant is what the hook specifications promise a hook
+    _VARIANT_FOR_HOOKS: type[HookVariant] = Variant
 
 
 def _direct_hooks(pm: pluggy.PluginManager) -> dict[str, tuple[Any, Any, tuple[str, ...] | None]]:

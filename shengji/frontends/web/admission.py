@@ -1,6 +1,6 @@
 """Who may hold a room, and who may look one up: the room cap shared fairly between
 addresses, and one failed-guess limit for every lookup by room code (HTTP and
-websocket alike). Used by ``rooms.Lobby``; the numbers are ``limits.Limits`` fields.
+websocket alike). Used by ``lobby.Lobby``; the numbers are ``limits.Limits`` fields.
 
 **The room cap.** The server keeps at most ``max_rooms`` rooms. When it is full, rooms
 nobody is in that are idle (finished, untouched for an hour, or never joined for
@@ -10,6 +10,13 @@ at least two more, its least recently used room that nobody is in right now make
 way. So a flood from 200 addresses ends up holding an equal share, and a newcomer
 still gets a room; only when every address holds about as many rooms as the newcomer,
 or every room has somebody in it, is the answer ``server_full``.
+
+**A share kept for newcomers.** Rooms somebody is in never make way, so 200 addresses
+holding ten joined rooms each would fill the table for as long as they stay. The last
+``rooms_reserved_share`` of the table (a quarter) is kept for addresses holding fewer
+than ``rooms_when_crowded`` rooms (two): once fewer places than that are left, an
+address holding that many is refused (``too_many_rooms``) while a newcomer still gets
+one.
 
 **Lookups by code.** Room codes are 40 bits; what keeps them from being guessed is
 that every lookup that finds no room (over HTTP or a websocket) takes a token from the
@@ -22,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...protocol import ProtocolError
-from .limits import address_key
+from .limits import address_key, kept_for_others
 
 #: what a code can be after normalising (rooms.CODE_ALPHABET, rooms.CODE_LENGTH)
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -69,6 +76,21 @@ def held(rooms: dict, codes) -> int:
     """Unfinished, non-idle rooms among ``codes`` (those created from one address)."""
     return sum(1 for c in codes or () if (r := rooms.get(c)) is not None
                and not r.table.over and not r.idle)
+
+
+def check_share(rooms: dict, held_now: int, limits) -> None:
+    """Refuse an address holding ``held_now`` rooms a place in the share kept for
+    newcomers (see the module's docstring)."""
+    if held_now < limits.rooms_when_crowded or not int(limits.max_rooms
+                                                        * limits.rooms_reserved_share):
+        return
+    taken = sum(1 for r in rooms.values() if not r.idle)
+    if kept_for_others(taken, limits.max_rooms, held_now, limits.rooms_reserved_share,
+                       limits.rooms_when_crowded):
+        raise ProtocolError("too_many_rooms", f"the server is nearly full: the rooms left "
+                                              f"are kept for addresses holding fewer than "
+                                              f"{limits.rooms_when_crowded} (yours holds "
+                                              f"{held_now}); finish or leave one first")
 
 
 def make_space(rooms: dict, max_rooms: int, for_address: str | None, drop) -> None:

@@ -6,7 +6,9 @@ websocket that speaks the protocol (docs/protocol.md).
     POST /api/rooms        {"variant": NAME, "seed": S} → {"room": CODE}
     GET  /api/rooms/CODE/replay   the room's public replay (finished deals; the game
                            record once the match is over)
-    WS   /ws               protocol messages, one JSON object per text frame
+    WS   /ws/CODE          protocol messages, one JSON object per text frame; the code in
+                           the URL is for a proxy that routes rooms to processes (the
+                           server reads the code of the join message; /ws works too)
 
 Every request passes ``guard.Guard`` first (Host and Origin checks, security headers);
 ``limits.Limits`` holds the abuse limits (docs/serving.md).
@@ -32,28 +34,32 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...errors import ShengjiError
 from ...protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, error_message
+from ...protocol.codes import http_status
+from ...protocol.messages import check_unicode
 from ...protocol.schema import CHECKER
 from ...variants import list_variants, load_variant
 from ...variants.house import HouseRulesError
+from .checker import CheckLimits
+from .conns import ABORT_EXTENSION
 from .gcpause import GcPauses
 from .guard import Guard
 from .limits import Limits
-from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, STORE_CLOSE, Conn, Lobby, encode
+from .lobby import Lobby
+from .pgstore import PgStore, is_url
+from .reclaim import reclaim_idle
+from .rooms import DEFAULT_BOT_DELAY, DEFAULT_TURN_TIMER, STORE_CLOSE, Conn, encode
 from .rules_api import MAX_RULES_BODY, RulesApi, refusal
 from .store import Store
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 4096
+#: the largest JSON body of any POST (each may carry a house file: rules_api.MAX_RULES_BODY)
+MAX_BODY = MAX_RULES_BODY
 MAX_SEED = 64
-#: a match is long; a room plays at most this many deals unless the server says otherwise
+#: a match is long; a room plays at most this many deals (also when none are asked for)
 MAX_DEALS_LIMIT = 1000
 MAX_TURN_TIMER = 3600
 #: the WebAssembly core and its module (shengji/wasm/), served to the page by name only
 WASM_FILES = {"core.wasm": "application/wasm", "core.mjs": "text/javascript"}
-#: HTTP status of each refusal code of the room API (the rest are 400)
-STATUS = {"server_full": 503, "too_many_rooms": 429, "rate_limited": 429, "too_large": 413,
-          "bad_media_type": 415, "custom_rules_off": 403, "store_error": 503,
-          "wrong_shard": 421}
 log = logging.getLogger("shengji.web")
 
 
@@ -63,20 +69,23 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                allowed_hosts=(), allowed_origins=(), db: str | None = None,
                seats: int | None = None, gc_pauses: bool = False,
                custom_rules: bool = True, bases: list[str] | None = None,
-               shard: tuple[int, int] | None = None) -> Starlette:
+               shard: tuple[int, int] | None = None,
+               check_limits: CheckLimits | None = None) -> Starlette:
     """``variants``: the names or paths rooms may use (default: the built-in names; a
     client never names a file). The first load of each happens here, so a broken variant
     fails at start-up, not in a room. ``limits``: the abuse limits (``max_rooms`` is a
     shortcut for ``Limits(max_rooms=...)``). ``allowed_hosts``/``allowed_origins``: names
     this server answers to besides IP literals and localhost (see guard.py). ``db``: the
-    SQLite file that keeps rooms and games across restarts (store.py); None keeps them in
-    memory only. ``seats``: the default variant is played at that many seats (``shengji
-    serve --seats``). ``gc_pauses``: while the app runs, the garbage collector's full
+    SQLite file that keeps rooms and games across restarts (store.py), or a
+    ``postgresql://`` URL (pgstore.py: several processes on several hosts); None keeps
+    them in memory only. ``seats``: the default variant is played at that many seats
+    (``shengji serve --seats``). ``gc_pauses``: while the app runs, the garbage collector's full
     collections are replaced by short ones (gcpause.py; ``shengji serve`` turns it on: it
     changes the whole process's collector). ``custom_rules``: rooms may be created with
     house rules (``rules``, checked by rules_api.py); ``bases``: the offered variants a
     house file may extend (default: all). ``shard``: (index, count): this process makes
-    and serves only the room codes of that shard (docs/scaling.md, past one process)."""
+    and serves only the room codes of that shard (docs/scaling.md, past one process).
+    ``check_limits``: the cost limits of house-rules checks (checker.py)."""
     allowed = list(dict.fromkeys(variants or list_variants()))
     if default_variant not in allowed:
         allowed.insert(0, default_variant)
@@ -86,7 +95,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     if max_rooms:
         from dataclasses import replace
         limits = replace(limits, max_rooms=max_rooms)
-    store = Store(db) if db else None
+    store = open_store(db)
     # the table sizes each variant offers: its by_players table, else its own size
     seat_counts = {name: sorted({int(k) for k in (v.settings.get("by_players") or {})}
                                 | {v.players}) for name, v in loaded.items()}
@@ -95,7 +104,8 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
                     for name, v in loaded.items()}
     lobby = Lobby(variants=loaded, bot_delay=bot_delay, bot=bot, limits=limits, store=store,
                   shard=shard)
-    house_api = RulesApi(lobby, loaded, bases=bases, enabled=custom_rules)
+    house_api = RulesApi(lobby, loaded, bases=bases, enabled=custom_rules,
+                         check_limits=check_limits)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
@@ -120,28 +130,28 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
             text = data.pop("rules", None)
             name, seed, max_deals, turn_timer, players = _room_settings(data, loaded,
                                                                          default_variant)
-            # a check loads a variant: in a thread, so that the event loop goes on
-            house = None if text is None else await asyncio.to_thread(
-                house_api.check, text, players, address)
-            room = lobby.create(house.base if house else name, seed, max_deals,
-                                address=address, turn_timer=turn_timer, players=players,
-                                house=house)
+            # checked in the rules worker (checker.py), its variant loaded in a thread
+            house = None if text is None else await house_api.playable(text, players,
+                                                                        address)
+            room = await lobby.create(house.base if house else name, seed, max_deals,
+                                      address=address, turn_timer=turn_timer,
+                                      players=players, house=house)
         except HouseRulesError as e:
-            return JSONResponse(refusal(e), 422)
+            return JSONResponse(refusal(e), http_status("bad_rules"))
         except ClientDisconnect:  # the body stopped coming (or the read timeout cut it)
             log.info("POST /api/rooms from %s: the client went away mid-body", address)
             return Response(status_code=400)
         except ShengjiError as e:
-            return _refusal(e, 400)
+            return _refusal(e)
         return JSONResponse({"room": room.code, "variant": room.variant_name})
 
     async def public_replay(request):
         address = request.client.host if request.client else "?"
         try:
-            room = lobby.get(request.path_params["code"], address)
+            room = await lobby.get(request.path_params["code"], address)
             text = room.public_replay(lambda: lobby.addresses.bucket("replay", address).take())
         except ShengjiError as e:
-            return _refusal(e, 404)
+            return _refusal(e)
         if CHECKER is not None:
             CHECKER.observe(text)
         return Response(text, media_type="application/json")
@@ -149,71 +159,76 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     async def websocket(ws: WebSocket):
         address = ws.client.host if ws.client else "?"
         await ws.accept()
+        # uvicorn as shengji serve runs it hands the app its socket's abort (conns.py): a
+        # client that stops reading is cut off at once, whatever its buffers hold
+        abort = (ws.scope.get("extensions") or {}).get(ABORT_EXTENSION, {}).get("abort")
         refused = lobby.connect(address)
         if refused is not None:
             refusal = error_message(refused)
             if CHECKER is not None:
                 CHECKER.observe(refusal)
-            await ws.send_text(encode(refusal))
-            await ws.close(1008)
+            try:
+                await asyncio.wait_for(_refuse_socket(ws, encode(refusal)), limits.send_timeout)
+            except asyncio.TimeoutError:  # a client that does not read: cut off
+                if abort is not None:
+                    abort()
+            except (WebSocketDisconnect, RuntimeError):
+                pass
             return
 
-        async def send(msg):
+        async def send(text: str):
             if CHECKER is not None:  # SHENGJI_PROTOCOL_CHECK: every message against the schema
-                CHECKER.observe(msg)
-            await ws.send_text(msg if isinstance(msg, str) else encode(msg))
+                CHECKER.observe(text)
+            await ws.send_text(text)
 
-        async def close(code, reason):
-            await ws.close(code, reason)
+        def cut_off(reason: str) -> None:  # the client is too slow (outbox.py)
+            log.info("websocket from %s cut off: %s", address, reason)
+            conn.closing = reason
+            if abort is not None:
+                abort()  # the reader then reads a disconnect
+            else:
+                reading.cancel()
 
-        conn = Conn(send, address, limits, close)
-        deadline = time.monotonic() + limits.join_timeout
+        conn = Conn(send, address, limits, ws.close, on_fail=cut_off)
+        reading = asyncio.ensure_future(_read_socket(ws, conn, lobby, limits))
         try:
-            while conn.closing is None:
-                if conn.room is None:  # not joined yet: only so long
-                    try:
-                        frame = await asyncio.wait_for(ws.receive(),
-                                                       max(0.0, deadline - time.monotonic()))
-                    except asyncio.TimeoutError:
-                        await send(error_message(ProtocolError(
-                            "join_timeout", f"no join within {limits.join_timeout:g} s")))
-                        conn.closing = "join timeout"
-                        break
-                else:
-                    frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if text is None:
-                    text = frame.get("bytes") or b""
-                await lobby.receive(conn, text)
-            if conn.closing is not None:
-                await ws.close(1011 if conn.closing == STORE_CLOSE else 1008, conn.closing)
+            await reading
+        except asyncio.CancelledError:
+            if conn.outbox.failed is None:
+                raise  # the server is stopping
         except (WebSocketDisconnect, RuntimeError):
             pass  # the peer went away (RuntimeError: sending on a closed socket)
         finally:
+            conn.outbox.stop()
             room = conn.room
             lobby.disconnect(conn)
             if room is not None:
-                with contextlib.suppress(ShengjiError, RuntimeError):
+                with contextlib.suppress(ShengjiError):
                     await room.broadcast()  # the others see the seat disconnected
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        if store is not None:
+            await store.open()  # PostgreSQL connects here (SQLite opened above)
         pauses = GcPauses() if gc_pauses else None
         if pauses is not None:
             pauses.start()
         app.state.gc_pauses = pauses
+        chores = [asyncio.create_task(reclaim_idle(lobby))]  # reclaim.py
+        if store is not None:
+            chores.append(asyncio.create_task(store.keep_alive()))  # the lease (lease.py)
         try:
             yield
         finally:
+            for task in chores:
+                task.cancel()
             if pauses is not None:
                 pauses.stop()
             house_api.close()
             for room in list(lobby.rooms.values()):  # no bot writes to a closed store
                 room.stop()
             if store is not None:
-                store.close()
+                await store.aclose()
 
     app = Starlette(routes=[
         Route("/", index),
@@ -222,6 +237,7 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
         Route("/api/rooms/{code}/replay", public_replay),
         *house_api.routes(_read_json),
         WebSocketRoute("/ws", websocket),
+        WebSocketRoute("/ws/{room}", websocket),  # the code for a proxy (docs/serving.md)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/wasm/{name}", wasm_file),
     ], middleware=[Middleware(Guard, allowed_hosts=allowed_hosts,
@@ -231,18 +247,60 @@ def create_app(*, variants: list[str] | None = None, default_variant: str = "two
     return app
 
 
-def _refusal(e: ShengjiError, status: int) -> JSONResponse:
+def open_store(db: str | None):
+    """The store of ``--db``: a ``postgresql://`` URL (connected when the app starts), an
+    SQLite file, or None."""
+    if not db:
+        return None
+    return PgStore(db) if is_url(db) else Store(db)
+
+
+async def _refuse_socket(ws: WebSocket, text: str) -> None:
+    await ws.send_text(text)
+    await ws.close(1008)
+
+
+async def _read_socket(ws: WebSocket, conn: Conn, lobby: Lobby, limits: Limits) -> None:
+    """A websocket's messages to the lobby, until it closes; a connection that has not
+    joined within ``limits.join_timeout`` is told so and closed."""
+    deadline = time.monotonic() + limits.join_timeout
+    while conn.closing is None:
+        if conn.room is None:  # not joined yet: only so long
+            try:
+                frame = await asyncio.wait_for(ws.receive(),
+                                               max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                conn.send(error_message(ProtocolError(
+                    "join_timeout", f"no join within {limits.join_timeout:g} s")))
+                conn.closing = "join timeout"
+                break
+        else:
+            frame = await ws.receive()
+        if frame["type"] == "websocket.disconnect":
+            return
+        text = frame.get("text")
+        if text is None:
+            text = frame.get("bytes") or b""
+        await lobby.receive(conn, text)
+    if conn.outbox.failed is None:  # the error told first, then the close frame
+        conn.close(1011 if conn.closing == STORE_CLOSE else 1008, conn.closing)
+        await conn.outbox.flush()
+
+
+def _refusal(e: ShengjiError) -> JSONResponse:
+    """An ``error`` body with its code's status (shengji.protocol.codes)."""
     code = getattr(e, "code", "")
     if code == "store_error":
         log.error("%s", e)
-    return JSONResponse(error_message(e), STATUS.get(code, status))
+    return JSONResponse(error_message(e), http_status(code))
 
 
 async def _internal_error(request, exc) -> JSONResponse:
     """A bug: a JSON error like every other answer, not Starlette's plain text (the
     traceback still goes to the log)."""
     return JSONResponse({"type": "error", "protocol": PROTOCOL_VERSION, "code": "internal",
-                         "message": "internal server error", "reason": "", "rule": ""}, 500)
+                         "message": "internal server error", "reason": "", "rule": ""},
+                        http_status("internal"))
 
 
 async def _read_json(request, limit: int = MAX_BODY) -> dict:
@@ -264,6 +322,7 @@ async def _read_json(request, limit: int = MAX_BODY) -> dict:
         data = json.loads(bytes(body) or b"{}")
     except (ValueError, RecursionError) as e:  # RecursionError: nested too deep
         raise ProtocolError("bad_json", f"bad JSON ({str(e)[:80]})") from None
+    check_unicode(data)  # a lone surrogate in a seed or a key: refused here, not a 500
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "the body is a JSON object")
     return data
@@ -288,9 +347,12 @@ def _room_settings(data: dict, loaded: dict, default_variant: str) -> tuple:
     if isinstance(seed, bool) or not isinstance(seed, (int, str)) or len(str(seed)) > MAX_SEED:
         raise ProtocolError("bad_message", f"seed: an integer or a string of at most "
                                            f"{MAX_SEED} characters")
+    # a room's memory grows with its deals (docs/serving.md): at most this many, always
     max_deals = data.get("max_deals")
-    if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int)
-                                  or not 1 <= max_deals <= MAX_DEALS_LIMIT):
+    if max_deals is None:
+        max_deals = MAX_DEALS_LIMIT
+    if isinstance(max_deals, bool) or not isinstance(max_deals, int) \
+            or not 1 <= max_deals <= MAX_DEALS_LIMIT:
         raise ProtocolError("bad_message", f"max_deals: an integer 1..{MAX_DEALS_LIMIT}")
     turn_timer = data.get("turn_timer", DEFAULT_TURN_TIMER)
     if isinstance(turn_timer, bool) or not isinstance(turn_timer, (int, float)) \

@@ -3,9 +3,10 @@ with the room (its last CHAT_KEPT lines, sent to whoever joins), never in the ga
 or the public replay, which hold the rules' record alone.
 
 Every chat line is a client message like any other, so the connection's message budget
-(limits.py) rate-limits it; its text is cleaned here (no control or format characters,
-spaces collapsed, at most MAX_CHAT characters) and every page shows it as text, never as
-markup (static/chat.js builds text nodes).
+(limits.py) rate-limits it, and so does the room's own budget of lines (every line goes
+to everyone in the room: ``Limits.chat_rate``, ``chat_burst``); its text is cleaned here
+(no control or format characters, spaces collapsed, at most MAX_CHAT characters) and
+every page shows it as text, never as markup (static/chat.js builds text nodes).
 
     client → server  {"type": "chat", "token": "…", "text": "hello"}   (spectators: no token)
     server → client  {"type": "chat", "protocol": 2, "lines": [
@@ -24,6 +25,7 @@ from collections.abc import Iterable
 
 from ...protocol import PROTOCOL_VERSION, ProtocolError
 from ...protocol.messages import MAX_CHAT_TEXT
+from .limits import Bucket
 
 #: the longest chat line, in characters (the protocol's bound on the text sent)
 MAX_CHAT = MAX_CHAT_TEXT
@@ -52,14 +54,19 @@ class ChatLog:
     room after a restart."""
 
     def __init__(self, kept: int = CHAT_KEPT, *, store=None, room: str = "",
-                 lines: Iterable[dict] = ()):
+                 lines: Iterable[dict] = (), rate: float = 5.0, burst: int = 20):
         self.kept = kept
         self.lines: deque = deque(lines, maxlen=kept)
         self.count = self.lines[-1]["n"] + 1 if self.lines else 0
         self.store, self.room = store, room
+        # the room's lines, whoever says them: each goes to everyone in the room, so
+        # forty sockets each within their own message budget would still be a flood
+        self.bucket = Bucket(rate, burst)
 
     def add(self, seat: int | None, name: str, text: str) -> dict:
         line = {"n": self.count, "seat": seat, "name": name, "text": clean_text(text)}
+        if not self.bucket.take():
+            raise ProtocolError("rate_limited", "the room's chat goes too fast; wait a little")
         if self.store is not None:
             self.store.add_chat(self.room, line, self.kept)  # a StoreError: nobody sees it
         self.count += 1
@@ -69,11 +76,11 @@ class ChatLog:
     def history(self) -> dict | None:
         return self.message(list(self.lines)) if self.lines else None
 
-    async def send_history(self, conn) -> None:
+    def send_history(self, conn) -> None:
         """The kept lines, to one who has just joined (nothing when there are none)."""
         history = self.history()
         if history is not None:
-            await conn.send(history)
+            conn.send(history)
 
     @staticmethod
     def message(lines: list[dict]) -> dict:

@@ -1,15 +1,20 @@
 """Limits on raw TCP connections, below HTTP and websockets.
 
-The websocket caps of ``rooms.Lobby`` only see connections that finished a handshake;
+The websocket caps of ``lobby.Lobby`` only see connections that finished a handshake;
 a socket that sends nothing, or one header byte every few seconds, never gets there. So
 the uvicorn protocol classes are wrapped here (``server_config``):
 
 - **caps**: sockets at once per address (IPv6 per /64, ``limits.address_key``) and in
-  all; a socket over a cap is closed as soon as it is accepted, before a byte is read;
+  all, the last eighth of the total kept for addresses holding fewer than sixteen (so
+  the biggest holders cannot leave a newcomer nothing); a socket over a cap is closed
+  as soon as it is accepted, before a byte is read;
 - **header timeout**: a request's headers must be complete within ``header_timeout``
   seconds of the connection (or of the previous response on a keep-alive connection),
   and within ``max_header_bytes``;
-- **body timeout**: its body within ``body_timeout`` seconds past that deadline.
+- **body timeout**: its body within ``body_timeout`` seconds past that deadline;
+- **websockets**: socket buffers of ``send_buffer`` bytes (what a client that does not
+  read can hold up), and an abort the app can call (the scope extension
+  ``ABORT_EXTENSION``) to cut such a client off.
 
 What uvicorn has itself is passed to it: the idle keep-alive timeout
 (``timeout_keep_alive``), the 503 past a number of connections and tasks
@@ -19,9 +24,15 @@ ping. docs/serving.md lists which limit lives where.
 
 from __future__ import annotations
 
+import socket
 import time
 
-from .limits import Limits, address_key
+from .limits import Limits, address_key, kept_for_others
+
+#: the ASGI scope extension by which a websocket's app may abort its socket (a client
+#: that stops reading cannot be closed politely: the close frame would wait behind data
+#: it never reads); {"abort": callable}
+ABORT_EXTENSION = "shengji.abort"
 
 
 class SocketCaps:
@@ -32,6 +43,7 @@ class SocketCaps:
     def __init__(self, limits: Limits, exempt=()):
         self.per_address = limits.sockets_per_address
         self.total = limits.max_sockets
+        self.share, self.crowded = limits.sockets_reserved_share, limits.sockets_when_crowded
         self.exempt = {address_key(a) for a in exempt}  # a trusted proxy: total cap only
         self.counts: dict[str, int] = {}
         self.held: dict[int, str] = {}   # id(transport) -> address key
@@ -41,7 +53,9 @@ class SocketCaps:
         peer = transport.get_extra_info("peername")
         key = address_key(peer[0] if isinstance(peer, tuple) and peer else "?")
         n = self.counts.get(key, 0)
-        if len(self.held) >= self.total or (n >= self.per_address and key not in self.exempt):
+        if len(self.held) >= self.total or (key not in self.exempt and (
+                n >= self.per_address
+                or kept_for_others(len(self.held), self.total, n, self.share, self.crowded))):
             self.refused += 1
             return False
         self.counts[key] = n + 1
@@ -66,6 +80,7 @@ def limited_protocols(http_cls, ws_cls, caps: SocketCaps, limits: Limits):
     """Subclasses of uvicorn's HTTP and websocket protocol classes (h11 or httptools;
     any of its websocket implementations) that apply ``caps`` and the read timeouts."""
     header_timeout, body_timeout = limits.header_timeout, limits.body_timeout
+    send_buffer = limits.send_buffer
     max_header_bytes = limits.max_header_bytes
 
     class LimitedHTTP(http_cls):
@@ -135,9 +150,24 @@ def limited_protocols(http_cls, ws_cls, caps: SocketCaps, limits: Limits):
             # else: the app is answering; on_response_complete arms the timer again
 
     class LimitedWS(ws_cls):
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            if send_buffer is not None:  # what a client that does not read can hold up
+                sock = transport.get_extra_info("socket")
+                if sock is not None:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+                transport.set_write_buffer_limits(high=send_buffer)
+
         def connection_lost(self, exc) -> None:
             caps.release(self.transport)
             super().connection_lost(exc)
+
+        async def run_asgi(self) -> None:
+            # the app may cut a client off that stops reading: closing such a socket
+            # politely waits for buffers that never drain (outbox.py)
+            self.scope.setdefault("extensions", {})[ABORT_EXTENSION] = {
+                "abort": self.transport.abort}
+            await super().run_asgi()
 
     LimitedHTTP.__name__ = LimitedHTTP.__qualname__ = f"Limited{http_cls.__name__}"
     LimitedWS.__name__ = LimitedWS.__qualname__ = f"Limited{ws_cls.__name__}"

@@ -95,7 +95,7 @@ class Guard:
             headers.setdefault(k.decode("latin-1"), v.decode("latin-1"))
         host = headers.get("host")
         if not self.host_ok(host):
-            return await self._refuse(kind, send, 400, "bad_host",
+            return await self._refuse(kind, send, "bad_host",
                                       f"this server does not answer to host {host!r} (a DNS "
                                       "rebinding guard; the operator can add names with "
                                       "--allowed-host)")
@@ -106,7 +106,7 @@ class Guard:
             else:
                 ok = headers.get("sec-fetch-site") not in ("cross-site", "same-site")
             if not ok:
-                return await self._refuse(kind, send, 403, "cross_site",
+                return await self._refuse(kind, send, "cross_site",
                                           f"requests from {origin or 'another site'} are "
                                           "refused: open the page of this server itself")
         if kind == "websocket":
@@ -121,12 +121,15 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
     @staticmethod
-    async def _refuse(kind: str, send, status: int, code: str, text: str) -> None:
+    async def _refuse(kind: str, send, code: str, text: str) -> None:
         if kind == "websocket":
             # closing before accepting: the server answers the handshake with 403
             await send({"type": "websocket.close", "code": 1008})
             return
         from ...protocol import PROTOCOL_VERSION
+        from ...protocol.codes import http_status
+
+        status = http_status(code)
 
         body = json.dumps({"type": "error", "protocol": PROTOCOL_VERSION, "code": code,
                            "message": text, "reason": "", "rule": ""}).encode()

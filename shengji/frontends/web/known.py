@@ -1,5 +1,6 @@
-"""What the page knows of the game, generated from the Python that decides it: the suits
-and ranks, each rank's card points, and the refusals in words (shengji.protocol.refusals).
+"""What the page knows of the game, generated from the Python that decides it: the suits,
+the jokers' symbols and names, the ranks, each rank's card points, the refusals and the
+rules behind them in words (shengji.protocol.refusals).
 The page imports the result as ``static/known.js``; tests/test_web_known.py checks that
 the shipped file is what this module writes. After changing any of them, regenerate:
 
@@ -13,8 +14,8 @@ from __future__ import annotations
 
 import json
 
-from ...cards import RANKS, SUIT_SYMBOLS, SUITS, kind, point_value
-from ...protocol.refusals import REFUSALS, RULELESS
+from ...cards import JOKER_NAMES, JOKER_SYMBOLS, RANKS, SUIT_SYMBOLS, SUITS, kind, point_value
+from ...protocol.refusals import REFUSALS, RULELESS, RULES
 
 SUIT_NAMES = ("spades", "hearts", "clubs", "diamonds")
 
@@ -24,12 +25,16 @@ def known() -> dict:
     return {
         "SUIT": dict(zip(SUITS, SUIT_SYMBOLS, strict=True)),
         "SUIT_NAME": dict(zip(SUITS, SUIT_NAMES, strict=True)),
+        "JOKER": JOKER_SYMBOLS,          # "★" and "big joker": as the terminal shows them
+        "JOKER_NAME": JOKER_NAMES,
         "RANK_ORDER": list(RANKS),
         # points by rank: the same in every suit (cards.point_value); jokers have none
         "POINTS": {r: point_value(kind(0, i)) for i, r in enumerate(RANKS)
                    if point_value(kind(0, i))},
         "REFUSALS": REFUSALS,
         "RULELESS": sorted(RULELESS),
+        # the rule behind a refusal (its citation, as the server sends it) in words
+        "RULES": RULES,
     }
 
 

@@ -46,6 +46,18 @@ class Limits:
     max_connections: int = 4000
     #: spectators of one room
     watchers_per_room: int = 50
+    #: chat lines of one room, whoever says them: a second, and in one burst
+    chat_rate: float = 5.0
+    chat_burst: int = 20
+    #: a websocket's outgoing queue (outbox.py): messages and characters waiting, and
+    #: seconds one send may wait for the client to read; past any of them the client is
+    #: cut off (a player's seat waits for their token)
+    send_queue: int = 256
+    send_queue_chars: int = 1 << 20
+    send_timeout: float = 10.0
+    #: bytes a websocket's socket buffers (the kernel's send buffer, asyncio's write
+    #: buffer) hold for a client that does not read (conns.py); None: the system's sizes
+    send_buffer: int | None = 256 * 1024
     #: rooms kept at once (finished or idle rooms are dropped first when full)
     max_rooms: int = 2000
     #: unfinished rooms one address may hold, and how fast it may create them
@@ -54,6 +66,13 @@ class Limits:
     room_burst: int = 20
     #: seconds a room nobody has joined is kept once the room cap is reached
     unjoined_seconds: float = 120.0
+    #: seconds a room whose connected people all stay silent is kept in memory (reclaim.py)
+    idle_room_seconds: float = 1800.0
+    #: the share of max_rooms kept for addresses holding fewer than rooms_when_crowded
+    #: rooms (admission.py: joined rooms never make way, so a flood of them could fill
+    #: the table)
+    rooms_reserved_share: float = 0.25
+    rooms_when_crowded: int = 2
     #: lookups by room code that find nothing (a join, a spectator, GET .../replay) and
     #: joins with a wrong token, per address: a burst, then this rate
     failed_join_rate: float = 0.2
@@ -74,6 +93,18 @@ class Limits:
     #: limit by fit_to_descriptors)
     sockets_per_address: int = 256
     max_sockets: int = 8_000
+    #: the share of max_sockets (and of max_connections, the websockets) kept for
+    #: addresses holding fewer than sockets_when_crowded (a browser opens about six):
+    #: forty addresses at their caps would otherwise fill the total
+    sockets_reserved_share: float = 0.125
+    sockets_when_crowded: int = 16
+
+
+def kept_for_others(taken: int, cap: int, held: int, share: float, crowded: int) -> bool:
+    """True when an address holding ``held`` of a cap of ``cap`` (``taken`` in all) may
+    not take another: the last ``share`` of the cap is kept for addresses holding fewer
+    than ``crowded``, so that the biggest holders cannot leave a newcomer nothing."""
+    return held >= crowded and cap - taken <= int(cap * share)
 
 
 class Bucket:
@@ -81,7 +112,7 @@ class Bucket:
 
     __slots__ = ("rate", "burst", "tokens", "at")
 
-    def __init__(self, rate: float, burst: int, clock=time.monotonic):
+    def __init__(self, rate: float, burst: float, clock=time.monotonic):
         self.rate, self.burst = rate, burst
         self.tokens = float(burst)
         self.at = clock()
@@ -102,6 +133,17 @@ class Bucket:
             self.tokens -= 1
             return True
         return False
+
+    def in_credit(self, now: float | None = None) -> bool:
+        """True while anything is left (a bucket of costs: see ``spend``)."""
+        self._refill(now)
+        return self.tokens > 0
+
+    def spend(self, amount: float, now: float | None = None) -> None:
+        """Take what something cost, once it is known: the bucket may go into debt (down
+        to minus its burst), and refills from there."""
+        self._refill(now)
+        self.tokens = max(-float(self.burst), self.tokens - amount)
 
 
 class PerAddress:
@@ -126,10 +168,15 @@ class PerAddress:
             b = self._buckets[key] = Bucket(rate, burst)
         return b
 
-    def connect(self, address: str) -> bool:
+    def connect(self, address: str, total: int = 0) -> bool:
+        """Count a websocket of ``address`` (``total``: the websockets open now); False
+        over the per-address cap, or in the share of the total kept for others."""
         address = address_key(address)
         n = self.conns.get(address, 0)
-        if n >= self.limits.conns_per_address:
+        lim = self.limits
+        if n >= lim.conns_per_address or kept_for_others(
+                total, lim.max_connections, n, lim.sockets_reserved_share,
+                lim.sockets_when_crowded):
             return False
         self.conns[address] = n + 1
         return True

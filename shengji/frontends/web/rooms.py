@@ -5,19 +5,21 @@ connection is a ``Conn`` around any ``async send(message)`` (a dict, or JSON tex
 Seats are open until someone takes them; each taken seat gets a secret token, and joining
 again with that token (a reload, another device) restores the seat. Only a hash of each
 token is kept. ``start`` fills the open seats with bots. Every inbound message is
-rate-limited, then checked by the protocol module; a refused message gets an ``error``
-reply and changes nothing. The limits are in ``limits.Limits``.
+rate-limited, then checked by the protocol module (lobby.py, which hands it to the
+room); a refused message gets an ``error`` reply and changes nothing. The limits are in
+``limits.Limits``.
 
 The room runs the bots, and two things that keep a table moving without freezing it:
 
 - after a deal is scored, the bots wait until every connected player has sent ``next``
-  (they have seen the last trick and the result), or until the turn timer runs out;
+  (they have seen the last trick and the result): a player reading the result is waited
+  for as one thinking about a play is, and one who leaves is no longer waited for;
 - when a player who is to act has no connection, the turn timer starts; when it runs
   out, a stand-in bot plays that seat until the player joins again.
 
-With a ``store.Store`` every room, seat and action is written before anyone is told of
-it, and a room is read back (its game replayed from the actions) on first use after a
-restart.
+With a store (store.py: SQLite, pgstore.py: PostgreSQL) every room, seat and action is
+committed before anyone is told of it, and a room is read back (its game replayed from
+the actions) on first use after a restart, or on another process.
 """
 
 from __future__ import annotations
@@ -32,10 +34,9 @@ from ...engine import DealScored
 from ...errors import ShengjiError
 from ...protocol import PROTOCOL_VERSION, ProtocolError, Table, error_message
 from ...wasm import rules_json
-from . import admission
 from .chat import ChatLog
-from .houserules import room_rules, rules_fields, stored_rules, stored_variant
-from .limits import Limits, PerAddress, address_key
+from .houserules import room_rules, stored_rules
+from .limits import Limits
 from .replays import RoomReplays
 from .seating import arrange, controls_fields, game_args
 from .seats import MAX_NAME, Conn, Seat, clean_name, encode, token_hash  # noqa: F401 (re-exported)
@@ -50,8 +51,8 @@ CODE_LENGTH = 8
 IDLE_SECONDS = 3600
 #: seconds between two bot plays, so that people can follow the trick
 DEFAULT_BOT_DELAY = 0.6
-#: seconds a disconnected player's turn (or the wait for "next deal") may last before a
-#: stand-in bot plays (or the next deal goes on); a room setting, 0 = wait for ever
+#: seconds a disconnected player's turn may last before a stand-in bot plays; a room
+#: setting, 0 = wait for ever
 DEFAULT_TURN_TIMER = 60
 #: the close reason of a socket whose room's database failed (close code 1011)
 STORE_CLOSE = "database error"
@@ -68,8 +69,10 @@ class Room(RoomReplays):
         self.controls = dict(controls or {})  # the host's room controls (seating.py)
         self.table = Table(variant, seed, max_deals=max_deals, actions=actions,
                            **game_args(controls))
-        self.variant_name = variant_name or self.table.game.variant_ref
         self.rules = rules or room_rules(variant)  # the rules in force (houserules.py)
+        # the one name of every message (house rules: their own, as the record says)
+        self.variant_name = variant.name if self.rules.get("house") else (
+            variant_name or self.table.game.variant_ref)
         self.bot = bot
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
@@ -84,13 +87,14 @@ class Room(RoomReplays):
         self.saved = len(self.table.game.actions)   # actions already in the store
         self.standins: set[int] = set()   # seats a bot plays while their player is away
         self.waiting: set[int] = set()    # players yet to send "next" after a scored deal
-        self.chat = ChatLog(store=store, room=code, lines=chat)  # chat.py: in no record
+        self.chat = ChatLog(store=store, room=code, lines=chat,  # chat.py: in no record
+                            rate=self.limits.chat_rate, burst=self.limits.chat_burst)
         self._scanned = len(self.table.game.events)
         self._runner: asyncio.Task | None = None
         self._timer: asyncio.Task | None = None
         self._timer_key = None
         self._replays: dict[tuple, str] = {}   # (seat, deal) -> encoded replay message
-        self._public_deals: dict[int, dict] = {}  # deal -> its public replay message
+        self._public_deals: dict[int, str] = {}  # deal -> its public replay, encoded
         self._scored: list[int] = []      # deals scored, from events[:self._indexed]
         self._indexed = 0
         self._public: tuple | None = None      # (events then, encoded public replay)
@@ -137,10 +141,12 @@ class Room(RoomReplays):
         msg = self.table.state(conn.seat, since=conn.cursor)
         conn.cursor = msg["event_index"]
         msg["room"] = self.code
+        msg["variant"] = self.variant_name
         msg["seats"] = self.seat_infos()
         msg["waiting"] = sorted(self.waiting)
         msg["watchers"] = len(self.watchers)
-        msg.update(rules_fields(self.rules))
+        # the rules' text is fetched once (GET /api/rooms/CODE), not sent with every state
+        msg["rules_fingerprint"] = self.rules["fingerprint"]
         return msg
 
     @property
@@ -223,6 +229,7 @@ class Room(RoomReplays):
             s.kind, s.token_hash = "human", token_hash(token)
             s.name = clean_name(msg.get("name", ""), f"player {seat}")
             self._save_seats()
+            await self._stored()  # the seat is stored before its token is told
         conn.seat, conn.room = seat, self
         conn.cursor = self.table.deal_start_index()
         self.conns.append(conn)
@@ -230,15 +237,19 @@ class Room(RoomReplays):
         if seat in self.standins:  # back: the stand-in bot leaves
             self.standins.discard(seat)
             self.table.remove_bot(seat)
-        await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": seat, "token": token, "variant": self.variant_name,
-                         "play_rules": rules_json(self.table.variant.play_rules)})
-        await self.chat.send_history(conn)
+        conn.send(self._welcome(seat, token))
+        self.chat.send_history(conn)
         if not self.started and all(s.kind == "human" for s in self.seats):
             await self.start()
         else:
             await self.broadcast()
             self._arm()
+
+    def _welcome(self, seat: int | None, token: str | None) -> dict:
+        return {"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
+                "seat": seat, "token": token, "variant": self.variant_name,
+                "play_rules": rules_json(self.table.variant.play_rules),
+                "rules_fingerprint": self.rules["fingerprint"]}
 
     async def watch(self, conn: Conn, msg: dict) -> None:
         """A spectator: no seat, no token, the public view only."""
@@ -249,12 +260,10 @@ class Room(RoomReplays):
         conn.room, conn.seat, conn.watching = self, None, True
         conn.cursor = self.table.deal_start_index()
         self.watchers.append(conn)
-        await conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.code,
-                         "seat": None, "token": None, "variant": self.variant_name,
-                         "play_rules": rules_json(self.table.variant.play_rules),
-                         "watching": True})
-        await self.chat.send_history(conn)
-        await conn.send(self.state_for(conn) if self.started else self.room_message())
+        conn.send({**self._welcome(None, None), "watching": True})
+        self.chat.send_history(conn)
+        await self._stored()  # nothing uncommitted is told
+        conn.send(self.state_for(conn) if self.started else self.room_message())
 
     async def start(self) -> None:
         """Fill the open seats with bots and let the game run."""
@@ -286,7 +295,7 @@ class Room(RoomReplays):
         kind = msg["type"]
         self.touched = time.monotonic()
         if kind == "replay" and conn.watching:
-            await conn.send(self.replay(None, msg["deal"]))
+            conn.send(self.replay(None, msg["deal"]))
             return
         if kind == "chat":
             await self.say(conn, msg)
@@ -297,7 +306,7 @@ class Room(RoomReplays):
         elif kind == "arrange":  # the host's room controls before the start
             await arrange(self, seat, msg)
         elif kind == "replay":
-            await conn.send(self.replay(seat, msg["deal"]))
+            conn.send(self.replay(seat, msg["deal"]))
         elif kind == "next":
             if seat in self.waiting:
                 self.waiting.discard(seat)
@@ -311,7 +320,7 @@ class Room(RoomReplays):
             key = (seat, len(self.table.game.actions))
             if self._advice is None or self._advice[0] != key:
                 self._advice = (key, encode(self.table.advice(seat, self.bot)))
-            await conn.send(self._advice[1])
+            conn.send(self._advice[1])
         elif kind == "action":
             if not self.started:
                 raise ProtocolError("not_started", "the game has not started: send start "
@@ -331,34 +340,9 @@ class Room(RoomReplays):
             seat = self._check_token(conn, msg.get("token"))
             name = self.seats[seat].name
         line = encode(self.chat.add(seat, name, msg["text"]))
+        await self._stored()
         for other in self.conns + self.watchers:
-            try:
-                await other.send(line)
-            except Exception:  # a closed socket: its own receive loop forgets it
-                pass
-
-    def public_replay(self, allow) -> str:
-        """The room's public replay: every scored deal as a spectator saw it, and the whole
-        game record (variant, seed, actions) once the match is over — before that the
-        seed would tell the hands still to come. Built when the game has moved since the
-        last time, if ``allow()`` says this client may have one built."""
-        key = len(self.table.game.events)
-        if self._public is not None and self._public[0] == key:
-            return self._public[1]
-        if not allow():
-            raise ProtocolError("rate_limited", "too many replays asked for; wait a little")
-        game = self.table.game
-        deals = [self._deal_replay(None, d) for d in self._scored_deals()]
-        msg = {"type": "public_replay", "protocol": PROTOCOL_VERSION, "room": self.code,
-               "variant": self.variant_name, "over": game.over, "winner": game.winner,
-               "seats": [{"seat": i, "kind": s.kind, "name": s.name}
-                         for i, s in enumerate(self.seats)],
-               "deals": deals, **rules_fields(self.rules)}
-        if game.over:
-            from ...engine.serial import game_to_dict
-            msg["record"] = {**game_to_dict(game), "rules": self.rules["text"]}  # in force
-        self._public = (key, encode(msg))
-        return self._public[1]
+            other.send(line)  # queued: never waits for one client (outbox.py)
 
     async def changed(self) -> None:
         """After the game moved: note a scored deal, tell everyone (which stores the new
@@ -368,25 +352,28 @@ class Room(RoomReplays):
         self._arm()
 
     async def broadcast(self) -> None:
+        """Tell everyone in the room, once the store has committed what they are told.
+        Each message is queued on its connection and sent by that connection's own task
+        (outbox.py): a client that does not read is cut off, and never holds up the
+        others. Only the store is awaited, never a client."""
         # the store first: nobody is told of an action that a killed server would lose
         # (and the bots' declarations while dealing go to the store in one commit)
         try:
-            self._save_actions()
+            await self._stored()
         except StoreError as e:  # nothing unsaved is told: everyone gets the error, closed
             log.error("room %s: %s", self.code, e)
             for conn in self.conns + self.watchers:
-                try:
-                    await conn.send(error_message(e))
-                    await conn.close(1011, STORE_CLOSE)
-                except Exception:  # already gone
-                    pass
+                conn.send(error_message(e))
+                conn.close(1011, STORE_CLOSE)
             return
+        if not self.started:
+            text = encode(self.room_message())
+            for conn in self.conns + self.watchers:
+                conn.send(text)
+            return
+        # built and queued at once after the commit (outbox.py: never waits for a client)
         for conn in self.conns + self.watchers:
-            msg = self.state_for(conn) if self.started else self.room_message()
-            try:
-                await conn.send(msg)
-            except Exception:  # a closed socket: forget the connection, keep the room
-                self.leave(conn)
+            conn.send(self.state_for(conn))
 
     def _note_deal_end(self) -> None:
         events = self.table.game.events
@@ -410,6 +397,16 @@ class Room(RoomReplays):
                                    finished=self.table.over)
         self.saved = len(actions)
 
+    async def _stored(self) -> None:
+        """Every write of the room so far committed, and the actions made meanwhile (a
+        store commits a room's writes in order): nothing is told before."""
+        self._save_actions()
+        while self.store is not None:
+            await self.store.flush(self.code)
+            if self.saved == len(self.table.game.actions):
+                return
+            self._save_actions()
+
     # ----------------------------------------------------------------- bots and timer
 
     def _arm(self) -> None:
@@ -429,10 +426,12 @@ class Room(RoomReplays):
                 self._timer = loop.create_task(self._expire(key))
 
     def _blocked(self):
-        """What the table waits for that a timer may end: players yet to press "next",
-        or a player to act who has no connection (while somebody else is here)."""
+        """What the table waits for that a timer may end: a player to act who has no
+        connection (while somebody else is here). Players yet to press "next" are here
+        (``leave`` stops waiting for one who goes): no timer cuts their reading short, or
+        the next deal's dealing and declaring would go on without them."""
         if self.waiting:
-            return ("next", len(self.table.game.actions), frozenset(self.waiting))
+            return None
         seat = self.table.game.to_act
         if (seat is not None and self.seats[seat].kind == "human"
                 and seat not in self.standins and not self.live(seat) and self.conns):
@@ -444,12 +443,9 @@ class Room(RoomReplays):
         if self._blocked() != key:
             return
         self._timer_key = None
-        if key[0] == "next":
-            self.waiting.clear()
-        else:
-            seat = key[2]
-            self.standins.add(seat)
-            self.table.set_bot(seat, self.bot)
+        seat = key[2]
+        self.standins.add(seat)
+        self.table.set_bot(seat, self.bot)
         await self.broadcast()
         self._arm()
 
@@ -476,7 +472,7 @@ class Room(RoomReplays):
                 except StoreError:
                     pass  # told below, with the bot's error
                 for conn in list(self.conns):
-                    await conn.send(error_message(e))
+                    conn.send(error_message(e))
                 return
             self._note_deal_end()
             unsent = True
@@ -486,212 +482,3 @@ class Room(RoomReplays):
         if unsent:
             await self.broadcast()
         self._arm()
-
-
-class Lobby:
-    """All rooms of one server, the per-address limits, and the store (or None)."""
-
-    def __init__(self, *, variants: dict | None = None, bot_delay: float = DEFAULT_BOT_DELAY,
-                 bot: str = "heuristic", limits: Limits | None = None, store=None,
-                 shard: tuple[int, int] | None = None):
-        self.shard = shard   # (index, count): this process serves the codes of one shard
-        self.rooms: dict[str, Room] = {}
-        self._created: dict[str, set[str]] = {}  # address key -> codes of its rooms
-        self.variants = variants or {}
-        self._sized: dict[tuple, object] = {}  # (name, players) -> the variant at that size
-        self.bot_delay = bot_delay
-        self.bot = bot
-        self.limits = limits or Limits()
-        self.addresses = PerAddress(self.limits)
-        self.connections = 0
-        self.store = store
-
-    # ----------------------------------------------------------------- connections
-
-    def connect(self, address: str) -> ProtocolError | None:
-        """Count a new connection; an error (to send before closing) when over a cap."""
-        if self.connections >= self.limits.max_connections:
-            return ProtocolError("server_full", "the server has too many connections; try "
-                                                "again later")
-        if not self.addresses.connect(address):
-            return ProtocolError("too_many_connections",
-                                 f"{self.limits.conns_per_address} connections from your "
-                                 "address are open already")
-        self.connections += 1
-        return None
-
-    def disconnect(self, conn: Conn) -> None:
-        self.connections -= 1
-        self.addresses.disconnect(conn.address)
-        self.leave(conn)
-
-    # ----------------------------------------------------------------- rooms
-
-    def variant(self, name: str, players: int | None = None):
-        """An offered variant, at ``players`` seats if given (each size loaded once). A
-        size the variant cannot seat is a ``bad_variant`` refusal naming the sizes."""
-        base = self.variants.get(name)
-        if base is None:
-            raise ProtocolError("bad_variant", f"variant {name!r} is not offered here")
-        if players is None or players == base.players:
-            return base
-        key = (name, players)
-        got = self._sized.get(key)
-        if got is None:
-            from ...variants import load_variant
-            try:
-                got = load_variant(name, players=players)
-            except ShengjiError as e:
-                raise ProtocolError("bad_variant", f"{name} at {players} seats: "
-                                                   f"{str(e).splitlines()[0]}") from None
-            self._sized[key] = got
-        return got
-
-    def create(self, variant_name: str, seed=0, max_deals=None, address: str = "?",
-               turn_timer: float = DEFAULT_TURN_TIMER, players: int | None = None,
-               house=None) -> Room:  # house: checked HouseRules, played instead
-        variant = house.variant if house is not None else self.variant(variant_name, players)
-        lim = self.limits
-        key = address_key(address)
-        live = admission.held(self.rooms, self._created.get(key))
-        if live >= lim.rooms_per_address:
-            raise ProtocolError("too_many_rooms", f"your address holds {live} unfinished rooms "
-                                                  "already; finish or leave one first")
-        if not self.addresses.bucket("room", address).take():
-            raise ProtocolError("rate_limited", "rooms are created too fast from your address; "
-                                                "wait a little")
-        self._make_space(address)
-        code = self._new_code()
-        room = Room(code, variant, seed, variant_name=variant_name,
-                    max_deals=max_deals, bot=self.bot, bot_delay=self.bot_delay, limits=lim,
-                    creator=key, turn_timer=turn_timer, store=self.store,
-                    rules=room_rules(variant, house))
-        if self.store is not None:
-            self.store.add_room(code, variant_name, seed, max_deals, room.settings(),
-                                [s.record() for s in room.seats])
-        self.rooms[code] = room
-        self._created.setdefault(key, set()).add(code)
-        return room
-
-    def _make_space(self, address: str | None) -> None:
-        admission.make_space(self.rooms, self.limits.max_rooms, address, self._drop)
-
-    def _drop(self, code: str) -> None:
-        """Forget a room (admission.make_space chose it); one nobody ever joined is
-        deleted from the store too, so that a flood of them leaves nothing behind."""
-        room = self.rooms.pop(code)
-        room.stop()
-        codes = self._created.get(room.creator)
-        if codes is not None:
-            codes.discard(code)
-            if not codes:
-                del self._created[room.creator]
-        if self.store is not None and room.unjoined:
-            self.store.drop_room(code)
-
-    def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if self.shard is not None and admission.shard_of(code, self.shard[1]) \
-                    != self.shard[0]:
-                continue
-            if code not in self.rooms and (self.store is None or not self.store.exists(code)):
-                return code
-
-    def get(self, code: str, address: str) -> Room:
-        """The room of a code as typed (any case, spaces and dashes ignored), read back
-        from the store if it is not in memory. Every lookup by code comes here: a miss
-        counts against ``address``'s failed lookups, and an address out of them is
-        refused before looking (admission.py)."""
-        admission.check_guesses(self.addresses, address)
-        key = admission.normal_code(code, CODE_LENGTH)
-        if key and self.shard is not None:
-            admission.check_shard(key, *self.shard)
-        room = self.rooms.get(key) if key else None
-        if room is None and key and self.store is not None:
-            room = self._restore(key, address)
-        if room is None:
-            admission.count_miss(self.addresses, address)
-            shown = code[:20] if isinstance(code, str) else code
-            raise ProtocolError("no_such_room", f"no room {shown!r}")
-        return room
-
-    def _restore(self, code: str, address: str | None = None) -> Room | None:
-        rec = self.store.room(code)
-        if rec is None:
-            return None
-        try:
-            # the rules stored with the room, not the variant file as it is now
-            variant = stored_variant(rec.settings) or self.variant(rec.variant,
-                                                                   rec.settings.get("players"))
-        except ShengjiError as e:
-            log.warning("room %s: not restored: %s", code, e)
-            return None
-        self._make_space(address)
-        try:
-            room = Room.restore(rec, variant, bot=self.bot, bot_delay=self.bot_delay,
-                                limits=self.limits, store=self.store)
-        except ShengjiError as e:
-            log.error("room %s: cannot replay its stored actions: %s", code, e)
-            return None
-        self.rooms[code] = room
-        return room
-
-    async def _join(self, conn: Conn, msg: dict) -> None:
-        """Joins that fail for want of a secret (a room code, a token) are rate-limited per
-        address, so that codes and tokens cannot be guessed by trying."""
-        room = self.get(msg["room"], conn.address)  # a wrong code counts there
-        try:
-            if msg["type"] == "watch":
-                await room.watch(conn, msg)
-            else:
-                await room.join(conn, msg)
-        except ProtocolError as e:
-            if e.code == "bad_token":
-                admission.count_miss(self.addresses, conn.address)
-            raise
-
-    def _admit(self, conn: Conn) -> bool:
-        """The connection's message budget: False (drop the message) when over it; the
-        first refused message is answered, the rest are not; too many close the socket."""
-        if conn.bucket.take():
-            conn.limited = False
-            return True
-        conn.dropped += 1
-        if conn.dropped >= self.limits.msg_dropped_close:
-            conn.closing = "too many messages"
-        return False
-
-    async def receive(self, conn: Conn, text) -> None:
-        """One inbound message: budget, parse, check, dispatch; a refusal → an error reply."""
-        from ...protocol import parse_message
-
-        try:
-            if not self._admit(conn):
-                if not conn.limited:
-                    conn.limited = True
-                    raise ProtocolError("rate_limited", "too many messages: slow down (messages "
-                                                        "are ignored until you do)")
-                return
-            msg = parse_message(text)
-            kind = msg["type"]
-            if kind == "ping":
-                await conn.send({"type": "pong", "protocol": PROTOCOL_VERSION})
-            elif kind in ("join", "watch"):
-                await self._join(conn, msg)
-            elif conn.room is None:
-                raise ProtocolError("not_joined", f"{kind}: join a room first")
-            elif conn.watching and kind not in ("replay", "chat"):
-                raise ProtocolError("not_joined", f"{kind}: spectators only watch (join a "
-                                                  "seat to play)")
-            else:
-                await conn.room.handle(conn, msg)
-        except ShengjiError as e:
-            if isinstance(e, StoreError):
-                log.error("%s", e)
-                conn.closing = STORE_CLOSE  # the socket closes with 1011 after the error
-            await conn.send(error_message(e))
-
-    def leave(self, conn: Conn) -> None:
-        if conn.room is not None:
-            conn.room.leave(conn)

@@ -10,8 +10,9 @@ schema the page builds its rules editor from.
     GET  /api/rooms/CODE     a room's rules and seats (rate-limited like a join by code)
 
 A house file from a client is data only (shengji.variants.house: no plugins, no file
-paths, the loader's size and nesting limits, the schema's maxima). Checks cost a variant
-load each, so they are rate-limited per address.
+paths, the loader's size, nesting and node limits, the schema's maxima). Checks cost a
+variant load each: they run in a worker process under a CPU limit, and each address has
+a budget of CPU seconds (checker.py).
 """
 
 from __future__ import annotations
@@ -20,24 +21,22 @@ import asyncio
 import functools
 import json
 import secrets
-from collections import OrderedDict
 
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...errors import ShengjiError
-from ...protocol import ProtocolError, error_message
+from ...protocol import PROTOCOL_VERSION, ProtocolError, error_message
+from ...protocol.codes import http_status
 from ...variants.files import schema
-from ...variants.house import MAX_HOUSE_BYTES, HouseRulesError, canonical_text, check_house
+from ...variants.house import MAX_HOUSE_BYTES, HouseRulesError, canonical_text, rules_variant
+from .checker import Checked, Checker, CheckLimits
 from .houserules import rules_fields
-from .limits import Bucket, address_key
+from .limits import address_key
 from .preview import DEFAULT_DEALS, MAX_DEALS, PreviewLimits, Previews
 
 #: a request that carries a house file (JSON-escaped text: up to twice its bytes)
 MAX_RULES_BODY = 2 * MAX_HOUSE_BYTES + 4096
-#: checks per address: a burst, then this many a second
-CHECK_RATE, CHECK_BURST = 2.0, 30
-TRACKED = 10_000
 
 
 @functools.cache
@@ -50,21 +49,23 @@ def rule_examples() -> dict:
 
 
 def _status(e: ShengjiError) -> int:
-    return {"rate_limited": 429, "too_large": 413, "bad_media_type": 415,
-            "no_such_room": 404, "custom_rules_off": 403,
-            "busy": 503}.get(getattr(e, "code", ""), 400)
+    return http_status(getattr(e, "code", ""))
 
 
 def refusal(e: HouseRulesError) -> dict:
-    """The answer to refused rules: an error message, and every error by its key."""
+    """The answer to refused rules: an ``error`` like any other (``server.error`` of the
+    protocol schema), every problem by its key (the first MAX_ERRORS of them), and how
+    many there were."""
     first = e.errors[0]
-    return {"type": "error", "code": "bad_rules", "errors": e.errors,
-            "message": f"{first['key'] or 'rules'}: {first['message']}"}
+    return {"type": "error", "protocol": PROTOCOL_VERSION, "code": "bad_rules",
+            "message": f"{first['key'] or 'rules'}: {first['message']}", "reason": "",
+            "rule": "", "errors": e.errors, "error_count": e.count}
 
 
 class RulesApi:
     def __init__(self, lobby, loaded: dict, bases: list[str] | None = None,
-                 enabled: bool = True, preview_limits: PreviewLimits | None = None):
+                 enabled: bool = True, preview_limits: PreviewLimits | None = None,
+                 check_limits: CheckLimits | None = None):
         unknown = [b for b in bases or () if b not in loaded]
         if unknown:
             raise ShengjiError(f"--bases: {', '.join(unknown)} not served here (served: "
@@ -72,21 +73,14 @@ class RulesApi:
         self.lobby = lobby
         self.bases = {name: loaded[name] for name in (bases or loaded)}
         self.enabled = enabled
-        self._buckets: OrderedDict = OrderedDict()
+        # the worker loads each base as create_app did: by its reference, at its size
+        self.checker = Checker({name: (name, v.players) for name, v in self.bases.items()},
+                               check_limits)
         self.previews = Previews(preview_limits)
         self._texts: dict = {}   # (base, players) -> the base's rules text
 
     def close(self) -> None:
         self.previews.close()
-
-    def _bucket(self, address: str) -> Bucket:
-        address = address_key(address)
-        b = self._buckets.get(address)
-        if b is None:
-            if len(self._buckets) >= TRACKED:
-                self._buckets.popitem(last=False)
-            b = self._buckets[address] = Bucket(CHECK_RATE, CHECK_BURST)
-        return b
 
     def _base(self, name: str, players: int):
         from ...variants import load_variant  # a loaded size is kept by the Variant
@@ -99,18 +93,22 @@ class RulesApi:
             self._texts[key] = canonical_text(self._base(name, players).settings)
         return self._texts[key]
 
-    def check(self, text, players, address: str):
-        """Checked HouseRules, or HouseRulesError / ProtocolError."""
+    async def check(self, text, players, address: str) -> Checked:
+        """Checked rules (checker.py), or HouseRulesError / ProtocolError."""
         if not self.enabled:
             raise ProtocolError("custom_rules_off", "this server plays only the variants it "
                                                     "offers (serve --no-custom-rules)")
         if not isinstance(text, str):
             raise HouseRulesError([{"key": "", "message": "rules: the text of a YAML house "
                                                           "file"}])
-        if not self._bucket(address).take():
-            raise ProtocolError("rate_limited", "rules are checked too often from your "
-                                                "address; wait a little")
-        return check_house(text, self.bases, players)
+        return await self.checker.check(text, players, address)
+
+    async def playable(self, text, players, address: str) -> Checked:
+        """Checked rules with their Variant, rebuilt here from the resolved text (in a
+        thread: a variant load is some 20 ms), for a room."""
+        house = await self.check(text, players, address)
+        house.variant = await asyncio.to_thread(rules_variant, house.text)
+        return house
 
     def routes(self, read_json) -> list[Route]:
         async def get_schema(request):
@@ -122,6 +120,14 @@ class RulesApi:
 
         async def post_check(request):
             address = request.client.host if request.client else "?"
+            try:  # over its budget: refused before its body is read
+                if self.enabled:
+                    self.checker.admit(address)
+            except ProtocolError as e:
+                # ... after a pause: a flood of refused requests then costs sleeping
+                # tasks, not a loop as fast as the refusals come back
+                await asyncio.sleep(self.checker.limits.refusal_pause)
+                return JSONResponse(error_message(e), 429, headers={"Retry-After": "1"})
             try:
                 data = await read_json(request, limit=MAX_RULES_BODY)
                 unknown = set(data) - {"rules", "players"}
@@ -134,26 +140,23 @@ class RulesApi:
                                             or not isinstance(players, int)
                                             or not 2 <= players <= 12):
                     raise ProtocolError("bad_message", "players: a table size 2..12")
-                # a check loads a variant (~0.1 s): in a thread, not in the event loop
-                house = await asyncio.to_thread(self.check, data.get("rules"), players,
-                                                address)
+                house = await self.check(data.get("rules"), players, address)
             except HouseRulesError as e:
-                return JSONResponse(refusal(e), 422)
+                return JSONResponse(refusal(e), http_status("bad_rules"))
             except ShengjiError as e:
                 return JSONResponse(error_message(e), _status(e))
-            base = self._base(house.base, house.players)
             return Response(json.dumps({
                 "base": house.base, "players": house.players, "rules": house.text,
                 "name": house.name,
                 "rules_fingerprint": house.fingerprint, "house": house.house,
-                "settings": house.variant.settings, "base_settings": base.settings,
+                "settings": house.settings, "base_settings": house.base_settings,
                 "changes": house.changes, "warnings": house.warnings,
             }, ensure_ascii=False, default=str), media_type="application/json")
 
         async def get_room(request):
             address = request.client.host if request.client else "?"
             try:  # a lookup by code: misses are counted per address (admission.py)
-                room = self.lobby.get(request.path_params["code"], address)
+                room = await self.lobby.get(request.path_params["code"], address)
             except ShengjiError as e:
                 return JSONResponse(error_message(e), _status(e))
             return JSONResponse({"room": room.code, "variant": room.variant_name,
@@ -186,14 +189,16 @@ class RulesApi:
                     raise ProtocolError("bad_message", "players: a table size 2..12")
                 found = {}
 
-                def prepare():
-                    house = found["house"] = self.check(data.get("rules"), players, address)
-                    return house.text, self._base_text(house.base, house.players)
+                async def prepare():
+                    house = found["house"] = await self.check(data.get("rules"), players,
+                                                              address)
+                    base = await asyncio.to_thread(self._base_text, house.base, house.players)
+                    return house.text, base
 
                 got = await self.previews.run(address, prepare, seed, deals)
                 house = found["house"]
             except HouseRulesError as e:
-                return JSONResponse(refusal(e), 422)
+                return JSONResponse(refusal(e), http_status("bad_rules"))
             except ShengjiError as e:
                 return JSONResponse(error_message(e), _status(e))
             return JSONResponse({"seed": seed, "deals": deals, "base_name": house.base,

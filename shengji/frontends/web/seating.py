@@ -80,8 +80,8 @@ async def arrange(room, seat: int, msg: dict) -> None:
         room.store.save_seats(room.code, [s.record() for s in room.seats])
         room.store.save_settings(room.code, room.settings())
     for conn in moved:
-        await conn.send({"type": "seated", "protocol": PROTOCOL_VERSION, "room": room.code,
-                         "seat": conn.seat})
+        conn.send({"type": "seated", "protocol": PROTOCOL_VERSION, "room": room.code,
+                   "seat": conn.seat})
     await room.broadcast()
 
 

@@ -1,18 +1,17 @@
 """A room's seats and connections: what a seat keeps (its kind, a display name, the
 SHA-256 of its token), how names are cleaned, and ``Conn``, one websocket's state (its
-seat, event cursor, message budget). Used by rooms.py; independent of the web framework."""
+seat, event cursor, message budget, outgoing queue). Used by rooms.py; independent of the
+web framework."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .limits import Bucket, Limits
-
-if TYPE_CHECKING:
-    from .rooms import Room
+from .outbox import Outbox
 
 MAX_NAME = 24
 
@@ -47,20 +46,37 @@ class Seat:
         return (self.kind, self.name, self.token_hash)
 
 
+class JoinedRoom(Protocol):
+    """What a connection asks of the room it joined (a ``rooms.Room``; rooms.py imports
+    this module)."""
+
+    code: str
+
+    async def handle(self, conn: Conn, msg: dict) -> None: ...
+
+    def leave(self, conn: Conn) -> None: ...
+
+    async def broadcast(self) -> None: ...
+
+
 class Conn:
     """One connection: the seat it holds (None while watching), its event cursor, its
-    message budget."""
+    message budget, its outgoing queue (outbox.py: sending never waits for the client)."""
 
-    __slots__ = ("_send", "_close", "seat", "cursor", "room", "address", "bucket", "limited",
+    __slots__ = ("outbox", "seat", "cursor", "room", "address", "bucket", "limited",
                  "dropped", "closing", "watching")
 
-    def __init__(self, send, address: str = "?", limits: Limits | None = None, close=None):
+    def __init__(self, send, address: str = "?", limits: Limits | None = None, close=None,
+                 on_fail=None):
+        """``send``: async send(text); ``close``: async close(code, reason), or None;
+        ``on_fail(reason)``: the client is too slow (or gone) and must be cut off."""
         limits = limits or Limits()
-        self._send = send
-        self._close = close     # async close(code, reason), or None
+        self.outbox = Outbox(send, close, max_messages=limits.send_queue,
+                             max_chars=limits.send_queue_chars, timeout=limits.send_timeout,
+                             on_fail=on_fail)
         self.seat: int | None = None
         self.cursor = 0
-        self.room: Room | None = None
+        self.room: JoinedRoom | None = None
         self.address = address
         self.bucket = Bucket(limits.msg_rate, limits.msg_burst)
         self.limited = False    # over the rate: told once, then messages are dropped
@@ -68,11 +84,12 @@ class Conn:
         self.closing: str | None = None     # a reason to close this connection, set by the lobby
         self.watching = False
 
-    async def send(self, msg: dict | str) -> None:
-        await self._send(msg)
+    def send(self, msg: dict | str) -> None:
+        """Queue a message for this client (never waits; see outbox.py)."""
+        self.outbox.put(msg if isinstance(msg, str) else encode(msg))
 
-    async def close(self, code: int, reason: str) -> None:
-        """Close the socket now (with a close frame), e.g. when the database fails."""
+    def close(self, code: int, reason: str) -> None:
+        """Close the socket (with a close frame) once what is queued has gone, e.g. when
+        the database fails."""
         self.closing = reason
-        if self._close is not None:
-            await self._close(code, reason)
+        self.outbox.close(code, reason)

@@ -1,8 +1,8 @@
 // What you can do now: the buttons of each decision (declare, bury, call friends, play),
 // the hint and its advice, a refusal explained in words and card glyphs.
 import { $, h, fill, button } from "./dom.js";
-import { tokens, textCards, glyphText, suitOf } from "./cards.js";
-import { REFUSALS, RULELESS } from "./known.js";
+import { textCards } from "./cards.js";
+import { refusalText, whyLink } from "./refusals.js";
 import { app, handTokens, redraw } from "./state.js";
 import { send } from "./connection.js";
 import { selectedCards } from "./hand.js";
@@ -41,12 +41,24 @@ export function renderActions(st) {
       else if (a.type === "TakeBack") box.appendChild(button("Take it back", () => sendAction({ type: "TakeBack" }), "pass"));
       else box.appendChild(button(["Declare ", textCards(a.cards)], () => sendAction(a), "declare"));
     }
+  } else if (legal.kind === "redeal") {
+    // declare.weak_hand_redeal: your hand is weak; keep the deal or ask for it again
+    box.appendChild(button("Keep the deal", () => sendAction({ type: "Pass" }), "pass"));
+    const r = button("Ask for a redeal", () => sendAction({ type: "RequestRedeal" }), "declare");
+    r.id = "request-redeal";
+    r.dataset.action = "request-redeal";
+    box.appendChild(r);
   } else if (legal.kind === "bury") {
     const b = button(`Bury ${n}/${legal.count}`, () => sendAction({ type: "Bury", cards: selectedCards() }), "primary");
     b.id = "play";
     b.disabled = n !== legal.count;
     box.appendChild(b);
     box.appendChild(hintButton());
+    // the variant's bury settings: what the kitty may hold
+    if (legal.restricted) {
+      box.appendChild(h("span", { class: "hintline", id: "bury-limit" },
+        [`at most ${legal.restricted_max} of `, textCards(legal.restricted)]));
+    }
   } else if (legal.kind === "call") {
     // finding friends: a suit, a card, then which copy ("the 2nd ♠A played")
     renderCallPicker(box, legal, (calls) => sendAction({ type: "CallFriends", calls }));
@@ -58,7 +70,9 @@ export function renderActions(st) {
     const b = button(legal.kind === "lead" ? "Lead" : "Play", () => {
       // the rules core in the page refuses an illegal follow before it is sent
       const refused = veto(st, selectedCards());
-      if (refused) showError(refused); else sendAction({ type: "Play", cards: selectedCards() });
+      if (!refused) { sendAction({ type: "Play", cards: selectedCards() }); return; }
+      showError(refused);
+      $("selnote")?.remove();  // the refusal above says what the note said
     }, "primary");
     b.id = "play";
     b.disabled = n === 0;
@@ -118,48 +132,11 @@ export function showAdvice(msg) {
   el.hidden = false;
 }
 
-// readable refusals: what the rule asks, with card glyphs, not the engine's codes
-// the engine's sentence for our own seat: "seat 0's" → "your", "seat 0" → "you"
-function yours(text) {
-  if (app.seat === null || app.seat === undefined) return text;
-  return text.replace(new RegExp(`\\bseat ${app.seat}'s\\b`, "g"), "your").replace(new RegExp(`\\bseat ${app.seat}\\b`, "g"), "you");
-}
-
-export function refusalText(msg) {
-  const v = app.state && app.state.view, a = app.lastSent || {};
-  const lead = v && v.trick.length ? v.trick[0][1] : null;
-  const fields = {
-    lead: lead ? textCards(lead) : null,
-    suit: lead ? suitOf(tokens(lead)[0], v) : null,
-    count: app.legal && app.legal.count ? String(app.legal.count) : null,
-    detail: null,
-  };
-  const message = yours(String(msg.message || ""));
-  if (message.includes(": ")) fields.detail = glyphText(message.split(": ").slice(1).join(": ").replace(/\.$/, ""));
-  const template = REFUSALS[msg.reason];
-  if (template) {
-    // the same sentence as the terminal's (shengji.protocol.refusals), cards as glyphs
-    const parts = template.split(/\{(\w+)\}/);  // text, field, text, field, ...
-    if (parts.every((p, i) => i % 2 === 0 || fields[p])) {
-      const said = parts.map((p, i) => (i % 2 ? fields[p] : p));
-      return a.cards && msg.reason !== "not_your_turn" ? ["You tried ", textCards(a.cards), ". ", ...said] : said;
-    }
-  }
-  if (msg.code === "rate_limited") return ["Too many messages — slow down a little."];
-  if (msg.code === "bad_token") return ["This page no longer holds your seat. Reload the page."];
-  // anything else: the server's sentence without its codes, cards as glyphs
-  return [glyphText((message || msg.code).replace(/\s*\([a-z_]+(:[^)]*)?\)\s*$/, ""))];
-}
-
-
-
+// a refusal in plain words (refusals.js); the rule behind it is a "why?" link
 export function showError(msg) {
   const el = $("error");
   el.hidden = false;
-  // the rule and its source (docs/rules.md §, the seed) wait behind "why?"
-  const rule = msg.rule && !RULELESS.includes(msg.reason) ? msg.rule : null;
-  fill(el, h("b", {}, "Not allowed: "), refusalText(msg),
-    rule ? h("details", { class: "why" }, h("summary", {}, "why?"), h("div", { class: "rule" }, "Rule: " + rule)) : null);
+  fill(el, h("b", {}, "Not allowed: "), refusalText(msg), " ", whyLink(msg));
 }
 
 export function hideError() { $("error").hidden = true; }

@@ -6,17 +6,23 @@
 //   state.js       the page's state (window.shengji) and what follows from it alone
 //   connection.js  the websocket: connect, reconnect, send, dispatch by message type
 //   lobby.js       variants, creating/joining/watching rooms, the waiting room
-//   houserules.js  the lobby's house-rules panel, a room's rules summary
+//   houserules.js  the lobby's house-rules panel: the base, the house file, the check
+//   rulesfields.js its fields, built from the served schema
+//   rulesyaml.js   the house file as YAML text; values compared and shown
+//   rulespreview.js "Try these rules": the bots' figures as a chart
+//   roomrules.js   a room's rules summary, before sitting down and during play
 //   roomcontrols.js the host's seats, starting levels and first dealer before the start
 //   table.js       the state as it arrives, the felt and seats, info bar, result, tools
 //   hand.js        your hand and its selection
-//   actions.js     the buttons of each decision, hints, refusals explained
+//   actions.js     the buttons of each decision, hints, refusals shown
+//   refusals.js    refusals in words, the cards refused, the "why?" link (rules.html)
 //   log.js         "What happened"
 //   replay.js      a deal's replay, step by step
 //   friends.js     finding friends: the calls, the sides, the call picker
 //   options.js     the player's options (four colours, hand order, turn signal)
 //   chat.js        the room's chat
-//   known.js       generated from Python: suits, ranks, points, refusals in words
+//   known.js       generated from Python: suits, jokers, ranks, points, refusals and
+//                  their rules in words
 //   rulescore.js   the rules core (core.wasm) judging a selection before it is sent
 // This module wires them together and starts the page.
 import { $ } from "./dom.js";
@@ -59,6 +65,6 @@ const code = params.get("room");
 if (code) {
   $("joincode").value = code;
   const saved = JSON.parse(localStorage.getItem("shengji:" + code) || "null");
-  if (saved && !params.get("watch")) { app.room = code; app.token = saved.token; connect(() => joinRoom(code, null, saved.token)); }
-  else if (params.get("watch")) { app.room = code; connect(() => watchRoom(code)); }
+  if (saved && !params.get("watch")) { app.room = code; app.token = saved.token; connect(code, () => joinRoom(code, null, saved.token)); }
+  else if (params.get("watch")) { app.room = code; connect(code, () => watchRoom(code)); }
 }

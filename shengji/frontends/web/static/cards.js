@@ -1,9 +1,9 @@
 // Cards as the page shows them: tokens ("HA", "C10", "BJ") to glyphs, card elements,
 // server sentences with their card tokens drawn as glyphs.
 import { h, frag } from "./dom.js";
-import { SUIT, SUIT_NAME, RANK_ORDER, POINTS } from "./known.js";
+import { SUIT, SUIT_NAME, JOKER, JOKER_NAME, RANK_ORDER, POINTS } from "./known.js";
 
-// suits, ranks and points come from the Python data (known.js is generated)
+// suits, jokers, ranks and points come from the Python data (known.js is generated)
 export { SUIT, SUIT_NAME, RANK_ORDER, POINTS };
 export const RED = new Set(["H", "D"]);
 
@@ -22,8 +22,8 @@ export function cardEl(tok, opts = {}) {
     dataset: { card: tok }, title: glyph(tok), type: opts.button ? "button" : null,
   });
   if (c.joker) {
-    el.append(h("span", { class: "rank" }, c.rank), h("span", { class: "suit" }, tok === "BJ" ? "★" : "☆"),
-      h("span", { class: "jname" }, tok === "BJ" ? "big" : "little"));
+    el.append(h("span", { class: "rank" }, c.rank), h("span", { class: "suit" }, JOKER[tok]),
+      h("span", { class: "jname" }, JOKER_NAME[tok].split(" ")[0]));
   } else {
     el.append(h("span", { class: "rank" }, c.rank), h("span", { class: "suit" }, c.suit));
   }
@@ -38,7 +38,7 @@ export function cardsRow(text, small = true) {
 
 export function glyph(t) {
   const c = cardLabel(t);
-  return c.joker ? (t === "BJ" ? "★big joker" : "☆little joker") : c.suit + c.rank;
+  return c.joker ? JOKER[t] + JOKER_NAME[t] : c.suit + c.rank;
 }
 
 // card tokens as glyph text ("♥A ♥A"), one span per card

@@ -7,6 +7,7 @@ import { textCards } from "./cards.js";
 import { app, seatName, says, fixedTeams, redraw } from "./state.js";
 
 export function ordinal(n) {
+  if (n === 0) return "other";  // friends.other_copy: the copy the dealer does not hold
   const k = n % 100;
   return n + (k >= 11 && k <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
 }

@@ -2,6 +2,8 @@
 // edit (tests/test_web_known.py checks that this file matches it).
 export const SUIT = Object.freeze({"S": "♠", "H": "♥", "C": "♣", "D": "♦"});
 export const SUIT_NAME = Object.freeze({"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"});
+export const JOKER = Object.freeze({"BJ": "★", "LJ": "☆"});
+export const JOKER_NAME = Object.freeze({"BJ": "big joker", "LJ": "little joker"});
 export const RANK_ORDER = Object.freeze([
   "2",
   "3",
@@ -27,6 +29,7 @@ export const REFUSALS = Object.freeze({
   "empty": "Choose the cards first.",
   "not_in_hand": "You do not hold those cards.",
   "wrong_count": "Choose exactly {count} cards.",
+  "restricted_burial": "This table limits what the kitty may hold: {detail}.",
   "must_follow_suit": "You must follow {suit} while you hold any: the lead was {lead}.",
   "must_follow_shape": "You must match the lead's pairs and tractors as far as your {suit} allow: the lead was {lead}.",
   "no_throws": "This variant has no throws: lead one single, pair or tractor.",
@@ -37,6 +40,59 @@ export const REFUSALS = Object.freeze({
   "bad_call": "You cannot call those: {detail}.",
   "no_such_option": "That choice is not one of those offered.",
   "no_takeback": "This table does not allow taking back a play.",
-  "nothing_to_take_back": "There is no play of yours to take back now: only your last play, before the next player acts."
+  "nothing_to_take_back": "There is no play of yours to take back now: only your last play, before the next player acts.",
+  "standin": "A stand-in bot is playing your seat until you join the room again."
 });
-export const RULELESS = Object.freeze(["no_such_seat", "not_an_action", "not_in_hand"]);
+export const RULELESS = Object.freeze(["no_such_seat", "not_an_action", "not_in_hand", "wrong_phase"]);
+export const RULES = Object.freeze({
+  "docs/rules.md §5 (following suit and shape, seed 000 出牌規則)": {
+    "id": "following",
+    "title": "Following suit and shape",
+    "text": "Play as many cards as were led. While you hold cards of the led suit you must play them (all trumps count as one suit), and as far as your cards of that suit allow you must match the lead's pairs and tractors: a pair for a pair, a tractor for a tractor, else as many pairs as you can. Only when you run out of the suit may you play other cards."
+  },
+  "docs/rules.md §4 (leading and throws, seed 000 出牌規則)": {
+    "id": "leading",
+    "title": "Leading and throws",
+    "text": "The winner of the last trick leads: a single card, a pair, or a tractor (pairs of consecutive ranks), all of one suit, with all trumps counting as one suit. Where throws are allowed you may lead several of these at once, if nobody else can beat any of them; a throw that can be beaten fails, and only a beaten part is played."
+  },
+  "docs/rules.md §4 (play order: the trick's leader, then each next seat)": {
+    "id": "turns",
+    "title": "Whose turn it is",
+    "text": "The trick's leader plays first, then each next player in turn; nobody plays twice to a trick."
+  },
+  "docs/rules.md §4 (failed throw: the next player chooses the forced play, seed 002)": {
+    "id": "failed-throw",
+    "title": "A failed throw",
+    "text": "When a throw can be beaten, the thrower plays only a beaten part of it. At some tables the next player chooses which part; the table's rules say who chooses, and what the failed throw costs."
+  },
+  "docs/rules.md §7 (declaring trump while dealing, seed 000 亮牌規則)": {
+    "id": "declaring",
+    "title": "Declaring trump",
+    "text": "While the cards are dealt, a player may show cards of the level being played to make their suit trumps. A later declaration must show more of them to overturn one that stands; the table's rules say which cards declare, whether jokers may, and how overturning works."
+  },
+  "docs/rules.md §8 (the dealer buries as many cards as the kitty held)": {
+    "id": "burying",
+    "title": "Burying the kitty",
+    "text": "The dealer picks up the kitty and puts back as many cards as it held, face down. Its points may go to the attackers at the end of the deal."
+  },
+  "docs/variants.md bury (what the kitty may hold: no point cards, no trumps, no called card by a thief; as few as the hand allows)": {
+    "id": "what-the-kitty-may-hold",
+    "title": "What the kitty may hold",
+    "text": "At some tables the kitty may not hold point cards, or trumps, or a card the dealer called; the table's rules say which. A hand with too few other cards buries as few of them as it can."
+  },
+  "docs/variants.md friends (finding friends: the dealer's calls after burying)": {
+    "id": "calling",
+    "title": "Calling friends",
+    "text": "In finding friends, after burying, the dealer calls cards such as 'the first ♥A played'; whoever plays that copy joins the dealer's side. The table's rules say how many calls there are and which cards may be called."
+  },
+  "docs/variants.md table.play_takeback (the last play of a trick in progress, before the next seat acts)": {
+    "id": "taking-back-a-play",
+    "title": "Taking back a play",
+    "text": "At a table that allows it you may take back your play until the next player acts, and play again; not a play that completes the trick, nor a failed throw."
+  },
+  "docs/variants.md declare.takeback, takeback_while_standing (keep one's declaration or take it back)": {
+    "id": "taking-back-a-declaration",
+    "title": "Taking back a declaration",
+    "text": "At a table that allows it, right after your declaration is accepted you are asked to keep it or take it back, once a deal."
+  }
+});

@@ -3,10 +3,11 @@
 import { $, h, fill } from "./dom.js";
 import { glyphText } from "./cards.js";
 import { app } from "./state.js";
-import { connectThen, joinRoom, watchRoom } from "./connection.js";
-// The house-rules panel (its own module, filled in by the house-rules work): it draws
-// its fields into the lobby and adds what they say to the room's creation request.
-import { mountHouseRules, houseRules, showRuleErrors, previewRoomRules, showRoomRules } from "./houserules.js";
+import { connectThen, joinRoom, normalCode, watchRoom } from "./connection.js";
+// The house-rules panel draws its fields into the lobby and adds what they say to the
+// room's creation request; a room's rules show before sitting down and during play.
+import { mountHouseRules, houseRules, showRuleErrors } from "./houserules.js";
+import { previewRoomRules, followRules } from "./roomrules.js";
 
 export async function loadVariants() {
   const r = await fetch("/api/variants");
@@ -31,7 +32,13 @@ export function showSeatCounts() {
   fill($("seats"), counts.map((n) => h("option", { value: String(n) }, String(n))));
 }
 
+// what the lobby was doing when a refusal came: its heading says so
+let doing = "join";
+const DOING = { create: "Could not create the room: ", join: "Could not join: ", watch: "Could not watch: ",
+  replay: "Could not open the replay: " };
+
 export async function createRoom() {
+  doing = "create";
   // no seed: the server draws a secret one (a known seed would tell every hand)
   const seedText = $("seed").value.trim();
   const body = { variant: $("variant").value, turn_timer: Number($("timer").value) };
@@ -49,24 +56,26 @@ export async function createRoom() {
     return;
   }
   if (!r.ok) { showLobbyError(data); if (data.errors) showRuleErrors(data.errors); return; }
-  connectThen(() => joinRoom(data.room, $("name").value.trim() || "you"));
+  connectThen(data.room, () => joinRoom(data.room, $("name").value.trim() || "you"));
 }
 
-export function typedCode() { return $("joincode").value.replace(/[^0-9a-z]/gi, "").toUpperCase(); }
+export function typedCode() { return normalCode($("joincode").value); }
 
 export function joinTyped() {
+  doing = "join";
   const code = typedCode();
   if (code.length !== 8) {
     showLobbyError({ code: "no_such_room", message: "" });
     return;
   }
-  connectThen(() => joinRoom(code, $("name").value.trim()));
+  connectThen(code, () => joinRoom(code, $("name").value.trim()));
 }
 
 export function watchTyped() {
+  doing = "watch";
   const code = typedCode();
   if (code.length !== 8) { showLobbyError({ code: "no_such_room", message: "" }); return; }
-  connectThen(() => watchRoom(code));
+  connectThen(code, () => watchRoom(code));
 }
 
 // what a person can do about each refusal of the lobby
@@ -83,13 +92,16 @@ export const LOBBY_ERRORS = {
   join_timeout: "The connection waited too long without joining. Try again.",
   offline: "The server did not answer. Is it running?",
   game_over: "That game is over. You can watch its end or open its replay.",
+  room_elsewhere: "That room is being moved between the server's processes (a restart). Try again in a moment.",
 };
 
-export function showLobbyError(msg) {
+// `what`: what was being done, when it is not the lobby's last create, join or watch
+export function showLobbyError(msg, what = doing) {
   const el = $("lobbyerror");
   el.hidden = false;
+  el.dataset.code = msg.code || "";
   const text = LOBBY_ERRORS[msg.code];
-  fill(el, h("b", {}, "Could not join: "), text || glyphText(msg.message || msg.code));
+  fill(el, h("b", {}, DOING[what]), text || glyphText(msg.message || msg.code));
   if (msg.code === "room_full" || msg.code === "game_over") {
     el.append(" ", h("button", { onclick: watchTyped, class: "inline" }, "Watch this room"));
   }
@@ -119,7 +131,7 @@ export function onWelcome(msg) {
   // a variant file offered by path shows as its file name
   $("variantname").textContent = msg.variant.split("/").pop().replace(/\.ya?ml$/, "");
   $("seatname").textContent = app.watching ? "watching" : `you · seat ${msg.seat}`;
-  showRoomRules(msg.room);  // the table's rules, openable during play
+  followRules(msg.room, msg.rules_fingerprint);  // the table's rules, openable during play
   $("lobby").hidden = true;
   hideLobbyError();
 }
@@ -128,7 +140,8 @@ export function setUpLobby() {
   $("create").onclick = createRoom;
   $("join").onclick = joinTyped;
   $("watch").onclick = watchTyped;
-  mountHouseRules($("houserules"));
+  // refused rules, fixed since: their refusal no longer stands
+  mountHouseRules($("houserules"), () => { if ($("lobbyerror").dataset.code === "bad_rules") hideLobbyError(); });
   // before sitting down: the rules of the room whose code is typed
   $("joincode").addEventListener("input", () => previewRoomRules(typedCode()));
   if ($("joincode").value) previewRoomRules(typedCode());

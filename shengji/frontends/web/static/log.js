@@ -11,6 +11,7 @@ export function logEvent(e) {
   switch (e.type) {
     case "DealStarted": line = [h("b", {}, `Deal ${e.deal + 1}`), " starts"]; break;
     case "Declared": line = [says(e.seat, "declare"), " ", textCards(e.cards)]; break;
+    case "RedealAsked": line = [says(e.seat, "ask"), " for a redeal (a weak hand)"]; break;
     case "TrumpSet": line = `Trump: ${e.trump === null ? "no trump" : SUIT["SHCD"[e.trump]]}, dealer ${seatName(e.dealer)}`; break;
     case "ThrowFailed":
       line = [says(e.seat, "try"), " to throw ", textCards(e.attempted), " — refused",

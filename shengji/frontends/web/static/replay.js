@@ -41,11 +41,11 @@ export function renderReplay() {
 export async function openPublicReplay(code) {
   const r = await fetch(`/api/rooms/${encodeURIComponent(code)}/replay`);
   const data = await r.json();
-  if (!r.ok) { showLobbyError(data); return; }
+  if (!r.ok) { showLobbyError(data, "replay"); return; }
   app.publicReplay = data;
   app.state = app.state || { seats: data.seats, view: null };
   if (!data.deals.length) {
-    showLobbyError({ code: "", message: `Room ${data.room} has no finished deal yet.` });
+    showLobbyError({ code: "", message: `Room ${data.room} has no finished deal yet.` }, "replay");
     return;
   }
   app.replay = data.deals[data.deals.length - 1];

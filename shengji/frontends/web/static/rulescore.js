@@ -7,6 +7,7 @@
 import { $, h, fill } from "./dom.js";
 import { textCards, glyphText } from "./cards.js";
 import { app, redraw } from "./state.js";
+import { plainWords } from "./refusals.js";
 
 // the rule a refused follow cites (shengji/engine/phase.py RULE_FOLLOW; tests/test_wasm_page.py)
 export const RULE_FOLLOW = "docs/rules.md §5 (following suit and shape, seed 000 出牌規則)";
@@ -70,11 +71,11 @@ function following(st) {
   return ctx ? { ctx, lead: v.trick[0][1], hand: v.hand } : null;
 }
 
-// the server's refusal, as the page would get it
+// the server's refusal, as the page would get it, naming the cards refused (`tried`)
 function refusal(f, cards, verdict) {
   return {
     type: "error", code: "illegal", reason: verdict.reason, rule: RULE_FOLLOW, local: true,
-    message: `cannot follow ${f.lead} with ${cards} (${verdict.reason}: ${verdict.detail})`,
+    tried: cards, message: `cannot follow ${f.lead} with ${cards} (${verdict.reason}: ${verdict.detail})`,
   };
 }
 
@@ -115,7 +116,8 @@ export function decorate(st, selection) {
   box.append(h("div", { id: "leadshape", class: "note" }, "Lead: ", textCards(f.lead), ` (${fb.shape})`));
   let why = null;
   if (fb.verdict && !fb.verdict.ok) {
-    why = ["Not a legal follow: ", glyphText(fb.verdict.detail)];
+    // the sentence a refusal would say (refusals.js), not the core's technical one
+    why = ["Not a legal follow: ", plainWords(fb.verdict.reason, st.view) || glyphText(fb.verdict.detail)];
   } else if (fb.stray.length) {
     why = [textCards(fb.stray.join(" ")), fb.stray.length > 1 ? " are" : " is", " in no legal follow"];
   }

@@ -13,6 +13,7 @@ export const app = (window.shengji = {
   lastSent: null,     // the last action we sent (to explain a refusal)
   replay: null, replayStep: 0, publicReplay: null,
   won: {},            // points each seat's tricks took this deal, from the events
+  penalties: {},      // failed-throw penalties each seat incurred this deal, from the events
   wasMine: false,     // whether the last state was this seat's turn (for the turn signal)
 });
 

@@ -14,12 +14,14 @@ import { logEvent } from "./log.js";
 import { renderCalls, sideOf, SIDE_WORDS, clearPick } from "./friends.js";
 import { turnSignal, setUpOptions } from "./options.js";
 import { dealingOffer } from "./bidding.js";
+import { followRules } from "./roomrules.js";
 
 export function onState(msg) {
   const first = !app.state;
   app.prevView = app.state ? app.state.view : null;  // the view before this change
   app.state = msg;
   app.legal = msg.legal;
+  followRules(app.room, msg.rules_fingerprint);  // (the text itself is fetched once)
   $("advice").hidden = true;
   $("waiting").hidden = true;
   $("game").hidden = false;
@@ -42,7 +44,7 @@ export function onState(msg) {
 
 export function onEvent(e) {
   switch (e.type) {
-    case "DealStarted": app.trick = []; app.throwNote = null; app.won = {}; break;
+    case "DealStarted": app.trick = []; app.throwNote = null; app.won = {}; app.penalties = {}; break;
     case "Played":
       if (e.lead) { app.trick = []; }
       app.trick.push([e.seat, e.cards]);
@@ -53,7 +55,10 @@ export function onEvent(e) {
       if (last >= 0 && app.trick[last][0] === e.seat) app.trick.pop();
       break;
     }
-    case "ThrowFailed": app.throwNote = e; break;
+    case "ThrowFailed":
+      app.throwNote = e;
+      if (e.penalty) app.penalties[e.seat] = (app.penalties[e.seat] || 0) + e.penalty;
+      break;
     case "TrickWon":
       if (typeof e.points === "number") app.won[e.seat] = (app.won[e.seat] || 0) + e.points;
       app.lastTrick = { plays: app.trick, winner: e.seat, points: e.points, trick: e.trick };
@@ -128,14 +133,38 @@ export function render() {
   renderTools(st);
 }
 
+// a trump suit ("H", or "none") as the info bar shows it
+function trumpText(suit) {
+  return suit === "none" ? "no trump" :
+    h("span", { class: "bigsuit" + (RED.has(suit) ? " red" : "") }, `${SUIT[suit]} ${SUIT_NAME[suit]}`);
+}
+
+// the trump while it is not set: the declaration standing, "dealing…" before any, and
+// "not declared yet" once the cards are all dealt
+function trumpSoFar(v) {
+  const bid = v.bids.length ? v.bids[v.bids.length - 1] : null;
+  if (bid) return [trumpText(bid.trump === null ? "none" : "SHCD"[bid.trump]), h("small", { class: "sub" }, " so far")];
+  return h("i", {}, v.to_deal > 0 ? "dealing…" : "not declared yet");
+}
+
+// the failed throws' penalties as the attackers' points count them (engine/calling.py
+// _tally_sides): a throw of the dealer's side gives its penalty to the attackers, an
+// attacker's costs them; the deal's result counts them in already
+function penaltyNet(v) {
+  if (app.hold || !app.penalties) return 0;
+  let net = 0;
+  for (const [seat, p] of Object.entries(app.penalties)) net += (v.side || []).includes(Number(seat)) ? p : -p;
+  return net;
+}
+
 export function renderInfo(st) {
   const v = shownView(st);
   $("level").textContent = v.level_rank;
-  fill($("trump"), v.trump_suit === null ? h("i", {}, "dealing…") :
-    v.trump_suit === "none" ? "no trump" :
-    h("span", { class: "bigsuit" + (RED.has(v.trump_suit) ? " red" : "") }, `${SUIT[v.trump_suit]} ${SUIT_NAME[v.trump_suit]}`));
+  fill($("trump"), v.trump_suit === null ? trumpSoFar(v) : trumpText(v.trump_suit));
   $("dealer").textContent = v.dealer === null ? "first to declare" : seatName(v.dealer);
-  $("points").textContent = v.trick_points;
+  const net = penaltyNet(v);
+  fill($("points"), String(v.trick_points + net),
+    net ? h("small", { class: "sub", dataset: { penalty: String(net) } }, ` incl. penalty ${net > 0 ? "+" : "−"}${Math.abs(net)}`) : null);
   const left = v.points_total - v.points_out;
   $("pointsleft").textContent = Number.isFinite(left) ? left : "–";
   let side = "–";
@@ -230,7 +259,8 @@ export function renderCenter(st) {
   } else if (v.phase === "deal") {
     const bids = v.bids.length ? v.bids.map((b) => h("div", {}, `${seatName(b.seat)}: `, textCards(b.cards)))
       : "no declaration yet";
-    fill(c, box(`Dealing — ${v.to_deal} cards to go`, h("small", {}, bids)));
+    fill(c, box(v.to_deal > 0 ? `Dealing — ${v.to_deal} cards to go` : "All dealt — the last declarations",
+      h("small", {}, bids)));
   } else if (v.phase === "bury") {
     fill(c, box(`${v.dealer === app.seat ? "You bury" : seatName(v.dealer) + " buries"} ${v.kitty_size} cards`));
   } else if (st.over) {
@@ -274,6 +304,7 @@ export function renderTurn(st) {
   const what = {
     declare: "declare trump, or pass",
     takeback: "keep your declaration, or take it back",
+    redeal: "your hand is weak: keep the deal, or ask for a redeal",
     bury: `tap ${legal.count} cards to bury`,
     lead: "lead: tap cards, then Lead",
     follow: `follow with ${legal.count} card${legal.count > 1 ? "s" : ""}: tap them, then Play`,
