@@ -248,6 +248,7 @@ def judge_bidding(variant, case: Case):
         dealer = variant.first_dealer(bids)
     _seat(variant, dealer, "bidding.dealer")
     levels = v.get("levels")
+    assert case.level is not None  # casefile: a bidding case needs its level
     deal_level = level_name(case.level if levels is None else parse_level(levels[dealer]))
     holder, declared = dealer, bool(bids)
     for step in v.get("steal", []):

@@ -85,7 +85,8 @@ class Exchange(Phase):
         self.hand_len[action.seat] -= len(action.cards)
         self._seat_hands[action.seat] = None
         ev.append(_buried(action.seat, action.cards))
-        if self._calls_first and self._friends is None and self.friend_rules.calls:
+        if (self._calls_first and self._friends is None and self.friend_rules is not None
+                and self.friend_rules.calls):
             # friends.calls_before_theft (Ran's table): the dealer calls, then the theft
             self._burier = action.seat
             self.phase = CALLING
@@ -177,7 +178,7 @@ def bury_limit(rule: dict, eff: list[int], hand: list[int], kitty_size: int,
     the deal's effective suit of each kind (4: trumps) and ``called`` the cards called
     when the seat burying is not the dealer: (the kinds restricted, the most of them it
     may bury — as many as its other cards cannot make up), or None when nothing is."""
-    kinds = set()
+    kinds: set[int] = set()
     if not rule["points"]:
         kinds.update(k for k in range(NUM_KINDS) if _POINTS[k])
     if not rule["trumps"]:

@@ -62,6 +62,7 @@ class Redealing(Phase):
         assert isinstance(action, RequestRedeal)
         self._weak_redeals += 1
         ev.append(RedealAsked(action.seat, self.deal_number, self._attempt))
+        assert self._weak_rule is not None  # a weak-hand request is only offered under the rule
         if self._weak_rule["dealer"] == "contested":
             self.dealer = None  # declared for again, as in a first deal
         self._start_deal(ev, self._attempt + 1)

@@ -221,7 +221,7 @@ def events_seen(game: Phase, seat: int | None, since: int = 0) -> list[Event]:
                 at = e.deal
             elif isinstance(e, Played) and at != game.deal_number:
                 last[at] = max(last.get(at, 0), e.trick)
-        shown.update(last.items())
+        shown.update((d, t) for d, t in last.items() if d is not None)
     out = []
     for e in events[since:]:
         if hide_kitty:
