@@ -122,6 +122,10 @@ def test_a_searching_teachers_values_are_kept_with_its_choice(tmp_path):
     e = Distiller("one-deck-40", max_moves=16)
     e.load_samples(path)
     assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(e.V, d.V, strict=True))
+    # the student's checkpoint names the teacher of the samples it fitted, not its own
+    assert e.net.meta["teacher"] == "mc:budget=60"
+    assert e.net.meta["sample_files"] == [{"file": "s.npz", "teacher": "mc:budget=60",
+                                           "deals": 1, "samples": len(d.y)}]
 
 
 def test_soft_targets_and_their_gradients():

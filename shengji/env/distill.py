@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -243,6 +244,14 @@ class Distiller:
             self.records.extend(str(r) for r in f["records"])
         self.deals += meta["deals"]
         self.skipped += meta["skipped"]
+        # the checkpoint names whose choices it learned: the files' teachers, not this
+        # distiller's own (which may have played no deal)
+        files = self.net.meta.setdefault("sample_files", [])
+        files.append({"file": Path(path).name, "teacher": meta["teacher"],
+                      "deals": meta["deals"], "samples": len(S)})
+        teachers = ([self.teacher] if self.deals > sum(f["deals"] for f in files) else [])
+        teachers += [f["teacher"] for f in files]
+        self.net.meta["teacher"] = ",".join(dict.fromkeys(teachers))
         return len(S)
 
     def arrays(self):
