@@ -14,7 +14,7 @@ cheapest first; the first stage that fails kills the mutant:
 
 1. the rule cases (tests/cases, every *.cases.yaml);
 2. the core's own tests (test_core_api, test_core_errors, test_oracle);
-3. the differential tests against the oracle (test_differential).
+3. the differential tests against the oracle (test_differential, _sio_follow, _house).
 
 A mutant that compiles and passes every stage survives: either a rule no test checks (add
 a case) or an equivalent mutant (argue it in docs/semantics.md, "Mutation check"). The
@@ -115,6 +115,28 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
     "kitty-largest": ("trick.c", "        if (v > best)\n            best = v;",
                       "        if (v < best || best == 1)\n            best = v;",
                       "the multiplier of the last component, not the largest"),
+    # issue 35's play knobs (trick.c, follow.c, rainbow.c)
+    "trick-cover-rank": ("trick.c", "rc = own_rank(&L[1]) > own_rank(&L[0]);",
+                         "rc = own_rank(&L[1]) >= own_rank(&L[0]);",
+                         "cover_winner: an equal largest structure overruffs"),
+    "trick-cover-shape": ("trick.c", "rc = match(r, &L[0], SJ_TRUMP, p, val);", "rc = 1;",
+                          "cover_winner: a ruff need not hold the winner's shapes"),
+    "trick-fewest": ("trick.c", "return ((cards * 64 + c->top) * 16 + c->w) * 64 + kind;",
+                     "return ((c->top * 64 + cards) * 16 + c->w) * 64 + kind;",
+                     "fewest_cards: the lowest beaten part, not the fewest cards"),
+    "kitty-whole-power": ("trick.c", "            v *= c->w;", "            v *= c->w + 1;",
+                          "kitty_throw whole: power over the whole lead"),
+    "kitty-whole-twice": ("trick.c", "        return 2 * cards;", "        return 2 * cards - 2;",
+                          "kitty_throw whole: twice the lead's cards"),
+    "follow-throw-tuples": ("follow.c", "int tuples_only = fs->lead->ncomp > 1 &&",
+                            "int tuples_only = fs->lead->ncomp > 0 &&",
+                            "throw_following tuples: a lone tractor led asks no tractor"),
+    "follow-throw-grouping": ("follow.c", "if (adjacency && !tuples_only && r->tractors",
+                              "if (adjacency && r->tractors",
+                              "throw_following tuples: a throw's tractor asks shorter tractors"),
+    "rainbow-fewest": ("rainbow.c", "int kx = fewest ? x->w * 16 + x->top : x->top * 64 + x->w;",
+                       "int kx = fewest ? x->top * 64 + x->w : x->top * 64 + x->w;",
+                       "fewest_cards on a rainbow throw: the lowest rank first"),
     # rainbows (rainbow.c)
     "rainbow-jokers": ("rainbow.c", "if (r->rainbow_min <= 0 || c[52] || c[53])",
                        "if (r->rainbow_min <= 0 || c[52])", "a little joker joins a rainbow"),
@@ -160,7 +182,8 @@ STAGES = [
     ("rule cases", ["tests/cases"]),
     ("core tests", ["tests/test_core_api.py", "tests/test_core_errors.py", "tests/test_oracle.py",
                     "tests/test_follow_requirements_knob.py"]),
-    ("differential", ["tests/test_differential.py", "tests/test_differential_sio_follow.py"]),
+    ("differential", ["tests/test_differential.py", "tests/test_differential_sio_follow.py",
+                      "tests/test_differential_house.py"]),
 ]
 FULL = ("whole suite", ["tests"])
 

@@ -104,7 +104,8 @@ int sj_trick_winners(const sj_rules *r, const uint8_t *tricks, const int32_t *si
  * tractor, by width, then by run (consecutive strengths from the lowest), by start and
  * length within a run, and every choice of kinds where several share a strength (the
  * last strength varying fastest, kinds largest id first); then, with throws, the whole
- * suit unless it is a single or one of the structures already listed. */
+ * suit unless it is a single or one of the structures already listed (or trumps, when
+ * the rules refuse trump throws). */
 
 typedef struct {
     uint8_t *out;
@@ -223,7 +224,8 @@ static int lead_walk(const sj_rules *r, const uint8_t *hand, int throws, leads_t
         if (tractors && widest >= r->tractor_min_width)
             for (int w = r->tractor_min_width; w <= widest && w <= max_w; w++)
                 tractors_of(r, H, ks, nk, w, &L);
-        if (throws && n_suit > 1 && (nk > 1 || n_suit > max_w)) {
+        if (throws && n_suit > 1 && (nk > 1 || n_suit > max_w) &&
+            !(s == SJ_TRUMP && r->no_trump_throws)) {
             uint8_t whole[SJ_NK] = {0};
             for (int i = 0; i < nk; i++)
                 whole[ks[i]] = H[ks[i]];

@@ -426,9 +426,12 @@ static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
                         return SJ_DRIVE_PENDING;
                     log_play(d, seat, P, 1);
                     F = NULL; /* the forced play leads */
-                    d->penalties[seat] += d->throw_penalty;
-                    d->penalty += (d->side >> seat & 1) ? d->throw_penalty
-                                                        : -d->throw_penalty;
+                    int back = 0; /* cards the forced play takes back */
+                    for (int k = 0; k < SJ_NK; k++)
+                        back += P[k] - tr.options[0][k];
+                    int pen = d->throw_penalty + d->throw_penalty_per_card * back;
+                    d->penalties[seat] += pen;
+                    d->penalty += (d->side >> seat & 1) ? pen : -pen;
                     memcpy(P, tr.options[0], SJ_NK);
                 }
             }
@@ -449,6 +452,8 @@ static int check(const sj_rules *r, const sj_drive *d)
     if (m < 2 || m > SJ_MAX_PLAYERS || d->to_act < 0 || d->to_act >= m || d->leader < 0 ||
         d->leader >= m || d->n_trick < 0 || d->n_trick >= m || d->follow_limit < 1 ||
         d->follow_limit > SJ_DRIVE_FOLLOWS || (d->throws != 0 && d->throws != 1) ||
+        d->throw_penalty < 0 || d->throw_penalty > 1000000 ||
+        d->throw_penalty_per_card < 0 || d->throw_penalty_per_card > 1000000 ||
         d->log_len < 0 || d->log_len > SJ_DRIVE_LOG || d->trick_number < 0 ||
         d->trick_number > SJ_MAXCARDS || (d->to_act - d->leader - d->n_trick) % m != 0)
         return SJ_ERR_ARG;

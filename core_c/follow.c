@@ -77,7 +77,7 @@ typedef struct {
     /* genuine_tuples (follow check): the hand's and the play's cards of the suit, and
      * the plain tuples of each width the components asked along the current path */
     uint8_t hand0[64], play0[64];
-    int slots[9];
+    int slots[SJ_MAX_DECKS + 1];
     /* collected requirement sets (legal follows) */
     uint8_t (*finals)[64];
     int nfinals, capfinals;
@@ -102,7 +102,7 @@ static int genuine_ok(const search_t *fs)
     if (!r->genuine_tuples ||
         !(r->protection == SJ_PROTECT_LONGER_TUPLES || r->protection == SJ_PROTECT_BOTH))
         return 1;
-    for (int w = 2; w <= 8; w++) {
+    for (int w = 2; w <= SJ_MAX_DECKS; w++) {
         if (!fs->slots[w])
             continue;
         int covered = 0, spare = 0;
@@ -119,7 +119,7 @@ static int genuine_ok(const search_t *fs)
 static void count_slots(search_t *fs, const sj_pattern *p, int sign)
 {
     for (int j = 0; j < p->n_shapes && j < SJ_PAT_SHAPES; j++)
-        if (p->shapes[j].len == 1 && p->shapes[j].w >= 2 && p->shapes[j].w <= 8)
+        if (p->shapes[j].len == 1 && p->shapes[j].w >= 2 && p->shapes[j].w <= SJ_MAX_DECKS)
             fs->slots[p->shapes[j].w] += sign;
 }
 
@@ -254,26 +254,29 @@ static int place(search_t *fs, const job_t *jb, int j, int prev_key)
  * while every width and count is at most 4; 1, 0 or SJ_ERR_LIMIT */
 static int plain_feasible(const sj_rules *r, int s, const uint8_t *c, const int *need, int strict)
 {
-    int cnt[9] = {0};
+    int cnt[SJ_MAX_DECKS + 1] = {0};
     int hi = r->str_hi[SU(s)] & 63;
     for (int t = 0; t < hi; t++) {
         int n = r->lev_n[SU(s)][t] & 7;
         for (int x = 0; x < n && x < 4; x++) {
             int v = c[K(r->lev_kinds[SU(s)][t][x])];
-            if (v >= 1 && v <= 8)
+            if (v >= 1 && v <= SJ_MAX_DECKS)
                 cnt[v]++;
         }
     }
     if (strict) {
-        for (int v = 2; v <= 8; v++)
+        for (int v = 2; v <= SJ_MAX_DECKS; v++)
             if (need[v] > cnt[v])
                 return 0;
         return 1;
     }
-    if (need[5] | need[6] | need[7] | need[8] | cnt[5] | cnt[6] | cnt[7] | cnt[8]) {
-        int nd[9];
+    int wide = 0;
+    for (int v = 5; v <= SJ_MAX_DECKS; v++)
+        wide |= need[v] | cnt[v];
+    if (wide) {
+        int nd[SJ_MAX_DECKS + 1];
         long budget = PACK_BUDGET;
-        for (int v = 0; v <= 8; v++)
+        for (int v = 0; v <= SJ_MAX_DECKS; v++)
             nd[v] = need[v];
         return sj__pack_tuples(cnt, nd, &budget);
     }
@@ -292,7 +295,7 @@ static int plain_feasible(const sj_rules *r, int s, const uint8_t *c, const int 
 /* can c (suit s) supply every structure of the pattern at once? */
 static int can_supply(search_t *fs, uint8_t *c, const sj_pattern *p, int strict)
 {
-    int need[9] = {0}, plain = 1;
+    int need[SJ_MAX_DECKS + 1] = {0}, plain = 1;
     for (int j = 0; j < p->n_shapes && j < SJ_PAT_SHAPES; j++) {
         const sj_shape sh = p->shapes[j];
         if (!sj__shape_exists(fs->r, sh.w, sh.len))
@@ -314,7 +317,7 @@ static void grouped_pattern(const sj_shape *t, int nt, const int *need, sj_patte
     int n = 0;
     for (int i = 0; i < nt && n < SJ_PAT_SHAPES; i++)
         out->shapes[n++] = t[i];
-    for (int v = 8; v >= 2; v--)
+    for (int v = SJ_MAX_DECKS; v >= 2; v--)
         for (int c = 0; c < need[v] && n < SJ_PAT_SHAPES; c++) {
             out->shapes[n].w = (uint8_t)v;
             out->shapes[n].len = 1;
@@ -332,9 +335,9 @@ static void grouped_pattern(const sj_shape *t, int nt, const int *need, sj_patte
 static int group_tractors(search_t *fs, const sj_pattern *plain, int strict, sj_pattern *out)
 {
     const sj_rules *r = fs->r;
-    int need[9] = {0};
+    int need[SJ_MAX_DECKS + 1] = {0};
     for (int j = 0; j < plain->n_shapes && j < SJ_PAT_SHAPES; j++)
-        if (plain->shapes[j].w >= 2 && plain->shapes[j].w <= 8)
+        if (plain->shapes[j].w >= 2 && plain->shapes[j].w <= SJ_MAX_DECKS)
             need[plain->shapes[j].w]++;
     const int vmax = r->max_tuple > 4 ? r->max_tuple : 4;
     sj_shape chosen[SJ_PAT_SHAPES];
@@ -380,6 +383,15 @@ static int group_tractors(search_t *fs, const sj_pattern *plain, int strict, sj_
     return 1;
 }
 
+/* does the pattern hold a tractor (a shape of length 2 or more)? */
+static int has_tractor(const sj_pattern *p)
+{
+    for (int j = 0; j < p->n_shapes && j < SJ_PAT_SHAPES; j++)
+        if (p->shapes[j].len >= 2)
+            return 1;
+    return 0;
+}
+
 /* The pattern component i asks of the follower, given what suit_left still holds (§4 step 3).
  * Returns 1 with *out filled, 0 when the component asks nothing, < 0 on error. */
 static int required(search_t *fs, int w, int len, sj_pattern *out)
@@ -388,12 +400,16 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
     if (r->protection == SJ_PROTECT_NO_SHAPE)
         return 0; /* only the suit is followed */
     int strict = r->protection == SJ_PROTECT_LONGER_TUPLES || r->protection == SJ_PROTECT_BOTH;
+    /* throw_following tuples: no component of a throw asks for a tractor */
+    int tuples_only = fs->lead->ncomp > 1 && r->throw_following == SJ_THROWFOLLOW_TUPLES;
     for (int i = 0; i < r->n_ladders && i < SJ_MAX_LADDERS; i++) {
         const sj_ladder *ld = &r->ladders[i];
         if (ld->lead.w != w || ld->lead.len != len)
             continue;
         for (int p = 0; p < ld->n_patterns && p < SJ_LADDER_PATS; p++) {
             const sj_pattern *pt = &ld->patterns[p];
+            if (tuples_only && has_tractor(pt))
+                continue;
             if (pt->n_shapes == 0)
                 return 0;
             int rc = can_supply(fs, fs->suit_left, pt, strict);
@@ -410,7 +426,7 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
      * Feasible tuple multisets are closed under removal, so the first feasible pattern
      * of that order is found greedily, widest tuple first. */
     out->n_shapes = 0;
-    if (!(w == 1 && len == 1) && w <= r->max_tuple) {
+    if (!(w == 1 && len == 1) && w <= r->max_tuple && !(tuples_only && len >= 2)) {
         out->n_shapes = 1;
         out->shapes[0].w = (uint8_t)w;
         out->shapes[0].len = (uint8_t)len;
@@ -420,7 +436,7 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
         out->n_shapes = 0;
     }
     int top = w < r->max_tuple ? w : r->max_tuple;
-    int budget = w * len, need[9] = {0};
+    int budget = w * len, need[SJ_MAX_DECKS + 1] = {0};
     while (out->n_shapes < SJ_PAT_SHAPES) {
         int got = 0;
         for (int v = top < budget ? top : budget; v >= 2; v--) {
@@ -447,7 +463,7 @@ static int required(search_t *fs, int w, int len, sj_pattern *out)
     int adjacency = len >= 2 ? r->shorter_tractors
                              : r->protection == SJ_PROTECT_NONE ||
                                    r->protection == SJ_PROTECT_LONGER_TUPLES;
-    if (adjacency && r->tractors && out->n_shapes >= r->tractor_min_length) {
+    if (adjacency && !tuples_only && r->tractors && out->n_shapes >= r->tractor_min_length) {
         sj_pattern plain = *out;
         int rc = group_tractors(fs, &plain, strict, out);
         if (rc)
@@ -715,7 +731,7 @@ typedef struct {
     int suffix[SJ_NK + 1];   /* cards available from kl[i..] */
     int need;                /* cards to choose from avail; -1: nothing is legal */
     int nf, words;           /* requirement sets (0: none) */
-    uint64_t *ok;            /* [nkl][9][words]: sets still met after taking v of kl[i] */
+    uint64_t *ok;            /* [nkl][SJ_MAX_DECKS + 1][words]: sets still met after taking v of kl[i] */
     uint64_t *zero;          /* [nkl+1][words]: sets needing nothing from kl[i..] */
     uint64_t *alive;         /* [nkl+1][words] */
     uint8_t cur[64];
@@ -801,7 +817,7 @@ static int enum_rec(enum_t *en, int i, int need)
     int top = en->avail[k] < need ? en->avail[k] : need;
     for (int v = top; v >= 0; v--) {
         if (en->nf) {
-            const uint64_t *okv = en->ok + ((size_t)i * 9 + v) * en->words;
+            const uint64_t *okv = en->ok + ((size_t)i * (SJ_MAX_DECKS + 1) + v) * en->words;
             uint64_t *nxt = alive + en->words;
             uint64_t any = 0;
             for (int w = 0; w < en->words; w++)
@@ -975,7 +991,7 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
     if (en->nf && en->need >= 0) {
         int words = (en->nf + 63) / 64;
         en->words = words;
-        en->ok = calloc((size_t)en->nkl * 9 * words, sizeof(uint64_t));
+        en->ok = calloc((size_t)en->nkl * (SJ_MAX_DECKS + 1) * words, sizeof(uint64_t));
         en->zero = calloc((size_t)(en->nkl + 1) * words, sizeof(uint64_t));
         en->alive = calloc((size_t)(en->nkl + 1) * words, sizeof(uint64_t));
         if (!en->ok || !en->zero || !en->alive)
@@ -990,8 +1006,8 @@ static int follows_prepare(const sj_rules *r, const sj_lead *lead, const uint8_t
                 if (fs->finals[f][k] == 0 && (en->zero[(size_t)(i + 1) * words + w] & bit))
                     en->zero[(size_t)i * words + w] |= bit;
                 /* enum_rec takes v <= avail[k] of kind k: only those entries are read */
-                for (int v = fs->finals[f][k]; v <= en->avail[k] && v < 9; v++)
-                    en->ok[((size_t)i * 9 + v) * words + w] |= bit;
+                for (int v = fs->finals[f][k]; v <= en->avail[k] && v <= SJ_MAX_DECKS; v++)
+                    en->ok[((size_t)i * (SJ_MAX_DECKS + 1) + v) * words + w] |= bit;
             }
         }
     }

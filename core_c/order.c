@@ -28,14 +28,14 @@ int sj__fail(sj_err *e, int code, int which, int index, int card, int count, int
 
 int sj__rules_ok(const sj_rules *r)
 {
-    return r && r->magic == MAGIC && r->decks >= 1 && r->decks <= 8;
+    return r && r->magic == MAGIC && r->decks >= 1 && r->decks <= SJ_MAX_DECKS;
 }
 
 /* ---------------------------------------------------------------- preparation §2 */
 
 static int check_shape_field(sj_shape sh)
 {
-    return sh.w >= 1 && sh.w <= 8 && sh.len >= 1 && sh.len <= 24 && !(sh.w == 1 && sh.len != 1);
+    return sh.w >= 1 && sh.w <= SJ_MAX_DECKS && sh.len >= 1 && sh.len <= 24 && !(sh.w == 1 && sh.len != 1);
 }
 
 int sj_prepare(sj_rules *r, sj_err *e)
@@ -45,19 +45,19 @@ int sj_prepare(sj_rules *r, sj_err *e)
     r->magic = 0;
 #define FIELD(cond, id) \
     if (!(cond)) return sj__fail(e, SJ_ERR_RULES, SJ_ARG_RULES, -1, -1, -1, (id), 0)
-    FIELD(r->decks >= 1 && r->decks <= 8, SJ_RF_DECKS);
+    FIELD(r->decks >= 1 && r->decks <= SJ_MAX_DECKS, SJ_RF_DECKS);
     FIELD(r->level >= 0 && r->level <= 13, SJ_RF_LEVEL);  /* 13: the no-trump level, no level cards */
     FIELD(r->trump >= -1 && r->trump <= 3, SJ_RF_TRUMP);
     FIELD(r->max_tuple >= 1 && r->max_tuple <= r->decks, SJ_RF_MAX_TUPLE);
     FIELD(r->tractors == 0 || r->tractors == 1, SJ_RF_TRACTORS);
-    FIELD(r->tractor_min_width >= 2 && r->tractor_min_width <= 8, SJ_RF_TRACTOR_MIN_WIDTH);
+    FIELD(r->tractor_min_width >= 2 && r->tractor_min_width <= SJ_MAX_DECKS, SJ_RF_TRACTOR_MIN_WIDTH);
     FIELD(r->tractor_min_length >= 2 && r->tractor_min_length <= 24, SJ_RF_TRACTOR_MIN_LENGTH);
     FIELD(r->bridge == 0 || r->bridge == 1, SJ_RF_TRACTOR_BRIDGES_LEVEL_GAP);
     FIELD(r->protection >= SJ_PROTECT_NONE && r->protection <= SJ_PROTECT_NO_SHAPE, SJ_RF_FOLLOW_PROTECTION);
     FIELD(r->constant_mask < (1u << 13), SJ_RF_CONSTANT_RANKS);
-    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= SJ_RUFF_ALL, SJ_RF_RUFF_COMPARE);
-    FIELD(r->failed_throw >= 0 && r->failed_throw <= 2, SJ_RF_FAILED_THROW);
-    FIELD(r->kitty >= 0 && r->kitty <= 3, SJ_RF_KITTY);
+    FIELD(r->ruff_compare >= 0 && r->ruff_compare <= SJ_RUFF_COVER_WINNER, SJ_RF_RUFF_COMPARE);
+    FIELD(r->failed_throw >= 0 && r->failed_throw <= SJ_THROW_FEWEST_CARDS, SJ_RF_FAILED_THROW);
+    FIELD(r->kitty >= 0 && r->kitty <= SJ_KITTY_TWICE_SIZE, SJ_RF_KITTY);
     FIELD(r->kitty_cap >= 1, SJ_RF_KITTY_CAP);
     for (int i = 0; i < 6; i++)
         FIELD(r->kitty_table[i] >= 1, SJ_RF_KITTY_TABLE);
@@ -70,6 +70,12 @@ int sj_prepare(sj_rules *r, sj_err *e)
           (r->decomposition == SJ_DECOMP_SHENGJI_IO && r->max_tuple == r->decks), SJ_RF_DECOMPOSITION);
     FIELD(r->follow_requirements == SJ_FOLLOWREQ_SEEDS ||
           r->follow_requirements == SJ_FOLLOWREQ_SHENGJI_IO, SJ_RF_FOLLOW_REQUIREMENTS);
+    FIELD(r->throw_following == SJ_THROWFOLLOW_AS_LED ||
+          r->throw_following == SJ_THROWFOLLOW_TUPLES, SJ_RF_THROW_FOLLOWING);
+    /* a whole throw has no table reading (the table names one structure's value) */
+    FIELD(r->kitty_throw == SJ_KITTYTHROW_LARGEST ||
+          (r->kitty_throw == SJ_KITTYTHROW_WHOLE && r->kitty != SJ_KITTY_TABLE), SJ_RF_KITTY_THROW);
+    FIELD(r->no_trump_throws == 0 || r->no_trump_throws == 1, SJ_RF_TRUMP_THROWS);
     FIELD(r->bombs >= SJ_BOMBS_NONE && r->bombs <= SJ_BOMBS_FOLLOW_SUIT_OR_TRUMP, SJ_RF_BOMBS);
     FIELD(r->rainbow_min == 0 || (r->rainbow_min >= 4 && r->rainbow_min <= 16), SJ_RF_RAINBOW_MIN);
     for (int k = 0; k < SJ_NK; k++)
@@ -213,7 +219,7 @@ int sj__lead_ok(const sj_rules *r, const sj_lead *l, sj_err *e)
         return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_LEAD, -1, -1, -1, 0, 0);
     for (int i = 0; i < l->ncomp; i++) {
         const sj_comp *c = &l->comps[i];
-        if (c->w < 1 || c->w > (rainbow ? 32 : 8) || c->len < 1 || c->len >= SJ_MAXSTR ||
+        if (c->w < 1 || c->w > (rainbow ? 4 * SJ_MAX_DECKS : SJ_MAX_DECKS) || c->len < 1 || c->len >= SJ_MAXSTR ||
             (rainbow && (c->len != 1 || c->top > 12)) || c->first + c->len > SJ_MAXCARDS)
             return sj__fail(e, SJ_ERR_CONTEXT, SJ_ARG_LEAD, -1, -1, -1, 0, 0);
     }

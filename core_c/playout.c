@@ -78,7 +78,7 @@ static int suit_is_tractor(const sj_rules *r, int s, const uint8_t *H)
  * target may be. */
 typedef struct {
     int n_suit[5], nkinds[5], widest[5];
-    int atleast[5][9]; /* [suit][w]: kinds held >= w times */
+    int atleast[5][SJ_MAX_DECKS + 1]; /* [suit][w]: kinds held >= w times */
 } tally_t;
 
 static void tally(const sj_rules *r, const uint8_t *H, tally_t *ty)
@@ -92,7 +92,7 @@ static void tally(const sj_rules *r, const uint8_t *H, tally_t *ty)
         ty->n_suit[s] += c;
         ty->nkinds[s]++;
         ty->widest[s] = c > ty->widest[s] ? c : ty->widest[s];
-        for (int w = 1; w <= c && w <= 8; w++)
+        for (int w = 1; w <= c && w <= SJ_MAX_DECKS; w++)
             ty->atleast[s][w]++;
     }
 }
@@ -101,7 +101,7 @@ static uint64_t leads_walk(const sj_rules *r, const uint8_t *H, const tally_t *t
                            int64_t target, uint8_t *out)
 {
     const int *n_suit = ty->n_suit, *nkinds = ty->nkinds, *widest = ty->widest;
-    const int(*atleast)[9] = ty->atleast;
+    const int(*atleast)[SJ_MAX_DECKS + 1] = ty->atleast;
     uint64_t seen = 0;
     int max_w = r->max_tuple;
     int tractors = r->tractors && max_w >= r->tractor_min_width;
@@ -111,7 +111,7 @@ static uint64_t leads_walk(const sj_rules *r, const uint8_t *H, const tally_t *t
             continue;
         int hi = r->str_hi[s] & 63;
         int top_w = max_w > 1 ? (widest[s] < max_w ? widest[s] : max_w) : 1;
-        for (int w = 1; w <= top_w && w <= 8; w++) {
+        for (int w = 1; w <= top_w && w <= SJ_MAX_DECKS; w++) {
             /* singles and tuples: one per kind held >= w times */
             uint64_t c = (uint64_t)atleast[s][w];
             if (target >= 0 && (uint64_t)target < seen + c) {
@@ -158,6 +158,7 @@ static uint64_t leads_walk(const sj_rules *r, const uint8_t *H, const tally_t *t
         }
         /* the whole suit, unless it is one tractor (all kinds held equally often) */
         if (throws && n_suit[s] > 1 && (nkinds[s] > 1 || n_suit[s] > max_w) &&
+            !(s == SJ_TRUMP && r->no_trump_throws) &&
             !(n_suit[s] == nkinds[s] * widest[s] && suit_is_tractor(r, s, H))) {
             if (target >= 0 && (uint64_t)target == seen) {
                 for (int k = 0; k < SJ_NK; k++)
@@ -184,7 +185,8 @@ int sj__check_position(const sj_rules *r, const sj_position *p, sj_err *e)
     if (p->throws != 0 && p->throws != 1)
         return perr(e, SJ_ERR_ARG, -1, -1, p->throws);
     if (p->kitty_points < 0 || p->kitty_points > LIMIT_POINTS || p->throw_penalty < 0 ||
-        p->throw_penalty > LIMIT_POINTS || p->trick_points < 0 ||
+        p->throw_penalty > LIMIT_POINTS || p->throw_penalty_per_card < 0 ||
+        p->throw_penalty_per_card > LIMIT_POINTS || p->trick_points < 0 ||
         p->trick_points > LIMIT_POINTS || p->penalty < -LIMIT_POINTS ||
         p->penalty > LIMIT_POINTS)
         return perr(e, SJ_ERR_ARG, -1, -1, -1);
@@ -360,11 +362,13 @@ int sj__playout(const sj_rules *r, const sj_position *p, uint64_t seed, const ui
                 if (!tr.valid) {
                     int o = tr.n_options > 1 ? (int)sj__below(&rng, (uint64_t)tr.n_options) : 0;
                     res->failed_throws++;
-                    pen[leader] += p->throw_penalty; /* to the side that did not throw */
                     memcpy(P[0], tr.options[o & (SJ_MAX_OPTIONS - 1)], SJ_NK);
+                    int attempted = n;
                     n = 0;
                     for (int k = 0; k < SJ_NK; k++)
                         n += P[0][k];
+                    /* to the side that did not throw: per attempt, per card taken back */
+                    pen[leader] += p->throw_penalty + p->throw_penalty_per_card * (attempted - n);
                     if ((rc = sj__decompose(r, P[0], n, &F)))
                         return rc;
                 }

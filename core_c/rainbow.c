@@ -49,7 +49,7 @@ int sj__rainbow_decompose(const sj_rules *r, const uint8_t *c, int n, sj_lead *o
     out->n = n;
     out->esuit = SJ_RAINBOW;
     /* components best first: more cards first, then the higher rank */
-    for (int cards = 4 * 8; cards >= 1; cards--) /* four suits of eight packs */
+    for (int cards = 4 * SJ_MAX_DECKS; cards >= 1; cards--) /* four suits of every pack */
         for (int q = 12; q >= 0; q--)
             if (t[q] == cards) {
                 sj_comp *cp = &out->comps[out->ncomp];
@@ -159,15 +159,18 @@ int sj__rainbow_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *oth
         }
         cand[nc++] = best;
     } else {
-        /* beaten units by rank, lowest first (ties: fewer cards); next_player_chooses keeps
-         * the lowest of each size */
+        /* beaten units by rank, lowest first (ties: fewer cards); fewest_cards: by cards,
+         * then rank; next_player_chooses keeps the lowest of each size */
+        int fewest = r->failed_throw == SJ_THROW_FEWEST_CARDS;
         for (int i = 0; i < ncomp; i++)
             if (beaten_by[i] >= 0)
                 cand[nc++] = i;
         for (int a = 1; a < nc; a++)
             for (int b = a; b > 0; b--) {
                 const sj_comp *x = &lead->comps[cand[b - 1]], *y = &lead->comps[cand[b]];
-                if (y->top < x->top || (y->top == x->top && y->w < x->w)) {
+                int kx = fewest ? x->w * 16 + x->top : x->top * 64 + x->w;
+                int ky = fewest ? y->w * 16 + y->top : y->top * 64 + y->w;
+                if (ky < kx) {
                     int tmp = cand[b - 1];
                     cand[b - 1] = cand[b];
                     cand[b] = tmp;

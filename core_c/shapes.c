@@ -185,7 +185,7 @@ int sj_is_tractor(const sj_rules *r, const uint8_t *cards, int ncards, sj_err *e
 #define SIO_STATES (1L << 18) /* memoised rests per call before SJ_ERR_LIMIT */
 
 typedef struct {
-    uint64_t w[4]; /* the counts, 4 bits per kind of the lead (eight packs: up to 8) */
+    uint64_t w[4]; /* the counts, 4 bits per kind of the lead (ten packs: up to 10) */
 } sio_key;
 
 typedef struct {

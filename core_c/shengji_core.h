@@ -18,8 +18,9 @@
 #define SJ_TRUMP 4           /* effective suit of every trump */
 #define SJ_RAINBOW 5         /* sj_lead.esuit of a rainbow lead (several suits, rainbow.c) */
 #define SJ_MAXSTR 64         /* strengths are 0..63 */
-#define SJ_MAXCARDS 216      /* 4 decks x 54; one suit of 8 decks (<= 8 x 18) fits */
-#define SJ_PAT_SHAPES 72     /* shapes per pattern (a default ladder may list 72 pairs at 8 decks) */
+#define SJ_MAX_DECKS 10      /* copies of a card at most: one to ten packs */
+#define SJ_MAXCARDS 216      /* 4 decks x 54; one suit of 10 decks (<= 10 x 18) fits */
+#define SJ_PAT_SHAPES 90     /* shapes per pattern (a default ladder may list 90 pairs at 10 decks) */
 #define SJ_LADDER_PATS 24    /* patterns per explicit ladder */
 #define SJ_MAX_LADDERS 16    /* explicit ladders per rules */
 #define SJ_MAX_OPTIONS 32    /* forced options of a failed throw */
@@ -59,9 +60,12 @@
 #define SJ_RUFF_HIGHEST_CARD 2
 #define SJ_RUFF_UNIT_LENGTH 3
 #define SJ_RUFF_ALL 4           /* shengji.io All: any split beating the winner's, unit by unit */
+#define SJ_RUFF_COVER_WINNER 5  /* a later ruff must hold the winner's own shapes, then the
+                                 * larger, then higher, largest component wins (Ran's table) */
 #define SJ_THROW_SMALLEST 0
 #define SJ_THROW_NEXT_PLAYER_CHOOSES 1
 #define SJ_THROW_FIRST_BLOCKER 2
+#define SJ_THROW_FEWEST_CARDS 3      /* the beaten part of the fewest cards, then the lowest */
 /* following protections (shengji.io TrickDrawPolicy) */
 #define SJ_PROTECT_NONE 0            /* held longer tuples are broken; tuples draw tractors */
 #define SJ_PROTECT_LONGER_TUPLES 1   /* a held longer tuple need not be broken */
@@ -84,6 +88,14 @@
 #define SJ_KITTY_POWER 1
 #define SJ_KITTY_TABLE 2
 #define SJ_KITTY_TWICE_SIZE 3
+
+/* sj_rules.throw_following: what a throw's components ask of a follower (§4) */
+#define SJ_THROWFOLLOW_AS_LED 0       /* each as if it were led alone */
+#define SJ_THROWFOLLOW_TUPLES 1       /* no component asks for a tractor: tuples only */
+
+/* sj_rules.kitty_throw: which components of the last lead the multiplier reads (§8) */
+#define SJ_KITTYTHROW_LARGEST 0       /* the largest value of one component */
+#define SJ_KITTYTHROW_WHOLE 1         /* the policy's formula over the whole lead */
 
 /* sj_err.which: the argument at fault */
 #define SJ_ARG_LEAD 0
@@ -121,6 +133,9 @@
 #define SJ_RF_TRACTORS_FIRST 23
 #define SJ_RF_DECOMPOSITION 24
 #define SJ_RF_FOLLOW_REQUIREMENTS 25
+#define SJ_RF_THROW_FOLLOWING 26
+#define SJ_RF_KITTY_THROW 27
+#define SJ_RF_TRUMP_THROWS 28
 
 typedef struct {
     int32_t code;   /* SJ_ERR_* */
@@ -148,7 +163,7 @@ typedef struct {
 
 typedef struct {
     /* settings, filled by the caller */
-    int32_t decks;            /* 1..8: the most copies of any kind */
+    int32_t decks;            /* 1..SJ_MAX_DECKS: the most copies of any kind */
     int32_t level;            /* level rank 0..12; 13 = no level rank (NT above A) */
     int32_t trump;            /* trump suit 0..3, -1 = no trump */
     int32_t max_tuple;        /* 1..decks */
@@ -185,6 +200,10 @@ typedef struct {
                                     * wider tuple (shengji.io TrickFormat::from_cards) */
     int32_t decomposition;         /* SJ_DECOMP_*: the seeds' split or shengji.io's */
     int32_t follow_requirements;   /* SJ_FOLLOWREQ_*: the seeds' ladders or shengji.io's */
+    int32_t throw_following;       /* SJ_THROWFOLLOW_*: what a throw's components ask */
+    int32_t kitty_throw;           /* SJ_KITTYTHROW_*: the kitty multiplier of a throw */
+    int32_t no_trump_throws;       /* 0/1: a lead of several trump components is refused
+                                    * (0, the zeroed struct's value, keeps them) */
 } sj_rules;
 
 typedef struct {
@@ -238,6 +257,7 @@ typedef struct {
     int32_t kitty_points;               /* points buried in the kitty */
     int32_t throws;                     /* 0/1: whole-suit throws are lead actions */
     int32_t throw_penalty;              /* points a failed throw costs its side */
+    int32_t throw_penalty_per_card;     /* and per card of the attempt it takes back */
     /* Points by seat, counted for a side at the end (a friend's earlier tricks count for
      * the dealer's side): trick_points and penalty above are added as they are. */
     int32_t captured[SJ_MAX_PLAYERS];   /* trick points each seat has won so far */
@@ -350,6 +370,7 @@ typedef struct {
     int32_t side;                         /* bit s: seat s is on the dealer's side */
     int32_t throws;                       /* 0/1: whole-suit throws are listed */
     int32_t throw_penalty;                /* the built-in failed-throw penalty */
+    int32_t throw_penalty_per_card;       /* ... and per card taken back */
     int32_t follow_limit;                 /* 1..SJ_DRIVE_FOLLOWS */
     int32_t to_act;
     int32_t leader;

@@ -510,31 +510,31 @@ static int fits(const match_t *M, int k, int w)
 static int tuples_fit(match_t *M)
 {
     const sj_rules *r = M->S->r;
-    int need[9] = {0}, have[9] = {0}, left = 0, s = SU(M->S->s), hi = r->str_hi[s] & 63;
+    int need[SJ_MAX_DECKS + 1] = {0}, have[SJ_MAX_DECKS + 1] = {0}, left = 0, s = SU(M->S->s), hi = r->str_hi[s] & 63;
     for (int i = M->ntr; i < M->nu; i++) {
-        if (M->u[i].w[0] > 8)
-            return 0; /* no card has more than eight copies */
+        if (M->u[i].w[0] > SJ_MAX_DECKS)
+            return 0; /* no card has more copies than the packs */
         need[M->u[i].w[0]]++;
     }
     for (int t = 0; t < hi; t++)
         for (int x = 0; x < (r->lev_n[s][t] & 7) && x < 4; x++) {
             int k = K(r->lev_kinds[s][t][x]);
             if (M->protect) {
-                if (M->c[k] && M->c[k] == M->c0[k] && M->c[k] <= 8)
+                if (M->c[k] && M->c[k] == M->c0[k] && M->c[k] <= SJ_MAX_DECKS)
                     have[M->c[k]]++;
             } else {
-                have[M->c[k] > 8 ? 8 : M->c[k]]++;
+                have[M->c[k] > SJ_MAX_DECKS ? SJ_MAX_DECKS : M->c[k]]++;
                 left += M->c[k];
             }
         }
     if (M->protect) {
-        for (int w = 1; w <= 8; w++)
+        for (int w = 1; w <= SJ_MAX_DECKS; w++)
             if (need[w] > have[w])
                 return 0;
         return 1;
     }
     int tuple_cards = 0;
-    for (int w = 2; w <= 8; w++)
+    for (int w = 2; w <= SJ_MAX_DECKS; w++)
         tuple_cards += need[w] * w;
     if (left < tuple_cards + need[1])
         return 0;
@@ -692,11 +692,11 @@ static int guard(sj_sio *S, long j, const uint8_t *P)
     int nu = sio_requirement(S, j);
     if (nu < 0)
         return nu;
-    int slots[9] = {0};
+    int slots[SJ_MAX_DECKS + 1] = {0};
     for (int i = 0; i < nu; i++)
-        if (S->mu[i].len == 1 && S->mu[i].w[0] >= 2 && S->mu[i].w[0] <= 8)
+        if (S->mu[i].len == 1 && S->mu[i].w[0] >= 2 && S->mu[i].w[0] <= SJ_MAX_DECKS)
             slots[S->mu[i].w[0]]++;
-    for (int w = 2; w <= 8; w++) {
+    for (int w = 2; w <= SJ_MAX_DECKS; w++) {
         if (!slots[w])
             continue;
         int covered = 0, spare = 0;

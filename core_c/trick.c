@@ -33,7 +33,7 @@ static int first_blocker(const sj_rules *r, const sj_lead *lead, uint8_t (*H)[64
             const sj_comp *ci = &lead->comps[i];
             if (sj__max_top(r, s, H[j], ci->w, ci->len) <= ci->top)
                 continue;
-            long key = (((long)ci->w * ci->len * 64 + (ci->top - ci->len + 1)) * 8 + ci->w) * 64 +
+            long key = (((long)ci->w * ci->len * 64 + (ci->top - ci->len + 1)) * 16 + ci->w) * 64 +
                        sio_card_order(K(lead->kinds[(ci->first + ci->len - 1) % SJ_MAXCARDS]));
             if (best < 0 || key < best_key) {
                 best = i;
@@ -54,6 +54,15 @@ static int first_blocker(const sj_rules *r, const sj_lead *lead, uint8_t (*H)[64
         return SJ_OK;
     }
     return SJ_OK;
+}
+
+/* the order in which beaten components are forced (smaller first, §6) */
+static long beaten_order(const sj_rules *r, const sj_lead *lead, const sj_comp *c)
+{
+    long cards = (long)c->w * c->len, kind = K(lead->kinds[c->first % SJ_MAXCARDS]);
+    if (r->failed_throw == SJ_THROW_FEWEST_CARDS)
+        return ((cards * 64 + c->top) * 16 + c->w) * 64 + kind;
+    return ((long)c->top * 4096 + cards * 16 + c->w) * 64 + kind;
 }
 
 int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others, int nothers,
@@ -127,14 +136,13 @@ int sj_check_throw(const sj_rules *r, const sj_lead *lead, const uint8_t *others
         free(H);
         return SJ_OK;
     }
-    /* lowest top strength first; ties: smaller key (cards, w), then lower position */
+    /* lowest top strength first; ties: smaller key (cards, w), then lower position;
+     * fewest_cards: the fewest cards first, then the lowest top, the narrower, the
+     * lower position */
     for (int a = 1; a < nc; a++)
         for (int b = a; b > 0; b--) {
             const sj_comp *x = &lead->comps[cand[b - 1]], *y = &lead->comps[cand[b]];
-            long kx = ((long)x->top * 256 + x->w * x->len * 8 + x->w) * 64 +
-                      K(lead->kinds[x->first % SJ_MAXCARDS]);
-            long ky = ((long)y->top * 256 + y->w * y->len * 8 + y->w) * 64 +
-                      K(lead->kinds[y->first % SJ_MAXCARDS]);
+            long kx = beaten_order(r, lead, x), ky = beaten_order(r, lead, y);
             if (ky < kx) {
                 int t = cand[b - 1];
                 cand[b - 1] = cand[b];
@@ -206,7 +214,7 @@ static void split_done(match_t *mt)
     int n = 0, wmax = 1; /* widths F does not have add nothing: not walked */
     for (int i = 0; i < nc; i++)
         wmax = F->comps[i].w > wmax ? F->comps[i].w : wmax;
-    for (int w = 1; w <= wmax && w <= 8; w++)
+    for (int w = 1; w <= wmax && w <= SJ_MAX_DECKS; w++)
         for (int len = 1; len <= SJ_MAXCARDS; len++) {
             int first = n, any = 0;
             if (w == 1 && len == 1) {
@@ -433,6 +441,38 @@ static int ruff_beats(const sj_rules *r, const sj_lead *F, const int *v, const i
     }
 }
 
+/* ruff_compare cover_winner (Ran's table, its game code's winningPlayerId): a play's
+ * rank is its own decomposition's largest component, by cards, then by top strength */
+static long own_rank(const sj_lead *own)
+{
+    long best = -1;
+    for (int i = 0; i < own->ncomp && i < SJ_MAXCARDS; i++) {
+        long key = (long)own->comps[i].w * own->comps[i].len * 64 + own->comps[i].top;
+        best = key > best ? key : best;
+    }
+    return best;
+}
+
+/* Does the ruff p (n cards, all trumps) beat the winning ruff w? It must hold the
+ * winner's own shapes (p split into w's components, §7's match) and rank higher. 1, 0, or
+ * < 0 on error. */
+static int covers_winner(const sj_rules *r, const uint8_t *p, const uint8_t *w, int n)
+{
+    sj_lead *L = malloc(2 * sizeof *L);
+    int val[SJ_MAXCARDS];
+    if (!L)
+        return SJ_ERR_MEMORY;
+    int rc = sj__decompose(r, w, n, &L[0]);
+    if (rc >= 0)
+        rc = sj__decompose(r, p, n, &L[1]);
+    if (rc >= 0)
+        rc = match(r, &L[0], SJ_TRUMP, p, val);
+    if (rc == 1)
+        rc = own_rank(&L[1]) > own_rank(&L[0]);
+    free(L);
+    return rc < 0 ? rc : rc == 1;
+}
+
 /* bomb of kind a played after the winning bomb of kind b: a trump bomb beats a plain one,
  * else the higher rank wins, whatever the plain suits (§7; shengji.io's comment "equal
  * size: higher rank wins"): plain suits rank their cards alike */
@@ -514,6 +554,15 @@ int sj__winner(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64], int 
         rc = match(r, F, SJ_TRUMP, P[j], v);
         if (rc < 0)
             return rc;
+        if (rc == 1 && win_ruff && r->ruff_compare == SJ_RUFF_COVER_WINNER) {
+            if ((rc = covers_winner(r, P[j], P[win], F->n)) < 0)
+                return rc;
+            if (rc == 1) {
+                win = j;
+                memcpy(cur, v, sizeof(int) * (size_t)F->ncomp);
+            }
+            continue;
+        }
         if (rc == 1 && (!win_ruff || ruff_beats(r, F, v, cur, P[j], P[win]))) {
             win = j;
             win_ruff = 1;
@@ -560,6 +609,13 @@ out:
 
 /* ---------------------------------------------------------------- kitty §8 */
 
+/* exponential: 2^cards, at most kitty_cap */
+static long long exp_capped(const sj_rules *r, long long cards)
+{
+    return cards >= 31 ? r->kitty_cap
+                       : ((1LL << cards) < r->kitty_cap ? (1LL << cards) : r->kitty_cap);
+}
+
 static long long kitty_value(const sj_rules *r, int w, int len)
 {
     int cards = w * len;
@@ -577,8 +633,7 @@ static long long kitty_value(const sj_rules *r, int w, int len)
     case SJ_KITTY_TWICE_SIZE:
         return 2LL * cards;
     default:
-        return cards >= 31 ? r->kitty_cap
-                           : ((1LL << cards) < r->kitty_cap ? (1LL << cards) : r->kitty_cap);
+        return exp_capped(r, cards);
     }
 }
 
@@ -605,8 +660,33 @@ int sj_kitty_multiplier(const sj_rules *r, const uint8_t *play, int nplay, const
     return sj__kitty(r, lead);
 }
 
+/* kitty_throw whole: the policy's formula over every component of the lead at once:
+ * 2^(cards) (at most kitty_cap), 2 x the product of w^len, 2 x the cards */
+static long long kitty_whole(const sj_rules *r, const sj_lead *lead)
+{
+    long long cards = 0, v = 2;
+    for (int i = 0; i < lead->ncomp && i < SJ_MAXCARDS; i++) {
+        const sj_comp *c = &lead->comps[i];
+        cards += (long long)c->w * c->len;
+        for (int l = 0; l < c->len && v < INT_MAX; l++)
+            v *= c->w;
+    }
+    switch (r->kitty) {
+    case SJ_KITTY_POWER:
+        return v;
+    case SJ_KITTY_TWICE_SIZE:
+        return 2 * cards;
+    default: /* exponential (table is refused with kitty_throw whole by sj_prepare) */
+        return exp_capped(r, cards);
+    }
+}
+
 int sj__kitty(const sj_rules *r, const sj_lead *lead)
 {
+    if (r->kitty_throw == SJ_KITTYTHROW_WHOLE) {
+        long long v = kitty_whole(r, lead);
+        return v > INT_MAX ? INT_MAX : (int)v;
+    }
     long long best = 1;
     for (int i = 0; i < lead->ncomp && i < SJ_MAXCARDS; i++) {
         long long v = kitty_value(r, lead->comps[i].w, lead->comps[i].len);

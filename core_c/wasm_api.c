@@ -78,6 +78,9 @@ int32_t sjw_rules_set(sj_rules *r, int32_t field, int32_t index, int32_t value)
     case 23: r->tractors_first = value; return SJ_OK;
     case 24: r->decomposition = value; return SJ_OK;
     case 25: r->follow_requirements = value; return SJ_OK;
+    case 26: r->throw_following = value; return SJ_OK;
+    case 27: r->kitty_throw = value; return SJ_OK;
+    case 28: r->no_trump_throws = value; return SJ_OK;
     default: return SJ_ERR_ARG;
     }
 }

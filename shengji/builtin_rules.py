@@ -58,7 +58,7 @@ DEFAULTS: dict = {
         "own_level": False,
         "weak_hand_redeal": {"points": None, "trumps": None, "limit": 3, "dealer": "kept"},
     },
-    "penalties": {"failed_throw": 0},
+    "penalties": {"failed_throw": 0, "failed_throw_per_card": 0},
     "table": {"hide_played_cards": False, "hide_dealer_points": False,
               "play_takeback": False, "hide_throw_halting_player": False,
               "reveal_kitty_at_end": True},
@@ -279,11 +279,14 @@ def _card_ids(hand) -> tuple[int, ...]:
 @hookimpl(trylast=True)
 def shengji_failed_throw(variant, result, leader, players):
     options = list(result.forced_options or []) or [result.forced]
+    penalties = variant.settings["penalties"]
     return FailedThrow(
         options=tuple(_card_ids(h) for h in options),
         # seed 002: with several beaten components the next player picks the forced one
         chooser=(leader + 1) % players if len(options) > 1 else None,
-        penalty=variant.settings["penalties"]["failed_throw"],
+        penalty=penalties["failed_throw"],
+        # pagat's rule, as 80分 docs/RULES.md §K reports it: per card taken back
+        penalty_per_card=penalties["failed_throw_per_card"],
     )
 
 

@@ -23,7 +23,8 @@ RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 LITTLE_JOKER = 52
 BIG_JOKER = 53
 NUM_KINDS = 54
-MAX_DECKS = 8  # copies of a card the rules core plays (shengji.io: any number of packs)
+MAX_DECKS = 10  # copies of a card the rules core plays (shengji.io: any number of packs;
+#                a table of tractor_private plays up to ten)
 
 _SUIT_OF_CHAR = {c: i for i, c in enumerate(SUITS)} | {c: i for i, c in enumerate(SUIT_SYMBOLS)}
 _RANK_OF_TEXT = {r: i for i, r in enumerate(RANKS)} | {"T": 8}

@@ -165,16 +165,20 @@ def shengji_no_declaration(variant: HookVariant, deal_number: int, kitty: Sequen
 
 @hookspec(firstresult=True)
 def shengji_failed_throw(variant: HookVariant, result: ThrowResult, leader: int,
-                         players: int) -> FailedThrow | None:
+                         players: int, lead: Hand) -> FailedThrow | None:
     """Resolve a failed throw (甩牌失败).
 
     :param variant: the Variant.
     :param result: the core's ``ThrowResult`` (``forced``, ``forced_options``, ``blocker``).
     :param leader: seat of the thrower.
     :param players: number of seats.
+    :param lead: the throw attempted (a ``Hand``): every card, so a penalty may count the
+        cards a forced play takes back.
     :return: a ``shengji.model.FailedThrow``: the options, who chooses among several
         (a seat, or None when there is one option) and the penalty in points the other
-        side gains. First non-None result wins.
+        side gains: per attempt (``penalty``), and per card of the attempt the forced play
+        leaves out (``penalty_per_card``; with several options, charged once one is
+        chosen). First non-None result wins.
     """
 
 

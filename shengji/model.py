@@ -54,8 +54,10 @@ class ScoreOutcome:
 class FailedThrow:
     """How a failed throw is resolved: the plays the leader may be forced to make
     (one option: forced; several: ``chooser`` picks one) and the penalty points the
-    other side gains."""
+    other side gains: ``penalty`` for the attempt, plus ``penalty_per_card`` for each
+    card of the attempt that the forced play takes back (counted once it is known)."""
 
     options: tuple[tuple[int, ...], ...]
     chooser: int | None
     penalty: int = 0
+    penalty_per_card: int = 0

@@ -34,7 +34,9 @@ The policy (shared word for word by ``reference_playout``, which drives
 
 The C playout implements the built-in ``shengji_failed_throw`` and
 ``shengji_kitty_multiplier`` hooks; ``Position.from_game`` refuses variants whose
-plugins override them.
+plugins override them. A position with throws under ``play.throw_check: unseen`` is
+refused too (``RulesError``): the policy lists every whole-suit throw, and what each seat
+has seen is not part of a position (the mc bot then leaves the play to its heuristic).
 """
 
 from __future__ import annotations
@@ -147,7 +149,7 @@ class Position:
 
     __slots__ = ("ctx", "players", "teams", "dealer_team", "leader", "hands", "trick",
                  "trick_points", "penalty", "kitty_points", "throws", "throw_penalty",
-                 "captured", "penalties", "friends")
+                 "throw_penalty_per_card", "captured", "penalties", "friends")
     # points by seat (set by name in __init__, below)
     captured: tuple[int, ...]
     penalties: tuple[int, ...]
@@ -156,7 +158,8 @@ class Position:
                  teams: Sequence | None = None, trick: Sequence = (), trick_points: int = 0,
                  penalty: int = 0, kitty_points: int = 0, throws: bool | None = None,
                  throw_penalty: int = 0, captured: Sequence | None = None,
-                 penalties: Sequence | None = None, friends: FriendsState | None = None):
+                 penalties: Sequence | None = None, friends: FriendsState | None = None,
+                 throw_penalty_per_card: int = 0):
         if not isinstance(ctx, Context):
             raise RulesError(f"ctx: expected a shengji.core.Context, got {type(ctx).__name__}")
         hands = list(hands)
@@ -177,13 +180,19 @@ class Position:
         self.trick = tuple(_counts(p) for p in trick)
         if len(self.trick) >= m:
             raise HandError(f"trick: {len(self.trick)} plays, a trick in progress has < {m}")
-        for name in ("trick_points", "penalty", "kitty_points", "throw_penalty"):
+        for name in ("trick_points", "penalty", "kitty_points", "throw_penalty",
+                     "throw_penalty_per_card"):
             value = locals()[name]
             if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 10**6:
                 raise HandError(f"{name}: {value!r} is not a point count (|n| <= 1000000)")
         self.trick_points, self.penalty = trick_points, penalty
         self.kitty_points, self.throw_penalty = kitty_points, throw_penalty
+        self.throw_penalty_per_card = throw_penalty_per_card
         self.throws = ctx.rules.throws if throws is None else bool(throws)
+        if self.throws and ctx.rules.throw_check != "holdings":
+            raise RulesError("throw_check: unseen: the playouts list every whole-suit throw "
+                             "and judge it by the holdings; they cannot yet tell what a seat "
+                             "has seen (play with throws=False, or no playouts)")
         # points by seat, counted for the sides at the end (trick_points/penalty above are
         # already the attackers'); with friends the sides change as called cards are played
         for name, value in (("captured", captured), ("penalties", penalties)):
@@ -219,6 +228,7 @@ class Position:
             0, teams=[0 if s in side else 1 for s in range(game.players)],
             trick=[Hand(cards) for _, cards in game.trick], kitty_points=kitty_points,
             throws=game.rules.throws, throw_penalty=v.settings["penalties"]["failed_throw"],
+            throw_penalty_per_card=v.settings["penalties"]["failed_throw_per_card"],
             captured=game.captured, penalties=game.penalties, friends=friends)
 
     def _fields(self) -> dict:
@@ -229,7 +239,8 @@ class Position:
             dealer_team=ids[self.dealer_team], leader=self.leader, n_trick=len(self.trick),
             hands=self.hands, trick=self.trick, trick_points=self.trick_points,
             penalty=self.penalty, kitty_points=self.kitty_points, throws=int(self.throws),
-            throw_penalty=self.throw_penalty, captured=self.captured, penalties=self.penalties,
+            throw_penalty=self.throw_penalty, throw_penalty_per_card=self.throw_penalty_per_card,
+            captured=self.captured, penalties=self.penalties,
             friends=None if self.friends is None else self.friends._asdict())
 
 

@@ -29,8 +29,19 @@ Shape = tuple[int, int]
 Pattern = tuple[Shape, ...]
 Ladder = tuple[Pattern, ...]
 
-RUFF_COMPARE = ("strongest", "all_components", "highest_card", "unit_length", "all")
-FAILED_THROW = ("smallest", "next_player_chooses", "first_blocker")
+RUFF_COMPARE = ("strongest", "all_components", "highest_card", "unit_length", "all",
+                "cover_winner")
+FAILED_THROW = ("smallest", "next_player_chooses", "first_blocker", "fewest_cards")
+#: what a throw's components ask of a follower (docs/semantics.md §4): each as if it were
+#: led alone, or tuples only (no component of a throw asks for a tractor)
+THROW_FOLLOWING = ("as_led", "tuples")
+#: what a throw is judged against (§6): the other seats' holdings (a throw one of them
+#: can beat fails and plays a forced part), or the cards the thrower cannot see (a throw
+#: they could beat is refused: ejfn/Tractor)
+THROW_CHECKS = ("holdings", "unseen")
+#: which components of the last trick's lead the kitty multiplier reads (§8): the largest
+#: value of one, or the policy's formula over the whole lead
+KITTY_THROW = ("largest", "whole")
 #: following protections (shengji.io TrickDrawPolicy, in its order): none, longer tuples
 #: need not be broken, only a led tractor asks for tractors, both, only the suit is followed
 FOLLOW_PROTECTIONS = ("none", "longer_tuples", "tractor_on_tractor", "both", "suit_only")
@@ -258,7 +269,7 @@ def _check_bool(name: str, value: object) -> None:
 #: these against the compiled core)
 MAX_LADDERS = 16
 MAX_LADDER_PATTERNS = 24
-MAX_PATTERN_SHAPES = 72  # the core's SJ_PAT_SHAPES (72 pairs: one eight-pack suit)
+MAX_PATTERN_SHAPES = 90  # the core's SJ_PAT_SHAPES (90 pairs: one ten-pack suit)
 
 
 @dataclass(frozen=True)
@@ -318,6 +329,18 @@ class PlayRules:
     #: FOLLOW_REQUIREMENTS: "seeds" (§4 ladders) or "shengji_io" (its is_legal_play: the
     #: lead's units, then subsequent_decomposition_ordering, the first deciding)
     follow_requirements: str = "seeds"
+    #: what a throw's components ask of a follower, one of THROW_FOLLOWING: "as_led"
+    #: (each component's ladder, as if led alone) or "tuples" (their ladders without the
+    #: patterns that hold a tractor: 上海 80分 rules, a throw asks only for pairs)
+    throw_following: str = "as_led"
+    #: the kitty multiplier of a throw, one of KITTY_THROW: "largest" (its largest
+    #: component's value, seeds 000/001) or "whole" (the formula over the whole lead)
+    kitty_throw: str = "largest"
+    #: may a throw be led in trumps (ejfn/Tractor: no)
+    trump_throws: bool = True
+    #: what a throw is judged against, one of THROW_CHECKS (the engine's: the core's
+    #: check_throw is asked with the holdings, or with the cards the thrower cannot see)
+    throw_check: str = "holdings"
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, MAX_DECKS)
@@ -330,7 +353,7 @@ class PlayRules:
                 f"(allowed 1..{self.decks})"
             )
         for name in ("tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors",
-                     "genuine_tuples", "tractors_first"):
+                     "genuine_tuples", "tractors_first", "trump_throws"):
             _check_bool(name, getattr(self, name))
         self._normalise_protection()
         self._normalise_copies()
@@ -350,6 +373,15 @@ class PlayRules:
         _check_choice("bombs", self.bombs, BOMBS)
         _check_choice("decomposition", self.decomposition, DECOMPOSITIONS)
         _check_choice("follow_requirements", self.follow_requirements, FOLLOW_REQUIREMENTS)
+        _check_choice("throw_following", self.throw_following, THROW_FOLLOWING)
+        _check_choice("kitty_throw", self.kitty_throw, KITTY_THROW)
+        _check_choice("throw_check", self.throw_check, THROW_CHECKS)
+        if self.kitty_throw == "whole" and self.kitty == "table":
+            raise RulesError(
+                "kitty_throw: whole reads the policy's formula over the whole lead, and the "
+                "table kitty has none (its values name one structure each): use exponential, "
+                "power or twice_size"
+            )
         if self.decomposition == "shengji_io" and self._max_tuple != self.decks:
             raise RulesError(
                 f"decomposition: shengji_io takes every copy of a card as one tuple, so "
@@ -493,9 +525,17 @@ class PlayRules:
             return f"tractor_min_width is {self.tractor_min_width}"
         return f"tractor_min_length is {self.tractor_min_length}"
 
-    def ladder_for(self, lead: Shape) -> Ladder:
+    def ladder_for(self, lead: Shape, in_throw: bool = False) -> Ladder:
         """The following ladder for a led shape: the explicit one, else the default
-        (``suit_only``: nothing but the suit, ``((),)``)."""
+        (``suit_only``: nothing but the suit, ``((),)``). ``in_throw``: the shape is one
+        component of a throw; with ``throw_following: tuples`` its patterns that hold a
+        tractor are left out (the led tractor itself, and every grouping)."""
+        ladder = self._ladder_for(lead)
+        if in_throw and self.throw_following == "tuples":
+            return tuple(p for p in ladder if all(ln == 1 for _, ln in p))
+        return ladder
+
+    def _ladder_for(self, lead: Shape) -> Ladder:
         lead = _shape_arg(lead)
         if self.follow_protection == "suit_only":
             return ((),)

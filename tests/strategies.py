@@ -18,7 +18,9 @@ from shengji.rules import (
     BOMBS,
     FAILED_THROW,
     FOLLOW_PROTECTIONS,
+    KITTY_THROW,
     RUFF_COMPARE,
+    THROW_FOLLOWING,
     PlayRules,
     parse_pattern,
 )
@@ -92,6 +94,10 @@ def play_rules(draw, decks=None):
     kw["kitty"] = draw(st.sampled_from(["exponential", "power", "table", "twice_size"]))
     if draw(st.booleans()):
         kw["kitty_cap"] = draw(st.sampled_from([8, 16, 64]))
+    if kw["kitty"] != "table":  # the table names one structure's value, not a throw's
+        kw["kitty_throw"] = draw(st.sampled_from(KITTY_THROW))
+    kw["throw_following"] = draw(st.sampled_from(THROW_FOLLOWING))
+    kw["trump_throws"] = draw(st.booleans())
     following = {}
     if decks >= 3 and draw(st.booleans()):
         following["titanic"] = TITANIC_LADDERS[draw(st.sampled_from(sorted(TITANIC_LADDERS)))]
@@ -254,6 +260,18 @@ def holdings(draw, octx, suit, avail, in_suit, extra):
     else:
         b = draw(any_group(octx, extra, avail))
     return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+@st.composite
+def other_holdings(draw, octx, suit, lead, n=3):
+    """``n`` other seats' holdings (for a throw check), drawn from what the lead left."""
+    avail = minus(full(octx), lead)
+    out = []
+    for _ in range(n):
+        h = draw(holdings(octx, suit, avail, draw(st.integers(0, 5)), 3))
+        avail = minus(avail, h)
+        out.append(h)
+    return out
 
 
 @st.composite

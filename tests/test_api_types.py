@@ -351,7 +351,7 @@ def test_core_entry_points_raise_typed_errors(name, value):
          "others[1]: expected a string such as 'HA HA HK' or a list of card tokens or ids, "
          "got bytes b'HQ'"),
         (lambda: Hand("HA", decks=1.5), HandError,
-         "decks: expected an integer 1..8, got float 1.5"),
+         "decks: expected an integer 1..10, got float 1.5"),
         (lambda: Hand.from_counts(None), HandError,
          "counts: expected 54 card counts, got NoneType"),
         (lambda: Hand([1.5]), CardError, "a card must be a string token, got float 1.5"),
@@ -367,7 +367,7 @@ def test_core_entry_points_raise_typed_errors(name, value):
         (lambda: cards.counts_of([1, None]), CardError,
          "cards: card id: expected an integer 0..53, got NoneType None"),
         (lambda: cards.full_deck_counts(None), CardError,
-         "decks: expected an integer 1..8, got NoneType None"),
+         "decks: expected an integer 1..10, got NoneType None"),
         (lambda: cards.parse_suit(0), CardError,
          "unknown suit 0: a suit is a string, one of S H C D"),
     ],

@@ -303,6 +303,26 @@ def test_a_setting_shows_a_position_where_it_changes_the_verdict(site, browser):
         pg.context.close()
 
 
+def test_issue_35_play_keys_show_with_no_extra_work(site, browser):
+    """The panel is built from the served schema: the play keys issue 35 added (and the
+    new choices of two older ones) are fields with their descriptions, and a rule case
+    of each shows where it changes the verdict."""
+    url, _ = site
+    pg = new_page(browser)
+    try:
+        open_panel(pg, url)
+        for key in ("play.throw_following", "play.kitty_throw", "play.trump_throws",
+                    "play.throw_check", "penalties.failed_throw_per_card"):
+            assert pg.query_selector(f'[data-key="{key}"]'), key
+        text = pg.inner_text('[data-key="play.ruff_compare"]')
+        assert "cover_winner" in text and "tractor_private" in text
+        assert "fewest_cards" in pg.inner_text('[data-key="play.failed_throw"]')
+        ex = pg.inner_text('[data-example-for="play.throw_check"]')
+        assert "unseen" in ex and "refused" in ex
+    finally:
+        pg.context.close()
+
+
 def test_the_host_sets_levels_and_the_first_dealer_in_the_page(site, browser):
     url, app = site
     pg = new_page(browser, phone=True)

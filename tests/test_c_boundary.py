@@ -52,10 +52,10 @@ POLICY_MAPS = [
     (crules.RUFF_COMPARE_CODES, rules.RUFF_COMPARE,
      {"strongest": "SJ_RUFF_STRONGEST", "all_components": "SJ_RUFF_ALL_COMPONENTS",
       "highest_card": "SJ_RUFF_HIGHEST_CARD", "unit_length": "SJ_RUFF_UNIT_LENGTH",
-      "all": "SJ_RUFF_ALL"}),
+      "all": "SJ_RUFF_ALL", "cover_winner": "SJ_RUFF_COVER_WINNER"}),
     (crules.FAILED_THROW_CODES, rules.FAILED_THROW,
      {"smallest": "SJ_THROW_SMALLEST", "next_player_chooses": "SJ_THROW_NEXT_PLAYER_CHOOSES",
-      "first_blocker": "SJ_THROW_FIRST_BLOCKER"}),
+      "first_blocker": "SJ_THROW_FIRST_BLOCKER", "fewest_cards": "SJ_THROW_FEWEST_CARDS"}),
     (crules.FOLLOW_PROTECTION_CODES, rules.FOLLOW_PROTECTIONS,
      {"none": "SJ_PROTECT_NONE", "longer_tuples": "SJ_PROTECT_LONGER_TUPLES",
       "tractor_on_tractor": "SJ_PROTECT_TRACTORS", "both": "SJ_PROTECT_BOTH",
@@ -71,6 +71,10 @@ POLICY_MAPS = [
      {"seeds": "SJ_DECOMP_SEEDS", "shengji_io": "SJ_DECOMP_SHENGJI_IO"}),
     (crules.FOLLOW_REQUIREMENTS_CODES, rules.FOLLOW_REQUIREMENTS,
      {"seeds": "SJ_FOLLOWREQ_SEEDS", "shengji_io": "SJ_FOLLOWREQ_SHENGJI_IO"}),
+    (crules.THROW_FOLLOWING_CODES, rules.THROW_FOLLOWING,
+     {"as_led": "SJ_THROWFOLLOW_AS_LED", "tuples": "SJ_THROWFOLLOW_TUPLES"}),
+    (crules.KITTY_THROW_CODES, rules.KITTY_THROW,
+     {"largest": "SJ_KITTYTHROW_LARGEST", "whole": "SJ_KITTYTHROW_WHOLE"}),
     (positions._POLICIES, ("random", "greedy"),
      {"random": "SJ_POLICY_RANDOM", "greedy": "SJ_POLICY_GREEDY"}),
 ]  # fmt: skip
@@ -86,7 +90,7 @@ def test_every_policy_map_covers_the_choices_with_the_headers_values(codes, choi
 
 def test_every_rules_field_id_names_a_playrules_field():
     ids = {v for k, v in HEADER.items() if k.startswith("SJ_RF_")}
-    assert set(crules._RULE_FIELDS) == ids and len(ids) == 25
+    assert set(crules._RULE_FIELDS) == ids and len(ids) == 28
     # PlayRules' fields, and the Context's own two (level, trump)
     fields = {f.name for f in dataclasses.fields(rules.PlayRules)} | {"level", "trump"}
     assert set(crules._RULE_FIELDS.values()) <= fields

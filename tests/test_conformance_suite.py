@@ -97,6 +97,18 @@ def test_unloadable_variant_is_one_clear_failure(tmp_path):
     assert "kitty" in r.message and "sometimes" in r.message
 
 
+def test_ladders_for_long_tractors_pass_the_follows_check(tmp_path):
+    """issue 35's defect: a valid file with ladders for tractors of seven and eight pairs
+    was refused ("no legal follow"): the random hand held fewer cards than the lead when
+    the led suit had few left. A hand now holds at least the lead's size."""
+    p = tmp_path / "long.yaml"
+    p.write_text("extends: two-deck-80\nplay:\n  following:\n"
+                 "    2x7: [2x7, pair, singles]\n    2x8: [2x8, pair + pair, singles]\n",
+                 encoding="utf-8")
+    (r,) = [c for c in run_suite(str(p), SuiteConfig(seed=1, deals=0)) if c.name == "follows"]
+    assert r.passed, r.message
+
+
 def test_command_variant_flag(capsys, tmp_path):
     house = tmp_path / "house.yaml"
     house.write_text("extends: two-deck-80\nplay: {kitty: power}\n", encoding="utf-8")

@@ -154,8 +154,8 @@ def test_hand_text_cache_returns_fresh_values():
     with pytest.raises(HandError, match="3 copies of HA but 2 deck"):
         Hand("HA HA HA", decks=2)
     assert Hand("HA HA HA").counts[25] == 3  # the cached counts did not keep the error
-    with pytest.raises(HandError, match="9 copies of HA but at most 8"):
-        Hand("HA " * 9)
+    with pytest.raises(HandError, match="11 copies of HA but at most 10"):
+        Hand("HA " * 11)
     with pytest.raises(HandError, match="300 copies"):
         Hand([25] * 300)
 
@@ -164,7 +164,7 @@ def test_from_counts_fast_path_keeps_the_checks():
     c = [0] * 54
     c[25] = 2
     assert Hand.from_counts(c) == Hand("HA HA") == Hand.from_counts(tuple(c), decks=2)
-    for bad in ([True] + [0] * 53, [-1] + [0] * 53, [9] + [0] * 53, [0] * 53, [1.0] + [0] * 53):
+    for bad in ([True] + [0] * 53, [-1] + [0] * 53, [11] + [0] * 53, [0] * 53, [1.0] + [0] * 53):
         with pytest.raises(HandError):
             Hand.from_counts(bad)
     with pytest.raises(HandError, match="3 copies of HA but 2 deck"):

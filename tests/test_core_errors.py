@@ -30,9 +30,9 @@ def test_too_many_copies_names_card_and_decks():
         CTX.decompose("HA HA HA")
     with pytest.raises(HandError, match="hand: 3 copies of HK"):
         CTX.check_follow("HA", "HK HK HK", "HK")
-    with pytest.raises(HandError, match="9 copies of HA but at most 8 decks"):
-        Hand("HA " * 9)  # MAX_DECKS: eight packs
-    assert max(Hand("HA " * 8).counts) == 8
+    with pytest.raises(HandError, match="11 copies of HA but at most 10 decks"):
+        Hand("HA " * 11)  # MAX_DECKS: ten packs
+    assert max(Hand("HA " * 10).counts) == 10
 
 
 def test_play_not_in_hand():
@@ -156,7 +156,7 @@ def test_random_garbage_never_crashes():
     "following",
     [
         [("pair",)], {"pair": "pair"}, {"pair": 3}, {"bogus": ["pair"]},
-        [((9, 1), ["pair"])], [(("x", 1), ["pair"])],
+        [((11, 1), ["pair"])], [(("x", 1), ["pair"])],
     ],
 )
 def test_malformed_following_ladders_are_rules_errors(following):
@@ -190,7 +190,7 @@ def test_following_may_be_a_mapping():
         ({"tractor_bridges_level_gap": "yes"}, "tractor_bridges_level_gap"),
         ({"decks": True}, "decks"),
         ({"decks": "2"}, "decks"),
-        ({"decks": 9}, "decks"),
+        ({"decks": 11}, "decks"),
         ({"tractor_min_length": 2.5}, "tractor_min_length"),
         ({"tractor_min_width": None}, "tractor_min_width"),
         ({"constant_ranks": "2"}, "constant_ranks"),
@@ -239,8 +239,8 @@ def test_play_rules_reject_what_the_c_struct_cannot_hold():
         PlayRules(decks=2, following=ladders)
     with pytest.raises(RulesError, match="25 patterns"):
         PlayRules(decks=2, following={"2x24": ["pair"] * 25})
-    with pytest.raises(RulesError, match="73 structures"):  # SJ_PAT_SHAPES: 72
-        PlayRules(decks=8, following={"8x24": [" + ".join(["pair"] * 73)]})
+    with pytest.raises(RulesError, match="91 structures"):  # SJ_PAT_SHAPES: 90
+        PlayRules(decks=10, following={"10x24": [" + ".join(["pair"] * 91)]})
 
 
 @pytest.mark.parametrize(

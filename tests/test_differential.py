@@ -24,9 +24,9 @@ from strategies import (
     follow_case,
     full,
     grouping_follow_case,
-    holdings,
     leads,
     minus,
+    other_holdings,
     rainbow_case,
     ruffed_throw,
     shaped_group,
@@ -45,7 +45,7 @@ DECKS = [1, 2, 3, 4]
 # longer hunt (benchmarks/mutation.py sets it for its differential stage)
 pytestmark = pytest.mark.scaled
 FAST = settings(
-    max_examples=depth(30, 200, env="SHENGJI_DIFF_EXAMPLES"),
+    max_examples=depth(20, 200, env="SHENGJI_DIFF_EXAMPLES"),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -292,13 +292,7 @@ def test_follow_input_reasons(decks, data):
 def test_throw(decks, data):
     cctx, octx = setup(data, decks)
     suit, lead = data.draw(leads(octx, max_size=7))
-    avail = minus(full(octx), lead)
-    others = []
-    for _ in range(3):
-        h = data.draw(holdings(octx, suit, avail, data.draw(st.integers(0, 5)), 3))
-        avail = minus(avail, h)
-        others.append(h)
-    same_throw_check(cctx, octx, lead, others)
+    same_throw_check(cctx, octx, lead, data.draw(other_holdings(octx, suit, lead)))
 
 
 # -- §7 trick winner, §8 kitty -----------------------------------------------------------

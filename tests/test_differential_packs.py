@@ -1,5 +1,5 @@
-"""Differential tests at five to eight packs: the C core against the pure-Python oracle
-(tests/oracle) with five to eight copies of a card, where tuples of width 5..8 exist and
+"""Differential tests at five to ten packs: the C core against the pure-Python oracle
+(tests/oracle) with five to ten copies of a card, where tuples of width 5..10 exist and
 follow.c's plain packing search (five copies give 3+2, eight give 4+4, 5+3, 6+2 ...)
 replaces the counting argument of one to four packs (docs/semantics.md §11).
 
@@ -161,7 +161,7 @@ def check_trick(data, decks):
 CHECKS = [check_decompose, check_follow, check_throw, check_trick]
 
 
-@pytest.mark.parametrize("decks", [5, 8])
+@pytest.mark.parametrize("decks", [5, 10])
 @pytest.mark.parametrize("check", CHECKS, ids=lambda f: f.__name__)
 @given(data=st.data())
 @QUICK
@@ -170,7 +170,7 @@ def test_packs(check, decks, data):
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("decks", [5, 6, 7, 8])
+@pytest.mark.parametrize("decks", [5, 6, 7, 8, 9, 10])
 @pytest.mark.parametrize("check", CHECKS, ids=lambda f: f.__name__)
 @given(data=st.data())
 @LONG

@@ -74,7 +74,16 @@ def test_random_masked_agents_finish_deals(variant):
 @pytest.mark.parametrize("variant", HOUSE + CASE_HOUSE,
                          ids=lambda v: v.split("/")[-1].removesuffix(".yaml"))
 def test_random_masked_agents_finish_a_deal_of_every_house_variant(variant):
-    """Every knob's decisions (kitty theft, take-backs, redeals, ...) through masks only."""
+    """Every knob's decisions (kitty theft, take-backs, redeals, ...) through masks only;
+    the throws a lead built card by card cannot tell apart are refused up front."""
+    from shengji.errors import VariantError
+    from shengji.variants import load_variant
+
+    rules = load_variant(variant).play_rules
+    if rules.throws and (not rules.trump_throws or rules.throw_check != "holdings"):
+        with pytest.raises(VariantError, match=r"play\.(trump_throws|throw_check)"):
+            raw_env(variant)
+        return
     e = raw_env(variant)
     for seed in range(2):
         play_out(e, seed, random.Random(seed))

@@ -1,7 +1,7 @@
-"""Five to eight packs end to end (issue 28 item 7, docs/semantics.md §11): deals of the
-six-pack house variant and of finding friends at ten seats on five packs keep the engine's
-invariants; what cannot follow yet refuses clearly (the RL environments' friend calls);
-the limits are eight packs, not nine."""
+"""Five to ten packs end to end (issue 28 item 7, issue 35's rule 11, docs/semantics.md
+§11): deals of the six-pack house variant, of finding friends at ten seats on five packs
+and of a ten-pack table keep the engine's invariants; what cannot follow yet refuses
+clearly (the RL environments' friend calls); the limits are ten packs, not eleven."""
 
 from __future__ import annotations
 
@@ -65,19 +65,31 @@ def test_rl_env_refuses_friend_calls_beyond_four_packs(tmp_path):
     raw_env(SIX)  # fixed teams: no friend calls, six packs are fine
 
 
-def test_limits_are_eight_packs():
-    assert MAX_DECKS == 8
-    PlayRules(decks=8, max_tuple=8, tractor_min_width=8)
+def test_limits_are_ten_packs():
+    """tractor_private (Ran's table) plays up to ten packs (Game.java setNumDecks refuses
+    more): the core takes ten copies of a card, not eleven."""
+    assert MAX_DECKS == 10
+    PlayRules(decks=10, max_tuple=10, tractor_min_width=10)
     with pytest.raises(RulesError, match="decks"):
-        PlayRules(decks=9)
+        PlayRules(decks=11)
     with pytest.raises(RulesError, match="tractor_min_width"):
-        PlayRules(decks=8, tractor_min_width=9)
+        PlayRules(decks=10, tractor_min_width=11)
     with pytest.raises(VariantError, match="decks"):
-        load_variant({"extends": "two-deck-80", "decks": 9, "hand_size": 120, "kitty_size": 6})
-    ctx = Context(PlayRules(decks=8), 0, 0)
-    assert ctx.decompose("HA " * 8)[0].width == 8
-    with pytest.raises(HandError, match="9 copies of HA"):
-        ctx.decompose("HA " * 9)
+        load_variant({"extends": "two-deck-80", "decks": 11, "hand_size": 148, "kitty_size": 2})
+    ctx = Context(PlayRules(decks=10), 0, 0)
+    assert ctx.decompose("HA " * 10)[0].width == 10
+    with pytest.raises(HandError, match="11 copies of HA"):
+        ctx.decompose("HA " * 11)
+
+
+def test_ten_packs_deals_keep_invariants():
+    """A four-seat table on ten packs (135 cards each): decuples, tractors of them, the
+    follows and throws of such hands, two deals of random and heuristic bots."""
+    v = load_variant({"extends": "two-deck-80", "decks": 10, "hand_size": 133,
+                      "kitty_size": 8})
+    assert v.decks == 10 and v.play_rules.max_tuple == 10
+    game = _play(v, "ten-packs", deals=1)
+    assert game.deals_played == 1
 
 
 @pytest.mark.parametrize("seats, packs, kitty", [(10, 5, 10), (11, 5, 6), (12, 6, 12)])

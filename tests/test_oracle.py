@@ -548,6 +548,7 @@ def test_kitty_twice_size():
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from oracle.follow import bomb_kind  # noqa: E402
 from oracle.order import TRUMP  # noqa: E402
 from oracle.structures import all_shapes, key, structure_counts, structures, sub  # noqa: E402
 from oracle.trick import match_value  # noqa: E402
@@ -585,8 +586,9 @@ def test_some_follow_is_always_legal(data):
 @given(data=st.data())
 @PROPS
 def test_winner_is_a_matching_play(data):
-    """semantics §7: the winner is the lead, a follow-match or a ruff, and the lead still
-    wins when every other play is removed."""
+    """semantics §7: the winner is the lead, a follow-match, a ruff or a bomb (with
+    play.bombs: it beats every other play, whatever was led), and the lead still wins
+    when every other play is removed."""
     rules, _, _, c = data.draw(contexts())
     plays = data.draw(trick(c, rules.decks))
     w = c.trick_winner(plays)
@@ -594,4 +596,5 @@ def test_winner_is_a_matching_play(data):
         assert c.trick_winner(plays[: w + 1]) == w
         suit, comps = c.lead_components(plays[0])
         shapes = [x[:2] for x in comps]
-        assert match_value(c, plays[w], shapes, suit) or match_value(c, plays[w], shapes, TRUMP)
+        assert (match_value(c, plays[w], shapes, suit) or match_value(c, plays[w], shapes, TRUMP)
+                or bomb_kind(c, plays[w]) is not None)

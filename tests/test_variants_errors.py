@@ -64,7 +64,7 @@ BASE = "extends: two-deck-80\n"
         (BASE + "decks: two\n", ":2: decks: 'two' is not an integer"),
         (BASE + "play:\n  tractors: 3\n", ":3: play.tractors: 3 is not true or false"),
         # out of range
-        (BASE + "decks: 9\n", ":2: decks: 9 is out of range (allowed 1..8)"),
+        (BASE + "decks: 11\n", ":2: decks: 11 is out of range (allowed 1..10)"),
         # a bad rank (a card value)
         (BASE + "start_level: 1\n",
          ":2: start_level: 1 is not one of 2, 3, 4, 5, 6, 7, 8, 9, 10, J"),
@@ -117,7 +117,7 @@ def test_bad_file_gives_precise_error(tmp_path, body, expected):
 
 
 def test_every_schema_problem_is_listed_by_line(tmp_path):
-    path = write(tmp_path, "many.yaml", BASE + "decks: 9\nplay:\n  kitty: double\nfoo: 1\n")
+    path = write(tmp_path, "many.yaml", BASE + "decks: 11\nplay:\n  kitty: double\nfoo: 1\n")
     lines = error_of(path).splitlines()
     assert [ln.split(": ", 1)[0].rsplit(":", 1)[1] for ln in lines] == ["2", "4", "5"]
 
@@ -261,9 +261,9 @@ def test_a_variant_that_can_never_declare_is_refused_at_load():
 
 @pytest.mark.parametrize("declare, words", [
     ("{jokers: {min: lots}}",
-     ["declare.jokers.min", "'lots' is not an integer 1..8, decks or decks-1"]),
+     ["declare.jokers.min", "'lots' is not an integer 1..10, decks or decks-1"]),
     ("{jokers: {min_big: 0}}",
-     ["declare.jokers.min_big", "0 is not an integer 1..8, decks, decks-1 or null"]),
+     ["declare.jokers.min_big", "0 is not an integer 1..10, decks, decks-1 or null"]),
     ("{suit_order: [S, S, H, D]}", ["declare.suit_order", "lists a value twice"]),
     ("{equal_count: suits}", ["declare.equal_count", "jokers, nothing, jokers_or_higher_suit"]),
     ("{when_nobody: turn}", ["declare.when_nobody", "turn_kitty_level"]),

@@ -157,7 +157,7 @@ for (let i = 0; i < 10000; i++) {{
   const c2 = core.context({{decks: 1}}, 3, "H"); c2.decompose("SA"); c2.free();
 }}
 const rulesBad = [];
-for (const r of [{{decks: 9}}, {{decks: 2, max_tuple: 3}}, {{bombs: "x"}}, {{copies: [1]}},
+for (const r of [{{decks: 11}}, {{decks: 2, max_tuple: 3}}, {{bombs: "x"}}, {{copies: [1]}},
                  {{following: [[[2, 1], [[[3, 1]]]]]}}, {{unknown_key: 1}}, null]) {{
   try {{ core.context(r, "2", "S"); rulesBad.push("no error"); }}
   catch (e) {{ rulesBad.push(e.kind ?? e.name); }}
@@ -244,6 +244,9 @@ def test_the_module_knows_every_policy_of_play_rules():
     from shengji import rules
 
     got = json.loads(run_js("console.log(JSON.stringify([M.RUFF_COMPARE, M.FAILED_THROW, "
-                            "M.FOLLOW_PROTECTIONS, M.BOMBS, M.KITTY_POLICIES]));"))
+                            "M.FOLLOW_PROTECTIONS, M.BOMBS, M.KITTY_POLICIES, "
+                            "M.THROW_FOLLOWING, M.KITTY_THROW, M.THROW_CHECKS]));"))
     assert got == [list(rules.RUFF_COMPARE), list(rules.FAILED_THROW),
-                   list(rules.FOLLOW_PROTECTIONS), list(rules.BOMBS), list(rules.KITTY_POLICIES)]
+                   list(rules.FOLLOW_PROTECTIONS), list(rules.BOMBS), list(rules.KITTY_POLICIES),
+                   list(rules.THROW_FOLLOWING), list(rules.KITTY_THROW),
+                   list(rules.THROW_CHECKS)]

@@ -1,6 +1,6 @@
 """Differential test: core.wasm (through engine.mjs in Node) against the cffi build.
 
-Random positions for each deck count 1..8 over a sample of knob settings: the lead's
+Random positions for each deck count 1..10 over a sample of knob settings: the lead's
 decomposition, the verdict of a follow with its reason and sentence (a listed legal
 follow or random cards of the hand), the winner of a trick, the kitty multiplier, and for
 some positions the legal follows and a throw. Every answer, errors included, must be the
@@ -40,9 +40,15 @@ def knob_sample(decks: int, rng: random.Random) -> PlayRules:
     if decks >= 2 and kw.get("max_tuple", 1) >= 2 and rng.random() < 0.3:
         kw["tractor_min_width"] = rng.randint(2, kw["max_tuple"])
     kw["constant_ranks"] = rng.choice([(), (), (0,), (0, 3)])
-    kw["ruff_compare"] = rng.choice(["strongest", "all_components", "highest_card", "all"])
-    kw["failed_throw"] = rng.choice(["smallest", "next_player_chooses", "first_blocker"])
+    kw["ruff_compare"] = rng.choice(["strongest", "all_components", "highest_card", "all",
+                                     "cover_winner"])
+    kw["failed_throw"] = rng.choice(["smallest", "next_player_chooses", "first_blocker",
+                                     "fewest_cards"])
     kw["kitty"] = rng.choice(["exponential", "power", "table", "twice_size"])
+    if kw["kitty"] != "table" and rng.random() < 0.4:
+        kw["kitty_throw"] = "whole"
+    if rng.random() < 0.3:
+        kw["throw_following"] = "tuples"
     kw["bombs"] = rng.choice(["none", "none", "any_suit", "follow_suit"])
     kw["rainbow_min"] = rng.choice([0, 0, 0, 4, 5])
     if rng.random() < 0.2:  # a short pack: no little jokers, one fewer copy of the 2s
@@ -239,7 +245,7 @@ def run_differential(decks: int, n: int, seed: int) -> dict:
     return tally
 
 
-@pytest.mark.parametrize("decks", [1, 2, 3, 4, 6, 8])
+@pytest.mark.parametrize("decks", [1, 2, 3, 4, 6, 8, 10])
 def test_wasm_agrees_with_cffi(decks):
     tally = run_differential(decks, POSITIONS, seed=0)
     assert tally["positions"] == POSITIONS
@@ -248,7 +254,7 @@ def test_wasm_agrees_with_cffi(decks):
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("decks", [1, 2, 3, 4, 5, 6, 7, 8])
+@pytest.mark.parametrize("decks", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
 def test_wasm_agrees_with_cffi_long(decks):
     tally = run_differential(decks, 100_000, seed=1)
     print(f"decks {decks}: {tally}")

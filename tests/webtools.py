@@ -112,6 +112,21 @@ def closed_within(s: socket.socket, seconds: float) -> float | None:
         return time.monotonic() - start
 
 
+def settled(read, want, seconds: float = 10.0, stay: float = 0.3):
+    """``read()`` once it equals ``want`` and still does ``stay`` seconds later (or what
+    it is when ``seconds`` run out): the server accepts and closes sockets in its own
+    thread, at the pace a loaded machine gives it, so a fixed sleep reads it too early;
+    the second look catches a count that only passes through ``want`` on its way."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if read() == want:
+            time.sleep(stay)
+            if read() == want:
+                break
+        time.sleep(0.02)
+    return read()
+
+
 class SilentSocket:
     """A websocket client over a real socket with a small receive buffer that, once the
     handshake is done, never reads: what a stalled phone or an attacker looks like to

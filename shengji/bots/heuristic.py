@@ -272,11 +272,14 @@ class HeuristicBot(Bot):
         held = [[k for k in ks if hand[k]] for ks in desc]
         suit_size = [sum([hand[k] for k in ks]) for ks in held]
         # throws: every component of a suit that nobody can beat, played at once
-        if self.variant.play_rules.throws:
+        rules = self.variant.play_rules
+        if rules.throws:
             best_throw = None
             for suit in range(5):
                 if suit in voids and suit != TRUMP:
                     continue
+                if suit == TRUMP and not rules.trump_throws:
+                    continue  # play.trump_throws: false refuses them
                 if suit_size[suit] < 2:
                     continue
                 # a throw needs two unbeatable components: a single is unbeatable only
@@ -294,6 +297,9 @@ class HeuristicBot(Bot):
                 if (len(good) >= 2 and (best_throw is None or len(good) > len(best_throw))
                         and len(_components(ctx, tuple(good))) > 1):
                     best_throw = good
+            if best_throw and rules.throw_check != "holdings" and tuple(
+                    sorted(best_throw, reverse=True)) not in set(legal.cards()):
+                best_throw = None  # play.throw_check: unseen: only the engine's own listing
             if best_throw:
                 return Play(seat, tuple(best_throw)), "a throw nobody can beat"
         best, best_key = None, None

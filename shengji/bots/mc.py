@@ -362,7 +362,9 @@ class MonteCarloBot(Bot):
         try:
             return Position(ctx, [_as_hand(h) for h in hands], leader, 0, teams=teams,
                             trick=trick, throws=v.play_rules.throws,
-                            throw_penalty=v.settings["penalties"]["failed_throw"], **extra)
+                            throw_penalty=v.settings["penalties"]["failed_throw"],
+                            throw_penalty_per_card=v.settings["penalties"][
+                                "failed_throw_per_card"], **extra)
         except ShengjiError:  # a view the playout cannot represent: the heuristic decides
             return None
 

@@ -494,11 +494,19 @@ def _check_expect(kind: str, e) -> None:
     elif kind == "throw":
         _need(
             isinstance(e, Mapping) and isinstance(e.get("valid"), bool),
-            "expect: expected {valid: true} or {valid: false, forced: CARDS}",
+            "expect: expected {valid: true}, {valid: false, forced: CARDS} or "
+            "{valid: false, refused: true}",
         )
-        allowed = {"valid"} if e["valid"] else {"valid", "forced", "forced_options"}
+        allowed = {"valid"} if e["valid"] else {"valid", "forced", "forced_options", "refused",
+                                                "penalty"}
         extra = sorted(set(e) - allowed)
         _need(not extra, f"expect: unexpected key(s) {', '.join(extra)} for valid: {e['valid']}")
+        if "penalty" in e:
+            _need(_is_int(e["penalty"]) and "refused" not in e,
+                  "expect.penalty: the points a failed throw's forced play costs (an integer)")
+        if "refused" in e:
+            _need(e["refused"] is True and not {"forced", "forced_options"} & set(e),
+                  "expect.refused: true (a refused throw plays no forced part)")
         if "forced" in e:
             _need(_cards_like(e["forced"]), "expect.forced: expected a card string")
         if "forced_options" in e:

@@ -184,6 +184,8 @@ def covers(case, variant) -> bool:
     """Is this case asked of the engine (a play kind, no plugin changing its answer)?"""
     if case.kind not in ENGINE_KINDS:
         return False
+    if case.kind == "throw" and isinstance(case.expect, dict) and "penalty" in case.expect:
+        return False  # the penalty is the variant's (penalties:), not the rules as data
     hook = _HOOKS.get(case.kind)
     return hook is None or variant._plugin_hook((hook,)) is None
 

@@ -93,21 +93,43 @@ def judge_winner(variant, case: Case):
     return int(_ctx(variant, case).trick_winner(plays))
 
 
+def refused_throw(ctx, lead, others) -> bool:
+    """Is the throw refused before it is made (play.trump_throws: false, play.throw_check:
+    unseen; docs/semantics.md §6)? Under unseen a case's other holdings are all the cards
+    its thrower cannot see (no kitty, nothing played)."""
+    rules = ctx.rules
+    if len(ctx.decompose(lead)) < 2:
+        return False
+    if not rules.trump_throws and all(ctx.is_trump(k) for k in lead.cards()):
+        return True
+    if rules.throw_check != "unseen":
+        return False
+    unseen = others[0]
+    for h in others[1:]:
+        unseen = unseen + h
+    return not ctx.check_throw(lead, [unseen]).valid
+
+
 def judge_throw(variant, case: Case):
     ctx = _ctx(variant, case)
     lead = _hand(variant, case.value["lead"])
     _seats(variant, len(case.value["others"]) + 1, "throw: the leader and others")
     others = [_hand(variant, h) for h in case.value["others"]]
+    if refused_throw(ctx, lead, others):
+        return {"valid": False, "refused": True}
     result = ctx.check_throw(lead, others)
     if result.valid:
         return {"valid": True}
     # the variant decides how a failed throw resolves (hook shengji_failed_throw)
     options = [str(o) for o in (result.forced_options or [])]
+    penalty = 0
     if hasattr(variant, "failed_throw"):
-        ft = variant.failed_throw(result, 0)
+        ft = variant.failed_throw(result, 0, lead)
         options = [format_counts(counts_of(list(o))) for o in ft.options]
+        # the points the other side gains once the forced play (options[0]) is made
+        penalty = ft.penalty + ft.penalty_per_card * (len(lead) - len(ft.options[0]))
     forced = options[0] if options else (str(result.forced) if result.forced is not None else None)
-    return {"valid": False, "forced": forced, "forced_options": options}
+    return {"valid": False, "forced": forced, "forced_options": options, "penalty": penalty}
 
 
 def judge_kitty(variant, case: Case):
@@ -443,7 +465,9 @@ def matches(case: Case, expected, got) -> bool:
             got.get("forced_options") or []
         ):
             return False
-        return True
+        if "penalty" in expected and expected["penalty"] != got.get("penalty"):
+            return False
+        return expected.get("refused", False) == bool(got.get("refused"))
     if kind in ("declare", "no_bid", "bidding", "visibility", "friends"):
         return all(expected[k] == got[k] for k in expected)
     if kind == "tractor":
@@ -459,8 +483,11 @@ def shown(case: Case, expected, got) -> tuple[Any, Any]:
     """Trim ``got`` to the keys the case asked about, for a readable failure line."""
     if case.kind == "throw" and isinstance(got, dict) and isinstance(expected, dict):
         if not got.get("valid"):
-            keys = [k for k in ("valid", "forced", "forced_options") if k in expected] or ["valid"]
-            if "forced" not in keys and "forced_options" not in keys:
+            keys = [k for k in ("valid", "forced", "forced_options", "refused", "penalty")
+                    if k in expected] or ["valid"]
+            if got.get("refused") and "refused" not in keys:
+                keys.append("refused")
+            elif "forced" not in keys and "forced_options" not in keys:
                 keys.append("forced")
             return expected, {k: got.get(k) for k in keys}
     return expected, got

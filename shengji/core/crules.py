@@ -27,11 +27,13 @@ RUFF_COMPARE_CODES = {
     "highest_card": lib.SJ_RUFF_HIGHEST_CARD,
     "unit_length": lib.SJ_RUFF_UNIT_LENGTH,
     "all": lib.SJ_RUFF_ALL,
+    "cover_winner": lib.SJ_RUFF_COVER_WINNER,
 }
 FAILED_THROW_CODES = {
     "smallest": lib.SJ_THROW_SMALLEST,
     "next_player_chooses": lib.SJ_THROW_NEXT_PLAYER_CHOOSES,
     "first_blocker": lib.SJ_THROW_FIRST_BLOCKER,
+    "fewest_cards": lib.SJ_THROW_FEWEST_CARDS,
 }
 FOLLOW_PROTECTION_CODES = {
     "none": lib.SJ_PROTECT_NONE,
@@ -54,6 +56,14 @@ FOLLOW_REQUIREMENTS_CODES = {
     "seeds": lib.SJ_FOLLOWREQ_SEEDS,
     "shengji_io": lib.SJ_FOLLOWREQ_SHENGJI_IO,
 }
+THROW_FOLLOWING_CODES = {
+    "as_led": lib.SJ_THROWFOLLOW_AS_LED,
+    "tuples": lib.SJ_THROWFOLLOW_TUPLES,
+}
+KITTY_THROW_CODES = {
+    "largest": lib.SJ_KITTYTHROW_LARGEST,
+    "whole": lib.SJ_KITTYTHROW_WHOLE,
+}
 KITTY_CODES = {
     "exponential": lib.SJ_KITTY_EXPONENTIAL,
     "power": lib.SJ_KITTY_POWER,
@@ -67,7 +77,8 @@ _RULE_FIELDS = {
         "tractor_min_length", "tractor_bridges_level_gap", "follow_protection",
         "constant_ranks", "ruff_compare", "failed_throw", "kitty", "kitty_cap",
         "kitty_table", "shorter_tractors", "bombs", "rainbow_min", "copies",
-        "genuine_tuples", "tractors_first", "decomposition", "follow_requirements")},
+        "genuine_tuples", "tractors_first", "decomposition", "follow_requirements",
+        "throw_following", "kitty_throw", "trump_throws")},
     lib.SJ_RF_N_LADDERS: "following",  # the ladders' count, and their contents
     lib.SJ_RF_LADDERS: "following",
 }
@@ -130,6 +141,9 @@ def _build_rules(rules: PlayRules, level: int, trump: int | None):
     r.tractors_first = int(rules.tractors_first)
     r.decomposition = DECOMPOSITION_CODES[rules.decomposition]
     r.follow_requirements = FOLLOW_REQUIREMENTS_CODES[rules.follow_requirements]
+    r.throw_following = THROW_FOLLOWING_CODES[rules.throw_following]
+    r.kitty_throw = KITTY_THROW_CODES[rules.kitty_throw]
+    r.no_trump_throws = int(not rules.trump_throws)
     r.bombs = BOMBS_CODES[rules.bombs]
     r.rainbow_min = rules.rainbow_min
     assert rules.copies is not None  # PlayRules fills it in

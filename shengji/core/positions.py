@@ -52,7 +52,8 @@ def _position(ctx: Context, f: dict):
         pos.hands[i] = list(h)
     for i, p in enumerate(f["trick"]):
         pos.trick[i] = list(p)
-    for name in ("trick_points", "penalty", "kitty_points", "throws", "throw_penalty"):
+    for name in ("trick_points", "penalty", "kitty_points", "throws", "throw_penalty",
+                 "throw_penalty_per_card"):
         setattr(pos, name, f[name])
     for i, (c, p) in enumerate(zip(f["captured"], f["penalties"], strict=True)):
         pos.captured[i], pos.penalties[i] = c, p

@@ -15,11 +15,12 @@ game gets, in bulk, exactly the actions, events and state the per-play path
 
 Used only when that is exact: no ``check`` callback in the runner (it sees every action),
 the variant's plugins do not implement ``shengji_failed_throw`` (the C driver knows the
-built-in behaviour only), and the game is a plain ``Game``. Finding friends: while calls
-are open, a play holding a called card is left to the engine (it counts the copy and may
-change the sides: the driver stops with the pick, the engine applies it, and the runner
-hands the rest back to the driver with the new sides). ``ENABLED = False`` forces the per-play
-path (the differential tests compare the two).
+built-in behaviour only), throws are judged by the holdings (``play.throw_check:
+unseen`` needs what each seat has seen), and the game is a plain ``Game``. Finding
+friends: while calls are open, a play holding a called card is left to the engine (it
+counts the copy and may change the sides: the driver stops with the pick, the engine
+applies it, and the runner hands the rest back to the driver with the new sides).
+``ENABLED = False`` forces the per-play path (the differential tests compare the two).
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ def usable(game) -> bool:
         return False
     if game._play_takeback_rule:  # (the driver keeps no take-back of the last play)
         return False
+    if game.rules.throw_check != "holdings":  # (it lists every whole-suit throw)
+        return False
     if not 2 <= game.players <= 12 or not 1 <= tricks.FOLLOW_LIMIT <= 120:
         return False
     if _lib is None and not _load():
@@ -90,7 +93,9 @@ def start_state(st, game, pickers: int) -> int:
     st.pickers = pickers
     st.side = sum(1 << s for s in game.side)
     st.throws = bool(game.rules.throws)
-    st.throw_penalty = penalty = game.variant.settings["penalties"]["failed_throw"]
+    penalties = game.variant.settings["penalties"]
+    st.throw_penalty = penalty = penalties["failed_throw"]
+    st.throw_penalty_per_card = penalties["failed_throw_per_card"]
     st.follow_limit = tricks.FOLLOW_LIMIT
     st.to_act = game.to_act
     st.leader = game.leader
@@ -208,7 +213,8 @@ def _materialise(game, st, penalty: int, ended: bool) -> int:
         else:
             fcards = tuple(islice(it, forced & 0x7fff))
         add_action(trusted(b, cards))
-        add_event(ThrowFailed(b, cards, (fcards,), None, penalty))
+        add_event(ThrowFailed(b, cards, (fcards,), None, penalty + st.throw_penalty_per_card
+                              * (len(cards) - len(fcards))))
         add_event(_played(b, fcards, tn, True))
         add_play((b, fcards))
     m = game.players

@@ -9,7 +9,7 @@ notation); ``event_from_dict`` reads it back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import MISSING, dataclass, fields, replace
 from typing import Any, ClassVar, TypeVar
 
 from ..cards import parse_cards
@@ -154,6 +154,7 @@ class ThrowFailed(Event):
 class ForcedChosen(Event):
     seat: int
     option: int
+    penalty: int = 0  # the failed-throw penalty per card taken back, charged with the choice
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +274,8 @@ def event_from_dict(d: dict[str, Any], where: str = "event record") -> Event:
                           f"{', '.join(EVENT_TYPES)})")
     kw: dict[str, Any] = {}
     for f in fields(cls):
+        if f.name not in d and f.default is not MISSING:
+            continue  # a field added later, with its default (older records lack it)
         if f.name not in d:
             raise RecordError(f"{where}: missing key {f.name!r} (a {kind} has "
                               f"{', '.join(x.name for x in fields(cls))})")

@@ -85,10 +85,10 @@ class Exchange(Phase):
         self.hand_len[action.seat] -= len(action.cards)
         self._seat_hands[action.seat] = None
         ev.append(_buried(action.seat, action.cards))
+        self._burier = action.seat  # it alone has seen the kitty (play.throw_check)
         if (self._calls_first and self._friends is None and self.friend_rules is not None
                 and self.friend_rules.calls):
             # friends.calls_before_theft (Ran's table): the dealer calls, then the theft
-            self._burier = action.seat
             self.phase = CALLING
             self.to_act = self.dealer
             return

@@ -12,7 +12,8 @@
 - ``lead``: every single structure the hand holds — each distinct single, each tuple
   (pair, triple, quad up to the variant's widest), each tractor (every run of consecutive
   tuples, in every length the variant allows) — plus, when throws exist, the whole of
-  each effective suit that is more than one structure. Other multi-structure leads are
+  each effective suit that is more than one structure (not trumps where the variant
+  refuses trump throws, ``play.trump_throws: false``). Other multi-structure leads are
   legal *attempts* too (``Game.can`` accepts any one-suit lead); they are just not listed.
 - ``follow``: the core's legal follows (``Context.legal_follows``), enumerated up to
   ``FOLLOW_LIMIT``; ``total`` is the true count and ``truncated`` says the list is a
@@ -39,6 +40,8 @@ from .actions import Action, Play
 
 if TYPE_CHECKING:
     from ..rules import PlayRules
+
+_TRUMP = 4  # the effective suit of trumps (docs/semantics.md §2)
 
 _SINGLES = tuple((k,) for k in range(NUM_KINDS))
 _SINGLE_PLAYS: dict[int, tuple[Play, ...]] = {}
@@ -196,7 +199,7 @@ def lead_structures(game: _Dealt, seat: int) -> tuple[tuple[int, ...], ...]:
     assert max_w is not None  # PlayRules.__post_init__ fills it in
     tractors = rules.tractors and max_w >= rules.tractor_min_width
     out: dict[tuple[int, ...], None] = {}  # (an ordered set)
-    for suit_kinds in game._suit_kinds:
+    for suit, suit_kinds in enumerate(game._suit_kinds):
         kinds = [k for k in suit_kinds if hand[k]]
         if not kinds:
             continue
@@ -214,7 +217,8 @@ def lead_structures(game: _Dealt, seat: int) -> tuple[tuple[int, ...], ...]:
             for w in range(rules.tractor_min_width, min(widest, max_w) + 1):
                 for cards in _tractors(hand, kinds, strength, w, rules.tractor_min_length):
                     out.setdefault(tuple(sorted(cards, reverse=True)), None)
-        if rules.throws and n_suit > 1 and (len(kinds) > 1 or n_suit > max_w):
+        if rules.throws and n_suit > 1 and (len(kinds) > 1 or n_suit > max_w) \
+                and (rules.trump_throws or suit != _TRUMP):
             whole = []
             for k in kinds:
                 whole += [k] * hand[k]

@@ -159,7 +159,7 @@ class Phase:
         trick_number: int
         _trick: list
         _tricks: tuple
-        _choice: tuple[int, tuple[tuple[int, ...], ...], int] | None
+        _choice: tuple[int, tuple[tuple[int, ...], ...], tuple[int, int]] | None
         _undo: tuple | None
 
         def _perform(self, action: Action, plan: PlayPlan | Bid | None) -> list[Event]:

@@ -58,8 +58,9 @@ class Playing(Phase):
         self.captured = [0] * self.players   # trick points won by each seat
         self.penalties = [0] * self.players  # failed-throw penalties each seat incurred
         self.penalty = 0
-        #: a failed throw whose forced play is being chosen: (thrower, options, penalty)
-        self._choice: tuple[int, tuple[tuple[int, ...], ...], int] | None = None
+        #: a failed throw whose forced play is being chosen: (thrower, options, (penalty
+        #: per card taken back, cards attempted))
+        self._choice: tuple[int, tuple[tuple[int, ...], ...], tuple[int, int]] | None = None
         # table.play_takeback: (seat, cards, the friend tracker before the play) of the
         # play its seat may still take back (before the next seat acts), else None
         self._undo: tuple | None = None
@@ -90,7 +91,7 @@ class Playing(Phase):
             self.events.extend(ev)
             return action, ev
         if not trick:  # a lead: the listing's cards, and the plan apply would make
-            items = self.ctx._listed_leads(bytes(self.hands[seat]), self.rules.throws)
+            items = self._leads(seat)
             cards = items.ids_at(pick(len(items)))
             action = Play.trusted(seat, cards)
             return action, self._perform(action, self._play_plan(seat, cards))
@@ -103,8 +104,7 @@ class Playing(Phase):
         ``Game.legal_actions`` itself)."""
         if not self._trick:
             # lead_structures' listing, made in C (tests hold the two equal)
-            return Legal("lead", seat, self.ctx._listed_leads(bytes(self.hands[seat]),
-                                                              self.rules.throws))
+            return Legal("lead", seat, self._leads(seat))
         lead = self._trick[0][1]
         n = len(lead)
         hand, eff = self.hands[seat], self._eff
@@ -139,11 +139,72 @@ class Playing(Phase):
         except HandError as e:
             self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: {e}",
                          "several_suits", RULE_LEAD, True)
-        if len(comps) > 1 and not self.rules.throws:
-            self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: it is "
-                         f"{len(comps)} combinations and this variant has no throws (甩牌)",
-                         "no_throws", RULE_LEAD, True)
+        if len(comps) > 1:
+            if not self.rules.throws:
+                self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: it is "
+                             f"{len(comps)} combinations and this variant has no throws "
+                             "(甩牌)", "no_throws", RULE_LEAD, True)
+            self._check_throw_allowed(seat, cards, play)
         return comps, play
+
+    def _check_throw_allowed(self, seat: int, cards: tuple, play) -> None:
+        """play.trump_throws and play.throw_check: unseen refuse a throw before it is
+        made (ejfn/Tractor: no trump throws; a throw must be unbeatable by every card its
+        thrower cannot see)."""
+        rules = self.rules
+        if not rules.trump_throws and all(self._eff[c] == _TRUMP for c in cards):
+            self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: this variant has no "
+                         "throws in trumps", "no_trump_throws", RULE_LEAD, True)
+        if rules.throw_check == "unseen" and self._unseen_beat(seat, cards, play):
+            self._refuse(f"seat {seat} cannot lead {cards_text(cards)}: cards you cannot see "
+                         "could beat a part of it, and this variant allows only throws no "
+                         "unseen card can beat", "beatable_throw", RULE_LEAD, True)
+
+    def _unseen_beat(self, seat: int, cards: tuple, play) -> bool:
+        """play.throw_check: unseen. Could the cards ``seat`` cannot see (not in its hand,
+        not played, not the kitty it buried) beat a part of the throw? Never when every
+        other seat has shown itself void in the throw's suit (it did not follow it)."""
+        eff = self._eff
+        suit = eff[cards[0]]
+        if any(eff[c] != suit for c in cards):
+            return False  # a rainbow: judged by the holdings (its own rule, semantics §6)
+        void = self._shown_void(suit)
+        if all(s in void for s in range(self.players) if s != seat):
+            return False
+        hand, played, buried = self.hands[seat], self.played, self.buried
+        assert self.rules.copies is not None  # PlayRules fills it in
+        unseen = [c - hand[k] - played[k] - (buried[k] if seat == self._burier else 0)
+                  for k, c in enumerate(self.rules.copies)]
+        return not self.ctx.check_throw(play, [_Hand()._trusted(unseen)]).valid
+
+    def _shown_void(self, suit: int) -> set[int]:
+        """The seats that followed a lead of ``suit`` with a card of another suit (so hold
+        none of it: semantics §4 step 2)."""
+        eff, void = self._eff, set()
+        for trick in (*self._tricks, tuple(self._trick)):
+            if not trick or any(eff[c] != suit for c in trick[0][1]):
+                continue
+            for s, cs in trick[1:]:
+                if any(eff[c] != suit for c in cs):
+                    void.add(s)
+        return void
+
+    def _leads(self, seat: int):
+        """The leads listed for ``seat`` (lead_structures' order, made in C), without the
+        whole-suit throws play.throw_check: unseen refuses."""
+        items = self.ctx._listed_leads(bytes(self.hands[seat]), self.rules.throws)
+        if not self.rules.throws or self.rules.throw_check != "unseen":
+            return items
+        kept, widest = [], self.rules.max_tuple or 1
+        for i in range(len(items)):
+            cards = items.ids_at(i)
+            if len(cards) == 1 or (cards[0] == cards[-1] and len(cards) <= widest):
+                kept.append(cards)
+                continue
+            if len(self.ctx.decompose(items[i])) < 2 or not self._unseen_beat(
+                    seat, cards, items[i]):
+                kept.append(cards)
+        return _Listed(kept)
 
     def _check_play(self, action: Play) -> PlayPlan:
         seat, cards = action.seat, action.cards
@@ -191,18 +252,20 @@ class Playing(Phase):
             others = [self._hand_of((seat + i) % self.players) for i in range(1, self.players)]
             res = self.ctx.check_throw(play, others)
             if not res.valid:
-                ft = self.variant._failed_throw(res, seat)
+                ft = self.variant._failed_throw(res, seat, play)
                 options = tuple(_ids(o) for o in ft.options)
                 self._check_options(options, cards, ft.chooser)
+                self._check_penalty(ft)
                 chooser = ft.chooser if len(options) > 1 else None
-                ev.append(ThrowFailed(seat, cards, options, chooser, ft.penalty))
-                # the penalty goes to the side that did not throw
-                self.penalties[seat] += ft.penalty
-                self.penalty += ft.penalty if seat in self.side else -ft.penalty
+                # per card taken back: known now when one play is forced, else once chosen
+                penalty = ft.penalty if chooser is not None else \
+                    ft.penalty + ft.penalty_per_card * (len(cards) - len(options[0]))
+                ev.append(ThrowFailed(seat, cards, options, chooser, penalty))
+                self._charge(seat, penalty)
                 if chooser is not None:
                     self.phase = CHOOSING
                     self.to_act = chooser
-                    self._choice = (seat, options, ft.penalty)
+                    self._choice = (seat, options, (ft.penalty_per_card, len(cards)))
                     self._undo = None
                     return
                 cards, play = options[0], None
@@ -290,6 +353,18 @@ class Playing(Phase):
         self.to_act = seat
         ev.append(PlayTakenBack(seat, cards, self.trick_number))
 
+    def _charge(self, seat: int, penalty: int) -> None:
+        """A failed throw's penalty: to the side that did not throw."""
+        self.penalties[seat] += penalty
+        self.penalty += penalty if seat in self.side else -penalty
+
+    def _check_penalty(self, ft) -> None:
+        for name in ("penalty", "penalty_per_card"):
+            v = getattr(ft, name)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise VariantError(f"variant {self.variant.name}: hook shengji_failed_throw "
+                                   f"gave {name} {v!r}, not an integer")
+
     def _check_options(self, options: tuple, attempted: tuple, chooser) -> None:
         """A forced play must be part of the attempted throw (docs/rules.md §4)."""
         if not options:
@@ -356,14 +431,25 @@ class Playing(Phase):
 
     def _perform_choose(self, action: ChooseForced, plan: None, ev: list) -> None:
         assert self._choice is not None  # (the choose phase)
-        leader, options, _ = self._choice
+        leader, options, (per_card, attempted) = self._choice
         self._choice = None
         self.phase = PLAYING
-        ev.append(ForcedChosen(action.seat, action.option))
-        self._play_cards(leader, options[action.option], ev)
+        chosen = options[action.option]
+        penalty = per_card * (attempted - len(chosen))  # the cards this choice takes back
+        ev.append(ForcedChosen(action.seat, action.option, penalty))
+        self._charge(leader, penalty)
+        self._play_cards(leader, chosen, ev)
         self._undo = None  # a failed throw stands
 
 
+class _Listed(list):
+    """Leads as card-id tuples, read as a core HandList is (``ids_at``)."""
+
+    def ids_at(self, i: int) -> tuple[int, ...]:
+        return self[i]
+
+
+_TRUMP = 4  # the effective suit of trumps
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
 _KINDS = range(NUM_KINDS)
 _played, _trick_won = maker(Played), maker(TrickWon)

@@ -84,6 +84,16 @@ class Layout:
                 f"deck.packs: {comp.packs} packs ({d} copies of a card) with finding friends: "
                 f"the RL environments' friend calls name the 1st..{MAX_ORDINAL}th copy only "
                 f"(at most {MAX_ORDINAL} packs there; the engine plays up to 8)")
+        rules = variant.play_rules
+        if rules.throws and (not rules.trump_throws or rules.throw_check != "holdings"):
+            # leads are built card by card from any cards of one suit (building.OneSuit)
+            from ..errors import VariantError
+
+            key = "trump_throws: false" if not rules.trump_throws else \
+                f"throw_check: {rules.throw_check}"
+            raise VariantError(
+                f"play.{key}: the RL environments offer any cards of one suit as a lead and "
+                "cannot yet tell the throws this refuses")
         total = comp.total
         self.players = p
         self.pieces = [

@@ -48,6 +48,10 @@ REFUSALS: dict[str, str] = {
     "must_follow_shape": "You must match the lead's pairs and tractors as far as your {suit} "
                          "allow: the lead was {lead}.",
     "no_throws": "This variant has no throws: lead one single, pair or tractor.",
+    "no_trump_throws": "This variant has no throws in trumps: lead one trump single, pair "
+                       "or tractor.",
+    "beatable_throw": "Cards you cannot see could beat part of that throw, and this variant "
+                      "allows only throws nothing unseen can beat.",
     "several_suits": "A lead is all one suit (all trumps count as one suit).",
     "cannot_declare": "Those cards cannot declare trump at this level.",
     "cannot_overturn": "That does not beat the declaration standing.",
@@ -83,16 +87,19 @@ RULES: dict[str, dict[str, str]] = {
                 "(pairs of consecutive ranks), all of one suit, with all trumps counting "
                 "as one suit. Where throws are allowed you may lead several of these at "
                 "once, if nobody else can beat any of them; a throw that can be beaten "
-                "fails, and only a beaten part is played."},
+                "fails, and only a beaten part is played. Some tables allow no throws in "
+                "trumps, and some refuse a throw that any card you cannot see could "
+                "beat."},
     RULE_TURN: {
         "id": "turns", "title": "Whose turn it is",
         "text": "The trick's leader plays first, then each next player in turn; nobody "
                 "plays twice to a trick."},
     RULE_CHOOSE: {
         "id": "failed-throw", "title": "A failed throw",
-        "text": "When a throw can be beaten, the thrower plays only a beaten part of it. "
-                "At some tables the next player chooses which part; the table's rules "
-                "say who chooses, and what the failed throw costs."},
+        "text": "When a throw can be beaten, the thrower plays only a beaten part of it "
+                "(at some tables the beaten part with the fewest cards). At some tables "
+                "the next player chooses which part; the table's rules say who chooses, "
+                "and what the failed throw costs."},
     RULE_DECLARE: {
         "id": "declaring", "title": "Declaring trump",
         "text": "While the cards are dealt, a player may show cards of the level being "

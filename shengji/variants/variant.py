@@ -320,16 +320,17 @@ class Variant:
 
     # --- playing -------------------------------------------------------------------------
 
-    def failed_throw(self, result: Any, leader: int) -> FailedThrow:
+    def failed_throw(self, result: Any, leader: int, lead: Any = None) -> FailedThrow:
         if not all(hasattr(result, a) for a in ("forced", "forced_options", "blocker")):
             raise ArgumentError(f"result: expected a ThrowResult (forced, forced_options, "
                                 f"blocker), got {type(result).__name__} {result!r:.40}")
         self._seat(leader, "leader")
-        return self._failed_throw(result, leader)
+        return self._failed_throw(result, leader, lead)
 
-    def _failed_throw(self, result: Any, leader: int) -> FailedThrow:
+    def _failed_throw(self, result: Any, leader: int, lead: Any) -> FailedThrow:
         return self._call(
-            "shengji_failed_throw", FailedThrow, result=result, leader=leader, players=self.players
+            "shengji_failed_throw", FailedThrow, result=result, leader=leader,
+            players=self.players, lead=lead
         )
 
     def kitty_multiplier(self, context: Context, play: Any, lead: Any = None) -> int:

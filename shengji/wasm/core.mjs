@@ -13,7 +13,7 @@
 // never a trap. Messages are those of shengji/core.py, word for word.
 
 const NK = 54;
-const MAX_DECKS = 8;
+const MAX_DECKS = 10;
 const SUITS = "SHCD";
 const SUIT_SYMBOLS = "♠♥♣♦";
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -22,8 +22,13 @@ const BJ = 53;
 const NO_TRUMP_LEVEL = 13;
 const SUIT_NAMES = ["S", "H", "C", "D", "trump", "rainbow"];
 
-export const RUFF_COMPARE = ["strongest", "all_components", "highest_card", "unit_length", "all"];
-export const FAILED_THROW = ["smallest", "next_player_chooses", "first_blocker"];
+export const RUFF_COMPARE = ["strongest", "all_components", "highest_card", "unit_length", "all",
+  "cover_winner"];
+export const FAILED_THROW = ["smallest", "next_player_chooses", "first_blocker", "fewest_cards"];
+// PlayRules.throw_following / kitty_throw / throw_check, in the order of the core's codes
+export const THROW_FOLLOWING = ["as_led", "tuples"];
+export const KITTY_THROW = ["largest", "whole"];
+export const THROW_CHECKS = ["holdings", "unseen"];
 export const FOLLOW_PROTECTIONS = ["none", "longer_tuples", "tractor_on_tractor", "both",
   "suit_only"];
 export const BOMBS = ["none", "any_suit", "follow_suit", "follow_suit_or_trump"];
@@ -38,7 +43,7 @@ const RULE_FIELDS = { 1: "decks", 2: "level", 3: "trump", 4: "max_tuple", 5: "tr
   13: "kitty", 14: "kitty_cap", 15: "kitty_table", 16: "following", 17: "following",
   18: "shorter_tractors", 19: "bombs", 20: "rainbow_min", 21: "copies", 22: "genuine_tuples",
   23: "tractors_first", 24: "decomposition",
-  25: "follow_requirements" };
+  25: "follow_requirements", 26: "throw_following", 27: "kitty_throw", 28: "trump_throws" };
 // sj_err.code
 const ERR = { LENGTH: -1, COPIES: -2, KIND: -3, EMPTY: -4, MIXED: -5, SIZE: -6,
   NOT_IN_HAND: -7, RULES: -8, LIMIT: -9, CAPACITY: -10, CONTEXT: -11, ARG: -12, MEMORY: -13 };
@@ -113,7 +118,7 @@ export function formatCounts(counts) {
 }
 
 /** Cards (a string, a list of tokens or kind ids, or 54 counts as a Uint8Array) → 54
- * counts. At most MAX_DECKS (8) copies of a card (the most any game plays). */
+ * counts. At most MAX_DECKS (10) copies of a card (the most any game plays). */
 export function counts(cards, what = "cards") {
   // 54 counts as they are: the core checks every count against the packs' copies
   if (cards instanceof Uint8Array && cards.length === NK) return cards;
@@ -202,7 +207,8 @@ const RULE_DEFAULTS = {
   kitty_cap: 64, kitty_table: [2, 4, 6, 8, 8, 16], follow_protection: null,
   must_break_tuples: null, shorter_tractors: true, bombs: "none", rainbow_min: 0, copies: null,
   genuine_tuples: false, tractors_first: false, decomposition: "seeds",
-  follow_requirements: "seeds",
+  follow_requirements: "seeds", throw_following: "as_led", kitty_throw: "largest",
+  trump_throws: true, throw_check: "holdings",
 };
 // PlayRules.decomposition, in the order of the core's SJ_DECOMP_* codes
 const DECOMPOSITIONS = ["seeds", "shengji_io"];
@@ -235,7 +241,7 @@ export function normaliseRules(json) {
   if (r.max_tuple === null) r.max_tuple = r.decks;
   int("max_tuple", 1, r.decks);
   for (const b of ["tractors", "throws", "tractor_bridges_level_gap", "shorter_tractors", "genuine_tuples",
-    "tractors_first"]) bool(b);
+    "tractors_first", "trump_throws"]) bool(b);
   if (r.follow_protection === null) r.follow_protection = r.must_break_tuples === false ? "longer_tuples" : "none";
   choice("follow_protection", FOLLOW_PROTECTIONS);
   int("tractor_min_width", 2, MAX_DECKS);
@@ -249,6 +255,12 @@ export function normaliseRules(json) {
   choice("bombs", BOMBS);
   choice("decomposition", DECOMPOSITIONS);
   choice("follow_requirements", FOLLOW_REQUIREMENTS);
+  choice("throw_following", THROW_FOLLOWING);
+  choice("kitty_throw", KITTY_THROW);
+  choice("throw_check", THROW_CHECKS);
+  if (r.kitty_throw === "whole" && r.kitty === "table") {
+    throw rulesError("kitty_throw: whole reads the policy's formula over the whole lead, and the table kitty has none (its values name one structure each): use exponential, power or twice_size");
+  }
   if (r.decomposition === "shengji_io" && r.max_tuple !== r.decks) {
     throw rulesError(`decomposition: shengji_io takes every copy of a card as one tuple, so max_tuple must be ${r.decks} (the deck count), not ${r.max_tuple}`);
   }
@@ -275,7 +287,7 @@ export function normaliseRules(json) {
     }
     const lead = parseShape(entry[0], "following");
     const ladder = entry[1].map((p) => {
-      if (!Array.isArray(p) || p.length > 72) throw rulesError(`following.${shapeStr(lead)}: a pattern is a list of at most 72 shapes`);
+      if (!Array.isArray(p) || p.length > 90) throw rulesError(`following.${shapeStr(lead)}: a pattern is a list of at most 90 shapes`);
       return p.map((s) => parseShape(s, `following.${shapeStr(lead)}`));
     });
     for (const pat of ladder) checkPattern(r, lead, pat);
@@ -457,6 +469,9 @@ class Context {
     set(23, 0, rules.tractors_first ? 1 : 0);
     set(24, 0, DECOMPOSITIONS.indexOf(rules.decomposition));
     set(25, 0, FOLLOW_REQUIREMENTS.indexOf(rules.follow_requirements));
+    set(26, 0, THROW_FOLLOWING.indexOf(rules.throw_following));
+    set(27, 0, KITTY_THROW.indexOf(rules.kitty_throw));
+    set(28, 0, rules.trump_throws ? 0 : 1); // the core's field: no_trump_throws
     rules.following.forEach(([lead, ladder], i) => {
       x.sjw_ladder(r, i, lead[0], lead[1], ladder.length);
       ladder.forEach((pattern, p) => pattern.forEach(([w, len], j) => x.sjw_pattern_shape(r, i, p, j, w, len)));

@@ -61,6 +61,7 @@ const KINDS = {
   },
   winner: (ctx, v) => ({ answer: ctx.trickWinner(v.plays) }),
   throw: (ctx, v) => {
+    if (refusedThrow(ctx, v.lead, v.others)) return { answer: { valid: false, refused: true } };
     const r = ctx.checkThrow(v.lead, v.others);
     if (r.valid) return { answer: { valid: true } };
     return { answer: { valid: false, forced: r.forced, forced_options: r.forcedOptions, blocker: r.blocker } };
@@ -68,6 +69,17 @@ const KINDS = {
   kitty_multiplier: (ctx, v) => ({ answer: ctx.kittyMultiplier(v.play, v.lead ?? null) }),
   sort: (ctx, v) => ({ answer: ctx.sortHand(v) }),
 };
+
+// A throw refused before it is made (play.trump_throws false, play.throw_check unseen;
+// docs/semantics.md §6): the case's other holdings are every card its thrower cannot see.
+function refusedThrow(ctx, lead, others) {
+  if (ctx.decompose(lead).length < 2) return false;
+  const r = ctx.rules;
+  const c = counts(lead, "lead");
+  if (!r.trump_throws && c.every((n, k) => n === 0 || ctx.effectiveSuit(k) === 4)) return true;
+  if (r.throw_check !== "unseen") return false;
+  return !ctx.checkThrow(lead, [others.join(" ")]).valid;
+}
 
 function answer(line) {
   let req;

@@ -91,7 +91,7 @@ def check_follow(ctx, lead, hand, play):
         if i == len(comps):
             return genuine_ok(asked) if genuine else True
         w, ln, _ = comps[i]
-        ladder = ctx.rules.ladder_for((w, ln))
+        ladder = ctx.rules.ladder_for((w, ln), in_throw=len(comps) > 1)
         pattern = next((pt for pt in ladder if can_supply(ctx, r, pt, suit, unbroken)), ())
         return any(
             walk(i + 1, sub(r, used), sub(q, used), asked + (pattern,))

@@ -20,11 +20,28 @@ def component_value(rules, w: int, ln: int) -> int:
     return tractor if w == 2 else titanic
 
 
+def whole_value(rules, shapes) -> int:
+    """kitty_throw ``whole``: the policy's formula read over every component at once."""
+    cards = sum(w * ln for w, ln in shapes)
+    if rules.kitty == "exponential":
+        return min(2**cards, rules.kitty_cap)
+    if rules.kitty == "twice_size":
+        return 2 * cards
+    product = 2  # power: 2 x the product of w^len (two packs: 2^(pairs + 1))
+    for w, ln in shapes:
+        product *= w**ln
+    return product
+
+
 def kitty_multiplier(ctx, play, lead=None):
     from .rainbow import groups
 
     rb = groups(ctx, lead if lead is not None else play)
     if rb is not None:  # rainbow units: their cards as the width, length 1
-        return max(component_value(ctx.rules, n, 1) for _, n, _ in rb)
-    _, comps = ctx.lead_components(lead if lead is not None else play)
-    return max(component_value(ctx.rules, w, ln) for w, ln, _ in comps)
+        shapes = [(n, 1) for _, n, _ in rb]
+    else:
+        _, comps = ctx.lead_components(lead if lead is not None else play)
+        shapes = [(w, ln) for w, ln, _ in comps]
+    if ctx.rules.kitty_throw == "whole":
+        return min(whole_value(ctx.rules, shapes), 2**31 - 1)
+    return max(component_value(ctx.rules, w, ln) for w, ln in shapes)

@@ -72,8 +72,8 @@ def check_throw(ctx, lead, others):
                 forced = min(mine, key=lambda u: u[0])  # the lowest rank (one unit per rank)
                 return False, forced[2], [forced[2]], j
         return True, None, [], None
-    beaten = sorted((u for u in units if any(beats(h, u[0], u[1]) for h in others)),
-                    key=lambda u: (u[0], u[1]))
+    order = (lambda u: (u[1], u[0])) if policy == "fewest_cards" else (lambda u: (u[0], u[1]))
+    beaten = sorted((u for u in units if any(beats(h, u[0], u[1]) for h in others)), key=order)
     if not beaten:
         return True, None, [], None
     if policy == "next_player_chooses":

@@ -42,8 +42,12 @@ def check_throw(ctx, lead, others):
     beaten = [c for c in comps if any(beats(ctx, h, c, suit) for h in others)]
     if not beaten:
         return True, None, [], None
-    # lowest top strength first; ties: smaller shape, then lower position (§6)
-    beaten.sort(key=lambda c: (ctx.strengths[c[2][0]], c[0] * c[1], c[0], key(ctx, c)))
+    # lowest top strength first; ties: smaller shape, then lower position (§6);
+    # fewest_cards: the fewest cards first, then the lowest top, narrower, lower position
+    if ctx.rules.failed_throw == "fewest_cards":
+        beaten.sort(key=lambda c: (c[0] * c[1], ctx.strengths[c[2][0]], c[0], key(ctx, c)))
+    else:
+        beaten.sort(key=lambda c: (ctx.strengths[c[2][0]], c[0] * c[1], c[0], key(ctx, c)))
     if ctx.rules.failed_throw == "next_player_chooses":
         options = []
         for c in beaten:  # the lowest beaten component of each beaten shape

@@ -106,6 +106,18 @@ def trick_winner(ctx, plays):
     def highest(p):
         return max(ctx.strengths[k] for k, c in enumerate(p) if c)
 
+    def own_rank(p):
+        """cover_winner: the play's own largest component, by cards, then top strength."""
+        _, own = ctx.lead_components(p)
+        return max((w * ln, ctx.strengths[kinds[0]]) for w, ln, kinds in own)
+
+    def covers(p, winner):
+        """cover_winner (Ran's table): p holds the winner's own shapes and ranks higher."""
+        _, own = ctx.lead_components(winner)
+        if match_value(ctx, p, [c[:2] for c in own], TRUMP) is None:
+            return False
+        return own_rank(p) > own_rank(winner)
+
     def ruff_beats(new_val, new_high, cur_val, cur_high):
         policy = ctx.rules.ruff_compare
         if policy == "strongest":  # the first (largest) component decides
@@ -153,7 +165,10 @@ def trick_winner(ctx, plays):
                 continue  # a ruff that beats no split of the winner's
         fm = match_value(ctx, p, shapes, suit)
         ruff = match_value(ctx, p, shapes, TRUMP) if suit != TRUMP else None
-        if ruff is not None:
+        if ruff is not None and win_ruff and ctx.rules.ruff_compare == "cover_winner":
+            if covers(p, plays[win]):
+                win, win_val, win_high = i, ruff, highest(p)
+        elif ruff is not None:
             if not win_ruff or ruff_beats(ruff, highest(p), win_val, win_high):
                 win, win_ruff, win_val, win_high = i, True, ruff, highest(p)
         elif fm is not None and not throw and not win_ruff and fm[0] > win_val[0]:

@@ -33,6 +33,8 @@ export const REFUSALS = Object.freeze({
   "must_follow_suit": "You must follow {suit} while you hold any: the lead was {lead}.",
   "must_follow_shape": "You must match the lead's pairs and tractors as far as your {suit} allow: the lead was {lead}.",
   "no_throws": "This variant has no throws: lead one single, pair or tractor.",
+  "no_trump_throws": "This variant has no throws in trumps: lead one trump single, pair or tractor.",
+  "beatable_throw": "Cards you cannot see could beat part of that throw, and this variant allows only throws nothing unseen can beat.",
   "several_suits": "A lead is all one suit (all trumps count as one suit).",
   "cannot_declare": "Those cards cannot declare trump at this level.",
   "cannot_overturn": "That does not beat the declaration standing.",
@@ -53,7 +55,7 @@ export const RULES = Object.freeze({
   "docs/rules.md §4 (leading and throws, seed 000 出牌規則)": {
     "id": "leading",
     "title": "Leading and throws",
-    "text": "The winner of the last trick leads: a single card, a pair, or a tractor (pairs of consecutive ranks), all of one suit, with all trumps counting as one suit. Where throws are allowed you may lead several of these at once, if nobody else can beat any of them; a throw that can be beaten fails, and only a beaten part is played."
+    "text": "The winner of the last trick leads: a single card, a pair, or a tractor (pairs of consecutive ranks), all of one suit, with all trumps counting as one suit. Where throws are allowed you may lead several of these at once, if nobody else can beat any of them; a throw that can be beaten fails, and only a beaten part is played. Some tables allow no throws in trumps, and some refuse a throw that any card you cannot see could beat."
   },
   "docs/rules.md §4 (play order: the trick's leader, then each next seat)": {
     "id": "turns",
@@ -63,7 +65,7 @@ export const RULES = Object.freeze({
   "docs/rules.md §4 (failed throw: the next player chooses the forced play, seed 002)": {
     "id": "failed-throw",
     "title": "A failed throw",
-    "text": "When a throw can be beaten, the thrower plays only a beaten part of it. At some tables the next player chooses which part; the table's rules say who chooses, and what the failed throw costs."
+    "text": "When a throw can be beaten, the thrower plays only a beaten part of it (at some tables the beaten part with the fewest cards). At some tables the next player chooses which part; the table's rules say who chooses, and what the failed throw costs."
   },
   "docs/rules.md §7 (declaring trump while dealing, seed 000 亮牌規則)": {
     "id": "declaring",
