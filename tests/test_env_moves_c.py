@@ -89,7 +89,8 @@ def test_handing_over_mid_deal_and_skip_forced_are_exact():
     ("one-deck-40", None), ("two-deck-80", None), ("three-deck-titanic", None),
     ("four-deck", None), ("constant-two", None), ("finding-friends", 5),
     ("finding-friends", 8), ("finding-friends", 12), ("house/kitty-theft", None),
-    ("house/finding-friends-6p-3packs", None), ("house/turn-kitty", None)])
+    ("house/finding-friends-6p-3packs", None), ("house/turn-kitty", None),
+    ("house/ran", None)])  # (the bury settings, a failed throw's penalty)
 @pytest.mark.parametrize("max_moves", [256, 64, 6])
 def test_c_moves_equal_the_python_listing_everywhere(variant, players, max_moves):
     for seed in range(3):

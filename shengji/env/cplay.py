@@ -27,7 +27,7 @@ from ..cards import NUM_KINDS
 from ..engine import drive as _drive
 from ..engine.events import TrickWon
 from ..engine.phase import PLAYING
-from .building import N_ACTIONS
+from .building import N_ACTIONS, seen_call
 
 try:
     from .._core import ffi, lib
@@ -83,7 +83,7 @@ class CPlay:
         o.call_pending = 0
         o.n_calls = len(calls)
         if calls:
-            o.calls[0:2 * len(calls)] = [x for call in calls for x in call]
+            o.calls[0:2 * len(calls)] = [x for call in map(seen_call, calls) for x in call]
 
     def _buffers(self) -> None:
         self.b = ffi.new("sj_build *")
