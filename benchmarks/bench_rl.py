@@ -13,7 +13,9 @@ reads an observation at every decision where it has one, as a learner would:
   checks itself; ``pettingzoo wrapper``: raw inside PettingZoo's OrderEnforcingWrapper,
   what ``env()`` returned before); ``pettingzoo raw, py``: the same with
   the play phase on the per-step Python path (``shengji.env.cplay.ENABLED = False``, as
-  before it ran in C); ``pettingzoo moves``: whole-move mode; ``…, skip_forced``: the
+  before it ran in C); ``pettingzoo moves``: whole-move mode (``pettingzoo moves, py``:
+  its play phase on the per-step Python path and its moves listed by the Python
+  reference, as before whole moves ran in C); ``…, skip_forced``: the
   option ``skip_forced=True``, the environment taking itself every action that is the
   only one allowed (about half the card-by-card steps of a deal);
 - ``openspiel shengji``: our OpenSpiel game, its observation tensor at every decision
@@ -25,6 +27,10 @@ reads an observation at every decision where it has one, as a learner would:
   on a few deals first), ten legal actions each and an observer that writes nothing;
 - ``openspiel shengji, skip_forced`` / ``openspiel empty, skip_forced``: the same with
   the game parameter ``skip_forced=True`` (the empty game shaped as that deal);
+- ``openspiel infostate``: our OpenSpiel game with the information state of the seat
+  to act at every decision, ``state.information_state_tensor(p)`` (a list of floats);
+  ``openspiel infostate, observer``: the perfect-recall observer's NumPy tensor instead
+  (``make_observation(game, IIGObservationType(perfect_recall=True)).set_from``);
 - ``openspiel hearts``: OpenSpiel's C++ hearts through pyspiel,
   ``state.information_state_tensor`` at every decision (hearts has no observation
   tensor);
@@ -34,7 +40,10 @@ reads an observation at every decision where it has one, as a learner would:
 The contenders run in turn, ``--repeat`` rounds, each for about ``--seconds`` of CPU
 time (``time.process_time``: other load on the machine does not count); the medians and
 the ratios to ``simulate`` are printed (``--json`` for one JSON object; ``--only NAME``,
-repeated: those contenders alone).
+repeated: those contenders alone). ``--base CHECKOUT`` compares: each round runs the
+contenders in a process on that checkout (its ``shengji`` package, built) and then in
+one on this checkout, alternating, and prints the medians side by side with the ratio
+after/before and the load average.
 """
 
 from __future__ import annotations
@@ -96,16 +105,52 @@ def pettingzoo(variant, wrapped: bool | str, **kw):
 
 def python_play_phase(one):
     """``one`` with the play phase on the per-step Python path (``shengji.env.cplay``
-    off): the environment as it was before the play phase ran in C."""
-    from shengji.env import cplay
+    off) and whole moves listed by the Python reference (``shengji.env.moves``'s
+    ``C_LISTING`` off, where it exists): the environment as it was before they ran in
+    C."""
+    from shengji.env import cplay, moves
 
     def run(i):
         cplay.ENABLED = False
+        old = getattr(moves, "C_LISTING", None)
+        moves.C_LISTING = False
         try:
             one(i)
         finally:
             cplay.ENABLED = True
+            moves.C_LISTING = old
     return run
+
+
+def openspiel_infostate(variant_name: str, observer: bool):
+    """Our OpenSpiel game with the information state of the seat to act read at every
+    decision: ``state.information_state_tensor(p)`` (a list of floats), or with
+    ``observer`` the perfect-recall observer (``make_observation(game,
+    IIGObservationType(perfect_recall=True)).set_from``: a NumPy array)."""
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    import shengji.env.openspiel  # noqa: F401 - registers the game
+
+    game = pyspiel.load_game("shengji", {"variant": variant_name})
+    obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    rng = random.Random(0)
+
+    def one(i):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            p = s.current_player()
+            if observer:
+                obs.set_from(s, p)
+            else:
+                s.information_state_tensor(p)
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    return one
 
 
 def openspiel_game(name: str, params: dict | None = None):
@@ -281,7 +326,14 @@ def main() -> None:
     ap.add_argument("--only", action="append", default=[], metavar="CONTENDER",
                     help="run this contender (repeat the option for more; default: "
                          "all), e.g. --only simulate --only 'pettingzoo env()'")
+    ap.add_argument("--base", metavar="CHECKOUT",
+                    help="another checkout (a directory holding its built shengji "
+                         "package): each round runs the contenders there and here, in "
+                         "turn, each in its own process, and prints both side by side")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.base:
+        return compare(args)
     from shengji.variants import load_variant
 
     v = load_variant(args.variant)
@@ -292,6 +344,8 @@ def main() -> None:
         "pettingzoo wrapper": lambda: pettingzoo(v, "pettingzoo"),
         "pettingzoo raw, py": lambda: python_play_phase(pettingzoo(v, False)),
         "pettingzoo moves": lambda: pettingzoo(v, False, actions="moves"),
+        "pettingzoo moves, py": lambda: python_play_phase(
+            pettingzoo(v, False, actions="moves")),
         "pettingzoo env(), skip_forced": lambda: pettingzoo(v, True, skip_forced=True),
         "pettingzoo moves, skip_forced": lambda: pettingzoo(v, False, actions="moves",
                                                             skip_forced=True),
@@ -302,6 +356,8 @@ def main() -> None:
         "openspiel shengji, skip_forced": lambda: openspiel_game(
             "shengji", {"variant": args.variant, "skip_forced": True}),
         "openspiel empty, skip_forced": lambda: openspiel_empty(args.variant, True),
+        "openspiel infostate": lambda: openspiel_infostate(args.variant, False),
+        "openspiel infostate, observer": lambda: openspiel_infostate(args.variant, True),
         "openspiel hearts": lambda: openspiel_game("hearts"),
         "rlcard doudizhu": rlcard_doudizhu,
     }
@@ -320,6 +376,11 @@ def main() -> None:
             print(f"skipping {name}: {e}")
         except Exception as e:  # noqa: BLE001 - a contender this checkout lacks
             print(f"skipping {name}: {type(e).__name__}: {e}")
+    for one in players.values():  # a deal before the clock: imports, first caches
+        one(-1)
+    if args.worker:  # one round, for compare(): deals per second as JSON
+        print(json.dumps({name: _timed(one, args.seconds) for name, one in players.items()}))
+        return
     runs: dict = {name: [] for name in players}
     for _ in range(args.repeat):
         for name, one in players.items():
@@ -337,6 +398,58 @@ def main() -> None:
     for name, r in out.items():
         ratio = f"{r['vs_simulate']:.3f} x simulate" if r["vs_simulate"] is not None else ""
         print(f"  {name:30s} {r['deals_per_s']:9,.1f} deals/s  {ratio}  runs {r['runs']}")
+
+
+def compare(args) -> None:
+    """``--base``: rounds of the contenders in a process on the other checkout, then in
+    one on this one (``--worker``), alternating; medians side by side."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = str(Path(__file__).resolve().parents[1])
+    cmd = [sys.executable, __file__, "--worker", "--variant", args.variant, "--seconds",
+           str(args.seconds)] + [x for name in args.only for x in ("--only", name)]
+    load0 = os.getloadavg()
+    runs: dict = {"before": {}, "after": {}}
+    for _ in range(args.repeat):
+        for side, path in (("before", args.base), ("after", here)):
+            env = {**os.environ, "PYTHONPATH": path}
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True,
+                                 cwd=path).stdout
+            for name, rate in json.loads(out.splitlines()[-1]).items():
+                runs[side].setdefault(name, []).append(rate)
+    load1 = os.getloadavg()
+    med = {side: {k: statistics.median(v) for k, v in r.items()} for side, r in runs.items()}
+    base = {side: m.get("simulate") for side, m in med.items()}
+    result = {"variant": args.variant, "base": args.base, "here": here,
+              "load_average": [round(x, 2) for x in (*load0, *load1)],
+              "contenders": {}}
+    for name in med["after"]:
+        row = {side: {"deals_per_s": round(med[side][name], 1),
+                      "runs": [round(x, 1) for x in runs[side][name]],
+                      "vs_simulate": round(med[side][name] / base[side], 3)
+                      if base[side] else None}
+               for side in ("before", "after") if name in med[side]}
+        if "before" in row:
+            row["after_over_before"] = round(med["after"][name] / med["before"][name], 2)
+        result["contenders"][name] = row
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"{args.variant}: before = {args.base}, after = {here}; {args.repeat} alternating "
+          f"rounds of {args.seconds:g} s per contender (CPU time), medians; load average "
+          f"{load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f} before, {load1[0]:.2f} "
+          f"{load1[1]:.2f} {load1[2]:.2f} after")
+    print(f"  {'':32s} {'before deals/s':>15s} {'after deals/s':>14s} {'after/before':>13s}"
+          f" {'before x sim':>13s} {'after x sim':>12s}")
+    for name, row in result["contenders"].items():
+        b, a = row.get("before", {}), row["after"]
+        print(f"  {name:32s} {b.get('deals_per_s', float('nan')):15,.1f} "
+              f"{a['deals_per_s']:14,.1f} {row.get('after_over_before', float('nan')):13.2f}"
+              f" {b.get('vs_simulate') or float('nan'):13.3f} "
+              f"{a['vs_simulate'] or float('nan'):12.3f}")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ STAMP = OUT_DIR / "core.wasm.sources"
 # the cffi build's sources (read from build_core.py: one list), then the JS accessors
 SOURCES = [*re.findall(r'"core_c/(\w+\.c)"', (HERE / "build_core.py").read_text("utf-8")),
            "wasm_api.c"]
-HEADERS = ["shengji_core.h", "sj_internal.h", "observe.h"]
+HEADERS = ["shengji_core.h", "sj_internal.h", "observe.h", "moves.h", "pyrandom.h"]
 
 EXPORTS = [
     # the public API (shengji_core.h) that a frontend needs

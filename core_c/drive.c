@@ -24,6 +24,8 @@
  *                  follows as a play record (lead set)
  *   a trick's end  LOG_TRICK | (the winning play's index << 16) | points
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "shengji_core.h"
@@ -301,6 +303,84 @@ static int watched(const sj_drive *d, const uint8_t *P)
     return 0;
 }
 
+/* the cards of options idx[0..n-1] of the decision listed (or being applied), 54 counts
+ * each into rows (the filler table built once for them all); SJ_OK or an error (an
+ * index outside what is kept) */
+int sj__drive_options(const sj_rules *r, const sj_drive *d, const int64_t *idx, int n,
+                      uint8_t *rows)
+{
+    const uint8_t *H = d->hands[d->to_act];
+    uint8_t base[SJ_NK], pool[SJ_NK], *leads = NULL;
+    filler_t f;
+    if (d->open_kind == OPEN_WHOLE || d->open_kind == OPEN_FILLER) {
+        int held = held_of(r, d, H, base, pool);
+        if (d->open_kind == OPEN_FILLER && filler_build(pool, d->lead.n - held, &f))
+            return SJ_ERR_ARG; /* listed before: cannot happen */
+    }
+    if (d->open_kind == OPEN_LEAD && n > 1) {
+        /* leads past those kept: the listing walked once for them all, not once each */
+        int64_t top = -1;
+        for (int j = 0; j < n; j++)
+            top = idx[j] > top ? idx[j] : top;
+        if (top >= SJ_DRIVE_LEADS && top < INT32_MAX / SJ_NK) {
+            leads = malloc((size_t)(top + 1) * SJ_NK);
+            if (!leads)
+                return SJ_ERR_MEMORY;
+            int got = sj_lead_list(r, H, d->throws, leads, (int)top + 1);
+            if (got <= top) {
+                free(leads);
+                return got < 0 ? got : SJ_ERR_ARG;
+            }
+        }
+    }
+    int rc = SJ_OK;
+    for (int j = 0; j < n && rc == SJ_OK; j++) {
+        int64_t i = idx[j];
+        uint8_t *P = rows + (size_t)j * SJ_NK;
+        if (i < 0) {
+            rc = SJ_ERR_ARG;
+            break;
+        }
+        memset(P, 0, SJ_NK);
+        switch (d->open_kind) {
+        case OPEN_LEAD:
+            if (i < SJ_DRIVE_LEADS)
+                memcpy(P, d->leads + (size_t)i * SJ_NK, SJ_NK);
+            else if (leads)
+                memcpy(P, leads + (size_t)i * SJ_NK, SJ_NK);
+            else if ((rc = sj__lead_at(r, H, d->throws, (int)i, P)) > 0)
+                rc = SJ_OK;
+            break;
+        case OPEN_SINGLE:
+            if (i >= SJ_NK)
+                rc = SJ_ERR_ARG;
+            else
+                P[K(d->opts[i])] = 1;
+            break;
+        case OPEN_WHOLE:
+        case OPEN_FILLER:
+            memcpy(P, base, SJ_NK);
+            if (d->open_kind == OPEN_FILLER) {
+                if ((uint64_t)i >= f.ways[0][f.r])
+                    rc = SJ_ERR_ARG;
+                else
+                    filler_at(&f, (uint64_t)i, P);
+            }
+            break;
+        case OPEN_LISTED:
+            if (i >= SJ_DRIVE_FOLLOWS)
+                rc = SJ_ERR_ARG;
+            else
+                memcpy(P, d->follows + (size_t)i * SJ_NK, SJ_NK);
+            break;
+        default:
+            rc = SJ_ERR_ARG;
+        }
+    }
+    free(leads);
+    return rc;
+}
+
 /* apply option i of the open decision */
 static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
 {
@@ -309,14 +389,18 @@ static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
     uint8_t P[SJ_NK];
     sj_lead A;
     const sj_lead *F = NULL;
-    memset(P, 0, sizeof P);
-    switch (d->open_kind) {
-    case OPEN_LEAD: {
-        int rc = 0;
-        if (i < SJ_DRIVE_LEADS)
-            memcpy(P, d->leads + (size_t)i * SJ_NK, SJ_NK);
-        else if ((rc = sj__lead_at(r, H, d->throws, (int)i, P)) < 0)
-            return rc;
+    int rc = sj__drive_options(r, d, &i, 1, P);
+    if (rc < 0)
+        return rc;
+    if (d->open_kind == OPEN_SINGLE) {
+        int k = K(d->opts[i]);
+        if (!H[k])
+            return SJ_ERR_NOT_IN_HAND;
+        if (d->watch[k])
+            return SJ_DRIVE_PENDING; /* a called card: the engine counts it */
+        return play(r, d, seat, P, NULL, k);
+    }
+    if (d->open_kind == OPEN_LEAD) {
         if (watched(d, P))
             return SJ_DRIVE_PENDING;
         int n = 0, kinds = 0;
@@ -324,60 +408,34 @@ static int64_t apply(const sj_rules *r, sj_drive *d, int64_t i)
             n += P[k];
             kinds += P[k] != 0;
         }
-        if (kinds == 1 && n <= r->max_tuple)
-            break; /* one card or one tuple: no throw (Game._play_plan) */
-        if ((rc = sj_decompose54(r, P, &A)) < 0)
-            return rc;
-        F = &A;
-        if (rc <= 1)
-            break;
-        uint8_t others[(SJ_MAX_PLAYERS - 1) * SJ_NK];
-        for (int j = 1; j < m; j++)
-            memcpy(others + (size_t)(j - 1) * SJ_NK, d->hands[(seat + j) % m], SJ_NK);
-        sj_throw_result tr;
-        if ((rc = sj_check_throw(r, &A, others, (m - 1) * SJ_NK, m - 1, &tr, NULL)))
-            return rc;
-        if (tr.valid)
-            break;
-        if (tr.n_options != 1) /* the next seat chooses: Python asks it */
-            return SJ_DRIVE_PENDING;
-        log_play(d, seat, P, 1);
-        F = NULL; /* the forced play leads */
-        int back = 0; /* cards the forced play takes back */
-        for (int k = 0; k < SJ_NK; k++)
-            back += P[k] - tr.options[0][k];
-        int pen = d->throw_penalty + d->throw_penalty_per_card * back;
-        d->penalties[seat] += pen;
-        d->penalty += (d->side >> seat & 1) ? pen : -pen;
-        memcpy(P, tr.options[0], SJ_NK);
-        break;
-    }
-    case OPEN_SINGLE: {
-        int k = K(d->opts[i]);
-        if (!H[k])
-            return SJ_ERR_NOT_IN_HAND;
-        if (d->watch[k])
-            return SJ_DRIVE_PENDING; /* a called card: the engine counts it */
-        P[k] = 1;
-        return play(r, d, seat, P, NULL, k);
-    }
-    case OPEN_WHOLE:
-    case OPEN_FILLER: {
-        uint8_t pool[SJ_NK];
-        int held = held_of(r, d, H, P, pool);
-        if (d->open_kind == OPEN_FILLER) {
-            filler_t f;
-            if (filler_build(pool, d->lead.n - held, &f))
-                return SJ_ERR_ARG; /* listed before: cannot happen */
-            filler_at(&f, (uint64_t)i, P);
+        if (kinds > 1 || n > r->max_tuple) { /* one card or one tuple: no throw
+                                              * (Game._play_plan) */
+            if ((rc = sj_decompose54(r, P, &A)) < 0)
+                return rc;
+            F = &A;
+            if (rc > 1) {
+                uint8_t others[(SJ_MAX_PLAYERS - 1) * SJ_NK];
+                for (int j = 1; j < m; j++)
+                    memcpy(others + (size_t)(j - 1) * SJ_NK, d->hands[(seat + j) % m],
+                           SJ_NK);
+                sj_throw_result tr;
+                if ((rc = sj_check_throw(r, &A, others, (m - 1) * SJ_NK, m - 1, &tr, NULL)))
+                    return rc;
+                if (!tr.valid) {
+                    if (tr.n_options != 1) /* the next seat chooses: Python asks it */
+                        return SJ_DRIVE_PENDING;
+                    log_play(d, seat, P, 1);
+                    F = NULL; /* the forced play leads */
+                    int back = 0; /* cards the forced play takes back */
+                    for (int k = 0; k < SJ_NK; k++)
+                        back += P[k] - tr.options[0][k];
+                    int pen = d->throw_penalty + d->throw_penalty_per_card * back;
+                    d->penalties[seat] += pen;
+                    d->penalty += (d->side >> seat & 1) ? pen : -pen;
+                    memcpy(P, tr.options[0], SJ_NK);
+                }
+            }
         }
-        break;
-    }
-    case OPEN_LISTED:
-        memcpy(P, d->follows + (size_t)i * SJ_NK, SJ_NK);
-        break;
-    default:
-        return SJ_ERR_ARG;
     }
     if (watched(d, P))
         return SJ_DRIVE_PENDING;

@@ -61,7 +61,7 @@ int sj_observe(const sj_obs *o, int32_t seat, float *out, int32_t out_len)
     if (o->decision < 0 || o->decision > KINDS || o->trump < 0 || o->trump > 4 ||
         o->level < 0 || o->level > 12 || !seat_ok(o->dealer, p) || !seat_ok(o->leader, p) ||
         !seat_ok(o->bid_seat, p) || !seat_ok(o->buried_by, p) || o->n_calls < 0 ||
-        o->n_calls > 4 || o->call_pending < 0 || o->call_pending > ORDINALS ||
+        o->n_calls > SJ_OBS_CALLS || o->call_pending < 0 || o->call_pending > ORDINALS ||
         o->n_moves < 0)
         return SJ_ERR_ARG;
     for (int i = 0; i < o->n_calls; i++)
@@ -426,16 +426,19 @@ int sj_build_step_forced(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b,
     return rc < 0 ? rc : flags | rc;
 }
 
-int sj_build_observe(sj_obs *o, const sj_drive *d, const sj_build *b, int32_t seat,
-                     float *out, int32_t out_len, int8_t *mask, int32_t mask_len)
+int sj_obs_drive(sj_obs *o, const sj_drive *d, int32_t seat, int32_t kind,
+                 const uint8_t *building, float *out, int32_t out_len)
 {
-    if (!o || !d || !b || !mask || mask_len != 60 || seat < 0 || seat >= d->players ||
-        d->players != o->players)
+    if (!o || !d || seat < 0 || seat >= d->players || d->players != o->players)
         return SJ_ERR_ARG;
     int p = d->players, acting = seat == d->to_act;
-    o->decision = acting ? b->kind : KINDS;
-    if (acting)
-        memcpy(o->building, b->counts, NK);
+    o->decision = acting ? kind : KINDS;
+    if (acting) {
+        if (building)
+            memcpy(o->building, building, NK);
+        else
+            memset(o->building, 0, NK);
+    }
     memcpy(o->hand, d->hands[seat], NK);
     o->leader = d->leader;
     o->in_trick = d->n_trick;
@@ -445,10 +448,18 @@ int sj_build_observe(sj_obs *o, const sj_drive *d, const sj_build *b, int32_t se
         o->hand_len[s] = d->hand_len[s];
         o->captured[s] = d->captured[s];
     }
-    int rc = sj_observe(o, seat, out, out_len);
+    return sj_observe(o, seat, out, out_len);
+}
+
+int sj_build_observe(sj_obs *o, const sj_drive *d, const sj_build *b, int32_t seat,
+                     float *out, int32_t out_len, int8_t *mask, int32_t mask_len)
+{
+    if (!b || !mask || mask_len != 60)
+        return SJ_ERR_ARG;
+    int rc = sj_obs_drive(o, d, seat, b->kind, b->counts, out, out_len);
     if (rc)
         return rc;
-    if (acting)
+    if (seat == d->to_act)
         memcpy(mask, b->mask, 60);
     else
         memset(mask, 0, 60);

@@ -7,6 +7,7 @@
 
 #define SJ_OBS_SEATS 12
 #define SJ_OBS_MOVES 64 /* moves of the history kept at most */
+#define SJ_OBS_CALLS 12 /* friend calls kept at most (12 seats call at most 5) */
 
 /* The state an observation is built from. The tracker keeps the first part from the
  * events (sj_obs_move, sj_obs_trick_end, sj_obs_bury, sj_obs_deal_start); the caller
@@ -35,7 +36,7 @@ typedef struct {
     int32_t side;                       /* bit s: seat s known on the dealer's side */
     int32_t n_calls;                    /* friend calls (or chosen so far) */
     int32_t call_pending;               /* the ordinal waiting for its card, 0 none */
-    int32_t calls[8];                   /* (ordinal, card) pairs */
+    int32_t calls[24];                  /* (ordinal, card) pairs */
     int32_t teams[12];
     int32_t hand_len[12];
     int32_t levels[12];
@@ -58,7 +59,6 @@ void sj_obs_trick_end(sj_obs *o);
 int sj_obs_bury(sj_obs *o, int32_t seat, const uint8_t *cards, int32_t n);
 void sj_obs_deal_start(sj_obs *o);
 
-#endif
 
 /* ---------------------------------------------------------------- the play phase in C
  * The environments' card-by-card decisions of the play phase, built against the play
@@ -99,6 +99,13 @@ int sj_build_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_
  * play was made; 0 when nothing was forced) */
 int sj_build_step_forced(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_t a,
                          int32_t stop);
+/* seat's observation (out, sj_obs_size floats) from the driver's state and the tracker:
+ * kind is the decision's (for the seat to act) and building its cards so far (NULL:
+ * none); shared by sj_build_observe and moves.c's sj_moves_observe */
+int sj_obs_drive(sj_obs *o, const sj_drive *d, int32_t seat, int32_t kind,
+                 const uint8_t *building, float *out, int32_t out_len);
 /* seat's observation (out, sj_obs_size floats) and mask (60 int8, zero unless to act) */
 int sj_build_observe(sj_obs *o, const sj_drive *d, const sj_build *b, int32_t seat,
                      float *out, int32_t out_len, int8_t *mask, int32_t mask_len);
+
+#endif

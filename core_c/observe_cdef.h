@@ -1,6 +1,7 @@
 /* cffi's view of observe.h (build_core.py checks it against the real header) */
 #define SJ_OBS_SEATS 12
 #define SJ_OBS_MOVES 64
+#define SJ_OBS_CALLS 12
 typedef struct {
     int32_t players;
     int32_t history;
@@ -23,7 +24,7 @@ typedef struct {
     int32_t side;
     int32_t n_calls;
     int32_t call_pending;
-    int32_t calls[8];
+    int32_t calls[24];
     int32_t teams[12];
     int32_t hand_len[12];
     int32_t levels[12];

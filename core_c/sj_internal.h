@@ -81,6 +81,13 @@ int sj__greedy_follow(const sj_rules *r, const sj_lead *F, const uint8_t (*P)[64
  * target < 0 nothing is written); returns how many leads there are, or an error */
 int sj__lead_at(const sj_rules *r, const uint8_t *hand, int throws, int target, uint8_t *out);
 
+/* ---- drive.c (used by moves.c) */
+
+/* the cards of options idx[0..n-1] of the play driver's listed decision, 54 counts each
+ * into rows; SJ_OK or an error */
+int sj__drive_options(const sj_rules *r, const sj_drive *d, const int64_t *idx, int n,
+                      uint8_t *rows);
+
 /* ---- rainbow.c (leads with esuit SJ_RAINBOW) */
 
 /* the rainbow decomposition of c (n cards, several suits), or SJ_ERR_MIXED if it is none */

@@ -126,12 +126,12 @@ def _check_address(address: str) -> None:
                            "or check the address") from None
 
 
-def ray_mapper(address: str | None = None, cpus: int | None = None,
-               batch: int | None = None) -> RayMapper:
-    """A mapper on Ray: the cluster at ``address`` (``HOST:PORT`` of a head started with
+def init_ray(address: str | None = None, cpus: int | None = None):
+    """Ray, joined to the cluster at ``address`` (``HOST:PORT`` of a head started with
     ``ray start --head``, ``ray://HOST:PORT`` for Ray Client, or ``auto`` for the
     cluster this machine belongs to), else a local Ray with ``cpus`` CPUs (default: all
-    of this machine's). An already initialised Ray is used as it is."""
+    of this machine's); an already initialised Ray as it is. Returns ``(ray, started)``:
+    whether this call started it (its caller shuts it down). Errors are one line."""
     ray = import_ray()
     started = False
     if not ray.is_initialized():
@@ -156,6 +156,14 @@ def ray_mapper(address: str | None = None, cpus: int | None = None,
         else:
             ray.init(num_cpus=cpus or os.cpu_count() or 1, **opts)
         started = True
+    return ray, started
+
+
+def ray_mapper(address: str | None = None, cpus: int | None = None,
+               batch: int | None = None) -> RayMapper:
+    """A mapper on Ray (``init_ray``: the cluster at ``address``, else a local Ray with
+    ``cpus`` CPUs). An already initialised Ray is used as it is."""
+    ray, started = init_ray(address, cpus)
     workers = int(ray.cluster_resources().get("CPU", 1))
     return RayMapper(ray, address, workers, batch=batch, started=started)
 

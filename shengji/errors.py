@@ -59,6 +59,12 @@ class RecordError(ShengjiError, ValueError):
     field, e.g. ``game record: actions[3].option: 'abc' is not an integer``."""
 
 
+class CheckpointError(ShengjiError, ValueError):
+    """A trained network's file (``shengji.env.qnet``: the ``learned`` bot's model) is
+    missing or malformed. The message names the file and what is wrong, e.g.
+    ``model.npz: array Ws has shape (12, 8); a network of 128 units needs (1405, 128)``."""
+
+
 class VariantError(ShengjiError):
     """A variant file or plugin is broken. The message names the file, line and key path."""
 

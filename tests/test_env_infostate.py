@@ -99,3 +99,66 @@ def test_kept_tensor_equals_one_written_in_full(variant):
         steps += 1
     if variant == "house/turn-kitty":
         assert sum(r[0] == redeal for r in s.info.rows[0]) == 2
+
+
+@pytest.mark.parametrize("variant,params", [
+    ("two-deck-80", {}), pytest.param("finding-friends", {"players": 6},
+                                      marks=pytest.mark.long),
+    ("one-deck-40", {"actions": "moves", "max_moves": 16})])
+def test_information_state_tensor_list_equals_pyspiels_and_a_cold_copy(variant, params):
+    """``state.information_state_tensor(p)`` (a list kept per seat; C's plays read from
+    its log before the game has them) is what pyspiel's own path gives (the observer's
+    tensor converted by C++) and what a clone handed over to the Python path writes in
+    full, for every seat at every decision, whether C's plays go to the game now and
+    then (the text information state reads them) or only at the end."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("shengji", {"variant": variant, **params})
+    obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    for hand_over in (False, True):
+        rng = random.Random(hand_over)
+        s = game.new_initial_state()
+        steps = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+                continue
+            if hand_over and steps % 4 == 0:
+                s.information_state_string(s.current_player())  # C's plays to the game
+            if steps % 9 == 0:
+                c = s.clone()
+                c.game  # noqa: B018 - hands a clone's C play phase over to the Game
+                for p in range(game.num_players()):
+                    fast = s.information_state_tensor(p)
+                    assert type(fast) is list and all(type(x) is float for x in fast[:99])
+                    assert fast == pyspiel.State.information_state_tensor(s, p), (steps, p)
+                    assert fast == c.information_state_tensor(p), (steps, p)
+                    obs.set_from(s, p)
+                    assert fast == obs.tensor.tolist()
+            else:
+                s.information_state_tensor(s.current_player())
+            s.apply_action(rng.choice(s.legal_actions()))
+            steps += 1
+        assert steps > 40
+    with pytest.raises(pyspiel.SpielError):
+        s.information_state_tensor(game.num_players())
+
+
+def test_sizes_in_the_docs_are_the_games():
+    """docs/rl.md's table of tensor sizes is the code's (issue 39: the page said 33,480
+    where the game declared 33,158)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text("utf-8")
+    rows = re.findall(r"^  \| (two-deck-80|finding-friends, 6 seats|one-deck-40) \| "
+                      r"([\d,]+) \| ([\d,]+) \((\d+)×54 \+ (\d+)×(\d+)\) \|$", text, re.M)
+    assert len(rows) == 3
+    for name, obs, info, hand, rows_, width in rows:
+        variant, _, seats = name.partition(", ")
+        game = pyspiel.load_game("shengji", {"variant": variant,
+                                             "players": int(seats.split()[0]) if seats else 0})
+        lay = game.info_layout
+        assert int(obs.replace(",", "")) == game.observation_tensor_size()
+        assert int(info.replace(",", "")) == game.information_state_tensor_size() == lay.size
+        assert (int(hand), int(rows_), int(width)) == (lay.hand, lay.rows, lay.width)

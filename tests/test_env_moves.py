@@ -153,3 +153,32 @@ def test_features_equal_the_move_by_move_reference(variant):
         checked.add(dec.kind)
         e.step(rng.randrange(len(e.decision.moves)))
     assert {"lead", "follow", "bury"} <= checked
+
+
+def test_move_layout_names_every_column():
+    """MOVE_LAYOUT.split names the feature columns (no offsets to count): the kind is
+    one-hot, n_cards and n_kinds follow from the cards, a single row splits too."""
+    from shengji.env.moves import MOVE_FEATURES, MOVE_LAYOUT
+
+    assert MOVE_LAYOUT.size == MOVE_FEATURES == 70
+    assert [n for n, _ in MOVE_LAYOUT.pieces][:2] == ["kind", "cards"]
+    assert MOVE_LAYOUT.index["wins"] == MOVE_LAYOUT.slices["wins"][0] == 67
+    e = raw_env("two-deck-80", actions="moves")
+    e.reset(seed=3)
+    rng = random.Random(3)
+    seen = set()
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        n = int(obs["action_mask"].sum())
+        f = MOVE_LAYOUT.split(obs["moves"][:n])
+        assert (f["kind"].sum(-1) == 1).all() and f["kind"].shape == (n, 7)
+        assert np.array_equal(f["n_cards"], f["cards"].sum(-1))
+        assert np.array_equal(f["n_kinds"], (f["cards"] > 0).sum(-1))
+        row = MOVE_LAYOUT.split(obs["moves"][0])
+        assert row["cards"].shape == (54,) and row["wins"] == obs["moves"][0, 67]
+        seen.add(int(np.argmax(f["kind"][0])))
+        e.step(rng.randrange(n))
+    assert {1, 2, 3} <= seen  # burials, leads and follows

@@ -174,3 +174,43 @@ def test_trainer_opponents_cycle_deal_by_deal(monkeypatch):
         "heuristic"}
     with pytest.raises(ShengjiError, match="unknown bot"):
         Trainer("one-deck-40", opponents="random,nobody")
+
+
+@pytest.mark.long
+def test_dmc_actors_on_a_local_ray(tmp_path):
+    """DMC with its actors on a local Ray (2 actors, 48 deals, a few hundred steps of
+    Adam), the learner here: both actors play, the fits' losses are finite and fall
+    from the first, the weights handed out change with each fit, the checkpoint
+    saves."""
+    pytest.importorskip("ray")
+    from shengji.env.dmc import train
+
+    t = Trainer("one-deck-40", fit_every=256, max_moves=16, hidden=16, hidden2=8, batch=16,
+                lr=3e-3)
+    out = tmp_path / "ray.npz"
+    lines: list = []
+    train(t, deals=48, eval_every=24, eval_boards=1, out=str(out), ray="", actors=2,
+          per_task=4, log=lines.append)
+    played = t.net.meta["actor_deals"]
+    assert sorted(played) == ["1", "2"] and all(n >= 8 for n in played.values())
+    assert t.deals >= 48 and t.fits >= 3 and t.samples >= 3 * 256
+    losses = [v for _, v in t.net.meta["losses"]]
+    assert all(math.isfinite(v) for v in losses) and min(losses[1:]) < losses[0]
+    assert QNet.load(out).meta["actor_deals"] == played
+    assert any(x.startswith("eval ") for x in lines)
+
+
+def test_dmc_command_line_ray_errors_are_one_line(capsys):
+    import socket
+
+    from shengji.env.dmc import main
+
+    with pytest.raises(SystemExit):
+        main(["--ray", "--actors", "0"])
+    assert "--actors and --deals-per-task need at least 1" in capsys.readouterr().err
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ShengjiError, match=f"--ray 127.0.0.1:{port}: no Ray cluster"):
+        main(["--variant", "one-deck-40", "--deals", "1", "--eval-boards", "1",
+              "--ray", f"127.0.0.1:{port}", "--out", "/nonexistent/x.npz"])

@@ -17,6 +17,15 @@ from .context import Context
 from .crules import _hold_only
 
 
+def seed_key(seed: str) -> bytes:
+    """What ``random.Random(seed)`` seeds MT19937 with, for a str ``seed``: the integer of
+    its UTF-8 bytes and their SHA-512 (big-endian), as 32-bit words least significant
+    first (at least one), little-endian bytes: the key of core_c/pyrandom.h."""
+    raw = seed.encode()
+    n = int.from_bytes(raw + sha512(raw).digest(), "big")
+    return n.to_bytes(max(4, (n.bit_length() + 31) // 32 * 4), "little")
+
+
 def shuffled(seed: str, cards: bytes) -> bytearray:
     """``cards`` (kind ids) in the order ``shengji.engine.dealing.shuffle`` puts them with
     ``random.Random(seed)``, ``seed`` a str: the same permutation, computed in C
@@ -24,11 +33,7 @@ def shuffled(seed: str, cards: bytes) -> bytearray:
     if not isinstance(seed, str) or not isinstance(cards, (bytes, bytearray)):
         raise ArgumentError(f"shuffled(seed, cards): a str and bytes, not "
                             f"{type(seed).__name__} and {type(cards).__name__}")
-    raw = seed.encode()
-    # what random.Random(str) seeds MT19937 with: the integer of the bytes and their
-    # SHA-512 (big-endian), as 32-bit words least significant first (at least one)
-    n = int.from_bytes(raw + sha512(raw).digest(), "big")
-    key = n.to_bytes(max(4, (n.bit_length() + 31) // 32 * 4), "little")
+    key = seed_key(seed)
     out = bytearray(cards)
     if lib.sj_shuffle(key, len(key), ffi.from_buffer(out), len(out)) != lib.SJ_OK:
         raise ShengjiError("sj_shuffle: bad arguments")  # not reached: the sizes are ours

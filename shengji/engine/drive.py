@@ -249,6 +249,40 @@ def _materialise(game, st, penalty: int, ended: bool) -> int:
     return done
 
 
+def logged_plays(st, start: int = 0) -> tuple[list, int]:
+    """The plays in the driver's log (``st``) from word ``start`` (a record's first) on,
+    which no game has been given yet, read without changing anything: (seat, the cards
+    played, a lead, the attempt of a failed throw or None), in order, and how many
+    events ``_materialise`` will make of those records."""
+    n_words = st.log_len
+    if n_words <= start:
+        return [], 0
+    if _ffi is None and not _load():
+        raise RuntimeError("the play driver needs the C core")
+    words = _ffi.buffer(st.log, n_words * 4)[start * 4:]
+    it = iter(memoryview(bytes(words)).cast("I"))
+    out: list[tuple[int, tuple[int, ...], bool, tuple[int, ...] | None]] = []
+    events = 0
+    for w in it:
+        events += 1
+        if w < _LOG_PLAY:  # a single card
+            out.append((w >> 7 & 15, _SINGLES[w >> 1 & 63], bool(w & 1), None))
+            continue
+        kind = w & 0xff000000
+        if kind == _LOG_TRICK:
+            continue
+        cards = tuple(islice(it, w & 0x7fff))
+        if kind == _LOG_PLAY:
+            out.append((w >> 16 & 255, cards, bool(w & 0x8000), None))
+            continue
+        forced = next(it)  # a failed throw (and its forced play, the next record)
+        events += 1
+        fcards = _SINGLES[forced >> 1 & 63] if forced < _LOG_PLAY else tuple(
+            islice(it, forced & 0x7fff))
+        out.append((w >> 16 & 255, fcards, True, cards))
+    return out, events
+
+
 def _single_tables() -> tuple:
     """[seat << 6 | card] -> the shared Play of that single, and (seat, (card,))."""
     global _TABLES

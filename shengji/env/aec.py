@@ -15,9 +15,11 @@ entry, as ``--seats``). Rewards (``reward=``):
 - ``"levels"`` (default): at the end of each deal, the levels the seat's side gained
   minus the levels the other side gained (+rise for the rising side, −rise for the
   others; zero-sum when the sides are the same size);
-- ``"points"``: after every trick, the change of the attackers' points (+ for the
-  attackers, − for the dealer's side), and at the end of the deal the rest of the
-  attackers' total (kitty bonus, penalties), so a deal sums to ±the attackers' total.
+- ``"points"``: after every step that changes the attackers' points or the sides (a
+  trick won, a friend joining, the deal's end), each seat gets what makes its rewards
+  of the deal so far add up to +the attackers' points for an attacker, −them for the
+  dealer's side, as the sides are known then; so a deal sums to ±the attackers' total
+  the scoring saw (kitty bonus, penalties) by the final sides (docs/rl.md "Rewards").
 
 ``skip_forced=True`` takes every action that is the only one allowed (the submit after
 the last card of a play, a card no other can replace) for the seat to act, so a step
@@ -49,17 +51,17 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
 from ..cards import NUM_KINDS
 from ..engine.actions import Play
 from ..engine.errors import IllegalAction
-from ..engine.events import DealScored, TrickWon
+from ..engine.events import DealScored, FriendJoined, TrickWon
 from ..engine.game import Game
 from ..engine.phase import PLAYING
 from ..errors import ShengjiError
 from .building import DONE, N_ACTIONS, Decision, decision_holding
+from .cmoves import SAMPLE, CMoves, MovesHandout
 from .cobserve import make_encoder
 from .cplay import END as _DRIVE_END
 from .cplay import ILLEGAL as SJ_BUILD_ILLEGAL
 from .cplay import PENDING as _DRIVE_PENDING
 from .cplay import PYTHONS, TRICK_ENDED, CPlay, Handout
-from .cplay import step_forced as _build_step_forced
 from .moves import MAX_MOVES, MOVE_FEATURES, MoveDecision
 from .observation import HISTORY
 from .ordering import AgentIterable, before_reset, before_reset_error, stand_in, step_after_done
@@ -115,8 +117,9 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.moves_mode = actions == "moves"
         self.max_moves = max_moves
         self.reward_mode = reward
-        #: a C play step's flags that need _step_c: the next decision Python's, a reward
-        self._c_slow = PYTHONS | (TRICK_ENDED if reward == "points" else 0)
+        #: a C play step's flags that need _step_c: the next decision Python's (or its
+        #: moves' sample), a reward
+        self._c_slow = PYTHONS | SAMPLE | (TRICK_ENDED if reward == "points" else 0)
         self.view_in_info = view_in_info
         self.render_mode = render_mode
         self.encoder = make_encoder(self.variant, history)
@@ -143,10 +146,14 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.external_seats: frozenset[int] = frozenset()
         self._gm: Game | None = None
         self._decision: Decision | MoveDecision | None = None
-        #: the play phase run in C (cplay.CPlay), None on the Python path
+        #: the play phase run in C (cplay.CPlay; whole moves: cmoves.CMoves), None on the
+        #: Python path
         self._cp: CPlay | None = None
+        self._c_play = CMoves if self.moves_mode else CPlay
         #: the arrays the C play phase's observations are written into (cplay.Handout)
-        self._handout = Handout(self.layout.size)
+        self._handout: Handout | MovesHandout = (
+            MovesHandout(self.layout.size, max_moves) if self.moves_mode
+            else Handout(self.layout.size))
         #: PettingZoo's order checks (shengji.env.ordering): set by env(), not raw_env()
         self._ordered = False
         self._has_reset = False
@@ -222,7 +229,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._points = 0
+        self._got = [0] * len(self.possible_agents)
         self._next_decision()
         if self.skip_forced:
             self._take_forced()
@@ -240,8 +247,9 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         if seat in self.external_seats:  # decided by act_engine: nothing to list
             self._decision = None
             return
-        if g.phase == PLAYING and CPlay.usable(self, g):
-            cp = CPlay(g, self.tracker, self.encoder)
+        if g.phase == PLAYING and self._c_play.usable(self, g):
+            cp = (CMoves(g, self.tracker, self.encoder, self.max_moves) if self.moves_mode
+                  else CPlay(g, self.tracker, self.encoder))
             if cp.open():  # the play phase goes on in C (cplay)
                 self._cp = cp
                 self._decision = None
@@ -258,10 +266,10 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             self._has_updated = True              # episode under way, no agent done
             agent = self.agent_selection
             a = action if type(action) is int else _action_number(agent, action)
-            if not 0 <= a < N_ACTIONS:
+            if not 0 <= a < self.n_actions:
                 rc = SJ_BUILD_ILLEGAL
             elif self.skip_forced:  # the forced actions after it too, in C (cplay)
-                rc = _build_step_forced(cp.r, cp.st, cp.o, cp.b, a, self._c_slow)
+                rc = cp._forced(cp.r, cp.st, cp.o, cp.b, a, self._c_slow)
             else:
                 rc = cp._step(cp.r, cp.st, cp.o, cp.b, a)
             if rc >= 0 and not rc & self._c_slow:
@@ -343,10 +351,14 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             if rc & TRICK_ENDED and self.reward_mode == "points":
                 self._c_trick_reward(cp)
             self.agent_selection = self.possible_agents[cp.st.to_act]
-            if rc & PYTHONS:  # the next decision only Python lists
+            # the next decision only Python lists (or, whole moves, its sample)
+            if rc & PYTHONS or (rc & SAMPLE and not cp.sample()):
                 self._leave_c()
                 self._next_decision()
         elif rc == _DRIVE_END:  # the deal's last trick: the engine scores it
+            # the seat that played last (the forced steps C took after ``a`` too), as
+            # the per-step path leaves it
+            self.agent_selection = self.possible_agents[cp.st.to_act]
             if self.reward_mode == "points":
                 self._c_trick_reward(cp)
             rest = cp.finish()  # the scoring's events, and the next deal's
@@ -372,7 +384,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             cp = self._cp
             if cp is not None:  # the play phase in C: the forced actions taken in C
                 agent = self.agent_selection
-                rc = _build_step_forced(cp.r, cp.st, cp.o, cp.b, -1, self._c_slow)
+                rc = cp._forced(cp.r, cp.st, cp.o, cp.b, -1, self._c_slow)
                 if rc >= 0 and not rc & self._c_slow:  # C stopped at a choice
                     if rc:
                         self.agent_selection = self.possible_agents[cp.st.to_act]
@@ -396,14 +408,7 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
 
     def _c_trick_reward(self, cp: CPlay) -> None:
         """``reward="points"`` after a trick played in C (as ``_reward`` of TrickWon)."""
-        tp = cp.st.trick_points
-        gained = tp - self._points
-        self._points = tp
-        if gained:
-            side = self._game_now().side
-            rewards = self.rewards
-            for s, agent in enumerate(self.possible_agents):
-                rewards[agent] += -gained if s in side else gained
+        self._settle(cp.st.trick_points, self._game_now().side)
 
     def _leave_c(self) -> None:
         """Hand the C play phase over to the Game (the Python path takes the next step)."""
@@ -420,7 +425,10 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         assert cp is not None
         built = cp.built()
         self._leave_c()
-        self._decision = decision_holding(self._game_now(), built)
+        g = self._game_now()
+        assert g.to_act is not None  # C hands over at a decision
+        self._decision = (MoveDecision.of_game(g, g.to_act, self.max_moves) if self.moves_mode
+                          else decision_holding(g, built))
 
     def _apply(self, agent: str, engine_action: Action) -> None:
         events = self._game_now().apply(engine_action)
@@ -456,25 +464,36 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
                     for s in range(len(teams)):
                         rewards[agents[s]] += ev.rise if s in ev.rising else -ev.rise
             return
+        scored = None
+        moved = False  # the attackers' points or the sides changed
         for ev in events:
             t = type(ev)
-            if t is TrickWon:
-                gained = ev.attacker_points - self._points
-                self._points = ev.attacker_points
-            elif t is DealScored:
-                gained = ev.attacker_points - self._points
-                self._points = 0
-            else:
-                continue
-            if gained:
-                side = ev.side if t is DealScored else g.side
-                for s in range(len(teams)):
-                    rewards[agents[s]] += -gained if s in side else gained
+            if t is DealScored:
+                scored = ev
+            elif t is TrickWon or t is FriendJoined:
+                moved = True
+        if scored is not None:  # the deal's end: its total, its final sides
+            self._settle(scored.attacker_points, scored.side)
+            self._got = [0] * len(teams)  # (a next deal starts from nothing)
+        elif moved:
+            self._settle(g.trick_points, g.side)
 
-    _points = 0
-    #: False: every reward is zero (a step may skip setting and adding them up)
-    _rewarded = True
+    def _settle(self, points: int, side: tuple[int, ...]) -> None:
+        """``reward="points"``: give each seat what makes its rewards of the deal so far
+        add up to its side's share of the attackers' ``points``: +points for an
+        attacker, −points for the dealer's ``side`` as it is known now (docs/rl.md
+        "Rewards": a hidden friend's rewards are settled when it joins)."""
+        got = self._got
+        rewards = self.rewards
+        agents = self.possible_agents
+        for s in range(len(got)):
+            target = -points if s in side else points
+            if target != got[s]:
+                rewards[agents[s]] += target - got[s]
+                got[s] = target
 
+    #: reward="points": each seat's rewards of the deal so far (``_settle``)
+    _got: list[int] = []
     # ------------------------------------------------------------------ observing
 
     def last(self, observe: bool = True

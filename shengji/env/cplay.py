@@ -27,7 +27,7 @@ from ..cards import NUM_KINDS
 from ..engine import drive as _drive
 from ..engine.events import TrickWon
 from ..engine.phase import PLAYING
-from .building import N_ACTIONS
+from .building import N_ACTIONS, seen_call
 
 try:
     from .._core import ffi, lib
@@ -43,8 +43,9 @@ _refs = sys.getrefcount if sys.implementation.name == "cpython" else None
 #: dtypes made once (numpy resolves ``dtype=np.int8`` at every call)
 _FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
-#: skip_forced (aec.py, openspiel.py): a step (or none: -1) and every action after it
-#: that is the only one allowed, in one C call (sj_build_step_forced)
+#: skip_forced (openspiel.py; aec.py asks the C state's own, ``CPlay._forced``): a step
+#: (or none: -1) and every action after it that is the only one allowed, in one C call
+#: (sj_build_step_forced)
 step_forced: Any = lib.sj_build_step_forced if lib is not None else None
 
 PLAYED, TRICK_ENDED, PYTHONS = 1, 2, 4
@@ -56,21 +57,24 @@ END, PENDING, ILLEGAL = (lib.SJ_DRIVE_END, lib.SJ_DRIVE_PENDING,
 class CPlay:
     """The C state of one environment's play phase (see the module's docstring)."""
 
-    __slots__ = ("st", "b", "o", "r", "game", "penalty", "size", "_step", "_obs",
-                 "_out", "_mask", "_out_np", "_mask_np", "_legal_np")
+    __slots__ = ("st", "b", "o", "r", "game", "penalty", "size", "info_words", "_step",
+                 "_forced", "_obs", "_out", "_mask", "_out_np", "_mask_np", "_legal_np")
 
-    def __init__(self, game, tracker, encoder) -> None:
+    def __init__(self, game, tracker, encoder, pickers: int = 0) -> None:
         self.game = game
         self.o = tracker.o
         self.r = game.ctx._r
         self.size = encoder.size
+        #: words of the log an OpenSpiel state's information state has read (zero again
+        #: when the log is handed to the game)
+        self.info_words = 0
         st = self.st = ffi.new("sj_drive *")
-        self.b = ffi.new("sj_build *")
         self._buffers()
-        # nothing listed by the driver (pickers 0): the env builds each play
-        self.penalty = _drive.start_state(st, game, 0)
+        # pickers 0: nothing listed by the driver, the env builds each play (whole-move
+        # mode, cmoves.CMoves: every seat, the driver lists each decision)
+        self.penalty = _drive.start_state(st, game, pickers)
         rc = lib.sj_drive_start(self.r, st)
-        if rc != 0:
+        if rc < 0:
             raise ValueError(f"play driver: rules core error {rc}")
         # the tracker's game fields, as the encoder sets them (the calls: the game's)
         o = self.o
@@ -79,10 +83,12 @@ class CPlay:
         o.call_pending = 0
         o.n_calls = len(calls)
         if calls:
-            o.calls[0:2 * len(calls)] = [x for call in calls for x in call]
+            o.calls[0:2 * len(calls)] = [x for call in map(seen_call, calls) for x in call]
 
     def _buffers(self) -> None:
+        self.b = ffi.new("sj_build *")
         self._step = lib.sj_build_step
+        self._forced = lib.sj_build_step_forced
         self._obs = lib.sj_build_observe
         # C writes each observation here; the caller gets copies (its own arrays)
         self._out = ffi.new("float[]", self.size)
@@ -104,6 +110,10 @@ class CPlay:
             raise ValueError(f"play phase in C: rules core error {rc}")
         return rc == 1
 
+    def sample(self) -> bool:
+        """Whole-move mode's (``cmoves.CMoves``): card by card nothing is sampled."""
+        return False
+
     def step(self, a: int) -> int:
         """``sj_build_step``'s answer to action ``a`` (flags, or a negative code)."""
         return self._step(self.r, self.st, self.o, self.b, a)
@@ -121,7 +131,9 @@ class CPlay:
 
     def built(self) -> list:
         """The cards built so far, in the order they were added (ids descending)."""
-        counts = self.b.counts
+        if not self.b.n:
+            return []
+        counts = bytes(self.b.counts)
         return [k for k in range(NUM_KINDS - 1, -1, -1) for _ in range(counts[k])]
 
     def flush(self, ended: bool = False) -> None:
@@ -130,6 +142,7 @@ class CPlay:
         if st.log_len:
             _drive._materialise(self.game, st, self.penalty, ended)
             st.log_len = 0
+            self.info_words = 0
 
     def finish(self) -> list:
         """At the deal's end: flush, and the game's events C did not follow (those after
@@ -153,7 +166,7 @@ class CPlay:
 
     def __reduce__(self):
         return (_unpickled, (bytes(ffi.buffer(self.st)), bytes(ffi.buffer(self.b)),
-                             self.penalty, self.size))
+                             self.penalty, self.size, self.info_words))
 
 
 class Handout:
@@ -207,18 +220,17 @@ class Handout:
         return {"observation": p[0], "action_mask": p[1]}
 
 
-def _unpickled(st: bytes, b: bytes, penalty: int, size: int) -> CPlay:
+def _unpickled(st: bytes, b: bytes, penalty: int, size: int, info_words: int = 0) -> CPlay:
     """A pickled ``CPlay`` (not linked: see ``CPlay.link``); sizes checked."""
     if len(st) != ffi.sizeof("sj_drive") or len(b) != ffi.sizeof("sj_build"):
         raise ValueError("pickled play phase in C: struct sizes differ from this core's")
     cp = CPlay.__new__(CPlay)
     cp.game = cp.o = cp.r = None
-    cp.penalty, cp.size = penalty, size
+    cp.penalty, cp.size, cp.info_words = penalty, size, info_words
     cp.st = ffi.new("sj_drive *")
-    cp.b = ffi.new("sj_build *")
+    cp._buffers()
     ffi.memmove(cp.st, st, len(st))
     ffi.memmove(cp.b, b, len(b))
-    cp._buffers()
     return cp
 
 

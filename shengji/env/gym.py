@@ -41,6 +41,7 @@ class ShengjiGymEnv(gym.Env):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, variant="two-deck-80", *, seat: int = 0, opponents="random",
+                 players: int | None = None,
                  actions: str = "cards", reward: str = "levels", deals: int = 1,
                  history: int | None = None, max_moves: int | None = None,
                  illegal: str = "end", illegal_reward: float = -4.0,
@@ -48,7 +49,7 @@ class ShengjiGymEnv(gym.Env):
         from ..bots import make_bot, parse_spec
 
         kw: dict[str, Any] = {"actions": actions, "reward": reward, "deals": deals,
-              "render_mode": render_mode, "skip_forced": skip_forced}
+              "render_mode": render_mode, "skip_forced": skip_forced, "players": players}
         if history is not None:
             kw["history"] = history
         if max_moves is not None:

@@ -36,6 +36,8 @@ place where the tensor forgets what the information-state string keeps.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ..cards import NUM_KINDS
@@ -54,6 +56,19 @@ from ..engine.events import (
     ThrowFailed,
 )
 from .building import seen_call
+
+#: an object's reference count (CPython's; elsewhere None: lists are copied)
+_refs = sys.getrefcount if sys.implementation.name == "cpython" else None
+
+
+def _free_count() -> int:
+    """The count of a list kept in a seat's tuple that nothing else holds, read as
+    ``InfoRows.as_list`` reads it."""
+    kept = (None, [0.0])
+    return _refs(kept[1]) if _refs is not None else 0
+
+
+_FREE = _free_count()
 
 ROW_TYPES = ("declare", "pass", "takeback", "kitty", "bury", "call", "play",
              "throw_failed", "forced", "redeal", "building")
@@ -83,26 +98,33 @@ class InfoLayout:
 class InfoRows:
     """Every seat's rows, kept from the events (tuples; the tensor is made on demand).
 
-    Rows are only ever appended within an attempt, so each seat's tensor is kept and
-    only the rows (and dealt cards) added since the last call are written into it; a
-    new attempt drops the kept tensors. Copies start without them (cloning stays
-    cheap; the first tensor asked of a copy is written in full)."""
+    Rows are only ever appended within an attempt, so each seat's tensor is kept (as a
+    NumPy array for the observer, as a list of floats for ``as_list``) and only the rows
+    (and dealt cards) added since the last call are written into it; a new attempt
+    drops the kept tensors. Copies start without them (cloning stays cheap; the first
+    tensor asked of a copy is written in full)."""
 
-    __slots__ = ("dealt", "rows", "_kept")
+    __slots__ = ("dealt", "rows", "_kept", "_lists")
 
     def __init__(self, players: int):
         #: per seat: the cards dealt to it; the rows (type, seat, cards, value) it saw
         self.dealt: list[list[int]] = [[] for _ in range(players)]
         self.rows: list[list[tuple[int, int | None, tuple[int, ...], int | None]]] = [
             [] for _ in range(players)]
-        #: per seat: (layout, tensor, dealt cards written, rows written) or None
+        #: per seat: (layout, tensor, dealt cards written, rows written) or None; the
+        #: tensor a NumPy array (``tensor``) or a list of floats (``as_list``)
         self._kept: list[tuple | None] = [None] * players
+        self._lists: list[tuple | None] = [None] * players
+
+    def _drop_kept(self) -> None:
+        self._kept = [None] * len(self.rows)
+        self._lists = [None] * len(self.rows)
 
     def copy(self) -> InfoRows:
         new = InfoRows.__new__(InfoRows)
         new.dealt = [d[:] for d in self.dealt]
         new.rows = [r[:] for r in self.rows]
-        new._kept = [None] * len(self.rows)
+        new._drop_kept()
         return new
 
     def __getstate__(self):
@@ -110,7 +132,7 @@ class InfoRows:
 
     def __setstate__(self, state):
         self.dealt, self.rows = state
-        self._kept = [None] * len(self.rows)
+        self._drop_kept()
 
     def __deepcopy__(self, memo):
         return self.copy()
@@ -149,13 +171,13 @@ class InfoRows:
                 for s in range(len(rows)):
                     dealt[s].clear()
                     rows[s].clear()
-                self._kept = [None] * len(rows)
+                self._drop_kept()
                 continue
             elif t is DealStarted:  # a redeal: the hands start again
                 for s in range(len(rows)):
                     dealt[s].clear()
                     rows[s] = [r for r in rows[s] if r[0] == _REDEAL]
-                self._kept = [None] * len(rows)
+                self._drop_kept()
                 continue
             else:
                 continue
@@ -165,23 +187,30 @@ class InfoRows:
                 else:
                     r.append(row)
 
-    def tensor(self, layout: InfoLayout, seat: int, building=(), pending: int = 0,
-               out=None) -> np.ndarray:
-        kept = self._kept[seat]
+    def _brought_up(self, kept: tuple | None, layout: InfoLayout, seat: int, extra: int,
+                    make) -> tuple:
+        """A seat's kept tensor (``make(size)`` when there is none for this layout) with
+        the dealt cards and rows added since it was written."""
         if kept is None or kept[0] is not layout:
-            kept = (layout, np.zeros(layout.size, dtype=np.float32), 0, 0)
+            kept = (layout, make(layout.size), 0, 0)
         _, full, n_dealt, n_rows = kept
         dealt = self.dealt[seat][:layout.hand]
         for i in range(n_dealt, len(dealt)):
             if dealt[i] is not None:
-                full[i * NUM_KINDS + dealt[i]] = 1
+                full[i * NUM_KINDS + dealt[i]] = 1.0
         rows = self.rows[seat]
-        extra = 1 if building or pending else 0
         if len(rows) + extra > layout.rows:
             raise ValueError(f"information state of {len(rows) + extra} rows: more than "
                              f"the {layout.rows} sized for (redeals beyond {REDEALS}?)")
         self._write_rows(layout, seat, full, rows, n_rows)
-        self._kept[seat] = (layout, full, len(dealt), len(rows))
+        return (layout, full, len(dealt), len(rows))
+
+    def tensor(self, layout: InfoLayout, seat: int, building=(), pending: int = 0,
+               out=None) -> np.ndarray:
+        extra = 1 if building or pending else 0
+        kept = self._kept[seat] = self._brought_up(
+            self._kept[seat], layout, seat, extra, lambda n: np.zeros(n, dtype=np.float32))
+        full = kept[1]
         if out is None:
             out = full.copy()
         else:
@@ -189,21 +218,61 @@ class InfoRows:
         if extra:  # the decision being built: this call's alone, never kept
             self._write_rows(layout, seat, out,
                              [(_T["building"], seat, tuple(building), pending)], 0,
-                             at=len(rows))
+                             at=len(self.rows[seat]))
         return out
 
+    def as_list(self, layout: InfoLayout, seat: int, building=(), pending: int = 0) -> list:
+        """``tensor(...)`` as a list of floats, the caller's own. One list is kept per
+        seat and handed out itself; it is written again (in place: the rows added
+        since, the decision being built) only once CPython's reference count shows that
+        nothing outside holds it any more, else a copy is (so a list handed out never
+        changes). The usual loop (ask, use, drop) thus neither makes nor frees 33,000
+        list entries at every call, as pyspiel's conversion does."""
+        extra = 1 if building or pending else 0
+        kept = self._lists[seat]
+        if kept is not None and kept[0] is layout:
+            # (counted before ``lst`` holds it too)
+            held = _refs is None or _refs(kept[1]) != _FREE
+            lst = kept[1][:] if held else kept[1]  # held outside: the caller's stays
+            if kept[4] is not None:  # the decision being built, written last: zeros
+                a = layout.dealt_size + kept[4] * layout.width
+                lst[a:a + layout.width] = [0.0] * layout.width
+            kept = (layout, lst, kept[2], kept[3])
+        kept = self._brought_up(kept, layout, seat, extra, lambda n: [0.0] * n)
+        lst = kept[1]
+        at = None
+        if extra:  # the decision being built: cleared before the next call's rows
+            at = len(self.rows[seat])
+            self._write_rows(layout, seat, lst,
+                             [(_T["building"], seat, tuple(building), pending)], 0, at=at)
+        self._lists[seat] = (*kept, at)
+        return lst
+
+    def add_plays(self, plays, penalty: int) -> None:
+        """The rows of plays (seat, cards, lead, a failed throw's attempt or None) read
+        from the play driver's log before the game has their events (``ThrowFailed``,
+        ``Played``): the rows those events would add, the same for every seat."""
+        new: list = []
+        for seat, cards, lead, attempted in plays:
+            if attempted is not None:
+                new.append((_T["throw_failed"], seat, attempted, penalty))
+            new.append((_T["play"], seat, cards, int(lead)))
+        for r in self.rows:
+            r.extend(new)
+
     @staticmethod
-    def _write_rows(layout: InfoLayout, seat: int, out: np.ndarray, rows, start: int,
+    def _write_rows(layout: InfoLayout, seat: int, out, rows, start: int,
                     at: int | None = None) -> None:
-        """Write rows[start:] into out as rows at, at + 1, … (at: start)."""
+        """Write rows[start:] into out (an array or a list of floats) as rows at, at + 1,
+        … (at: start)."""
         p = layout.players
         w = layout.width
         cards_at = len(ROW_TYPES) + p + 1
         a = layout.dealt_size + (start if at is None else at) * w
         for kind, who, cards, number in rows[start:]:
-            out[a + kind] = 1
-            out[a + len(ROW_TYPES) + (p if who is None else (who - seat) % p)] = 1
+            out[a + kind] = 1.0
+            out[a + len(ROW_TYPES) + (p if who is None else (who - seat) % p)] = 1.0
             for c in cards:
-                out[a + cards_at + c] += 1
-            out[a + w - 1] = number
+                out[a + cards_at + c] += 1.0
+            out[a + w - 1] = float(number)
             a += w

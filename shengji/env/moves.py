@@ -38,17 +38,58 @@ actions themselves.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations, islice
 from math import comb
 
 import numpy as np
 
 from ..cards import NUM_KINDS, point_value
+from ..core.positions import seed_key
 from ..engine.actions import Bury, CallFriends, Pass, RequestRedeal, TakeBack
 from .building import KINDS, SLOT, seen_call
 
+try:
+    from .._core import ffi, lib
+except ImportError:  # pragma: no cover - no C core: the Python listing only
+    ffi = lib = None
+
+#: False: the features and burials come from the Python reference below, never from C
+#: (core_c/moves.c; tests/test_env_moves_c.py compares the two)
+C_LISTING = True
+
 MAX_MOVES = 256
-MOVE_FEATURES = len(KINDS) + NUM_KINDS + 9
+
+
+class MoveLayout:
+    """The named columns of a move's feature row (the table above), as
+    ``observation.Layout`` names the observation's pieces: ``split(features)`` gives
+    each piece of one row (``MOVE_FEATURES``) or of many (``n × MOVE_FEATURES``, e.g.
+    ``obs["moves"]``) as a view, a one-column piece as that column;
+    ``slices[name]`` is its (start, stop) and ``index[name]`` a one-column piece's
+    column, for code that would otherwise count offsets."""
+
+    pieces = (("kind", len(KINDS)), ("cards", NUM_KINDS), ("n_cards", 1), ("points", 1),
+              ("is_pass", 1), ("n_kinds", 1), ("trumps", 1), ("top", 1), ("wins", 1),
+              ("partner", 1), ("trick_pts", 1))
+
+    def __init__(self) -> None:
+        self.slices: dict[str, tuple[int, int]] = {}
+        at = 0
+        for name, n in self.pieces:
+            self.slices[name] = (at, at + n)
+            at += n
+        self.size = at
+        self.index = {name: a for name, (a, b) in self.slices.items() if b - a == 1}
+
+    def split(self, features) -> dict:
+        """The named pieces of feature rows (views of ``features``, no copy)."""
+        return {name: features[..., a:b] if b - a > 1 else features[..., a]
+                for name, (a, b) in self.slices.items()}
+
+
+MOVE_LAYOUT = MoveLayout()
+MOVE_FEATURES = MOVE_LAYOUT.size
 _KIND = {k: i for i, k in enumerate(KINDS)}
 _POINTS = [point_value(k) for k in range(NUM_KINDS)]
 _POINTS_V = np.array(_POINTS, dtype=np.float32)
@@ -75,8 +116,9 @@ class MoveDecision:
         self._set = _NoCalls
         self.kind = kind = legal.kind
         n = len(legal)
+        f = None
         if kind == "bury":
-            moves = _burials(view, legal, variant, max_moves, _rng(seed))
+            moves, f = _burials(view, legal, variant, max_moves, seed)
         elif kind == "call":
             moves = _calls(seat, legal, max_moves, _rng(seed))
         elif kind == "takeback":
@@ -91,8 +133,9 @@ class MoveDecision:
             raise ValueError(f"seat {seat} has no move to list ({kind})")
         self.moves = moves
         # made now: the view and the variant are not kept (states are cloned and pickled)
-        f = self._features = move_features(moves, kind, max_moves)
-        _trick_features(view, variant, moves, kind, f)
+        if f is None:
+            f = features(view, variant, moves, kind, max_moves)
+        self._features = f
 
     @classmethod
     def of_game(cls, game, seat: int, max_moves: int = MAX_MOVES) -> MoveDecision:
@@ -116,15 +159,63 @@ def _rng(seed) -> random.Random:
     return random.Random(f"moves:{seed}")
 
 
+def _in_c() -> bool:
+    return C_LISTING and lib is not None
+
+
+def features(view, variant, moves, kind: str, max_moves: int) -> np.ndarray:
+    """``max_moves × MOVE_FEATURES``: each move's features (see the module doc), then
+    zero rows; in C when built (``sj_move_features``), else by the Python reference
+    (``move_features`` and ``_trick_features``)."""
+    if not _in_c():
+        f = move_features(moves, kind, max_moves)
+        _trick_features(view, variant, moves, kind, f)
+        return f
+    out = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
+    n = len(moves)
+    rows = bytearray(n * NUM_KINDS)
+    passes = bytearray(n)
+    for i, m in enumerate(moves):
+        at = i * NUM_KINDS
+        for c in _cards_of(m):
+            rows[at + c] += 1
+        if type(m) is Pass:
+            passes[i] = 1
+    r: object = ffi.NULL
+    trick = b""
+    partner = trick_pts = 0
+    if view.trump_set:
+        ctx = variant.context(view.level, view.trump)
+        r = ctx._r
+        if view.trick:
+            trick, partner, trick_pts = _trick_now(view, ctx)
+    rc = lib.sj_move_features(r, _KIND[SLOT.get(kind, kind)], bytes(rows), n,
+                              bytes(passes), trick, len(view.trick) if trick else 0, partner,
+                              trick_pts, ffi.from_buffer("float[]", out))
+    if rc:
+        raise ValueError(f"move features: rules core error {rc}")
+    return out
+
+
+def _trick_now(view, ctx) -> tuple[bytes, int, int]:
+    """The trick so far as its plays' counts one after another, whether this seat's side
+    is winning it (known: ``SeatView.same_side``), and its points."""
+    trick = view.trick
+    joined = b"".join(_counts(cards) for _, cards in trick)
+    m = len(trick)
+    w = trick[ctx._winner_of(joined, m) if m > 1 else 0][0]
+    partner = int(view.same_side(w, view.seat) is True)
+    return joined, partner, sum(_POINTS[c] for _, cards in trick for c in cards)
+
+
 def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
     """The rules-free features of ``moves`` (kind, cards, n_cards, points, is_pass,
     n_kinds), one row each, as array operations over the moves' card counts."""
     out = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
     n = len(moves)
-    out[:n, _KIND[SLOT.get(kind, kind)]] = 1
-    c0 = len(KINDS)
-    tail = c0 + NUM_KINDS
-    counts = out[:n, c0:tail]
+    col = MOVE_LAYOUT.split(out[:n])
+    col["kind"][:, _KIND[SLOT.get(kind, kind)]] = 1
+    counts = col["cards"]
     rows: list[int] = []
     cols: list[int] = []
     for i, m in enumerate(moves):
@@ -132,12 +223,12 @@ def move_features(moves, kind: str, max_moves: int) -> np.ndarray:
         rows.extend([i] * len(cards))
         cols.extend(cards)
         if type(m) is Pass:
-            out[i, tail + 2] = 1
+            col["is_pass"][i] = 1
     if cols:
         np.add.at(counts, (np.array(rows), np.array(cols)), 1)
-    out[:n, tail] = counts.sum(1)
-    out[:n, tail + 1] = counts @ _POINTS_V
-    out[:n, tail + 3] = (counts > 0).sum(1)
+    col["n_cards"][:] = counts.sum(1)
+    col["points"][:] = counts @ _POINTS_V
+    col["n_kinds"][:] = (counts > 0).sum(1)
     return out
 
 
@@ -167,33 +258,28 @@ def _trick_features(view, variant, moves, kind, out) -> None:
     if not view.trump_set:
         return
     ctx, trumps, strength = _tables(variant.context(view.level, view.trump))
-    base = len(KINDS) + NUM_KINDS + 4
     n = len(moves)
-    counts = out[:n, len(KINDS):len(KINDS) + NUM_KINDS]
-    has = out[:n, base - 4] > 0  # n_cards
+    col = MOVE_LAYOUT.split(out[:n])
+    counts = col["cards"]
+    has = col["n_cards"] > 0
     if kind == "call":
         has[:] = False  # a call's "cards" are ordinals of cards not played now
     if not has.any():
         return
     trick = view.trick
-    partner = 0.0
-    trick_pts = 0
+    partner = trick_pts = 0
     joined = b""
     if trick:
-        joined = b"".join(_counts(cards) for _, cards in trick)
-        m = len(trick)
-        w = trick[ctx._winner_of(joined, m) if m > 1 else 0][0]
-        partner = float(view.same_side(w, view.seat) is True)
-        trick_pts = sum(_POINTS[c] for _, cards in trick for c in cards)
-    out[:n, base] = np.where(has, counts @ trumps, 0)
-    out[:n, base + 1] = np.where(has, ((counts > 0) * strength).max(1), 0)
-    out[:n, base + 3] = np.where(has, partner, 0)
-    out[:n, base + 4] = np.where(has, trick_pts, 0)
+        joined, partner, trick_pts = _trick_now(view, ctx)
+    col["trumps"][:] = np.where(has, counts @ trumps, 0)
+    col["top"][:] = np.where(has, ((counts > 0) * strength).max(1), 0)
+    col["partner"][:] = np.where(has, partner, 0)
+    col["trick_pts"][:] = np.where(has, trick_pts, 0)
     if kind == "follow" and trick:
         m = len(trick)
-        col = out[:, base + 2]
+        wins = col["wins"]
         for i, mv in enumerate(moves):
-            col[i] = ctx._winner_of(joined + _counts(mv.cards), m + 1) == m
+            wins[i] = ctx._winner_of(joined + _counts(mv.cards), m + 1) == m
 
 
 def _counts(cards) -> bytes:
@@ -203,8 +289,9 @@ def _counts(cards) -> bytes:
     return bytes(c)
 
 
-def _burials(view, legal, variant, max_moves, rng) -> list:
-    """The heuristic bot's burial, then random burials (distinct), up to max_moves."""
+def _burials(view, legal, variant, max_moves, seed) -> tuple:
+    """The heuristic bot's burial, then random burials (distinct), up to max_moves, with
+    their features when C made them (else None)."""
     from ..bots.heuristic import HeuristicBot
 
     seat = view.seat
@@ -214,9 +301,18 @@ def _burials(view, legal, variant, max_moves, rng) -> list:
     first = bot.act(view, legal)
     hand = [k for k in range(NUM_KINDS) for _ in range(view.hand[k])]
     count = legal.count
+    total = comb(len(hand), count)
+    # (C draws any burial: one that keeps to the variant's bury settings is Python's)
+    if (_in_c() and view.trump_set and max_moves <= lib.SJ_MOVES_ROWS
+            and legal.limit is None):
+        from .cmoves import samples_in_c
+
+        if samples_in_c():
+            return _burials_c(view, variant, first, count, min(max_moves, total), seed,
+                              max_moves)
+    rng = _rng(seed)
     seen = {tuple(sorted(first.cards, reverse=True))}
     moves = [first]
-    total = comb(len(hand), count)
     tries = 0
     while len(moves) < min(max_moves, total) and tries < 20 * max_moves:
         tries += 1
@@ -224,7 +320,51 @@ def _burials(view, legal, variant, max_moves, rng) -> list:
         if pick not in seen and legal.fits(pick):  # (the variant's bury settings)
             seen.add(pick)
             moves.append(Bury(seat, pick))
-    return moves
+    return moves, None
+
+
+def _burials_c(view, variant, first, count, limit, seed, max_moves) -> tuple:
+    """``_burials`` in C (``sj_moves_burials``: CPython's draws, the same burials)."""
+    ctx = variant.context(view.level, view.trump)
+    m = ffi.new("sj_moves *")
+    m.max_moves = max_moves
+    key = seed_key(f"moves:{seed}")
+    n = lib.sj_moves_burials(ctx._r, bytes(view.hand), count, _counts(first.cards), key,
+                             len(key), limit, m)
+    if n < 1:
+        raise ValueError(f"burials: rules core error {n}")
+    out = np.zeros((max_moves, MOVE_FEATURES), dtype=np.float32)
+    out[:n] = np.frombuffer(ffi.buffer(m.features, n * MOVE_FEATURES * 4),
+                            dtype=np.float32).reshape(n, MOVE_FEATURES)
+    return Burials(first, bytes(ffi.buffer(m.rows, n * NUM_KINDS))), out
+
+
+class Burials(Sequence):
+    """Burials listed in C: the first as given, the others kept as rows of card counts
+    and made ``Bury`` actions only when read (most are never chosen)."""
+
+    __slots__ = ("first", "rows")
+
+    def __init__(self, first, rows: bytes):
+        self.first = first
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows) // NUM_KINDS
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        if i == 0:
+            return self.first
+        row = self.rows[i * NUM_KINDS:(i + 1) * NUM_KINDS]
+        return Bury(self.first.seat, tuple(k for k in range(NUM_KINDS - 1, -1, -1)
+                                           for _ in range(row[k])))
 
 
 def _calls(seat, legal, max_moves, rng) -> list:

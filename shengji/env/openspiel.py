@@ -32,7 +32,6 @@ it), which is what information-set MCTS needs.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 try:
     import numpy as np
@@ -46,6 +45,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
 
 from ..cards import NUM_KINDS, card_str
 from ..engine.actions import Play, cards_text
+from ..engine.drive import logged_plays
 from ..engine.events import DealScored
 from ..engine.game import Game
 from ..engine.phase import PLAYING
@@ -182,7 +182,7 @@ class ShengjiState(pyspiel.State):
         self._log = _InfoLog(game.variant.players)
         self._info = InfoRows(game.variant.players)
         #: the game's events that _log and _info have taken in
-        self._seen = 0
+        self._seen_log = self._seen_info = 0
         self._returns = [0.0] * game.variant.players
         #: the game's skip_forced (kept here: get_game() is a call into pyspiel)
         self._skip = game.skip_forced
@@ -207,24 +207,89 @@ class ShengjiState(pyspiel.State):
 
     @property
     def log(self) -> _InfoLog:
-        self._catch_up()
+        events = self._events_since(self._seen_log)
+        if events:
+            self._seen_log += len(events)
+            self._log.update(events)
         return self._log
 
     @property
     def info(self) -> InfoRows:
-        self._catch_up()
+        events = self._events_since(self._seen_info)
+        if events:
+            self._seen_info += len(events)
+            self._info.update(events)
         return self._info
 
-    def _catch_up(self) -> None:
-        """Give the information state's text and rows the game's events they lack."""
-        g = self.game  # (the C play phase handed over)
-        if g is not None and self._seen < len(g.events):
-            events = g.events[self._seen:]
-            self._seen = len(g.events)
-            self._log.update(events)
-            self._info.update(events)
+    def _info_now(self) -> InfoRows:
+        """``info`` without handing C's plays to the game: the rows of the plays C has
+        logged since are read from its log (``drive.logged_plays``) and counted as the
+        game events they will become (``_seen_info`` runs ahead of the game's events
+        until C hands them over; ``CPlay.info_words``: the log words read)."""
+        cp = self._cp
+        if cp is None:
+            return self.info
+        if cp.game is None:  # a clone's or unpickled copy
+            self._link(cp)
+        g = self._gm
+        assert g is not None  # C plays a dealt deal
+        if not cp.info_words and self._seen_info < len(g.events):
+            self._info.update(g.events[self._seen_info:])
+            self._seen_info = len(g.events)
+        plays, events = logged_plays(cp.st, cp.info_words)
+        if events:
+            self._info.add_plays(plays, cp.penalty)
+            self._seen_info += events
+            cp.info_words = cp.st.log_len
+        return self._info
+
+    def _events_since(self, seen: int) -> list:
+        """The game's events from the ``seen``-th on, for the information state's text or
+        rows (each takes them in when read). C's plays go to the game first
+        (``CPlay.flush``); C keeps the play phase."""
+        cp = self._cp
+        if cp is not None:
+            if cp.game is None:  # a clone's or unpickled copy
+                self._link(cp)
+            cp.flush()
+        g = self._gm
+        return g.events[seen:] if g is not None else []
+
+    def _building(self, player: int) -> tuple[tuple[int, ...], int]:
+        """The cards ``player`` has chosen so far in its current decision (friend calls:
+        each card counted by its ordinal) and the ordinal waiting for its card (0: none),
+        read without handing C's play phase over."""
+        cp = self._cp
+        if cp is not None:
+            return (tuple(cp.built()), 0) if player == cp.st.to_act else ((), 0)
+        dec = self._decision
+        if dec is None or dec.seat != player:
+            return (), 0
+        calls = dec._set
+        if dec.kind == "call" and isinstance(calls, Calls):  # the calls chosen so far
+            # (a move decision lists whole calls: none chosen, none waiting)
+            return tuple(c for n, c in calls.chosen for _ in range(n)), calls.pending or 0
+        return tuple(dec.cards), 0
 
     # ------------------------------------------------------------------ the API
+
+    def information_state_tensor(self, player=None):
+        """pyspiel's ``information_state_tensor``: the perfect-recall observer's tensor as
+        a list of floats, made from a list kept per seat (``InfoRows.as_list``) rather
+        than by pyspiel converting 33,000 floats one by one at every call."""
+        g = self._g
+        if player is None:
+            player = self.current_player()
+        if type(player) is not int or not 0 <= player < g.variant.players:
+            return super().information_state_tensor(player)  # pyspiel's own error
+        out = self._info_now().as_list(g.info_layout, player, *self._building(player))
+        if g.moves_mode:  # each listed move's features follow
+            moves = np.zeros(g.max_moves * MOVE_FEATURES, np.float32)
+            dec = self.decision
+            if isinstance(dec, MoveDecision) and dec.seat == player and not self._gm.over:
+                moves[:] = dec.features(g.max_moves).reshape(-1)
+            out = out + moves.tolist()  # (a new list: the kept one keeps its length)
+        return out
 
     def current_player(self):
         cp = self._cp
@@ -514,19 +579,9 @@ class ShengjiObserver:
 
     def set_from(self, state: ShengjiState, player: int):
         if self.perfect_recall:  # the information-state tensor (shengji.env.infostate)
-            dec = state.decision
-            building: Sequence[int] = ()
-            pending = 0
-            if dec is not None and dec.seat == player:
-                building = dec.cards
-                if dec.kind == "call":  # the calls chosen so far, the ordinal waiting
-                    # (a move decision lists whole calls: none chosen, none waiting)
-                    calls = dec._set
-                    chosen = calls.chosen if isinstance(calls, Calls) else ()
-                    building = tuple(c for n, c in chosen for _ in range(n))
-                    pending = (calls.pending if isinstance(calls, Calls) else None) or 0
-            state.info.tensor(self.game.info_layout, player, building, pending,
-                              out=self.tensor[:self.game.info_layout.size])
+            state._info_now().tensor(self.game.info_layout, player,
+                                     *state._building(player),
+                                     out=self.tensor[:self.game.info_layout.size])
             self._set_moves(state, player)
             return
         cp = state._cp

@@ -15,14 +15,14 @@ import json
 
 import numpy as np
 
-from ..cards import NUM_KINDS
-from .building import KINDS
-from .moves import MOVE_FEATURES
+from .moves import MOVE_FEATURES, MOVE_LAYOUT
 
-#: the move features' scales (shengji.env.moves: kind, cards, n_cards, points, is_pass,
-#: n_kinds, trumps, top, wins, partner, trick_pts)
-MOVE_SCALE = np.array([1.0] * len(KINDS) + [4.0] * NUM_KINDS +
-                      [30.0, 100.0, 1.0, 20.0, 20.0, 1.0, 1.0, 1.0, 100.0], dtype=np.float32)
+#: the move features' scales, by column (shengji.env.moves.MOVE_LAYOUT)
+_SCALES = {"kind": 1.0, "cards": 4.0, "n_cards": 30.0, "points": 100.0, "is_pass": 1.0,
+           "n_kinds": 20.0, "trumps": 20.0, "top": 1.0, "wins": 1.0, "partner": 1.0,
+           "trick_pts": 100.0}
+MOVE_SCALE = np.concatenate([np.full(b - a, _SCALES[name], np.float32)
+                             for name, (a, b) in MOVE_LAYOUT.slices.items()])
 assert len(MOVE_SCALE) == MOVE_FEATURES
 
 
@@ -111,15 +111,78 @@ class QNet:
 
     @classmethod
     def load(cls, path) -> QNet:
-        with np.load(path, allow_pickle=False) as f:
-            meta = json.loads(str(f["meta"]))
-            net = cls.__new__(cls)
-            net.inv_high = f["inv_high"].astype(np.float32)
-            net.inv_move = (1.0 / MOVE_SCALE).astype(np.float32)
-            net.params = {k: f[k].astype(np.float32)
-                          for k in ("Ws", "Wa", "b1", "W2", "b2", "w3", "b3")}
-        net.meta = meta
+        """A network ``save`` wrote. A file that is not one — missing, not an ``.npz``, an
+        array missing or of the wrong shape, values not finite, metadata not JSON — is a
+        ``CheckpointError`` naming the file and the problem (one line)."""
+        import zipfile
+
+        from ..errors import CheckpointError
+
+        try:
+            f = np.load(path, allow_pickle=False)
+        except FileNotFoundError:
+            raise CheckpointError(f"{path}: no such file") from None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+            raise CheckpointError(f"{path}: not a network checkpoint (.npz): {e}") from None
+        if not isinstance(f, np.lib.npyio.NpzFile):
+            raise CheckpointError(f"{path}: one array, not a network checkpoint (.npz)")
+        try:
+            with f:
+                missing = [k for k in ("meta", "inv_high", *_SHAPES) if k not in f.files]
+                if missing:
+                    raise CheckpointError(f"{path}: not a network checkpoint (no "
+                                          f"{', '.join(missing)})")
+                arrays = {k: f[k] for k in ("inv_high", *_SHAPES)}
+                meta_text = f["meta"]
+        except CheckpointError:
+            raise
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+            raise CheckpointError(f"{path}: unreadable checkpoint: {e}") from None
+        try:
+            meta = json.loads(str(meta_text))
+        except ValueError:
+            raise CheckpointError(f"{path}: its metadata is not JSON") from None
+        net = cls.__new__(cls)
+        net.meta = _checked_meta(path, meta)
+        d = len(arrays["inv_high"]) if arrays["inv_high"].ndim == 1 else -1
+        h = arrays["W2"].shape[0] if arrays["W2"].ndim == 2 else -1
+        h2 = arrays["W2"].shape[1] if arrays["W2"].ndim == 2 else -1
+        sizes = {"d": d, "h": h, "h2": h2, "f": MOVE_FEATURES}
+        for k, a in arrays.items():
+            want = tuple(sizes[x] if isinstance(x, str) else x
+                         for x in (("d",) if k == "inv_high" else _SHAPES[k]))
+            if a.shape != want or a.dtype.kind != "f":
+                raise CheckpointError(f"{path}: array {k} is {a.dtype} {a.shape}; this "
+                                      f"network needs floats {want}")
+            if not np.isfinite(a).all():
+                raise CheckpointError(f"{path}: array {k} holds values that are not finite")
+        if net.meta["obs_size"] != d:
+            raise CheckpointError(f"{path}: metadata says observations of "
+                                  f"{net.meta['obs_size']} floats, the arrays take {d}")
+        net.inv_high = arrays["inv_high"].astype(np.float32)
+        net.inv_move = (1.0 / MOVE_SCALE).astype(np.float32)
+        net.params = {k: arrays[k].astype(np.float32) for k in _SHAPES}
         return net
+
+
+#: the parameters' shapes: d observation floats, h and h2 units, f move features
+_SHAPES: dict[str, tuple] = {"Ws": ("d", "h"), "Wa": ("f", "h"), "b1": ("h",),
+                             "W2": ("h", "h2"), "b2": ("h2",), "w3": ("h2", 1), "b3": (1,)}
+
+
+def _checked_meta(path, meta) -> dict:
+    """The metadata fields inference reads, checked (CheckpointError naming the field)."""
+    from ..errors import CheckpointError
+
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"{path}: its metadata is not a JSON object")
+    for key, lo, hi in (("players", 2, 12), ("history", 0, 64), ("max_moves", 2, 1 << 16),
+                        ("obs_size", 1, 1 << 24)):
+        v = meta.get(key)
+        if type(v) is not int or not lo <= v <= hi:
+            raise CheckpointError(f"{path}: metadata {key}: {v!r} is not a number "
+                                  f"{lo}..{hi}")
+    return meta
 
 
 class Adam:
