@@ -35,6 +35,14 @@ def site():
     app = create_app(bot_delay=0, limits=Limits(rooms_per_address=100),
                      preview_limits=PreviewLimits(time_cap=300))
     for url in serve(app):
+        # the rules worker is spawned by the first check (a new interpreter at nice 10):
+        # started here, however long a loaded machine takes, and not inside a page's
+        # 15 s wait for the panel the check fills
+        req = urllib.request.Request(url + "/api/rules/check",
+                                     json.dumps({"rules": "extends: two-deck-80\n"}).encode(),
+                                     {"content-type": "application/json"})
+        with urllib.request.urlopen(req, timeout=300) as r:
+            assert r.status == 200
         yield url, app
 
 
