@@ -43,6 +43,20 @@ def serve(app):
     thread.join(timeout=10)
 
 
+def warm_rules_worker(url: str) -> None:
+    """Have the server spawn its rules worker (a new interpreter at nice 10, on the first
+    check) now, however long a loaded machine takes, rather than inside a page's 15 s
+    wait for the house-rules panel that the check fills."""
+    import json
+    import urllib.request
+
+    req = urllib.request.Request(url + "/api/rules/check",
+                                 json.dumps({"rules": "extends: two-deck-80\n"}).encode(),
+                                 {"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=300) as r:
+        assert r.status == 200
+
+
 def new_page(browser, phone: bool = False):
     if phone:
         ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,

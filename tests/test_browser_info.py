@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 tb = pytest.importorskip("test_browser")  # skips with it when chromium/playwright are missing
-from browsertools import advance, serve, wait_js  # noqa: E402
+from browsertools import advance, serve, wait_js, warm_rules_worker  # noqa: E402
 
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.frontends.web.limits import Limits  # noqa: E402
@@ -25,6 +25,7 @@ PENALTY = "extends: two-deck-80\npenalties:\n  failed_throw: 10\n"
 def site():
     app = create_app(bot_delay=0, limits=Limits(rooms_per_address=100))
     for url in serve(app):
+        warm_rules_worker(url)
         yield url, app
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 tb = pytest.importorskip("test_browser")  # skips with it when chromium/playwright are missing
-from browsertools import advance, new_page, serve, wait_js  # noqa: E402
+from browsertools import advance, new_page, serve, wait_js, warm_rules_worker  # noqa: E402
 
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.frontends.web.limits import Limits  # noqa: E402
@@ -35,14 +35,7 @@ def site():
     app = create_app(bot_delay=0, limits=Limits(rooms_per_address=100),
                      preview_limits=PreviewLimits(time_cap=300))
     for url in serve(app):
-        # the rules worker is spawned by the first check (a new interpreter at nice 10):
-        # started here, however long a loaded machine takes, and not inside a page's
-        # 15 s wait for the panel the check fills
-        req = urllib.request.Request(url + "/api/rules/check",
-                                     json.dumps({"rules": "extends: two-deck-80\n"}).encode(),
-                                     {"content-type": "application/json"})
-        with urllib.request.urlopen(req, timeout=300) as r:
-            assert r.status == 200
+        warm_rules_worker(url)
         yield url, app
 
 
