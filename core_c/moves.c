@@ -195,21 +195,14 @@ int sj_moves_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_moves *m, int32_
         return SJ_BUILD_ILLEGAL;
     m->chosen = a;
     int seat = d->to_act, ended = d->n_trick == d->players - 1;
-    uint8_t before[NK], played[SJ_MAXCARDS];
+    uint8_t before[NK];
     memcpy(before, d->hands[seat], NK);
     int64_t rc = sj_drive_step(r, d, m->index[a]);
     if (rc == SJ_DRIVE_PENDING || (rc < 0 && rc != SJ_DRIVE_END))
         return (int)rc; /* nothing applied (pending), or an error */
-    /* what was played (a failed throw's forced play is not the move) */
-    int n = 0;
-    for (int k = NK - 1; k >= 0; k--)
-        for (int c = d->hands[seat][k]; c < before[k]; c++)
-            played[n++] = (uint8_t)k;
-    int orc = sj_obs_move(o, seat, 0, played, n);
+    int orc = sj_obs_played(o, seat, before, d->hands[seat], ended);
     if (orc)
         return orc;
-    if (ended)
-        sj_obs_trick_end(o);
     m->plays++;
     m->n = 0;
     if (rc == SJ_DRIVE_END)

@@ -359,6 +359,22 @@ int sj_build_open(const sj_rules *r, const sj_drive *d, sj_build *b)
     return 1;
 }
 
+int sj_obs_played(sj_obs *o, int32_t seat, const uint8_t *before, const uint8_t *after,
+                  int ended)
+{
+    uint8_t played[SJ_MAXCARDS];
+    int n = 0;
+    for (int k = NK - 1; k >= 0; k--)
+        for (int c = after[k]; c < before[k]; c++)
+            played[n++] = (uint8_t)k;
+    int rc = sj_obs_move(o, seat, 0, played, n);
+    if (rc)
+        return rc;
+    if (ended)
+        sj_obs_trick_end(o);
+    return 0;
+}
+
 int sj_build_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_t a)
 {
     if (!d || !o || !b || d->to_act < 0 || d->to_act >= d->players)
@@ -373,22 +389,15 @@ int sj_build_step(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b, int32_
         build_mask(r, d->hands[seat], b);
         return 0;
     }
-    uint8_t before[NK], played[SJ_MAXCARDS];
+    uint8_t before[NK];
     memcpy(before, d->hands[seat], NK);
     int ended = d->n_trick == d->players - 1;
     int64_t rc = sj_drive_play(r, d, b->counts);
     if (rc != 0 && rc != SJ_DRIVE_END)
         return (int)rc; /* pending (nothing applied) or an error */
-    /* what was played (a failed throw's forced play is not what was built) */
-    int n = 0;
-    for (int k = NK - 1; k >= 0; k--)
-        for (int c = d->hands[seat][k]; c < before[k]; c++)
-            played[n++] = (uint8_t)k;
-    int orc = sj_obs_move(o, seat, 0, played, n);
+    int orc = sj_obs_played(o, seat, before, d->hands[seat], ended);
     if (orc)
         return orc;
-    if (ended)
-        sj_obs_trick_end(o);
     if (rc == SJ_DRIVE_END)
         return SJ_DRIVE_END;
     int open = sj_build_open(r, d, b);

@@ -104,6 +104,11 @@ int sj_build_step_forced(const sj_rules *r, sj_drive *d, sj_obs *o, sj_build *b,
  * none); shared by sj_build_observe and moves.c's sj_moves_observe */
 int sj_obs_drive(sj_obs *o, const sj_drive *d, int32_t seat, int32_t kind,
                  const uint8_t *building, float *out, int32_t out_len);
+/* a play the driver applied, told to the tracker: the cards seat's hand lost since
+ * before (a failed throw's forced part, not what was chosen), then the trick's end when
+ * ended; shared by sj_build_step and moves.c's sj_moves_step */
+int sj_obs_played(sj_obs *o, int32_t seat, const uint8_t *before, const uint8_t *after,
+                  int ended);
 /* seat's observation (out, sj_obs_size floats) and mask (60 int8, zero unless to act) */
 int sj_build_observe(sj_obs *o, const sj_drive *d, const sj_build *b, int32_t seat,
                      float *out, int32_t out_len, int8_t *mask, int32_t mask_len);

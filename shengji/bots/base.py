@@ -31,6 +31,20 @@ class Option:
     help: str = ""
 
 
+def int_range(lo: int, hi: int, what: str = "") -> Callable[[str], int]:
+    """An Option's parser of an integer in lo..hi; ``what`` starts its message (the
+    bot's name and the key are added by the spec parser)."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            n = lo - 1
+        if not lo <= n <= hi:
+            raise ValueError(f"{what + ': ' if what else ''}an integer {lo}..{hi}")
+        return n
+    return parse
+
+
 class Bot:
     """Base class. ``variant`` is the loaded Variant (public rules), ``seed`` makes the
     bot's own random choices reproducible, ``options`` are this class's ``options``

@@ -23,7 +23,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ShengjiError
-from .base import Bot, Option, register
+from .base import Bot, Option, int_range, register
 
 if TYPE_CHECKING:
     from ..engine import Action, Legal, SeatView
@@ -59,15 +59,7 @@ def _model(text: str) -> str:
     return text
 
 
-def _max_moves(text: str) -> int:
-    lo, hi = MOVES_RANGE
-    try:
-        n = int(text)
-    except ValueError:
-        n = lo - 1
-    if not lo <= n <= hi:
-        raise ValueError(f"moves listed at most: an integer {lo}..{hi}")
-    return n
+_max_moves = int_range(*MOVES_RANGE, what="moves listed at most")
 
 
 def _actions(text: str) -> str:

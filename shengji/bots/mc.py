@@ -53,7 +53,7 @@ from ..engine.actions import Bury, Play
 from ..errors import ShengjiError
 from ..friends import FriendTracker
 from ..playout import MAX_PLAYERS, POLICIES, FriendsState, Position, evaluate, friends_state
-from .base import Bot, Option, register
+from .base import Bot, Option, int_range, register
 from .heuristic import HeuristicBot
 from .knowledge import Holders, sample_world, unseen_counts
 
@@ -101,16 +101,6 @@ def _policy(text: str) -> str:
     return text
 
 
-def _int_range(lo: int, hi: int):
-    def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            n = lo - 1
-        if not lo <= n <= hi:
-            raise ValueError(f"an integer {lo}..{hi}")
-        return n
-    return parse
 
 
 def _alloc(text: str) -> str:
@@ -136,7 +126,7 @@ class MonteCarloBot(Bot):
         "budget": Option(Budget.parse, DEFAULT_BUDGET,
                          "playouts per decision (1500) or milliseconds (100ms)"),
         "policy": Option(_policy, "greedy", "playout policy: random or greedy"),
-        "cap": Option(_int_range(1, 200), 12, "most candidate plays judged per decision"),
+        "cap": Option(int_range(1, 200), 12, "most candidate plays judged per decision"),
         "bury": Option(_bury, "search",
                        "burial: search (playouts over a few candidate burials) or "
                        "heuristic"),
