@@ -335,9 +335,17 @@ def test_a_stand_in_bot_plays_for_a_player_who_left_until_they_return():
             assert len(room.table.game.actions) >= n
 
 
-def test_bots_wait_for_next_deal():
+@pytest.mark.parametrize("turn_timer, wait", [
+    pytest.param(None, 0.3, id="no-timer"),
+    # issue 38: the turn timer ended the wait for "next" of a player who was there,
+    # reading the result: the next deal was dealt, declared and buried without them. Now
+    # the timer ends only the turn of a player who left; a reader is waited for
+    pytest.param(0.2, 1.0, id="past-five-turn-timers"),
+])
+def test_bots_wait_for_a_player_reading_the_result(turn_timer, wait):
+    timer = {} if turn_timer is None else {"turn_timer": turn_timer}
     with app_client() as client:
-        code = new_room(client, max_deals=2)
+        code = new_room(client, max_deals=2, **timer)
         room = room_of(client, code)
         with client.websocket_connect(WS) as ws:
             me = join(ws, code)
@@ -346,35 +354,13 @@ def test_bots_wait_for_next_deal():
                 e["type"] == "DealScored" for e in m["events"]))
             assert scored["waiting"] == [0]
             n = len(room.table.game.actions)
-            time.sleep(0.3)
+            time.sleep(wait)
             assert len(room.table.game.actions) == n and room.waiting == {0}
+            assert room.table.game.deals_played == 1
             send(ws, type="next", token=me["token"])
             msg = until(ws, "state")
             assert msg["waiting"] == []
             play_until(ws, me["token"], lambda m: m["over"], msg)
-            assert room.table.game.deals_played == 2
-
-
-def test_a_player_reading_the_result_is_waited_for_past_the_turn_timer():
-    """Issue 38: the turn timer ended the wait for "next" of a player who was there,
-    reading the result: the next deal was dealt, declared and buried without them. Now
-    the timer ends only the turn of a player who left; a reader is waited for."""
-    with app_client() as client:
-        code = new_room(client, max_deals=2, turn_timer=0.2)
-        room = room_of(client, code)
-        with client.websocket_connect(WS) as ws:
-            me = join(ws, code)
-            send(ws, type="start", token=me["token"])
-            scored = play_until(ws, me["token"], lambda m: any(
-                e["type"] == "DealScored" for e in m["events"]))
-            assert scored["waiting"] == [0]
-            n = len(room.table.game.actions)
-            time.sleep(1.0)  # five turn timers
-            assert len(room.table.game.actions) == n and room.waiting == {0}
-            assert room.table.game.deals_played == 1
-            send(ws, type="next", token=me["token"])
-            assert until(ws, "state")["waiting"] == []
-            play_until(ws, me["token"], lambda m: m["over"])
             assert room.table.game.deals_played == 2
 
 
