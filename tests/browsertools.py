@@ -57,21 +57,73 @@ def warm_rules_worker(url: str) -> None:
         assert r.status == 200
 
 
-def new_page(browser, phone: bool = False):
+#: pages that a finished test handed back (``done``), by (browser, phone): the next test
+#: of this worker takes one instead of a new context. A new page costs Chromium about 2 CPU
+#: seconds here (a renderer process, the app's first compile); a reset page's next load,
+#: about a third of that.
+_IDLE: dict[tuple[int, bool], list] = {}
+#: the pool each page of this worker goes back to (by id): (browser, phone), or None for a
+#: page no other test may have (``new_page(..., reuse=False)``)
+_POOL: dict[int, tuple[int, bool] | None] = {}
+
+
+def new_page(browser, phone: bool = False, reuse: bool = True):
+    """A desktop-sized (or phone-sized: 390×844, touch) page with its own cookies and
+    storage: one a finished test gave back (``done``), else a new context's. ``reuse=False``:
+    always a new context, closed by ``done`` (for a test that changes the page for good,
+    such as an init script)."""
+    idle = _IDLE.get((id(browser), phone), [])
+    while reuse and idle:
+        pg = idle.pop()
+        if not pg.is_closed():
+            return pg
     if phone:
         ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2)
+                                  device_scale_factor=2, reduced_motion="reduce")
     else:
-        ctx = browser.new_context(viewport=DESKTOP)
+        ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
     pg = ctx.new_page()
     pg.set_default_timeout(WAIT_MS)
+    _POOL[id(pg)] = (id(browser), phone) if reuse else None
     return pg
 
 
-def shots_dir(tmp_path) -> Path:
-    d = Path(os.environ.get("SHENGJI_ARTIFACTS") or tmp_path)
-    d.mkdir(parents=True, exist_ok=True)
-    return d
+def done(pg) -> None:
+    """The test is over with ``pg``: reset it for the next test of this worker as a new
+    context would be (no local or session storage, cookies, routes or other tabs; a blank
+    document at its size), or close it when it cannot be."""
+    pool = _POOL.pop(id(pg), None)
+    if pg.is_closed():
+        return
+    ctx = pg.context
+    if pool is None:
+        ctx.close()
+        return
+    try:
+        pg.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }")
+        pg.unroute_all()
+        for other in ctx.pages:
+            if other is not pg:
+                other.close()
+        ctx.clear_cookies()
+        pg.goto("about:blank")
+        pg.set_viewport_size(PHONE if pool[1] else DESKTOP)
+        pg.set_default_timeout(WAIT_MS)
+    except Exception:  # noqa: BLE001  # a page that cannot be reset is not kept
+        ctx.close()
+        return
+    _POOL[id(pg)] = pool
+    _IDLE.setdefault(pool, []).append(pg)
+
+
+def shot(page, name: str, **options) -> None:
+    """Keep a screenshot of ``page`` as $SHENGJI_ARTIFACTS/``name`` when that folder is asked
+    for (a person looking at the pages, CI's artefacts); else take none: nobody would look,
+    and each one costs the browser a fraction of a second of CPU to draw and encode."""
+    folder = os.environ.get("SHENGJI_ARTIFACTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name), **options)
 
 
 def wait_js(page, expression: str, timeout_ms: int = WAIT_MS) -> None:

@@ -221,19 +221,20 @@ def _hide_the_browsers_event_loop(request):
 
 @pytest.fixture()
 def page(browser):
-    """A desktop-sized page in a fresh browser context (its own cookies and storage)."""
-    from browsertools import new_page
+    """A desktop-sized page with its own cookies and storage: a new context's, or one an
+    earlier test of this worker gave back reset (browsertools.done)."""
+    from browsertools import done, new_page
 
     pg = new_page(browser)
     yield pg
-    pg.context.close()
+    done(pg)
 
 
 @pytest.fixture()
 def phone(browser):
-    """A phone-sized (390×844, touch) page in a fresh browser context."""
-    from browsertools import new_page
+    """A phone-sized (390×844, touch) page, new or given back reset as ``page`` is."""
+    from browsertools import done, new_page
 
     pg = new_page(browser, phone=True)
     yield pg
-    pg.context.close()
+    done(pg)

@@ -5,7 +5,7 @@ deal"; the replay opens. On a phone (390×844) the same by tapping, with no side
 scrolling and no overlapping cards or labels; tables of 5 to 12 seats drawn around the
 felt at desktop and phone sizes (6 by default, the rest with --long); the
 finding-friends call phase at 5 seats (8 with --long); lobby errors; a hostile player
-name rendered as text. Screenshots go to $SHENGJI_ARTIFACTS (default: pytest's tmp dir).
+name rendered as text. Screenshots are kept in $SHENGJI_ARTIFACTS when it is set.
 
 Each flow is clicked (or tapped) where the test is about it; the decisions in between go
 straight through the page's websocket (browsertools.advance), so the default run stays
@@ -29,6 +29,7 @@ from browsertools import (
     check_layout,
     create_room,
     decide,
+    done,
     illegal_single,
     layout,
     new_page,
@@ -37,7 +38,7 @@ from browsertools import (
     play,
     press,
     serve,
-    shots_dir,
+    shot,
     state,
     wait_js,
 )
@@ -74,11 +75,10 @@ ILLEGAL_SINGLE = ("st.legal.kind === 'follow' && st.legal.count === 1 && st.view
 
 @pytest.mark.parametrize("clicking", [pytest.param(False, id="advance"),
                                       pytest.param(True, id="clicking", marks=pytest.mark.long)])
-def test_play_a_whole_deal(server, page, tmp_path, clicking):
+def test_play_a_whole_deal(server, page, clicking):
     """Seed 7. By default the hint and the refusal are clicked at the first follow where a
     single card is illegal, and the other decisions go through ``advance``; with --long
     every decision of the deal is clicked."""
-    shots = shots_dir(tmp_path)
     page.goto(server)
     page.wait_for_selector("#variant option", state="attached")
     page.fill("#seed", "7")
@@ -104,7 +104,7 @@ def test_play_a_whole_deal(server, page, tmp_path, clicking):
         assert page.get_attribute("#error a.why", "href") == "/static/rules.html#following"
         assert any(s in text for s in "♠♥♣♦"), text
         assert state(page)["index"] == st["index"]
-        page.screenshot(path=str(shots / "browser-refused.png"))
+        shot(page, "browser-refused.png")
         refused.append(text)
 
     hinted = []
@@ -133,6 +133,9 @@ def test_play_a_whole_deal(server, page, tmp_path, clicking):
         assert play(page, on_turn=on_turn) == "result"
     else:
         assert advance(page, until=ILLEGAL_SINGLE) == "stopped"
+        # this page asked for less motion (browsertools.new_page): "your turn" does not pulse
+        assert page.evaluate("getComputedStyle(document.querySelector('.turn.mine'))"
+                             ".animationName") == "none"
         on_turn(state(page))
         assert advance(page) == "result"
     assert refused, "the seeded deal offered no chance to try an illegal follow"
@@ -143,7 +146,7 @@ def test_play_a_whole_deal(server, page, tmp_path, clicking):
     assert held == 4 and layout(page)["played"] >= 4
     assert "your team" in page.inner_text("#result") or "opponents" in page.inner_text("#result")
     assert "team 0" not in page.inner_text("#game") and "team 1" not in page.inner_text("#game")
-    page.screenshot(path=str(shots / "browser-deal.png"), full_page=True)
+    shot(page, "browser-deal.png", full_page=True)
 
     page.click("#lasttrickbtn")
     assert "Last trick" in page.inner_text("#recall")
@@ -152,7 +155,7 @@ def test_play_a_whole_deal(server, page, tmp_path, clicking):
     page.wait_for_selector("#replay:not([hidden])")
     page.click("#rnext")
     assert "Trick 1" in page.inner_text("#replaybody")
-    page.screenshot(path=str(shots / "browser-replay.png"))
+    shot(page, "browser-replay.png")
     page.click("#rclose")
     # the bots waited; "Next deal" lets the next deal go on
     page.click("#nextdeal")
@@ -172,17 +175,16 @@ def test_play_a_whole_deal(server, page, tmp_path, clicking):
         assert "Replay of deal 1" in other.inner_text("#replay")
         assert other.locator("#replaybody .card").count() >= 4 * 20
     finally:
-        other.context.close()
+        done(other)
 
 
 # ---------------------------------------------------------------- the phone
 
 @pytest.mark.parametrize("tapping", [pytest.param(False, id="advance"),
                                      pytest.param(True, id="tapping", marks=pytest.mark.long)])
-def test_phone_table_taps_and_fits(server, phone, tmp_path, tapping):
+def test_phone_table_taps_and_fits(server, phone, tapping):
     """By default the first play with three cards on the table is tapped and checked, the
     rest goes through ``advance``; with --long every decision is tapped and checked."""
-    shots = shots_dir(tmp_path)
     phone.goto(server)
     phone.wait_for_selector("#variant option", state="attached")
     # a bad room code is answered where the player looks
@@ -190,7 +192,7 @@ def test_phone_table_taps_and_fits(server, phone, tmp_path, tapping):
     phone.tap("#join")
     phone.wait_for_selector("#lobbyerror:not([hidden])")
     assert "no room with that code" in phone.inner_text("#lobbyerror")
-    phone.screenshot(path=str(shots / "phone-lobby-error.png"))
+    shot(phone, "phone-lobby-error.png")
     check_layout_lobby = phone.evaluate("document.documentElement.scrollWidth <= innerWidth")
     assert check_layout_lobby
 
@@ -207,7 +209,7 @@ def test_phone_table_taps_and_fits(server, phone, tmp_path, tapping):
         if st["view"]["phase"] == "play":
             got = check_layout(phone, seats=4, phone=True)
             if got["played"] >= 3 and not seen:
-                phone.screenshot(path=str(shots / "phone-table.png"), full_page=True)
+                shot(phone, "phone-table.png", full_page=True)
                 seen.append(got)
 
     if tapping:
@@ -220,7 +222,7 @@ def test_phone_table_taps_and_fits(server, phone, tmp_path, tapping):
         assert advance(phone) == "result"
     assert seen, "no trick with three cards on the table"
     check_layout(phone, seats=4, phone=True)
-    phone.screenshot(path=str(shots / "phone-result.png"), full_page=True)
+    shot(phone, "phone-result.png", full_page=True)
 
 
 # ---------------------------------------------------------------- big tables
@@ -230,7 +232,7 @@ def test_phone_table_taps_and_fits(server, phone, tmp_path, tapping):
     *(pytest.param(n, size, marks=pytest.mark.long)
       for n in (5, 6, 7, 8, 9, 10, 11, 12) for size in ("desktop", "phone")
       if (n, size) != (6, "desktop"))])
-def test_big_tables_are_drawn_around_the_felt(server, browser, seats, size, tmp_path):
+def test_big_tables_are_drawn_around_the_felt(server, browser, seats, size):
     """Issue 11: finding friends at 5 to 12 seats (6 on a desktop by default, the other
     sizes and the phone with --long), every seat around the felt with a full trick on it,
     nothing overlapping. Seeded: the stop below is checked on this seat's turns only,
@@ -250,15 +252,14 @@ def test_big_tables_are_drawn_around_the_felt(server, browser, seats, size, tmp_
         assert advance(pg, until=full) == "stopped"
         got = check_layout(pg, seats=seats, phone=phone)
         assert got["played"] >= seats - 1
-        pg.screenshot(path=str(shots_dir(tmp_path) / f"seats-{seats}-{size}.png"),
-                      full_page=True)
+        shot(pg, f"seats-{seats}-{size}.png", full_page=True)
     finally:
-        pg.context.close()
+        done(pg)
 
 
 # ---------------------------------------------------------------- lobby and spectators
 
-def test_a_full_room_offers_to_watch(server, page, tmp_path):
+def test_a_full_room_offers_to_watch(server, page):
     from websockets.sync.client import connect
 
     page.goto(server)
@@ -279,10 +280,10 @@ def test_a_full_room_offers_to_watch(server, page, tmp_path):
         assert page.inner_text("#seatname") == "watching"
         assert page.locator("#hand .card").count() == 0
         assert "host" in page.inner_text("#felt")
-        page.screenshot(path=str(shots_dir(tmp_path) / "browser-watching.png"))
+        shot(page, "browser-watching.png")
 
 
-def test_a_hostile_name_is_shown_as_text_and_runs_nothing(server, page, tmp_path):
+def test_a_hostile_name_is_shown_as_text_and_runs_nothing(server, page):
     """Issue 13: a player name that is markup reaches the other players as text. The
     page builds every name with text nodes, and the server's Content-Security-Policy
     would refuse an inline handler anyway."""
@@ -298,7 +299,7 @@ def test_a_hostile_name_is_shown_as_text_and_runs_nothing(server, page, tmp_path
         page.click("#start")
         page.wait_for_selector("#game:not([hidden])")
         wait_js(page, "document.getElementById('felt').textContent.includes('onerror=')")
-        page.screenshot(path=str(shots_dir(tmp_path) / "browser-hostile-name.png"))
+        shot(page, "browser-hostile-name.png")
         assert page.evaluate("window.__xss") is None
         assert page.locator("img").count() == 0
     headers = page.request.get(server + "/").headers
@@ -306,7 +307,7 @@ def test_a_hostile_name_is_shown_as_text_and_runs_nothing(server, page, tmp_path
 
 
 @pytest.mark.parametrize("seats, seed", [(5, "1"), pytest.param(8, "3", marks=pytest.mark.long)])
-def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, seats, seed):
+def test_finding_friends_the_dealer_calls_by_clicking(server, page, seats, seed):
     """Issue 11: at a finding-friends table of 5 (one call) or 8 seats (three calls) the
     page lets its dealer pick the calls ("1 HA" = the first ♥A played; a second copy
     too), sends them, shows them as the deal's calls, and plays the deal to its result."""
@@ -356,7 +357,7 @@ def test_finding_friends_the_dealer_calls_by_clicking(server, page, tmp_path, se
                 # the picked calls show as chips, in words ("2nd ♠A")
                 assert page.locator("#callpicked .chip").count() == i + 1
                 assert page.locator(f"#callpicked .chip[data-call='{c}']").count() == 1
-            page.screenshot(path=str(shots_dir(tmp_path) / f"browser-call-{seats}.png"))
+            shot(page, f"browser-call-{seats}.png")
             page.click("#play")
             called = picks
             wait_js(page, "window.shengji.state.view.calls.length > 0")
@@ -417,7 +418,7 @@ def in_view(page, selector: str) -> dict:
 
 
 @pytest.mark.parametrize("size", ["phone", pytest.param("desktop", marks=pytest.mark.long)])
-def test_during_a_follow_the_trick_and_play_are_in_view(server, browser, size, tmp_path):
+def test_during_a_follow_the_trick_and_play_are_in_view(server, browser, size):
     """Issue 21: at 390×844 the trick, the selection and Play/Hint/Clear stay in view
     together while the player scrolls to the last card of the hand (a sticky action bar);
     at 1280×800 nothing needed to act is below the fold, also with a refusal and a hint
@@ -473,14 +474,14 @@ def test_during_a_follow_the_trick_and_play_are_in_view(server, browser, size, t
                         "#felt .spot[data-seat] .cards"):
                 where = in_view(pg, sel)
                 assert where["inside"], (sel, where)
-        pg.screenshot(path=str(shots_dir(tmp_path) / f"fit-{size}.png"))
+        shot(pg, f"fit-{size}.png")
     finally:
-        pg.context.close()
+        done(pg)
 
 
 # ---------------------------------------------------------------- chat
 
-def test_chat_markup_shows_as_text(server, page, tmp_path):
+def test_chat_markup_shows_as_text(server, page):
     """Issue 21: a chat line that is markup reaches the page as text (no element made, no
     script run); the player's own line comes back as "you"."""
     from websockets.sync.client import connect
@@ -503,12 +504,12 @@ def test_chat_markup_shows_as_text(server, page, tmp_path):
     wait_js(page, "document.getElementById('chatlist').children.length === 2")
     assert page.locator("#chatlist li").last.inner_text() == "you: good luck & <have fun>"
     assert page.input_value("#chatinput") == ""
-    page.screenshot(path=str(shots_dir(tmp_path) / "browser-chat.png"), full_page=True)
+    shot(page, "browser-chat.png", full_page=True)
 
 
 # ---------------------------------------------------------------- bidding as cards arrive
 
-def test_declaring_while_the_cards_arrive(server, page, tmp_path):
+def test_declaring_while_the_cards_arrive(server, page):
     """Issue 21: an offer to declare during the deal is a Declare button listing what may
     be declared now, not a prompt: left alone, the page passes by itself and the deal
     goes on; opened, it declares. The engine's actions and events are the usual ones.
@@ -536,7 +537,7 @@ def test_declaring_while_the_cards_arrive(server, page, tmp_path):
     listed = page.evaluate("[...document.querySelectorAll('#declareoffers button')]"
                            ".map((b) => b.dataset.cards)")
     assert listed == offered
-    page.screenshot(path=str(shots_dir(tmp_path) / "browser-declare-offer.png"))
+    shot(page, "browser-declare-offer.png")
     # closed again: left alone, the page passes by itself and the dealing goes on
     page.evaluate("window.shengji.autoPassMs = 20")
     page.click("#declarebtn")
@@ -558,7 +559,7 @@ def test_declaring_while_the_cards_arrive(server, page, tmp_path):
 # ---------------------------------------------------------------- friends on screen
 
 @pytest.mark.parametrize("size", [pytest.param("phone", marks=pytest.mark.long), "desktop"])
-def test_six_seats_calls_stay_on_screen_and_joins_are_marked(server, browser, size, tmp_path):
+def test_six_seats_calls_stay_on_screen_and_joins_are_marked(server, browser, size):
     """Issue 21: at a six-seat finding-friends table the calls stay on screen in words
     ("1st ♥A"), each fulfilled one is marked with who joined, and the seats show
     "dealer's side", "attackers" or "unknown" as the calls make them known."""
@@ -600,6 +601,6 @@ def test_six_seats_calls_stay_on_screen_and_joins_are_marked(server, browser, si
         assert set(sides) <= {"dealer", "attackers", "unknown"}
         if v["sides_known"]:
             assert "unknown" not in sides and "attackers" in sides
-        pg.screenshot(path=str(shots_dir(tmp_path) / f"friends-6-{size}.png"))
+        shot(pg, f"friends-6-{size}.png")
     finally:
-        pg.context.close()
+        done(pg)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 tb = pytest.importorskip("test_browser")  # skips with it when chromium/playwright are missing
-from browsertools import advance, new_page, serve, wait_js, warm_rules_worker  # noqa: E402
+from browsertools import advance, done, new_page, serve, wait_js, warm_rules_worker  # noqa: E402
 
 from shengji.frontends.web.app import create_app  # noqa: E402
 from shengji.frontends.web.limits import Limits  # noqa: E402
@@ -115,8 +115,8 @@ def test_change_two_settings_create_and_play_a_deal(site, browser, size):
         host.wait_for_selector('#rulesview:not([hidden]) [data-key="scoring.table"]')
         no_sideways(host)
     finally:
-        host.context.close()
-        guest.context.close()
+        done(host)
+        done(guest)
 
 
 @pytest.mark.parametrize("size", ["desktop", pytest.param("phone", marks=pytest.mark.long)])
@@ -135,7 +135,7 @@ def test_an_invalid_value_shows_its_error_and_nothing_is_created(site, browser, 
         assert len(app.state.lobby.rooms) == before
         no_sideways(pg)
     finally:
-        pg.context.close()
+        done(pg)
 
 
 def test_a_decimal_is_refused_as_the_command_line_refuses_it(site, browser, tmp_path, capsys):
@@ -178,7 +178,7 @@ def test_a_decimal_is_refused_as_the_command_line_refuses_it(site, browser, tmp_
             assert error.is_visible()
             no_sideways(pg)
     finally:
-        pg.context.close()
+        done(pg)
 
 
 def test_a_refused_create_says_so_names_the_key_meant_and_goes_once_fixed(site, browser):
@@ -208,7 +208,7 @@ def test_a_refused_create_says_so_names_the_key_meant_and_goes_once_fixed(site, 
         room = app.state.lobby.rooms[pg.inner_text("#waitcode")]
         assert room.table.game.variant.settings["play"]["kitty"] == "table"
     finally:
-        pg.context.close()
+        done(pg)
 
 
 def test_a_pasted_plugins_file_is_refused(site, browser):
@@ -223,7 +223,7 @@ def test_a_pasted_plugins_file_is_refused(site, browser):
         pg.wait_for_selector("#lobbyerror:not([hidden])")
         assert len(app.state.lobby.rooms) == before
     finally:
-        pg.context.close()
+        done(pg)
 
 
 #: house files whose settings between them take every kind of field the panel has (lists
@@ -258,7 +258,7 @@ def test_every_house_file_round_trips_through_the_panel(site, browser, every):
             assert got["rules"] == want["rules"], (path.name, exported)
             assert got["rules_fingerprint"] == want["rules_fingerprint"]
     finally:
-        pg.context.close()
+        done(pg)
 
 
 def test_try_these_rules_draws_the_chart(site, browser):
@@ -293,7 +293,7 @@ def test_try_these_rules_draws_the_chart(site, browser):
         pg.locator('#rules-preview [data-applied="play.kitty_cap"]').scroll_into_view_if_needed()
         no_sideways(pg)
     finally:
-        pg.context.close()
+        done(pg)
 
 
 def test_a_setting_shows_a_position_where_it_changes_the_verdict(site, browser):
@@ -307,7 +307,7 @@ def test_a_setting_shows_a_position_where_it_changes_the_verdict(site, browser):
         assert "four-deck" in text
         no_sideways(pg)
     finally:
-        pg.context.close()
+        done(pg)
 
 
 def test_issue_35_play_keys_show_with_no_extra_work(site, browser):
@@ -327,7 +327,7 @@ def test_issue_35_play_keys_show_with_no_extra_work(site, browser):
         ex = pg.inner_text('[data-example-for="play.throw_check"]')
         assert "unseen" in ex and "refused" in ex
     finally:
-        pg.context.close()
+        done(pg)
 
 
 def test_the_host_sets_levels_and_the_first_dealer_in_the_page(site, browser):
@@ -355,7 +355,7 @@ def test_the_host_sets_levels_and_the_first_dealer_in_the_page(site, browser):
                     "document.querySelector('[data-control=\"first-dealer\"]').value === '0'")
         no_sideways(pg)
     finally:
-        pg.context.close()
+        done(pg)
 
 
 def test_a_slow_answer_for_the_first_variant_does_not_undo_a_later_choice(site, browser):
@@ -392,4 +392,4 @@ def test_a_slow_answer_for_the_first_variant_does_not_undo_a_later_choice(site, 
         pg.wait_for_function("document.querySelectorAll('#waitseats li').length > 0")
         assert pg.locator("#waitseats li").count() == 6
     finally:
-        pg.context.close()
+        done(pg)

@@ -12,11 +12,12 @@ import urllib.request
 
 import pytest
 from browsertools import (
+    done,
     new_page,
     pick_cards,
     press,
     serve,
-    shots_dir,
+    shot,
     state,
     step,
     wait_js,
@@ -45,17 +46,17 @@ def server():
     yield from serve(create_app(bot_delay=0))
 
 
-def test_the_take_back_button(server, browser, tmp_path):
+def test_the_take_back_button(server, browser):
     code = _room(server)
     a, b = new_page(browser), new_page(browser)
     try:
-        _take_back(server, code, a, b, tmp_path)
+        _take_back(server, code, a, b)
     finally:
-        a.context.close()
-        b.context.close()
+        done(a)
+        done(b)
 
 
-def _take_back(server, code, a, b, tmp_path):
+def _take_back(server, code, a, b):
     for pg in (a, b):
         pg.goto(server)
         pg.wait_for_selector("#variant option", state="attached")
@@ -94,7 +95,7 @@ def _take_back(server, code, a, b, tmp_path):
     pick_cards(a, cards)
     press(a, "#play", False)
     a.wait_for_selector("#takeback-play[data-action='takeback-play']")
-    a.screenshot(path=str(shots_dir(tmp_path) / "takeback-play.png"))
+    shot(a, "takeback-play.png")
     assert b.locator("#takeback-play").count() == 0  # only the seat that played
     a.click("#takeback-play")
     wait_js(a, "window.shengji.state.legal !== null && "

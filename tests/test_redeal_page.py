@@ -11,7 +11,7 @@ import time
 import urllib.request
 
 import pytest
-from browsertools import new_page, press, serve, shots_dir, state
+from browsertools import done, new_page, press, serve, shot, state
 
 pytest.importorskip("test_browser")  # skips with it when chromium/playwright are missing
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is missing")
@@ -41,15 +41,15 @@ def server():
 
 
 @pytest.mark.long
-def test_the_redeal_button(server, browser, tmp_path):
+def test_the_redeal_button(server, browser):
     page = new_page(browser)
     try:
-        _ask_for_a_redeal(server, page, tmp_path)
+        _ask_for_a_redeal(server, page)
     finally:
-        page.context.close()
+        done(page)
 
 
-def _ask_for_a_redeal(server, page, tmp_path):
+def _ask_for_a_redeal(server, page):
     page.goto(server)
     page.wait_for_selector("#variant option", state="attached")
     page.fill("#joincode", _room(server))
@@ -71,7 +71,7 @@ def _ask_for_a_redeal(server, page, tmp_path):
         page.wait_for_timeout(20)
     button = page.locator("#request-redeal[data-action='request-redeal']")
     assert button.count() == 1 and "Keep the deal" in page.inner_text("#actions")
-    page.screenshot(path=str(shots_dir(tmp_path) / "request-redeal.png"))
+    shot(page, "request-redeal.png")
     button.click()
     end = time.monotonic() + 60
     while "ask for a redeal" not in page.inner_text("#loglist"):

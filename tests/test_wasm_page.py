@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import pytest
 import test_browser as tb
-from browsertools import advance, decide, illegal_single, pick_cards, state, wait_js
+from browsertools import (
+    advance,
+    decide,
+    done,
+    illegal_single,
+    new_page,
+    pick_cards,
+    state,
+    wait_js,
+)
 from test_browser import ILLEGAL_SINGLE
 
 from shengji.cards import JOKER_NAMES, JOKER_SYMBOLS, SUIT_SYMBOLS, SUITS
@@ -133,7 +142,16 @@ def test_an_illegal_follow_is_explained_and_not_sent(server, page):
           f"of {len(took)} renders")
 
 
-def test_without_webassembly_the_page_works_as_before(server, page):
+@pytest.fixture()
+def page_without_webassembly(browser):
+    """A page of its own: the init script that removes WebAssembly cannot be taken back."""
+    pg = new_page(browser, reuse=False)
+    yield pg
+    done(pg)
+
+
+def test_without_webassembly_the_page_works_as_before(server, page_without_webassembly):
+    page = page_without_webassembly
     page.add_init_script("delete globalThis.WebAssembly;")
     _start(page, server)
     assert page.evaluate("typeof WebAssembly") == "undefined"
