@@ -336,9 +336,10 @@ def privacy_findings(players: int = 6, seed: str = "private") -> list[str]:
     return findings
 
 
-def test_no_seat_learns_a_friend_before_the_card_is_played():
-    assert privacy_findings() == []
-    assert privacy_findings(9, "private9") == []
+@pytest.mark.parametrize("players, seed", [
+    (6, "private"), pytest.param(9, "private9", marks=pytest.mark.long)])
+def test_no_seat_learns_a_friend_before_the_card_is_played(players, seed):
+    assert privacy_findings(players, seed) == []
 
 
 def _leaky_sides(game, seat):

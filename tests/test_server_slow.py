@@ -27,8 +27,10 @@ SMALL = Limits(send_buffer=4096, send_timeout=0.5)
 #: here so that a loaded one (the suite runs beside other work) is not taken for a
 #: frozen room; a frozen room sends nothing again, until the end of the test
 GAP = 2.0
-#: how long each attack lasts, and the player plays on after it
-ATTACK, AFTER = 2.5, 2.0
+#: how long each attack lasts (the small buffers fill in well under the send timeout, so
+#: the old server froze within its first second), and the player plays on after it: at
+#: least GAP, so that a room frozen at the attack's very end still fails
+ATTACK, AFTER = 1.5, 2.0
 
 
 class Player(threading.Thread):
