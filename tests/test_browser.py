@@ -65,6 +65,27 @@ def server():
 # `browser` (one Chromium per worker), `page` and `phone`: tests/conftest.py
 
 
+def test_a_page_given_back_is_as_a_new_one(server, browser):
+    """browsertools.done: the next test gets this page with nothing of the last one left."""
+    pg = new_page(browser)
+    pg.goto(server)
+    pg.evaluate("localStorage.setItem('shengji:X', '1'); sessionStorage.setItem('s', '1')")
+    pg.context.add_cookies([{"name": "c", "value": "1", "url": server}])
+    pg.route("**/api/variants", lambda route: route.abort())
+    pg.set_viewport_size(PHONE)
+    pg.context.new_page()
+    done(pg)
+    again = new_page(browser)
+    try:
+        assert again is pg and again.url == "about:blank" and len(again.context.pages) == 1
+        again.goto(server)
+        again.wait_for_selector("#variant option", state="attached")  # no route left
+        assert again.evaluate("localStorage.length + sessionStorage.length") == 0
+        assert again.context.cookies() == [] and again.viewport_size["width"] > PHONE["width"]
+    finally:
+        done(again)
+
+
 # ---------------------------------------------------------------- desktop: a whole deal
 
 #: a JS test of the page's state: this seat follows a single and holds a card that is not
