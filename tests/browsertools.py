@@ -90,7 +90,7 @@ def new_page(browser, phone: bool = False, reuse: bool = True):
 
 def done(pg) -> None:
     """The test is over with ``pg``: reset it for the next test of this worker as a new
-    context would be (no local or session storage, cookies, routes or other tabs; a blank
+    context would be (no stored data of any origin, cookies, routes or other tabs; a blank
     document at its size), or close it when it cannot be."""
     pool = _POOL.pop(id(pg), None)
     if pg.is_closed():
@@ -100,7 +100,13 @@ def done(pg) -> None:
         ctx.close()
         return
     try:
-        pg.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }")
+        pg.evaluate("() => { try { sessionStorage.clear(); } catch (e) {} }")
+        # every origin the test stored something for, not only the one it ended on
+        cdp = ctx.new_cdp_session(pg)
+        for origin in ctx.storage_state()["origins"]:
+            cdp.send("Storage.clearDataForOrigin",
+                     {"origin": origin["origin"], "storageTypes": "all"})
+        cdp.detach()
         pg.unroute_all()
         for other in ctx.pages:
             if other is not pg:

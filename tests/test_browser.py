@@ -68,6 +68,9 @@ def server():
 def test_a_page_given_back_is_as_a_new_one(server, browser):
     """browsertools.done: the next test gets this page with nothing of the last one left."""
     pg = new_page(browser)
+    other = "http://localhost:" + server.rsplit(":", 1)[1]  # another origin, same server
+    pg.goto(other)
+    pg.evaluate("localStorage.setItem('shengji:Y', '1')")
     pg.goto(server)
     pg.evaluate("localStorage.setItem('shengji:X', '1'); sessionStorage.setItem('s', '1')")
     pg.context.add_cookies([{"name": "c", "value": "1", "url": server}])
@@ -81,6 +84,8 @@ def test_a_page_given_back_is_as_a_new_one(server, browser):
         again.goto(server)
         again.wait_for_selector("#variant option", state="attached")  # no route left
         assert again.evaluate("localStorage.length + sessionStorage.length") == 0
+        again.goto(other)
+        assert again.evaluate("localStorage.length") == 0
         assert again.context.cookies() == [] and again.viewport_size["width"] > PHONE["width"]
     finally:
         done(again)
