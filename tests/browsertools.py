@@ -101,6 +101,10 @@ def done(pg) -> None:
         return
     try:
         pg.evaluate("() => { try { sessionStorage.clear(); } catch (e) {} }")
+        for other in ctx.pages:
+            if other is not pg:
+                other.close()
+        pg.goto("about:blank")  # first: the app stores nothing more once it is gone
         # every origin the test stored something for, not only the one it ended on
         cdp = ctx.new_cdp_session(pg)
         for origin in ctx.storage_state()["origins"]:
@@ -108,11 +112,7 @@ def done(pg) -> None:
                      {"origin": origin["origin"], "storageTypes": "all"})
         cdp.detach()
         pg.unroute_all()
-        for other in ctx.pages:
-            if other is not pg:
-                other.close()
         ctx.clear_cookies()
-        pg.goto("about:blank")
         pg.set_viewport_size(PHONE if pool[1] else DESKTOP)
         pg.set_default_timeout(WAIT_MS)
     except Exception:  # noqa: BLE001  # a page that cannot be reset is not kept
