@@ -32,8 +32,10 @@ def test_hand_multiset_operations():
 
 
 def test_context_is_cached_frozen_and_parses_level_and_trump():
-    assert Context(TWO, 8, 0) is L10S
-    assert Context(TWO, "10", "♠") is L10S
+    # one call after the other: L10S itself was made at import, and the cache keeps the
+    # last 2,048 contexts only (a whole run in one process makes more in between)
+    ctx = Context(TWO, 8, 0)
+    assert Context(TWO, "10", "♠") is ctx and ctx == L10S
     assert Context(TWO, "10", None) == Context(TWO, "T", "none")
     with pytest.raises(AttributeError):
         L10S.level = 3
