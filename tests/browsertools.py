@@ -92,13 +92,12 @@ def done(pg) -> None:
     """The test is over with ``pg``: reset it for the next test of this worker as a new
     context would be (no stored data of any origin, cookies, routes or other tabs; a blank
     document at its size), or close it when it cannot be."""
-    pool = _POOL.pop(id(pg), None)
-    if pg.is_closed():
+    pool = _POOL.get(id(pg))
+    if pg.is_closed() or pool is None:
+        _POOL.pop(id(pg), None)
+        pg.context.close()
         return
     ctx = pg.context
-    if pool is None:
-        ctx.close()
-        return
     try:
         pg.evaluate("() => { try { sessionStorage.clear(); } catch (e) {} }")
         for other in ctx.pages:
@@ -116,9 +115,9 @@ def done(pg) -> None:
         pg.set_viewport_size(PHONE if pool[1] else DESKTOP)
         pg.set_default_timeout(WAIT_MS)
     except Exception:  # noqa: BLE001  # a page that cannot be reset is not kept
+        _POOL.pop(id(pg), None)
         ctx.close()
         return
-    _POOL[id(pg)] = pool
     _IDLE.setdefault(pool, []).append(pg)
 
 
