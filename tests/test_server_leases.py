@@ -7,6 +7,7 @@ never forks; ``(room, seq)`` is a compare-and-set. And idle rooms are reclaimed
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import warnings
 
@@ -123,6 +124,31 @@ def test_a_clean_stop_gives_the_rooms_back(store_db):
     with app_client(store_db) as b:  # at once: no lease left behind
         with b.websocket_connect(WS) as ws:
             join(ws, code)
+
+
+# ---------------------------------------------------------------- dead processes
+
+def test_only_a_dead_process_of_this_boot_is_known_gone(monkeypatch):
+    """A lease ends at once only for a pid known to be gone: on this host and this boot.
+    Another host's pid, a live pid, or a host whose boot cannot be told apart (a pid
+    may have been reused since) wait for the lease to expire."""
+    import subprocess
+    import sys
+
+    from shengji.frontends.web import lease
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()  # reaped: its pid names no process now
+    here = lease.this_host()
+    assert lease.gone(here, child.pid)
+    assert not lease.gone(here, os.getpid())
+    assert not lease.gone("another-host " + here.split(" ", 1)[1], child.pid)
+
+    def no_boot_id(path, *args, **kwargs):
+        raise FileNotFoundError(path)
+    monkeypatch.setattr("builtins.open", no_boot_id)
+    assert lease.this_host().endswith(" ")
+    assert not lease.gone(lease.this_host(), child.pid)
 
 
 # ---------------------------------------------------------------- idle rooms

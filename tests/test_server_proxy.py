@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import servers
 
-from shengji.frontends.web.proxyconf import letters, nginx_config
+from shengji.frontends.web.proxyconf import letters, main, nginx_config
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,6 +24,32 @@ def test_the_documented_nginx_configuration_is_the_generated_one():
     found = re.search(r"<!-- proxyconf: (.*?) \(.*?-->\n```nginx\n(.*?)```", text, re.S)
     assert found, "docs/serving.md: the proxyconf block is missing"
     assert found.group(2) == nginx_config(found.group(1).split())
+
+
+def test_the_command_prints_the_configuration(capsys):
+    assert main(["10.0.0.1:8000", "[::1]:8001", "--listen", "127.0.0.1:8080"]) == 0
+    out = capsys.readouterr().out
+    assert out == nginx_config(["10.0.0.1:8000", "[::1]:8001"], "127.0.0.1:8080")
+    assert "    listen 127.0.0.1:8080;\n" in out and "server [::1]:8001;" in out
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["10.0.0.1:8000;"], "'10.0.0.1:8000;' is not HOST:PORT"),    # would end the directive
+    (["a:1 } server { listen 9"], "is not HOST:PORT"),              # would add a block
+    (["10.0.0.1"], "'10.0.0.1' is not HOST:PORT"),                  # no port
+    (["h:0"], "'h:0' is not HOST:PORT"),
+    (["h:65536"], "'h:65536' is not HOST:PORT"),
+    (["h:1", "--listen", "80; include /etc/passwd"], "is not PORT or ADDRESS:PORT"),
+])
+def test_a_bad_address_is_one_line_and_no_configuration(capsys, argv, named):
+    """What the command writes goes into nginx's configuration as it is: an address that
+    is not one is refused by name, before anything is printed."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert named in err.splitlines()[-1]
 
 
 def test_every_first_letter_has_one_shard():

@@ -14,10 +14,26 @@ those).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from .admission import shard_of
 from .rooms import CODE_ALPHABET
+
+#: HOST:PORT: a host name or IPv4 address, or an IPv6 address in brackets, and a port
+_ADDRESS = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])"
+                      r":(\d{1,5})")
+#: nginx's listen directive as this command takes it: PORT or ADDRESS:PORT
+_LISTEN = re.compile(r"(?:(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):)?(\d{1,5})")
+
+
+def _checked(value: str, pattern: re.Pattern, what: str) -> str:
+    """``value`` when it is one ``what`` (the port in 1..65535), else a ValueError naming
+    it: the text goes into nginx's configuration as it is, so nothing else may."""
+    found = pattern.fullmatch(value)
+    if not found or not 1 <= int(found.group(1)) <= 65535:
+        raise ValueError(f"{value!r} is not {what}")
+    return value
 
 
 def letters(index: int, count: int) -> str:
@@ -27,6 +43,11 @@ def letters(index: int, count: int) -> str:
 
 def nginx_config(shards: list[str], listen: str = "80") -> str:
     """The ``http``-level configuration for the shards at ``shards`` (host:port each)."""
+    if not shards:
+        raise ValueError("no shards: give at least one HOST:PORT")
+    for a in shards:
+        _checked(a, _ADDRESS, "HOST:PORT (e.g. 10.0.0.1:8000 or [::1]:8000)")
+    _checked(listen, _LISTEN, "PORT or ADDRESS:PORT for nginx's listen")
     n = len(shards)
     routes = "\n".join(f"    ~*^/(ws|api/rooms)/[{letters(i, n)}] shengji_shard{i};"
                        for i in range(n))
@@ -59,12 +80,17 @@ server {{
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m shengji.frontends.web.proxyconf",
+                                description=__doc__.splitlines()[0])
     p.add_argument("shards", nargs="+", metavar="HOST:PORT",
                    help="the shards in order: the first serves --shard 0/N")
     p.add_argument("--listen", default="80", help="nginx's listen directive (80)")
     args = p.parse_args(argv)
-    sys.stdout.write(nginx_config(args.shards, args.listen))
+    try:
+        config = nginx_config(args.shards, args.listen)
+    except ValueError as e:
+        p.error(str(e))
+    sys.stdout.write(config)
     return 0
 
 
