@@ -222,3 +222,52 @@ def test_suit_permutations_are_the_same_deal_with_the_suits_renamed():
         assert np.array_equal(x[perms.obs[i]], y)
     back = perms.obs[perms.perms.index(tuple(np.argsort(perm)))]
     assert np.array_equal(obs1[50][perms.obs[i]][back], obs1[50])
+
+
+
+def _labels_and_plays(d: Distiller):
+    """Per sample: the labelled move (rebuilt at the recorded position), the action the
+    record shows played there, and the position."""
+    from shengji.engine.serial import loads
+
+    games = [loads(r) for r in d.records]
+    for (deal, k), moves, y in zip(d.at, d.A, d.y, strict=True):
+        whole = games[deal]
+        g = Game.replay(whole.variant, whole.seed, whole.actions[:k], max_deals=whole.max_deals)
+        dec = MoveDecision.of_game(g, g.to_act, 16)
+        assert len(dec.moves) == len(moves)
+        yield dec.moves[y], whole.actions[k], g
+
+
+def test_with_a_behaviour_bot_the_teacher_labels_and_the_behaviour_plays():
+    """DAgger (--behaviour): at the teacher's seats every lead and follow is labelled
+    with the teacher's choice (a fresh teacher picks the same move at the recorded
+    position) while the move played there is the behaviour bot's, so the record and
+    the labels part; declaring and burying stay the teacher's. Without a behaviour bot
+    the record plays every label."""
+    from shengji.engine.actions import Play
+
+    d = Distiller("one-deck-40", teacher="heuristic", behaviour="random", opponents="random",
+                  hidden=8, hidden2=4, max_moves=16, seed=3)
+    d.play_deal()
+    d.play_deal()
+    assert d.net.meta["behaviour"] == "random"
+    teacher_agrees = parted = plays = 0
+    for label, played, g in _labels_and_plays(d):
+        teacher = make_bot("heuristic", g.variant, "check")
+        s = g.to_act
+        teacher_agrees += move_key(teacher.act(g.view(s), g.legal_actions(s))) == move_key(label)
+        if isinstance(played, Play):
+            plays += 1
+            parted += move_key(played) != move_key(label)
+        else:  # declaring and burying: the teacher's own
+            assert move_key(played) == move_key(label)
+    assert plays >= 10 and teacher_agrees == len(d.y)
+    assert parted >= plays // 3  # random and heuristic pick apart often
+
+    plain = Distiller("one-deck-40", teacher="heuristic", opponents="random", hidden=8,
+                      hidden2=4, max_moves=16, seed=3)
+    plain.play_deal()
+    pairs = list(_labels_and_plays(plain))
+    assert len(pairs) >= 10
+    assert all(move_key(label) == move_key(played) for label, played, _ in pairs)

@@ -14,6 +14,14 @@ observation the tests hold equal) gives them, and the index of the listed move t
 teacher chose. A teacher's move that is not listed (a list over ``max_moves`` is a
 sample) is played but not kept.
 
+With ``--behaviour SPEC`` (DAgger: Ross, Gordon and Bagnell, 2011) the teacher only
+labels: at its seats it still chooses at every decision, and that choice is the sample,
+but the lead or follow played is the ``behaviour`` bot's (for example an earlier
+student, ``learned:model=student.npz``; declaring, burying and calling stay the
+teacher's). The samples then come from the positions the student
+reaches, its own mistakes included, which the teacher's play never visits; a student
+fitted on the teacher's play alone has never seen how to recover from them.
+
 The network (``shengji.env.qnet``, unchanged, so inference is unchanged) is fitted by a
 softmax cross-entropy over each decision's listed moves, with Adam. Why cross-entropy
 and not a regression or a margin: the bot only takes the argmax, so only the order of
@@ -35,6 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from ..cards import NUM_KINDS
+from ..engine.actions import Play
 from .aec import ShengjiEnv
 from .moves import MOVE_FEATURES, MoveDecision
 from .qnet import Adam, QNet
@@ -103,12 +112,17 @@ class Distiller:
     def __init__(self, variant="two-deck-80", *, players: int | None = None, seed: int = 0,
                  teacher: str = "heuristic",
                  opponents: str = "random,heuristic", hidden: int = 128, hidden2: int = 64,
-                 lr: float = 1e-3, batch: int = 256, max_moves: int = 64):
+                 lr: float = 1e-3, batch: int = 256, max_moves: int = 64,
+                 behaviour: str | None = None):
         from ..bots import parse_spec, parse_specs
 
         parse_spec(teacher)
+        if behaviour is not None:
+            parse_spec(behaviour)
         self.opponent_specs = parse_specs(opponents)
         self.teacher = teacher
+        #: the bot whose moves are played at the teacher's seats (None: the teacher's)
+        self.behaviour = behaviour
         self.env = ShengjiEnv(variant, players=players, actions="moves",
                               max_moves=max_moves)
         self.variant = self.env.variant
@@ -118,7 +132,7 @@ class Distiller:
             "variant": self.variant.name, "players": self.variant.players,
             "history": lay.history, "obs_size": lay.size, "max_moves": max_moves,
             "trainer": "shengji.env.distill", "teacher": teacher, "curve": [],
-            "losses": []})
+            "losses": [], **({"behaviour": behaviour} if behaviour else {})})
         self.opt = Adam(self.net.params, lr)
         self.rng = np.random.default_rng(seed)
         self.batch = batch
@@ -155,6 +169,9 @@ class Distiller:
         g = env._game()
         bots = {s: make_bot(specs[s], self.variant, f"distill:{self.seed}:{self.deals}:{s}")
                 for s in seats}
+        players = {s: make_bot(self.behaviour, self.variant,
+                               f"distill:{self.seed}:{self.deals}:{s}:behaviour")
+                   for s in recorded} if self.behaviour else {}
         agents = env.possible_agents
         while not g.over:
             s = g.to_act
@@ -162,27 +179,35 @@ class Distiller:
             bot = bots[s]
             if hasattr(bot, "last"):
                 bot.last = None  # (set again by a search for this decision)
-            action = bot.act(g.view(s), g.legal_actions(s))
+            view, legal = g.view(s), g.legal_actions(s)
+            action = bot.act(view, legal)
             if s in recorded:
                 obs = env.observe(agents[s])
                 dec = env.decision
                 assert isinstance(dec, MoveDecision)  # the env runs in moves mode
                 key = move_key(action)
                 i = next((j for j, m in enumerate(dec.moves) if move_key(m) == key), None)
+                n = len(dec.moves)
                 if i is None:
                     self.skipped += 1
-                    env.act_engine(action)
-                    continue
-                n = len(dec.moves)
-                if n > 1:
+                elif n > 1:
                     self.S.append(obs["observation"].copy())
                     self.A.append(obs["moves"][:n].copy())
                     self.y.append(i)
                     self.V.append(_values(getattr(bot, "last", None), dec.moves))
                     self.at.append((len(self.records), len(g.actions)))
-                env.step(i)
-            else:
-                env.act_engine(action)
+                if s in players and isinstance(action, Play):
+                    # the teacher labelled this lead or follow; the behaviour bot plays
+                    # it. (Declaring, burying and calling stay the teacher's: a searching
+                    # teacher remembers its own burial, and must not be told a false one.)
+                    action = players[s].act(view, legal)
+                    key = move_key(action)
+                    i = next((j for j, m in enumerate(dec.moves) if move_key(m) == key),
+                             None)
+                if i is not None:
+                    env.step(i)
+                    continue
+            env.act_engine(action)
         from ..engine.serial import dumps
 
         self.records.append(dumps(g))
@@ -389,6 +414,9 @@ def main(argv=None) -> None:
     ap.add_argument("--teacher", default="heuristic")
     ap.add_argument("--opponents", default="random,heuristic",
                     help="bot spec of the other team (comma-separated: cycled deal by deal)")
+    ap.add_argument("--behaviour", metavar="SPEC",
+                    help="the bot that plays at the teacher's seats while the teacher only "
+                         "labels (DAgger; e.g. learned:model=student.npz)")
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate")
     ap.add_argument("--holdout", type=float, default=0.05,
@@ -416,7 +444,7 @@ def main(argv=None) -> None:
                          "random weights: fine-tuning on another teacher's samples")
     args = ap.parse_args(argv)
     d = Distiller(args.variant, players=args.seats, seed=args.seed, teacher=args.teacher,
-                  opponents=args.opponents, lr=args.lr)
+                  opponents=args.opponents, lr=args.lr, behaviour=args.behaviour)
     if args.init:
         d.start_from(args.init)
     for path in args.samples:
