@@ -30,8 +30,9 @@ card-by-card mode's); follows as the core lists them; forced-play options; calls
 burials as every choice when they fit. When a decision has more legal moves than
 ``max_moves`` (a long follow with many ways to fill, a burial, calls), the list is a
 sample of ``max_moves`` of them drawn from a generator seeded by the game's seed and
-state (the same state lists the same moves), and a burial's list always holds the
-``heuristic`` bot's burial first. ``info["moves"]`` / ``decision.moves`` give the engine
+state (the same state lists the same moves). A burial's list and a call's always hold the
+``heuristic`` bot's choice first: among thousands of burials or calls, a sample would
+rarely hold a sensible one. ``info["moves"]`` / ``decision.moves`` give the engine
 actions themselves.
 """
 
@@ -120,7 +121,7 @@ class MoveDecision:
         if kind == "bury":
             moves, f = _burials(view, legal, variant, max_moves, seed)
         elif kind == "call":
-            moves = _calls(seat, legal, max_moves, _rng(seed))
+            moves = _calls(view, legal, variant, max_moves, _rng(seed))
         elif kind == "takeback":
             moves = [Pass(seat), TakeBack(seat)]
         elif kind == "redeal":  # a weak hand: keep the deal, or ask for a redeal
@@ -367,14 +368,27 @@ class Burials(Sequence):
                                            for _ in range(row[k])))
 
 
-def _calls(seat, legal, max_moves, rng) -> list:
-    singles = sorted({c for a in legal for c in a.calls}, key=lambda c: (c[1], c[0]))
+def _calls(view, legal, variant, max_moves, rng) -> list:
+    """The heuristic bot's call, then the other calls (all of them when they fit, else a
+    sample), up to max_moves. The heuristic's comes first as a burial's does: the
+    sensible calls (top cards of plain suits) are a few among thousands, and a random
+    sample of them would hold none. The bot is a fresh one, so the call is a function of
+    the view alone (a heuristic that remembered a burial listed earlier in this process
+    would list otherwise)."""
+    from ..bots.heuristic import HeuristicBot
+
+    seat = view.seat
+    first = HeuristicBot(variant, "moves").act(view, legal)
+    order = lambda c: (c[1], c[0])  # noqa: E731
+    singles = sorted({c for a in legal for c in a.calls}, key=order)
     count = legal.count
+    taken = tuple(sorted(first.calls, key=order))
     if comb(len(singles), count) <= max_moves:
-        picks = list(combinations(singles, count))
+        picks = [p for p in combinations(singles, count) if p != taken]
     else:
-        seen: set = set()
-        while len(seen) < max_moves:
-            seen.add(tuple(sorted(rng.sample(singles, count), key=lambda c: (c[1], c[0]))))
-        picks = sorted(seen, key=lambda p: [(c[1], c[0]) for c in p])
-    return [CallFriends(seat, p) for p in islice(picks, max_moves)]
+        seen: set = {taken}
+        want = min(max_moves, comb(len(singles), count))
+        while len(seen) < want:
+            seen.add(tuple(sorted(rng.sample(singles, count), key=order)))
+        picks = sorted(seen - {taken}, key=lambda p: [order(c) for c in p])
+    return [first] + [CallFriends(seat, p) for p in islice(picks, max_moves - 1)]
