@@ -368,6 +368,11 @@ class Burials(Sequence):
                                            for _ in range(row[k])))
 
 
+def _by_card(call) -> tuple:
+    """A call (ordinal, card) ordered by its card, then its ordinal."""
+    return call[1], call[0]
+
+
 def _calls(view, legal, variant, max_moves, rng) -> list:
     """The heuristic bot's call, then the other calls (all of them when they fit, else a
     sample), up to max_moves. The heuristic's comes first as a burial's does: the
@@ -379,16 +384,14 @@ def _calls(view, legal, variant, max_moves, rng) -> list:
 
     seat = view.seat
     first = HeuristicBot(variant, "moves").act(view, legal)
-    order = lambda c: (c[1], c[0])  # noqa: E731
-    singles = sorted({c for a in legal for c in a.calls}, key=order)
+    singles = sorted({c for a in legal for c in a.calls}, key=_by_card)
     count = legal.count
-    taken = tuple(sorted(first.calls, key=order))
+    taken = tuple(sorted(first.calls, key=_by_card))
     if comb(len(singles), count) <= max_moves:
         picks = [p for p in combinations(singles, count) if p != taken]
     else:
         seen: set = {taken}
-        want = min(max_moves, comb(len(singles), count))
-        while len(seen) < want:
-            seen.add(tuple(sorted(rng.sample(singles, count), key=order)))
-        picks = sorted(seen - {taken}, key=lambda p: [order(c) for c in p])
+        while len(seen) < max_moves:
+            seen.add(tuple(sorted(rng.sample(singles, count), key=_by_card)))
+        picks = sorted(seen - {taken}, key=lambda p: [_by_card(c) for c in p])
     return [first] + [CallFriends(seat, p) for p in islice(picks, max_moves - 1)]
