@@ -140,6 +140,8 @@ def test_only_a_dead_process_of_this_boot_is_known_gone(monkeypatch):
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()  # reaped: its pid names no process now
     here = lease.this_host()
+    if here.endswith(" "):
+        pytest.skip("this system gives no boot id (/proc/sys/kernel/random/boot_id)")
     assert lease.gone(here, child.pid)
     assert not lease.gone(here, os.getpid())
     assert not lease.gone("another-host " + here.split(" ", 1)[1], child.pid)
