@@ -224,7 +224,6 @@ def test_suit_permutations_are_the_same_deal_with_the_suits_renamed():
     assert np.array_equal(obs1[50][perms.obs[i]][back], obs1[50])
 
 
-
 def _labels_and_plays(d: Distiller):
     """Per sample: the labelled move (rebuilt at the recorded position), the action the
     record shows played there, and the position."""

@@ -55,6 +55,12 @@ def move_key(action) -> tuple:
             getattr(action, "option", None), getattr(action, "calls", None))
 
 
+def listed_index(moves, action) -> int | None:
+    """Where ``action`` is in a decision's listed ``moves``, or None when it is not."""
+    key = move_key(action)
+    return next((j for j, m in enumerate(moves) if move_key(m) == key), None)
+
+
 def ce_loss_and_grads(net: QNet, S, A, starts, labels, targets=None):
     """Mean softmax cross-entropy of the teacher's choice over each decision's listed
     moves, and its gradients. ``S``: B states; ``A``: the B decisions' listed moves one
@@ -185,8 +191,7 @@ class Distiller:
                 obs = env.observe(agents[s])
                 dec = env.decision
                 assert isinstance(dec, MoveDecision)  # the env runs in moves mode
-                key = move_key(action)
-                i = next((j for j, m in enumerate(dec.moves) if move_key(m) == key), None)
+                i = listed_index(dec.moves, action)
                 n = len(dec.moves)
                 if i is None:
                     self.skipped += 1
@@ -201,9 +206,7 @@ class Distiller:
                     # it. (Declaring, burying and calling stay the teacher's: a searching
                     # teacher remembers its own burial, and must not be told a false one.)
                     action = players[s].act(view, legal)
-                    key = move_key(action)
-                    i = next((j for j, m in enumerate(dec.moves) if move_key(m) == key),
-                             None)
+                    i = listed_index(dec.moves, action)
                 if i is not None:
                     env.step(i)
                     continue

@@ -27,13 +27,12 @@ _ADDRESS = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-
 _LISTEN = re.compile(r"(?:(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):)?(\d{1,5})")
 
 
-def _checked(value: str, pattern: re.Pattern, what: str) -> str:
-    """``value`` when it is one ``what`` (the port in 1..65535), else a ValueError naming
-    it: the text goes into nginx's configuration as it is, so nothing else may."""
+def _check(value: str, pattern: re.Pattern, what: str) -> None:
+    """A ValueError naming ``value`` unless it is one ``what`` (the port in 1..65535): the
+    text goes into nginx's configuration as it is, so nothing else may."""
     found = pattern.fullmatch(value)
     if not found or not 1 <= int(found.group(1)) <= 65535:
         raise ValueError(f"{value!r} is not {what}")
-    return value
 
 
 def letters(index: int, count: int) -> str:
@@ -46,8 +45,8 @@ def nginx_config(shards: list[str], listen: str = "80") -> str:
     if not shards:
         raise ValueError("no shards: give at least one HOST:PORT")
     for a in shards:
-        _checked(a, _ADDRESS, "HOST:PORT (e.g. 10.0.0.1:8000 or [::1]:8000)")
-    _checked(listen, _LISTEN, "PORT or ADDRESS:PORT for nginx's listen")
+        _check(a, _ADDRESS, "HOST:PORT (e.g. 10.0.0.1:8000 or [::1]:8000)")
+    _check(listen, _LISTEN, "PORT or ADDRESS:PORT for nginx's listen")
     n = len(shards)
     routes = "\n".join(f"    ~*^/(ws|api/rooms)/[{letters(i, n)}] shengji_shard{i};"
                        for i in range(n))
