@@ -546,7 +546,7 @@ def test_kitty_twice_size():
 
 # -- properties of the oracle itself -----------------------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from oracle.follow import bomb_kind  # noqa: E402
 from oracle.order import TRUMP  # noqa: E402
@@ -561,8 +561,12 @@ PROPS = settings(max_examples=60, deadline=None)
 @PROPS
 def test_decomposition_is_reached_greedily(data):
     """semantics §3: the lexicographic maximum (found by exhaustive search) equals taking
-    the best available component again and again."""
+    the best available component again and again. Not for ``decomposition: shengji_io``,
+    which by design chooses another partition (§3: with three decks, three copies each of
+    two neighbouring cards and two of the next are a tractor of three pairs and a single
+    there, a tractor of two triples and a pair by the §3 key)."""
     _, _, _, c = data.draw(contexts())
+    assume(c.rules.decomposition != "shengji_io")
     _, lead = data.draw(leads(c, max_size=8))
     rest, greedy = lead, []
     while sum(rest):
